@@ -1,0 +1,217 @@
+#!/usr/bin/env bash
+# scripts/setup.sh: make this machine able to build, serve and test kubesim.
+#
+# Works on a fresh Debian 12 machine that has nothing but Rust (through rustup),
+# as root or through sudo (for apt-get). Idempotent: each step first checks what
+# is already there, by version and not by mere presence, and installs only what
+# is missing or wrong, so a run on a ready machine takes about a second.
+#
+# Run it (`scripts/setup.sh`) or source it from another script
+# (`. scripts/setup.sh`); when sourced it also leaves PATH set for what follows:
+# the repo's node_modules/.bin (wasm-opt) and cargo's bin folder (trunk,
+# wasm-bindgen, wasm-pack) come first.
+#
+# What it installs, and why:
+#   wasm32-unknown-unknown (rustup)  the browser build
+#   wasm-bindgen-cli (cargo)         wasm-bindgen and wasm-bindgen-test-runner. Its version must
+#                                    equal the wasm-bindgen crate's exactly, so it is read from the
+#                                    `wasm-bindgen = "=X.Y.Z"` pin in Cargo.toml. Installed without
+#                                    --locked: 0.2.130's lock file names a yanked crate.
+#   trunk ~0.21 (cargo, --locked)    builds and serves the site (trunk 0.22 needs rustc >= 1.96)
+#   wasm-pack ~0.15 (cargo)          the other way to run browser tests (its npm package
+#                                    downloads a binary, which fails here)
+#   chromium, chromium-driver (apt)  headless browser tests and end-to-end tests
+#   npm ci (package-lock.json)       binaryen (wasm-opt, which Trunk runs on release builds) and
+#                                    playwright-core (drives Debian's Chromium in end-to-end tests)
+# Nothing is downloaded at build or test time: Trunk and wasm-pack use the tools found on PATH
+# when their versions match, which is what this script checks.
+
+# This file may be sourced, so it keeps its own state in the _ks_ namespace and
+# does its work in a subshell; only PATH (and KUBESIM_ROOT) leak to the caller.
+KUBESIM_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export KUBESIM_ROOT
+
+# PATH first, so that the checks below see what earlier runs installed.
+_ks_cargo_bin="${CARGO_HOME:-$HOME/.cargo}/bin"
+for _ks_dir in "$_ks_cargo_bin" "$KUBESIM_ROOT/node_modules/.bin"; do
+    case ":$PATH:" in
+        *":$_ks_dir:"*) ;;
+        *) PATH="$_ks_dir:$PATH" ;;
+    esac
+done
+export PATH
+unset _ks_dir _ks_cargo_bin
+
+_ks_setup() (
+    set -uo pipefail
+    ROOT="$KUBESIM_ROOT"
+    START=$SECONDS
+
+    say() { echo "setup: $*"; }
+    die() {
+        echo "setup: ERROR: $*" >&2
+        exit 1
+    }
+    # First X.Y.Z (or X.Y.Z.W) in a tool's --version output, or nothing.
+    version_of() { "$@" --version 2>/dev/null | grep -oE '[0-9]+(\.[0-9]+){2,3}' | head -n 1; }
+
+    cd "$ROOT" || die "cannot cd to $ROOT"
+
+    # ---- what is wanted ------------------------------------------------------------------
+    WANT_BINDGEN="$(sed -nE 's/^[[:space:]]*wasm-bindgen[[:space:]]*=[[:space:]]*(\{[^}]*version[[:space:]]*=[[:space:]]*)?"=([0-9]+\.[0-9]+\.[0-9]+)".*/\2/p' Cargo.toml | head -n 1)"
+    if [ -z "$WANT_BINDGEN" ]; then
+        WANT_BINDGEN=0.2.130
+        say "warning: no exact pin 'wasm-bindgen = \"=X.Y.Z\"' in Cargo.toml; assuming $WANT_BINDGEN"
+    fi
+    WANT_TRUNK_MINOR=0.21     # cargo install trunk --version "~0.21"
+    WANT_WASM_PACK_MINOR=0.15 # cargo install wasm-pack --version "~0.15"
+    CHROMIUM=/usr/bin/chromium
+    CHROMEDRIVER=/usr/bin/chromedriver
+
+    # ---- Rust ----------------------------------------------------------------------------
+    command -v cargo >/dev/null || die "cargo not found: install Rust with rustup (https://rustup.rs) first"
+    command -v rustup >/dev/null || die "rustup not found: the wasm32 target is installed through rustup"
+    if rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+        say "ok   rust target wasm32-unknown-unknown ($(rustc --version))"
+    else
+        say "add  rust target wasm32-unknown-unknown"
+        rustup target add wasm32-unknown-unknown || die "rustup target add wasm32-unknown-unknown failed"
+    fi
+
+    # ---- decide what cargo must build (before apt, which may need to add build deps) -----
+    CARGO_INSTALLS=()
+    have="$(version_of wasm-bindgen)"
+    have_runner="$(version_of wasm-bindgen-test-runner)"
+    if [ "$have" = "$WANT_BINDGEN" ] && [ "$have_runner" = "$WANT_BINDGEN" ]; then
+        say "ok   wasm-bindgen $have, wasm-bindgen-test-runner $have_runner ($(command -v wasm-bindgen))"
+    else
+        say "need wasm-bindgen-cli $WANT_BINDGEN (found wasm-bindgen '${have:-none}', test runner '${have_runner:-none}')"
+        CARGO_INSTALLS+=(bindgen)
+    fi
+    have="$(version_of trunk)"
+    case "$have" in
+        "$WANT_TRUNK_MINOR".*) say "ok   trunk $have ($(command -v trunk))" ;;
+        *)
+            say "need trunk ~$WANT_TRUNK_MINOR (found '${have:-none}')"
+            CARGO_INSTALLS+=(trunk)
+            ;;
+    esac
+    have="$(version_of wasm-pack)"
+    case "$have" in
+        "$WANT_WASM_PACK_MINOR".*) say "ok   wasm-pack $have ($(command -v wasm-pack))" ;;
+        *)
+            say "need wasm-pack ~$WANT_WASM_PACK_MINOR (found '${have:-none}')"
+            CARGO_INSTALLS+=(wasm-pack)
+            ;;
+    esac
+
+    # ---- Debian packages -----------------------------------------------------------------
+    APT=()
+    have="$(version_of "$CHROMIUM")"
+    have_driver="$(version_of "$CHROMEDRIVER")"
+    if [ -n "$have" ] && [ "$have" = "$have_driver" ]; then
+        say "ok   chromium $have, chromedriver $have_driver"
+    else
+        say "need chromium + chromium-driver of one version (found chromium '${have:-none}', chromedriver '${have_driver:-none}')"
+        APT+=(chromium chromium-driver)
+    fi
+    if ! command -v node >/dev/null; then
+        say "need node and npm"
+        APT+=(nodejs)
+        command -v npm >/dev/null || APT+=(npm)
+    fi
+    if [ ${#CARGO_INSTALLS[@]} -gt 0 ]; then
+        # cargo install builds C code (ring, openssl-sys): a C compiler, pkg-config and OpenSSL headers.
+        for pkg in gcc libc6-dev pkg-config libssl-dev; do
+            dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || APT+=("$pkg")
+        done
+    fi
+    if [ ${#APT[@]} -gt 0 ]; then
+        SUDO=()
+        if [ "$(id -u)" -ne 0 ]; then
+            command -v sudo >/dev/null || die "not root and no sudo: cannot apt-get install ${APT[*]}"
+            if [ -t 0 ]; then SUDO=(sudo); else SUDO=(sudo -n); fi
+        fi
+        apt_get() { "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 -q "$@"; }
+        say "apt-get update"
+        apt_get update >/dev/null || die "apt-get update failed"
+        say "apt-get install ${APT[*]} (about a minute)"
+        apt_get install -y "${APT[@]}" >/dev/null || die "apt-get install ${APT[*]} failed"
+        have="$(version_of "$CHROMIUM")"
+        have_driver="$(version_of "$CHROMEDRIVER")"
+        { [ -n "$have" ] && [ "$have" = "$have_driver" ]; } ||
+            die "after apt-get: chromium '${have:-none}' and chromedriver '${have_driver:-none}' differ or are missing"
+        command -v node >/dev/null || die "after apt-get: node still not found"
+        say "ok   chromium $have, chromedriver $have_driver, node $(node --version)"
+    fi
+
+    # ---- cargo installs (the slow part of a cold run: ~4.5 + 9 + 3.5 minutes on 2 cores) --
+    for tool in "${CARGO_INSTALLS[@]}"; do
+        case "$tool" in
+            bindgen)
+                say "cargo install wasm-bindgen-cli --version $WANT_BINDGEN (about 5 minutes)"
+                cargo install wasm-bindgen-cli --version "$WANT_BINDGEN" --force ||
+                    die "cargo install wasm-bindgen-cli $WANT_BINDGEN failed"
+                have="$(version_of wasm-bindgen)"
+                have_runner="$(version_of wasm-bindgen-test-runner)"
+                { [ "$have" = "$WANT_BINDGEN" ] && [ "$have_runner" = "$WANT_BINDGEN" ]; } ||
+                    die "installed wasm-bindgen-cli $WANT_BINDGEN, but PATH finds wasm-bindgen '$have' ($(command -v wasm-bindgen)), test runner '$have_runner'"
+                ;;
+            trunk)
+                say "cargo install trunk --version ~$WANT_TRUNK_MINOR --locked (about 9 minutes)"
+                cargo install trunk --version "~$WANT_TRUNK_MINOR" --locked --force ||
+                    die "cargo install trunk ~$WANT_TRUNK_MINOR failed"
+                have="$(version_of trunk)"
+                case "$have" in "$WANT_TRUNK_MINOR".*) ;; *) die "installed trunk, but PATH finds '$have' ($(command -v trunk))" ;; esac
+                ;;
+            wasm-pack)
+                say "cargo install wasm-pack --version ~$WANT_WASM_PACK_MINOR (about 4 minutes)"
+                cargo install wasm-pack --version "~$WANT_WASM_PACK_MINOR" --force ||
+                    die "cargo install wasm-pack failed"
+                have="$(version_of wasm-pack)"
+                case "$have" in "$WANT_WASM_PACK_MINOR".*) ;; *) die "installed wasm-pack, but PATH finds '$have' ($(command -v wasm-pack))" ;; esac
+                ;;
+        esac
+        say "ok   $tool installed"
+    done
+
+    # ---- npm packages, exactly as package-lock.json says ---------------------------------
+    command -v npm >/dev/null || die "npm not found (node is $(command -v node))"
+    # Every package in the lock file must be in node_modules at the locked version.
+    npm_in_sync() {
+        [ -d node_modules ] || return 1
+        node -e '
+            const fs = require("fs");
+            const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8"));
+            for (const [path, meta] of Object.entries(lock.packages || {})) {
+                if (!path.startsWith("node_modules/")) continue;
+                let have = null;
+                try { have = JSON.parse(fs.readFileSync(path + "/package.json", "utf8")).version; } catch (e) {}
+                if (have !== meta.version) process.exit(1);
+            }' 2>/dev/null
+    }
+    if npm_in_sync; then
+        say "ok   node_modules matches package-lock.json (node $(node --version))"
+    else
+        say "npm ci (binaryen, playwright-core)"
+        npm ci --no-audit --no-fund --loglevel=error || die "npm ci failed"
+        npm_in_sync || die "after npm ci, node_modules still differs from package-lock.json"
+    fi
+    # Trunk runs the first wasm-opt on PATH when its version matches Trunk.toml's [tools] wasm_opt.
+    have="$(wasm-opt --version 2>/dev/null | grep -oE 'version [0-9]+' | head -n 1)"
+    [ "$(command -v wasm-opt)" = "$ROOT/node_modules/.bin/wasm-opt" ] ||
+        say "warning: PATH finds wasm-opt at $(command -v wasm-opt), not in node_modules/.bin"
+    [ "$have" = "version 132" ] || die "wasm-opt says '${have:-nothing}', want version 132 (Trunk.toml: wasm_opt = \"version_132\")"
+    say "ok   wasm-opt $have ($(command -v wasm-opt))"
+
+    say "done in $((SECONDS - START))s"
+)
+
+if _ks_setup; then
+    unset -f _ks_setup
+else
+    unset -f _ks_setup
+    echo "setup: FAILED (see the ERROR above)" >&2
+    # `return` when sourced, `exit` when run.
+    return 1 2>/dev/null || exit 1
+fi

@@ -1,0 +1,351 @@
+//! Resource metadata and object accessors.
+//!
+//! Real counterparts: the REST mapper (`k8s.io/apimachinery/pkg/api/meta`, kubectl's discovery
+//! RESTMapper with its short names), `metav1.ObjectMeta` accessors, and the etcd key functions of
+//! `staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go` with the special prefixes of
+//! `pkg/kubeapiserver/default_storage_factory_builder.go` (nodes are stored under `minions`).
+
+use serde_json::{json, Map, Value};
+
+/// One served resource.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResourceInfo {
+    /// Plural lowercase resource name used in URLs: `deployments`.
+    pub resource: &'static str,
+    pub singular: &'static str,
+    pub kind: &'static str,
+    /// API group: "" for the core group, "apps", "events.k8s.io".
+    pub group: &'static str,
+    pub version: &'static str,
+    pub namespaced: bool,
+    /// The resource prefix under `/registry` in etcd.
+    pub etcd_prefix: &'static str,
+    pub short_names: &'static [&'static str],
+}
+
+impl ResourceInfo {
+    /// `apps/v1` or `v1`.
+    pub fn api_version(&self) -> String {
+        if self.group.is_empty() {
+            self.version.to_string()
+        } else {
+            format!("{}/{}", self.group, self.version)
+        }
+    }
+    /// `deployments.apps`, `pods` — the "qualified resource" used in API error messages.
+    pub fn qualified(&self) -> String {
+        if self.group.is_empty() {
+            self.resource.to_string()
+        } else {
+            format!("{}.{}", self.resource, self.group)
+        }
+    }
+    /// `deployment.apps`, `pod` — what kubectl prints before `/name`.
+    pub fn kubectl_prefix(&self) -> String {
+        if self.group.is_empty() {
+            self.singular.to_string()
+        } else {
+            format!("{}.{}", self.singular, self.group)
+        }
+    }
+    /// The URL path of the collection: `/apis/apps/v1/namespaces/default/deployments`.
+    pub fn collection_path(&self, namespace: &str) -> String {
+        let base = if self.group.is_empty() {
+            format!("/api/{}", self.version)
+        } else {
+            format!("/apis/{}/{}", self.group, self.version)
+        };
+        if self.namespaced && !namespace.is_empty() {
+            format!("{}/namespaces/{}/{}", base, namespace, self.resource)
+        } else {
+            format!("{}/{}", base, self.resource)
+        }
+    }
+    pub fn object_path(&self, namespace: &str, name: &str) -> String {
+        format!("{}/{}", self.collection_path(namespace), name)
+    }
+    /// The etcd key: `/registry/deployments/default/nginx`, `/registry/minions/node-1`.
+    pub fn etcd_key(&self, namespace: &str, name: &str) -> String {
+        if self.namespaced {
+            format!("/registry/{}/{}/{}", self.etcd_prefix, namespace, name)
+        } else {
+            format!("/registry/{}/{}", self.etcd_prefix, name)
+        }
+    }
+    pub fn etcd_collection_prefix(&self, namespace: &str) -> String {
+        if self.namespaced && !namespace.is_empty() {
+            format!("/registry/{}/{}/", self.etcd_prefix, namespace)
+        } else {
+            format!("/registry/{}/", self.etcd_prefix)
+        }
+    }
+}
+
+/// The resources kubesim serves.
+pub const RESOURCES: &[ResourceInfo] = &[
+    ResourceInfo { resource: "namespaces", singular: "namespace", kind: "Namespace", group: "", version: "v1", namespaced: false, etcd_prefix: "namespaces", short_names: &["ns"] },
+    ResourceInfo { resource: "nodes", singular: "node", kind: "Node", group: "", version: "v1", namespaced: false, etcd_prefix: "minions", short_names: &["no"] },
+    ResourceInfo { resource: "pods", singular: "pod", kind: "Pod", group: "", version: "v1", namespaced: true, etcd_prefix: "pods", short_names: &["po"] },
+    ResourceInfo { resource: "events", singular: "event", kind: "Event", group: "", version: "v1", namespaced: true, etcd_prefix: "events", short_names: &["ev"] },
+    ResourceInfo { resource: "deployments", singular: "deployment", kind: "Deployment", group: "apps", version: "v1", namespaced: true, etcd_prefix: "deployments", short_names: &["deploy"] },
+    ResourceInfo { resource: "replicasets", singular: "replicaset", kind: "ReplicaSet", group: "apps", version: "v1", namespaced: true, etcd_prefix: "replicasets", short_names: &["rs"] },
+];
+
+/// Find a resource by any name kubectl accepts: plural, singular, short name, kind, or `deployments.apps`.
+pub fn lookup(name: &str) -> Option<&'static ResourceInfo> {
+    let lower = name.to_ascii_lowercase();
+    let (base, group) = match lower.split_once('.') {
+        Some((b, g)) => (b.to_string(), Some(g.to_string())),
+        None => (lower.clone(), None),
+    };
+    RESOURCES.iter().find(|r| {
+        (r.resource == base || r.singular == base || r.short_names.contains(&base.as_str()) || r.kind.to_ascii_lowercase() == base)
+            && group.as_deref().map(|g| g == r.group || (g == "v1" && r.group.is_empty())).unwrap_or(true)
+    })
+}
+
+/// Find a resource by apiVersion and kind, as the REST mapper does.
+pub fn by_kind(api_version: &str, kind: &str) -> Option<&'static ResourceInfo> {
+    RESOURCES.iter().find(|r| r.kind == kind && r.api_version() == api_version)
+}
+
+pub fn by_resource(group: &str, resource: &str) -> Option<&'static ResourceInfo> {
+    RESOURCES.iter().find(|r| r.resource == resource && r.group == group)
+}
+
+// ---- accessors -------------------------------------------------------------------------------
+
+/// Follow a path of object keys.
+pub fn get<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {
+    let mut cur = v;
+    for p in path {
+        cur = cur.get(*p)?;
+    }
+    Some(cur)
+}
+
+pub fn get_str<'a>(v: &'a Value, path: &[&str]) -> &'a str {
+    get(v, path).and_then(|x| x.as_str()).unwrap_or("")
+}
+
+pub fn get_i64(v: &Value, path: &[&str]) -> Option<i64> {
+    get(v, path).and_then(|x| x.as_i64())
+}
+
+/// Mutable access creating intermediate objects as needed. Replaces non-objects on the way.
+pub fn entry<'a>(v: &'a mut Value, path: &[&str]) -> &'a mut Value {
+    let mut cur = v;
+    for p in path {
+        if !cur.is_object() {
+            *cur = Value::Object(Map::new());
+        }
+        cur = cur.as_object_mut().expect("object").entry(p.to_string()).or_insert(Value::Null);
+    }
+    cur
+}
+
+pub fn set(v: &mut Value, path: &[&str], value: Value) {
+    *entry(v, path) = value;
+}
+
+pub fn remove(v: &mut Value, path: &[&str]) -> Option<Value> {
+    let (last, parent) = path.split_last()?;
+    let mut cur = v;
+    for p in parent {
+        cur = cur.get_mut(*p)?;
+    }
+    cur.as_object_mut()?.remove(*last)
+}
+
+pub fn name(v: &Value) -> &str {
+    get_str(v, &["metadata", "name"])
+}
+pub fn namespace(v: &Value) -> &str {
+    get_str(v, &["metadata", "namespace"])
+}
+pub fn uid(v: &Value) -> &str {
+    get_str(v, &["metadata", "uid"])
+}
+pub fn kind(v: &Value) -> &str {
+    get_str(v, &["kind"])
+}
+pub fn resource_version(v: &Value) -> &str {
+    get_str(v, &["metadata", "resourceVersion"])
+}
+pub fn labels(v: &Value) -> Map<String, Value> {
+    get(v, &["metadata", "labels"]).and_then(|l| l.as_object()).cloned().unwrap_or_default()
+}
+pub fn annotation<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+    get(v, &["metadata", "annotations", key]).and_then(|x| x.as_str())
+}
+pub fn is_deleting(v: &Value) -> bool {
+    get(v, &["metadata", "deletionTimestamp"]).map(|x| !x.is_null()).unwrap_or(false)
+}
+/// `namespace/name` or `name`: the key informers and work queues use (`cache.MetaNamespaceKeyFunc`).
+pub fn key(v: &Value) -> String {
+    let ns = namespace(v);
+    if ns.is_empty() {
+        name(v).to_string()
+    } else {
+        format!("{}/{}", ns, name(v))
+    }
+}
+
+/// The controller ownerReference (`metav1.GetControllerOf`).
+pub fn controller_of(v: &Value) -> Option<&Value> {
+    get(v, &["metadata", "ownerReferences"])?
+        .as_array()?
+        .iter()
+        .find(|r| r.get("controller").and_then(|c| c.as_bool()).unwrap_or(false))
+}
+
+/// `metav1.NewControllerRef`.
+pub fn new_controller_ref(owner: &Value, api_version: &str, kind: &str) -> Value {
+    json!({
+        "apiVersion": api_version,
+        "kind": kind,
+        "name": name(owner),
+        "uid": uid(owner),
+        "controller": true,
+        "blockOwnerDeletion": true,
+    })
+}
+
+/// Does a `metav1.LabelSelector` (matchLabels + matchExpressions) select these labels?
+/// An empty selector matches everything; a missing (null) one matches nothing, as
+/// `metav1.LabelSelectorAsSelector` does.
+pub fn selector_matches(selector: Option<&Value>, labels: &Map<String, Value>) -> bool {
+    let sel = match selector {
+        Some(s) if s.is_object() => s,
+        _ => return false,
+    };
+    if let Some(ml) = sel.get("matchLabels").and_then(|m| m.as_object()) {
+        for (k, v) in ml {
+            if labels.get(k) != Some(v) {
+                return false;
+            }
+        }
+    }
+    if let Some(exprs) = sel.get("matchExpressions").and_then(|m| m.as_array()) {
+        for e in exprs {
+            let key = get_str(e, &["key"]);
+            let op = get_str(e, &["operator"]);
+            let values: Vec<&str> =
+                e.get("values").and_then(|v| v.as_array()).map(|a| a.iter().filter_map(|x| x.as_str()).collect()).unwrap_or_default();
+            let have = labels.get(key).and_then(|v| v.as_str());
+            let ok = match op {
+                "In" => have.map(|h| values.contains(&h)).unwrap_or(false),
+                "NotIn" => have.map(|h| !values.contains(&h)).unwrap_or(true),
+                "Exists" => have.is_some(),
+                "DoesNotExist" => have.is_none(),
+                _ => false,
+            };
+            if !ok {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// `kubectl` style selector text: `app=nginx,tier in (web)`.
+pub fn selector_string(selector: Option<&Value>) -> String {
+    let Some(sel) = selector else { return "<none>".into() };
+    let mut parts = Vec::new();
+    if let Some(ml) = sel.get("matchLabels").and_then(|m| m.as_object()) {
+        for (k, v) in ml {
+            parts.push(format!("{}={}", k, v.as_str().unwrap_or("")));
+        }
+    }
+    if let Some(exprs) = sel.get("matchExpressions").and_then(|m| m.as_array()) {
+        for e in exprs {
+            let key = get_str(e, &["key"]);
+            let values: Vec<&str> =
+                e.get("values").and_then(|v| v.as_array()).map(|a| a.iter().filter_map(|x| x.as_str()).collect()).unwrap_or_default();
+            match get_str(e, &["operator"]) {
+                "In" => parts.push(format!("{} in ({})", key, values.join(","))),
+                "NotIn" => parts.push(format!("{} notin ({})", key, values.join(","))),
+                "Exists" => parts.push(key.to_string()),
+                "DoesNotExist" => parts.push(format!("!{}", key)),
+                _ => {}
+            }
+        }
+    }
+    if parts.is_empty() {
+        "<none>".into()
+    } else {
+        parts.join(",")
+    }
+}
+
+/// Parses a kubectl/apiserver label selector string (`a=b,c!=d,e`) into a matcher.
+pub fn parse_label_selector(s: &str) -> Result<Vec<(String, String, String)>, String> {
+    let mut out = Vec::new();
+    for part in s.split(',').map(|p| p.trim()).filter(|p| !p.is_empty()) {
+        if let Some((k, v)) = part.split_once("!=") {
+            out.push((k.trim().into(), "!=".into(), v.trim().into()));
+        } else if let Some((k, v)) = part.split_once("==") {
+            out.push((k.trim().into(), "=".into(), v.trim().into()));
+        } else if let Some((k, v)) = part.split_once('=') {
+            out.push((k.trim().into(), "=".into(), v.trim().into()));
+        } else if let Some(k) = part.strip_prefix('!') {
+            out.push((k.trim().into(), "!".into(), String::new()));
+        } else if part.chars().all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c)) {
+            out.push((part.into(), "exists".into(), String::new()));
+        } else {
+            return Err(format!("unable to parse requirement: {}", part));
+        }
+    }
+    Ok(out)
+}
+
+pub fn label_selector_matches(reqs: &[(String, String, String)], labels: &Map<String, Value>) -> bool {
+    reqs.iter().all(|(k, op, v)| {
+        let have = labels.get(k).and_then(|x| x.as_str());
+        match op.as_str() {
+            "=" => have == Some(v.as_str()),
+            "!=" => have != Some(v.as_str()),
+            "!" => have.is_none(),
+            _ => have.is_some(),
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lookup_by_any_name() {
+        let cases = [("deploy", "deployments"), ("Deployment", "deployments"), ("rs", "replicasets"), ("po", "pods"), ("nodes", "nodes"), ("deployments.apps", "deployments"), ("ev", "events")];
+        for (input, want) in cases {
+            assert_eq!(lookup(input).map(|r| r.resource), Some(want), "{}", input);
+        }
+        assert!(lookup("deployment.core").is_none());
+        assert!(lookup("services").is_none());
+    }
+
+    #[test]
+    fn etcd_keys_follow_upstream() {
+        assert_eq!(lookup("node").unwrap().etcd_key("", "node-1"), "/registry/minions/node-1");
+        assert_eq!(lookup("deploy").unwrap().etcd_key("default", "nginx"), "/registry/deployments/default/nginx");
+        assert_eq!(lookup("deploy").unwrap().collection_path("default"), "/apis/apps/v1/namespaces/default/deployments");
+        assert_eq!(lookup("pods").unwrap().object_path("default", "p"), "/api/v1/namespaces/default/pods/p");
+    }
+
+    #[test]
+    fn selectors() {
+        let labels: Map<String, Value> = serde_json::from_str(r#"{"app":"nginx","tier":"web"}"#).unwrap();
+        let cases = [
+            ("matchLabels", json!({"matchLabels":{"app":"nginx"}}), true),
+            ("mismatch", json!({"matchLabels":{"app":"other"}}), false),
+            ("empty selects all", json!({}), true),
+            ("In", json!({"matchExpressions":[{"key":"tier","operator":"In","values":["web","db"]}]}), true),
+            ("DoesNotExist", json!({"matchExpressions":[{"key":"tier","operator":"DoesNotExist"}]}), false),
+        ];
+        for (name, sel, want) in cases {
+            assert_eq!(selector_matches(Some(&sel), &labels), want, "{}", name);
+        }
+        assert!(!selector_matches(None, &labels));
+    }
+}

@@ -1,0 +1,29 @@
+//! The Kubernetes object model as kubesim sees it.
+//!
+//! Real counterparts: `k8s.io/api` (the Go types), `k8s.io/apimachinery` (ObjectMeta, validation,
+//! quantities), `pkg/apis/*/defaults.go` and `validation.go` in kubernetes/kubernetes.
+//!
+//! kubesim keeps every object as a `serde_json::Value` instead of typed structs: the browser would
+//! otherwise download typed bindings for the whole API (see `../shared/toolchain.md`: +1 MB). The
+//! shape is still checked field by field, by [`schema`], a compact description of the v1.34 types
+//! generated at development time (`tools/genschema`). Defaulting, validation and naming mirror the
+//! upstream functions of the same names.
+//!
+//! Layout:
+//! - [`meta`]: resource table (kind ↔ resource ↔ etcd prefix) and small accessors on objects;
+//! - [`codec`]: YAML/JSON manifest decoding with kubectl's error messages;
+//! - [`schema`]: strict field validation (unknown fields, wrong types);
+//! - [`defaults`], [`validation`], [`field`]: defaulting and validation with upstream messages;
+//! - [`quantity`]: resource quantities (`100m`, `128Mi`);
+//! - [`names`]: `generateName` suffixes and the upstream random alphabet;
+//! - [`time`]: RFC 3339 timestamps on the virtual clock.
+
+pub mod codec;
+pub mod defaults;
+pub mod field;
+pub mod meta;
+pub mod names;
+pub mod quantity;
+pub mod schema;
+pub mod time;
+pub mod validation;

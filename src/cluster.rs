@@ -1,0 +1,447 @@
+//! The cluster: the boundary between the deterministic core and the shells.
+//!
+//! There is no single upstream counterpart: in a real cluster these are separate processes
+//! (kube-apiserver, etcd, kube-controller-manager, kube-scheduler, one kubelet per node) that talk
+//! over HTTP. Here they are [`Component`]s driven by one loop over a virtual clock. A component
+//! can only (a) send requests to the API server through [`Ctx::request`], (b) receive watch events
+//! for the watches it opened, and (c) set timers. Every one of those interactions is a
+//! [`Message`](crate::sim::Message) in the trace, with the message that caused it.
+//!
+//! **Architecture invariant:** no component holds a reference to another component, to etcd, or to
+//! the API server's storage. `Cluster` is the only owner of all of them.
+
+use crate::apiserver::{ApiServer, Identity, Method, Outcome, PatchType, Request, Response, Watcher};
+use crate::api::meta;
+use crate::sim::{Actor, MessageKind, MsgId, Queue, Rng, Trace};
+use serde_json::{json, Value};
+
+/// Latencies of the simulated hops, in virtual milliseconds. All configurable.
+#[derive(Clone, Debug)]
+pub struct Timing {
+    /// Client → apiserver → client round trip of one request.
+    pub api_rtt_ms: i64,
+    /// apiserver → etcd write.
+    pub etcd_write_ms: i64,
+    /// Time from an etcd write to the watch event reaching a watcher.
+    pub watch_delay_ms: i64,
+    /// Time a key waits in a controller's work queue before a worker picks it up.
+    pub workqueue_delay_ms: i64,
+    /// CRI RunPodSandbox.
+    pub sandbox_ms: i64,
+    /// Registry throughput for image pulls, bytes per virtual millisecond (25_000 = 25 MB/s).
+    pub pull_bytes_per_ms: i64,
+    /// Fixed cost of a pull (manifest resolution, unpack).
+    pub pull_overhead_ms: i64,
+    pub create_container_ms: i64,
+    pub start_container_ms: i64,
+}
+
+impl Default for Timing {
+    fn default() -> Self {
+        Timing {
+            api_rtt_ms: 4,
+            etcd_write_ms: 1,
+            watch_delay_ms: 2,
+            workqueue_delay_ms: 1,
+            sandbox_ms: 350,
+            pull_bytes_per_ms: 25_000,
+            pull_overhead_ms: 400,
+            create_container_ms: 60,
+            start_container_ms: 120,
+        }
+    }
+}
+
+/// What the kernel delivers to a component.
+#[derive(Clone, Debug)]
+pub enum Input {
+    Watch { resource: &'static str, event_type: &'static str, object: Value },
+    Timer { key: String },
+}
+
+/// A simulated control-plane or node component.
+pub trait Component {
+    fn actor(&self) -> Actor;
+    fn identity(&self) -> Identity;
+    /// Called once when the cluster starts (informers list and watch here).
+    fn start(&mut self, ctx: &mut Ctx);
+    fn handle(&mut self, ctx: &mut Ctx, input: Input);
+    /// Lets shells read a component's own state (scheduler attempts, kubelet image cache) as JSON.
+    fn inspect(&self) -> Value {
+        Value::Null
+    }
+    /// Stops or resumes the component (a failed node's kubelet).
+    fn set_running(&mut self, _running: bool) {}
+}
+
+struct Delivery {
+    to: usize,
+    input: Input,
+    cause: Option<MsgId>,
+    /// Background work (heartbeats, resyncs) does not keep `settle` running.
+    background: bool,
+    /// Record a Timer message in the trace when delivered.
+    visible: bool,
+}
+
+/// Everything a component may touch while handling one input.
+pub struct Ctx<'a> {
+    pub now: i64,
+    pub rng: &'a mut Rng,
+    api: &'a mut ApiServer,
+    trace: &'a mut Trace,
+    queue: &'a mut Queue<Delivery>,
+    timing: &'a Timing,
+    me: usize,
+    actor: Actor,
+    identity: Identity,
+    /// The message being handled: the cause of everything this handler does.
+    pub cause: Option<MsgId>,
+    foreground: &'a mut usize,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn timing(&self) -> &Timing {
+        self.timing
+    }
+
+    /// Sends a request to kube-apiserver and waits for the response (like a blocking client-go call).
+    /// The clock advances by one round trip.
+    pub fn request(&mut self, method: Method, path: &str, body: Option<Value>) -> Response {
+        self.request_with(Request { method, path: path.to_string(), body, patch_type: PatchType::Strategic })
+    }
+
+    pub fn merge_patch(&mut self, path: &str, body: Value) -> Response {
+        self.request_with(Request { method: Method::Patch, path: path.to_string(), body: Some(body), patch_type: PatchType::Merge })
+    }
+
+    pub fn request_with(&mut self, req: Request) -> Response {
+        let (resp, id) = send(self.api, self.trace, self.queue, self.timing, self.rng, &mut self.now, &self.actor, &self.identity, req, self.cause, self.foreground);
+        self.cause = Some(id).or(self.cause);
+        resp
+    }
+
+    /// The informer pattern: LIST the collection, then WATCH from that point on.
+    pub fn list_and_watch(&mut self, info: &'static meta::ResourceInfo, namespace: &str, label_selector: &str, field_selector: &str) -> Vec<Value> {
+        let mut q = Vec::new();
+        let enc = |s: &str| s.replace('=', "%3D").replace(',', "%2C").replace('!', "%21");
+        if !label_selector.is_empty() {
+            q.push(format!("labelSelector={}", enc(label_selector)));
+        }
+        if !field_selector.is_empty() {
+            q.push(format!("fieldSelector={}", enc(field_selector)));
+        }
+        let base = info.collection_path(namespace);
+        let list_path = if q.is_empty() { base.clone() } else { format!("{}?{}", base, q.join("&")) };
+        let resp = self.request(Method::Get, &list_path, None);
+        let items = resp.body.get("items").and_then(|i| i.as_array()).cloned().unwrap_or_default();
+        let rv = meta::get_str(&resp.body, &["metadata", "resourceVersion"]).to_string();
+        let mut wq = q.clone();
+        wq.push("allowWatchBookmarks=true".into());
+        wq.push(format!("resourceVersion={}", rv));
+        wq.push("watch=true".into());
+        self.request(Method::Get, &format!("{}?{}", base, wq.join("&")), None);
+        self.api.add_watcher(Watcher {
+            subscriber: self.me,
+            resource: info.resource,
+            namespace: namespace.to_string(),
+            label_selector: meta::parse_label_selector(label_selector).unwrap_or_default(),
+            field_selector: crate::apiserver::parse_field_selector(field_selector),
+        });
+        items
+    }
+
+    /// Sets a timer that fires `delay_ms` from now with `key`. Foreground timers keep `settle` going.
+    pub fn after(&mut self, delay_ms: i64, key: &str, visible: bool) {
+        self.queue.push(
+            self.now + delay_ms.max(0),
+            Delivery { to: self.me, input: Input::Timer { key: key.to_string() }, cause: self.cause, background: false, visible },
+        );
+        *self.foreground += 1;
+    }
+
+    /// A periodic/background timer (heartbeats): does not keep `settle` running.
+    pub fn after_background(&mut self, delay_ms: i64, key: &str) {
+        self.queue.push(
+            self.now + delay_ms.max(0),
+            Delivery { to: self.me, input: Input::Timer { key: key.to_string() }, cause: self.cause, background: true, visible: false },
+        );
+    }
+
+    /// Records a call to the container runtime (CRI) and its reply; returns the call's message id.
+    pub fn runtime_call(&mut self, node: &str, call: &str, detail: &str, duration_ms: i64) -> MsgId {
+        let id = self.trace.push(
+            self.now,
+            self.actor.clone(),
+            Actor::Runtime(node.to_string()),
+            MessageKind::Runtime { call: call.to_string(), detail: detail.to_string() },
+            self.cause,
+        );
+        let _ = duration_ms;
+        self.cause = Some(id);
+        id
+    }
+
+    /// Records the runtime's reply to an earlier call.
+    pub fn runtime_reply(&mut self, node: &str, call: &str, detail: &str) -> MsgId {
+        let id = self.trace.push(
+            self.now,
+            Actor::Runtime(node.to_string()),
+            self.actor.clone(),
+            MessageKind::Runtime { call: format!("{} done", call), detail: detail.to_string() },
+            self.cause,
+        );
+        self.cause = Some(id);
+        id
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn send(
+    api: &mut ApiServer,
+    trace: &mut Trace,
+    queue: &mut Queue<Delivery>,
+    timing: &Timing,
+    rng: &mut Rng,
+    now: &mut i64,
+    actor: &Actor,
+    identity: &Identity,
+    req: Request,
+    cause: Option<MsgId>,
+    foreground: &mut usize,
+) -> (Response, MsgId) {
+    let t0 = *now;
+    let req_id = trace.push(t0, actor.clone(), Actor::ApiServer, MessageKind::Request { verb: req.method.as_str().into(), path: req.path.clone() }, cause);
+    let Outcome { response, changes, deliveries, .. } = api.handle(&req, identity, t0 + 1, rng);
+    let mut last = req_id;
+    for ch in &changes {
+        last = trace.push(
+            t0 + 1 + timing.etcd_write_ms.min(timing.api_rtt_ms / 2),
+            Actor::ApiServer,
+            Actor::Etcd,
+            MessageKind::EtcdTxn { op: ch.op.to_string(), key: ch.key.clone(), revision: ch.revision },
+            Some(req_id),
+        );
+    }
+    let _ = last;
+    let t1 = t0 + timing.api_rtt_ms;
+    trace.push(
+        t1,
+        Actor::ApiServer,
+        actor.clone(),
+        MessageKind::Response { code: response.code, reason: if response.ok() { String::new() } else { response.reason().to_string() } },
+        Some(req_id),
+    );
+    for (sub, d) in deliveries {
+        let resource = meta::RESOURCES
+            .iter()
+            .find(|r| r.kind == meta::kind(&d.object) || r.resource == d.object.get("kind").and_then(|k| k.as_str()).unwrap_or(""))
+            .map(|r| r.resource)
+            .unwrap_or("");
+        queue.push(
+            t0 + timing.etcd_write_ms + timing.watch_delay_ms,
+            Delivery { to: sub, input: Input::Watch { resource, event_type: d.event_type, object: d.object }, cause: Some(req_id), background: false, visible: true },
+        );
+        *foreground += 1;
+    }
+    *now = t1;
+    (response, req_id)
+}
+
+/// Outcome of [`Cluster::run_until_settled`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settle {
+    pub steps: u64,
+    pub settled: bool,
+    pub time_ms: i64,
+}
+
+/// Cluster-level configuration.
+#[derive(Clone, Debug)]
+pub struct ClusterConfig {
+    pub timing: Timing,
+    /// Bound on deliveries processed by one `run_until_settled`.
+    pub max_steps_per_settle: u64,
+    /// Bound on kept trace messages.
+    pub trace_limit: usize,
+}
+
+impl Default for ClusterConfig {
+    fn default() -> Self {
+        ClusterConfig { timing: Timing::default(), max_steps_per_settle: 2_000_000, trace_limit: 2_000_000 }
+    }
+}
+
+pub struct Cluster {
+    pub now: i64,
+    pub rng: Rng,
+    pub api: ApiServer,
+    trace: Trace,
+    queue: Queue<Delivery>,
+    components: Vec<Option<Box<dyn Component>>>,
+    pub config: ClusterConfig,
+    foreground: usize,
+    pub seed: u64,
+}
+
+/// The identity kubectl uses in a kubeadm cluster (facts §9).
+pub fn kubectl_identity() -> Identity {
+    Identity {
+        username: "kubernetes-admin".into(),
+        uid: String::new(),
+        groups: vec!["kubeadm:cluster-admins".into(), "system:authenticated".into()],
+        user_agent: format!("kubectl/{} (linux/amd64) kubernetes/{}", crate::KUBE_VERSION, crate::KUBE_COMMIT),
+        rbac_reason: "RBAC: allowed by ClusterRoleBinding \"kubeadm:cluster-admins\" of ClusterRole \"cluster-admin\" to Group \"kubeadm:cluster-admins\"".into(),
+        source_ip: "192.168.49.1".into(),
+    }
+}
+
+impl Cluster {
+    /// An empty control plane (namespaces default and kube-system exist), no components.
+    pub fn bare(seed: u64, config: ClusterConfig) -> Cluster {
+        let trace = Trace::new(config.trace_limit);
+        let mut c = Cluster {
+            now: 0,
+            rng: Rng::new(seed),
+            api: ApiServer::new(),
+            trace,
+            queue: Queue::default(),
+            components: Vec::new(),
+            config,
+            foreground: 0,
+            seed,
+        };
+        // kube-apiserver's bootstrap controller creates the system namespaces.
+        let apiserver_id = Identity {
+            username: "system:apiserver".into(),
+            uid: String::new(),
+            groups: vec!["system:authenticated".into(), "system:masters".into()],
+            user_agent: format!("kube-apiserver/{} (linux/amd64) kubernetes/{}", crate::KUBE_VERSION, crate::KUBE_COMMIT),
+            rbac_reason: String::new(),
+            source_ip: "::1".into(),
+        };
+        for ns in ["default", "kube-system", "kube-public", "kube-node-lease"] {
+            let req = Request::new(Method::Post, "/api/v1/namespaces", Some(json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})));
+            c.api.handle(&req, &apiserver_id, 0, &mut c.rng);
+        }
+        c.api.audit.clear();
+        c
+    }
+
+    pub fn add_component(&mut self, comp: Box<dyn Component>) -> usize {
+        self.components.push(Some(comp));
+        let idx = self.components.len() - 1;
+        self.with_component(idx, None, |comp, ctx| comp.start(ctx));
+        idx
+    }
+
+    fn with_component(&mut self, idx: usize, cause: Option<MsgId>, f: impl FnOnce(&mut Box<dyn Component>, &mut Ctx)) {
+        let Some(mut comp) = self.components.get_mut(idx).and_then(|c| c.take()) else { return };
+        let mut ctx = Ctx {
+            now: self.now,
+            rng: &mut self.rng,
+            api: &mut self.api,
+            trace: &mut self.trace,
+            queue: &mut self.queue,
+            timing: &self.config.timing,
+            me: idx,
+            actor: comp.actor(),
+            identity: comp.identity(),
+            cause,
+            foreground: &mut self.foreground,
+        };
+        f(&mut comp, &mut ctx);
+        self.now = self.now.max(ctx.now);
+        self.components[idx] = Some(comp);
+    }
+
+    pub fn components(&self) -> impl Iterator<Item = &dyn Component> {
+        self.components.iter().filter_map(|c| c.as_deref())
+    }
+
+    pub fn component_mut(&mut self, actor: &Actor) -> Option<&mut Box<dyn Component>> {
+        self.components.iter_mut().filter_map(|c| c.as_mut()).find(|c| &c.actor() == actor)
+    }
+
+    /// A request from outside the simulated components (kubectl). Advances the clock by one round trip.
+    pub fn client_request(&mut self, identity: &Identity, req: Request) -> Response {
+        let mut now = self.now;
+        let (resp, _) = send(&mut self.api, &mut self.trace, &mut self.queue, &self.config.timing, &mut self.rng, &mut now, &Actor::Kubectl, identity, req, None, &mut self.foreground);
+        self.now = now;
+        resp
+    }
+
+    /// Delivers the next queued input. Returns false when the queue is empty.
+    pub fn step(&mut self) -> bool {
+        let Some((t, d)) = self.queue.pop() else { return false };
+        if !d.background {
+            self.foreground = self.foreground.saturating_sub(1);
+        }
+        self.now = self.now.max(t);
+        let actor = match self.components.get(d.to).and_then(|c| c.as_ref()) {
+            Some(c) => c.actor(),
+            None => return true,
+        };
+        let cause = match &d.input {
+            Input::Watch { event_type, object, .. } => Some(self.trace.push(
+                self.now,
+                Actor::ApiServer,
+                actor,
+                MessageKind::Watch {
+                    event_type: event_type.to_string(),
+                    kind: meta::kind(object).to_string(),
+                    namespace: meta::namespace(object).to_string(),
+                    name: meta::name(object).to_string(),
+                    resource_version: meta::resource_version(object).to_string(),
+                },
+                d.cause,
+            )),
+            Input::Timer { key } if d.visible => Some(self.trace.push(self.now, actor.clone(), actor, MessageKind::Timer { what: key.clone() }, d.cause)),
+            Input::Timer { .. } => d.cause,
+        };
+        let input = d.input;
+        self.with_component(d.to, cause, |comp, ctx| comp.handle(ctx, input));
+        true
+    }
+
+    /// Runs until no foreground work is pending (only heartbeats remain), or the step bound is hit.
+    pub fn run_until_settled(&mut self) -> Settle {
+        let mut steps = 0;
+        while self.foreground > 0 {
+            if steps >= self.config.max_steps_per_settle {
+                return Settle { steps, settled: false, time_ms: self.now };
+            }
+            if !self.step() {
+                break;
+            }
+            steps += 1;
+        }
+        Settle { steps, settled: true, time_ms: self.now }
+    }
+
+    /// Advances virtual time by `ms`, processing everything due, background work included.
+    pub fn advance(&mut self, ms: i64) -> Settle {
+        let until = self.now + ms.max(0);
+        let mut steps = 0;
+        while let Some(t) = self.queue.peek_time() {
+            if t > until {
+                break;
+            }
+            if steps >= self.config.max_steps_per_settle {
+                return Settle { steps, settled: false, time_ms: self.now };
+            }
+            self.step();
+            steps += 1;
+        }
+        self.now = self.now.max(until);
+        Settle { steps, settled: true, time_ms: self.now }
+    }
+
+    pub fn pending(&self) -> usize {
+        self.queue.len()
+    }
+
+    pub fn trace(&self) -> &Trace {
+        &self.trace
+    }
+}

@@ -1,0 +1,2218 @@
+//! Pure arithmetic and helpers of the Deployment controller.
+//!
+//! Models these upstream Kubernetes (v1.34) Go sources:
+//! - `pkg/controller/deployment/util/deployment_util.go`: fence posts
+//!   (`ResolveFenceposts`, `MaxUnavailable`, `MaxSurge`, `MinAvailable`),
+//!   `NewRSNewReplicas`, proportional scaling (`GetReplicaSetProportion`, called
+//!   `GetProportion` before v1.33, and `getReplicaSetFraction`), `IsSaturated`,
+//!   `DeploymentComplete` / `DeploymentProgressing` / `DeploymentTimedOut`, revisions
+//!   and the `deployment.kubernetes.io/*` annotations, `EqualIgnoreHash`,
+//!   `FindNewReplicaSet` / `FindOldReplicaSets`, and the condition helpers
+//!   (`NewDeploymentCondition`, `SetDeploymentCondition`, ...).
+//! - `pkg/controller/deployment/sync.go` `calculateStatus` (status counts and the
+//!   `Available` condition) and the condition messages of `sync.go` / `progress.go`.
+//! - `pkg/controller/controller_utils.go`: `ComputeHash`, `FilterActiveReplicaSets`
+//!   and the ReplicaSet sort orders (`ReplicaSetsByCreationTimestamp`,
+//!   `ReplicaSetsBySizeOlder`, `ReplicaSetsBySizeNewer`).
+//! - `staging/src/k8s.io/apimachinery/pkg/util/rand/rand.go` `SafeEncodeString`.
+//! - `staging/src/k8s.io/apimachinery/pkg/util/intstr/intstr.go`
+//!   `GetScaledValueFromIntOrPercent` (with the exact upstream error texts).
+//! - `k8s.io/utils/integer` `RoundToInt32` (rounds half away from zero).
+//! - `metav1.Time` / `metav1.MicroTime` JSON forms (RFC 3339, seconds / microseconds).
+//!
+//! How objects are represented: every object is a `serde_json::Value` in its wire
+//! (JSON) form. Functions never panic: a missing or mistyped field is read as the
+//! Go zero value, except `spec.replicas`, which is read as `1` when missing (the
+//! API-server default; upstream would dereference a nil pointer instead). Inputs are
+//! expected to be defaulted objects, as the controller sees them. Integer arithmetic
+//! on `int32` fields wraps, exactly like Go's `int32` arithmetic.
+//!
+//! Simplifications, each explained where it happens:
+//! - `compute_hash` hashes a canonical JSON text instead of Go's `spew` dump of the Go
+//!   structs, so the hash values differ from a real cluster (facts §11.7); the
+//!   alphabet, the length distribution and the collision-count step are exact.
+//! - `equal_ignore_hash` compares JSON values "semantically": a missing field, `null`
+//!   and the zero value (`0`, `false`, `""`, `{}`, `[]`) are all equal, which is what
+//!   `apiequality.Semantic.DeepEqual` does for non-pointer fields and nil-vs-empty
+//!   slices and maps. It is slightly more lenient than Go for pointer fields (Go tells
+//!   a nil `*bool` from a pointer to `false`).
+//! - Go's `sort.Sort` is not stable. [`go_sort_by_less`] reproduces it exactly for up
+//!   to 12 elements (Go then runs a plain insertion sort) and uses a stable merge sort
+//!   beyond that. Upstream input order comes from informer caches (Go map order), so
+//!   bigger lists have no single "true" order anyway.
+//! - The `DeploymentReplicaSetTerminatingReplicas` feature gate is alpha and off in
+//!   v1.34, so `calculate_status` never writes `status.terminatingReplicas`.
+
+use serde_json::{Map, Value};
+use std::cmp::Ordering;
+
+// ---------------------------------------------------------------------------
+// Constants
+// ---------------------------------------------------------------------------
+
+/// Annotation recording the rollout sequence number of a ReplicaSet (and its Deployment).
+pub const REVISION_ANNOTATION: &str = "deployment.kubernetes.io/revision";
+/// Comma-separated list of the older revisions a re-used ReplicaSet has served.
+pub const REVISION_HISTORY_ANNOTATION: &str = "deployment.kubernetes.io/revision-history";
+/// `deployment.spec.replicas` at the time the ReplicaSet was last scaled.
+pub const DESIRED_REPLICAS_ANNOTATION: &str = "deployment.kubernetes.io/desired-replicas";
+/// `deployment.spec.replicas + maxSurge` at the time the ReplicaSet was last scaled;
+/// the denominator of proportional scaling.
+pub const MAX_REPLICAS_ANNOTATION: &str = "deployment.kubernetes.io/max-replicas";
+/// kubectl's client-side-apply annotation; never copied to ReplicaSets.
+pub const LAST_APPLIED_CONFIG_ANNOTATION: &str = "kubectl.kubernetes.io/last-applied-configuration";
+/// Legacy `spec.rollbackTo` carrier (`apps.DeprecatedRollbackTo`).
+pub const DEPRECATED_ROLLBACK_TO_ANNOTATION: &str = "deprecated.deployment.rollback.to";
+/// The label the controller adds to ReplicaSets and pods (`apps.DefaultDeploymentUniqueLabelKey`).
+pub const DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY: &str = "pod-template-hash";
+/// Cap on `revision-history` (sync.go `maxRevHistoryLengthInChars`).
+pub const MAX_REV_HISTORY_LENGTH_IN_CHARS: usize = 2000;
+
+/// Strategy type names.
+pub const ROLLING_UPDATE_DEPLOYMENT_STRATEGY_TYPE: &str = "RollingUpdate";
+pub const RECREATE_DEPLOYMENT_STRATEGY_TYPE: &str = "Recreate";
+
+/// Deployment condition types (`apps.DeploymentConditionType`).
+pub const DEPLOYMENT_AVAILABLE: &str = "Available";
+pub const DEPLOYMENT_PROGRESSING: &str = "Progressing";
+pub const DEPLOYMENT_REPLICA_FAILURE: &str = "ReplicaFailure";
+
+/// Condition statuses (`v1.ConditionStatus`).
+pub const CONDITION_TRUE: &str = "True";
+pub const CONDITION_FALSE: &str = "False";
+pub const CONDITION_UNKNOWN: &str = "Unknown";
+
+/// Rollback event reasons (legacy `spec.rollbackTo` path).
+pub const ROLLBACK_REVISION_NOT_FOUND: &str = "DeploymentRollbackRevisionNotFound";
+pub const ROLLBACK_TEMPLATE_UNCHANGED: &str = "DeploymentRollbackTemplateUnchanged";
+pub const ROLLBACK_DONE: &str = "DeploymentRollback";
+
+/// Progressing condition reasons.
+pub const REPLICA_SET_UPDATED_REASON: &str = "ReplicaSetUpdated";
+pub const FAILED_RS_CREATE_REASON: &str = "ReplicaSetCreateError";
+pub const NEW_REPLICA_SET_REASON: &str = "NewReplicaSetCreated";
+pub const FOUND_NEW_RS_REASON: &str = "FoundNewReplicaSet";
+pub const NEW_RS_AVAILABLE_REASON: &str = "NewReplicaSetAvailable";
+pub const TIMED_OUT_REASON: &str = "ProgressDeadlineExceeded";
+pub const PAUSED_DEPLOY_REASON: &str = "DeploymentPaused";
+pub const RESUMED_DEPLOY_REASON: &str = "DeploymentResumed";
+/// Available condition reasons.
+pub const MINIMUM_REPLICAS_AVAILABLE: &str = "MinimumReplicasAvailable";
+pub const MINIMUM_REPLICAS_UNAVAILABLE: &str = "MinimumReplicasUnavailable";
+
+/// Condition messages that take no argument.
+pub const MINIMUM_REPLICAS_AVAILABLE_MESSAGE: &str = "Deployment has minimum availability.";
+pub const MINIMUM_REPLICAS_UNAVAILABLE_MESSAGE: &str = "Deployment does not have minimum availability.";
+pub const PAUSED_DEPLOY_MESSAGE: &str = "Deployment is paused";
+pub const RESUMED_DEPLOY_MESSAGE: &str = "Deployment is resumed";
+
+/// `math.MaxInt32`: a progress deadline or history limit of this value means "none".
+const MAX_INT32: i64 = i32::MAX as i64;
+
+// ---------------------------------------------------------------------------
+// Small, panic-free accessors for JSON objects
+// ---------------------------------------------------------------------------
+
+fn get_path<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {
+    let mut cur = v;
+    for p in path {
+        cur = cur.as_object()?.get(*p)?;
+    }
+    Some(cur)
+}
+
+/// Reads an integer from a JSON number (integral floats included).
+fn int_of(v: &Value) -> Option<i64> {
+    if let Some(i) = v.as_i64() {
+        return Some(i);
+    }
+    if let Some(u) = v.as_u64() {
+        return Some(u.min(i64::MAX as u64) as i64);
+    }
+    match v.as_f64() {
+        Some(f) if f.is_finite() && f.fract() == 0.0 => Some(f as i64),
+        _ => None,
+    }
+}
+
+fn i64_at(v: &Value, path: &[&str]) -> Option<i64> {
+    get_path(v, path).and_then(int_of)
+}
+
+/// An `int32` field; out-of-range numbers are clamped (the API server would reject them).
+fn i32_at(v: &Value, path: &[&str]) -> Option<i32> {
+    i64_at(v, path).map(|i| i.clamp(i32::MIN as i64, i32::MAX as i64) as i32)
+}
+
+fn str_at<'a>(v: &'a Value, path: &[&str]) -> Option<&'a str> {
+    get_path(v, path).and_then(Value::as_str)
+}
+
+/// `*obj.Spec.Replicas`, reading a missing value as the API default `1`.
+pub fn spec_replicas(obj: &Value) -> i32 {
+    i32_at(obj, &["spec", "replicas"]).unwrap_or(1)
+}
+
+/// An `int32` status counter, `0` when absent (Go omits zero counters on the wire).
+fn status_i32(obj: &Value, field: &str) -> i32 {
+    i32_at(obj, &["status", field]).unwrap_or(0)
+}
+
+fn annotation<'a>(obj: &'a Value, key: &str) -> Option<&'a str> {
+    str_at(obj, &["metadata", "annotations", key])
+}
+
+fn name_of(obj: &Value) -> &str {
+    str_at(obj, &["metadata", "name"]).unwrap_or("")
+}
+
+fn uid_of(obj: &Value) -> &str {
+    str_at(obj, &["metadata", "uid"]).unwrap_or("")
+}
+
+/// `metadata.creationTimestamp` in ms; `None` is Go's zero `time.Time`, which sorts first.
+fn creation_ms(obj: &Value) -> Option<i64> {
+    str_at(obj, &["metadata", "creationTimestamp"]).and_then(parse_rfc3339)
+}
+
+/// Returns `obj.metadata.annotations`, creating the maps as Go's
+/// `if rs.Annotations == nil { rs.Annotations = make(map[string]string) }` does.
+/// `None` only if `obj` (or its metadata) is not a JSON object.
+fn annotations_mut(obj: &mut Value) -> Option<&mut Map<String, Value>> {
+    if obj.is_null() {
+        *obj = Value::Object(Map::new());
+    }
+    let meta = obj.as_object_mut()?.entry("metadata").or_insert_with(|| Value::Object(Map::new()));
+    if meta.is_null() {
+        *meta = Value::Object(Map::new());
+    }
+    let ann = meta.as_object_mut()?.entry("annotations").or_insert_with(|| Value::Object(Map::new()));
+    if !ann.is_object() {
+        *ann = Value::Object(Map::new());
+    }
+    ann.as_object_mut()
+}
+
+/// An empty Go map is omitted on the wire (`omitempty`); mirror that.
+fn prune_empty_annotations(obj: &mut Value) {
+    if let Some(meta) = obj.get_mut("metadata").and_then(Value::as_object_mut) {
+        let empty = matches!(meta.get("annotations"), Some(Value::Object(m)) if m.is_empty());
+        if empty {
+            meta.remove("annotations");
+        }
+    }
+}
+
+/// Go's `%q` verb (`strconv.Quote`) for the names used in messages.
+pub fn go_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{b}' => out.push_str("\\v"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Go's `strconv.ParseInt(s, 10, bits)` (`func_name` "ParseInt") and
+/// `strconv.Atoi(s)` (`func_name` "Atoi", 64 bits), with Go's error texts.
+pub fn go_parse_int(func_name: &str, s: &str, bits: u32) -> Result<i64, String> {
+    let syntax = || format!("strconv.{}: parsing {}: invalid syntax", func_name, go_quote(s));
+    let range = || format!("strconv.{}: parsing {}: value out of range", func_name, go_quote(s));
+    let (neg, digits) = match s.as_bytes().first() {
+        Some(b'+') => (false, &s[1..]),
+        Some(b'-') => (true, &s[1..]),
+        _ => (false, s),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(syntax());
+    }
+    let mut mag: u128 = 0;
+    for b in digits.bytes() {
+        mag = mag.saturating_mul(10).saturating_add((b - b'0') as u128);
+    }
+    let bits = bits.clamp(8, 64);
+    let max_pos: u128 = (1u128 << (bits - 1)) - 1;
+    let max_neg: u128 = 1u128 << (bits - 1);
+    if (!neg && mag > max_pos) || (neg && mag > max_neg) {
+        return Err(range());
+    }
+    let v = mag as i128;
+    Ok((if neg { -v } else { v }) as i64)
+}
+
+/// Go's `strconv.Atoi`.
+fn go_atoi(s: &str) -> Result<i64, String> {
+    go_parse_int("Atoi", s, 64)
+}
+
+// ---------------------------------------------------------------------------
+// Timestamps (metav1.Time / metav1.MicroTime) without a date library
+// ---------------------------------------------------------------------------
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400; // [0, 399]
+    let mp = (m + 9) % 12; // March = 0
+    let doy = (153 * mp + 2) / 5 + d - 1; // [0, 365]
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy; // [0, 146096]
+    era * 146_097 + doe - 719_468
+}
+
+/// Inverse of [`days_from_civil`]: (year, month, day).
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + if m <= 2 { 1 } else { 0 };
+    (y, m, d)
+}
+
+fn is_leap(y: i64) -> bool {
+    (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+}
+
+fn days_in_month(y: i64, m: i64) -> i64 {
+    match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if is_leap(y) => 29,
+        2 => 28,
+        _ => 0,
+    }
+}
+
+fn split_ms(ms: i64) -> (i64, i64, i64, i64, i64, i64, i64) {
+    let secs = ms.div_euclid(1000);
+    let milli = ms.rem_euclid(1000);
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    let (y, mo, d) = civil_from_days(days);
+    (y, mo, d, rem / 3600, (rem % 3600) / 60, rem % 60, milli)
+}
+
+/// `metav1.Time` wire form: RFC 3339 in UTC with whole seconds (sub-second part is
+/// truncated, as Go's `time.RFC3339` layout does), e.g. `2026-01-01T00:00:00Z`.
+pub fn rfc3339(now_ms: i64) -> String {
+    let (y, mo, d, h, mi, s, _) = split_ms(now_ms);
+    format!("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", y, mo, d, h, mi, s)
+}
+
+/// `metav1.MicroTime` wire form (`RFC3339Micro`), always six fractional digits,
+/// e.g. `2026-01-01T00:00:00.123000Z`. Virtual time has millisecond resolution.
+pub fn rfc3339_micro(now_ms: i64) -> String {
+    let (y, mo, d, h, mi, s, ms) = split_ms(now_ms);
+    format!("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}Z", y, mo, d, h, mi, s, ms * 1000)
+}
+
+/// Parses an RFC 3339 timestamp as Go's `time.Parse(time.RFC3339, s)` accepts it:
+/// `YYYY-MM-DDTHH:MM:SS`, an optional fraction (`.` or `,` and digits), then `Z` or
+/// `±HH:MM`. Returns milliseconds since the epoch (fraction truncated), or `None`.
+pub fn parse_rfc3339(s: &str) -> Option<i64> {
+    let b = s.as_bytes();
+    let num = |from: usize, len: usize| -> Option<i64> {
+        let part = b.get(from..from + len)?;
+        if !part.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        Some(part.iter().fold(0i64, |acc, c| acc * 10 + (c - b'0') as i64))
+    };
+    let lit = |at: usize, c: u8| b.get(at) == Some(&c);
+    let year = num(0, 4)?;
+    if !lit(4, b'-') || !lit(7, b'-') || !lit(10, b'T') || !lit(13, b':') || !lit(16, b':') {
+        return None;
+    }
+    let month = num(5, 2)?;
+    let day = num(8, 2)?;
+    let hour = num(11, 2)?;
+    let minute = num(14, 2)?;
+    let second = num(17, 2)?;
+    if !(1..=12).contains(&month) || day < 1 || day > days_in_month(year, month) || hour > 23 || minute > 59 || second > 59 {
+        return None;
+    }
+    let mut i = 19;
+    let mut frac_ms = 0i64;
+    if lit(i, b'.') || lit(i, b',') {
+        i += 1;
+        let start = i;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if i == start {
+            return None;
+        }
+        for k in 0..3 {
+            frac_ms = frac_ms * 10 + b.get(start + k).filter(|_| start + k < i).map_or(0, |c| (c - b'0') as i64);
+        }
+    }
+    let offset_secs = match b.get(i) {
+        Some(b'Z') if b.len() == i + 1 => 0,
+        Some(&sign @ (b'+' | b'-')) if b.len() == i + 6 && lit(i + 3, b':') => {
+            let oh = num(i + 1, 2)?;
+            let om = num(i + 4, 2)?;
+            if oh > 23 || om > 59 {
+                return None;
+            }
+            let o = oh * 3600 + om * 60;
+            if sign == b'-' {
+                -o
+            } else {
+                o
+            }
+        }
+        _ => return None,
+    };
+    let days = days_from_civil(year, month, day);
+    let local_secs = days * 86_400 + hour * 3600 + minute * 60 + second;
+    Some((local_secs - offset_secs) * 1000 + frac_ms)
+}
+
+// ---------------------------------------------------------------------------
+// Go-compatible sorting
+// ---------------------------------------------------------------------------
+
+/// Sorts like Go's `sort.Sort` with a `Less` function, without ever panicking (Rust's
+/// `sort_by` may panic when a comparator is not a total order, and several upstream
+/// `Less` functions are not). Up to 12 elements this is exactly Go's algorithm (an
+/// insertion sort, so even inconsistent comparators give Go's result); longer slices
+/// use a stable merge sort.
+pub fn go_sort_by_less<T: Clone, F: Fn(&T, &T) -> bool>(v: &mut [T], less: F) {
+    let n = v.len();
+    if n <= 12 {
+        for i in 1..n {
+            let mut j = i;
+            while j > 0 && less(&v[j], &v[j - 1]) {
+                v.swap(j, j - 1);
+                j -= 1;
+            }
+        }
+        return;
+    }
+    let mut idx: Vec<usize> = (0..n).collect();
+    let mut buf = idx.clone();
+    let mut width = 1;
+    while width < n {
+        let mut lo = 0;
+        while lo < n {
+            let mid = (lo + width).min(n);
+            let hi = (lo + 2 * width).min(n);
+            let (mut a, mut b, mut k) = (lo, mid, lo);
+            while a < mid && b < hi {
+                if less(&v[idx[b]], &v[idx[a]]) {
+                    buf[k] = idx[b];
+                    b += 1;
+                } else {
+                    buf[k] = idx[a];
+                    a += 1;
+                }
+                k += 1;
+            }
+            while a < mid {
+                buf[k] = idx[a];
+                a += 1;
+                k += 1;
+            }
+            while b < hi {
+                buf[k] = idx[b];
+                b += 1;
+                k += 1;
+            }
+            lo += 2 * width;
+        }
+        std::mem::swap(&mut idx, &mut buf);
+        width *= 2;
+    }
+    let sorted: Vec<T> = idx.iter().map(|&i| v[i].clone()).collect();
+    v.clone_from_slice(&sorted);
+}
+
+/// Sorts ReplicaSets with one of the comparators below through [`go_sort_by_less`]
+/// (`Less(a, b)` is `cmp(a, b) == Less`). Use this rather than `slice::sort_by`:
+/// [`replica_sets_by_revision`] is not a total order.
+pub fn sort_replica_sets(rss: &mut [Value], cmp: fn(&Value, &Value) -> Ordering) {
+    go_sort_by_less(rss, |a, b| cmp(a, b) == Ordering::Less);
+}
+
+fn less_to_ordering(a: &Value, b: &Value, less: fn(&Value, &Value) -> bool) -> Ordering {
+    if less(a, b) {
+        Ordering::Less
+    } else if less(b, a) {
+        Ordering::Greater
+    } else {
+        Ordering::Equal
+    }
+}
+
+fn by_creation_timestamp_less(a: &Value, b: &Value) -> bool {
+    let (ta, tb) = (creation_ms(a), creation_ms(b));
+    if ta == tb {
+        return name_of(a) < name_of(b);
+    }
+    ta < tb
+}
+
+/// `controller.ReplicaSetsByCreationTimestamp`: oldest first, ties broken by name.
+pub fn replica_sets_by_creation_timestamp(a: &Value, b: &Value) -> Ordering {
+    less_to_ordering(a, b, by_creation_timestamp_less)
+}
+
+/// `controller.ReplicaSetsBySizeOlder`: bigger `spec.replicas` first, then older first
+/// (then name). Used when proportional scaling removes replicas.
+pub fn replica_sets_by_size_older(a: &Value, b: &Value) -> Ordering {
+    less_to_ordering(a, b, |a, b| {
+        let (ra, rb) = (spec_replicas(a), spec_replicas(b));
+        if ra == rb {
+            return by_creation_timestamp_less(a, b);
+        }
+        ra > rb
+    })
+}
+
+/// `controller.ReplicaSetsBySizeNewer`: bigger `spec.replicas` first, then newer first
+/// (then reverse name). Used when proportional scaling adds replicas.
+pub fn replica_sets_by_size_newer(a: &Value, b: &Value) -> Ordering {
+    less_to_ordering(a, b, |a, b| {
+        let (ra, rb) = (spec_replicas(a), spec_replicas(b));
+        if ra == rb {
+            return by_creation_timestamp_less(b, a);
+        }
+        ra > rb
+    })
+}
+
+/// `deploymentutil.ReplicaSetsByRevision`: lower revision first; if either revision
+/// does not parse, or they are equal, by creation timestamp then name.
+pub fn replica_sets_by_revision(a: &Value, b: &Value) -> Ordering {
+    less_to_ordering(a, b, |a, b| match (revision(a), revision(b)) {
+        (Ok(r1), Ok(r2)) if r1 != r2 => r1 < r2,
+        _ => by_creation_timestamp_less(a, b),
+    })
+}
+
+// ---------------------------------------------------------------------------
+// pod-template-hash
+// ---------------------------------------------------------------------------
+
+/// `alphanums` of apimachinery's `rand.go`: 27 characters, no vowels, so generated
+/// names cannot spell words.
+const ALPHANUMS: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+
+/// `rand.SafeEncodeString`: maps every rune `c` to `alphanums[c % 27]`.
+/// On a decimal string this is `0→4 1→5 2→6 3→7 4→8 5→9 6→b 7→c 8→d 9→f`.
+pub fn safe_encode_string(s: &str) -> String {
+    s.chars().map(|c| ALPHANUMS[(c as u32 as usize) % ALPHANUMS.len()] as char).collect()
+}
+
+/// Writes `v` as JSON with object keys sorted at every level, whatever map type
+/// serde_json was built with, so the hash input is canonical.
+fn write_canonical_json(v: &Value, out: &mut String) {
+    match v {
+        Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort();
+            out.push('{');
+            for (i, k) in keys.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::String((*k).clone()).to_string());
+                out.push(':');
+                if let Some(child) = m.get(*k) {
+                    write_canonical_json(child, out);
+                }
+            }
+            out.push('}');
+        }
+        Value::Array(a) => {
+            out.push('[');
+            for (i, child) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_canonical_json(child, out);
+            }
+            out.push(']');
+        }
+        scalar => out.push_str(&scalar.to_string()),
+    }
+}
+
+const FNV32_OFFSET: u32 = 0x811c_9dc5;
+const FNV32_PRIME: u32 = 0x0100_0193;
+
+fn fnv32a(hash: u32, bytes: &[u8]) -> u32 {
+    bytes.iter().fold(hash, |h, b| (h ^ *b as u32).wrapping_mul(FNV32_PRIME))
+}
+
+/// `controller.ComputeHash(template, collisionCount)`: the `pod-template-hash`.
+///
+/// Upstream feeds FNV-32a with a `spew` dump of the Go `PodTemplateSpec` struct, then,
+/// if `collisionCount` is set, 8 bytes (the count as little-endian `u32` plus 4 zero
+/// bytes), and encodes the decimal `u32` with [`safe_encode_string`]. kubesim feeds a
+/// canonical (sorted-key) JSON text instead of the spew dump, because the spew text
+/// depends on the exact Go type layout of the API version (facts §11.7): the values
+/// therefore differ from a real cluster, but the alphabet (`4-9bcdf`), the length
+/// (the decimal digits of a `u32`, 1–10, usually 9 or 10) and the collision-count
+/// behaviour are exact. Pass the defaulted `spec.template` *before* the
+/// `pod-template-hash` label is added.
+pub fn compute_hash(template: &Value, collision_count: Option<i32>) -> String {
+    let mut text = String::new();
+    write_canonical_json(template, &mut text);
+    let mut h = fnv32a(FNV32_OFFSET, text.as_bytes());
+    if let Some(c) = collision_count {
+        let mut bytes = [0u8; 8];
+        bytes[..4].copy_from_slice(&(c as u32).to_le_bytes());
+        h = fnv32a(h, &bytes);
+    }
+    safe_encode_string(&h.to_string())
+}
+
+// ---------------------------------------------------------------------------
+// IntOrString and fence posts
+// ---------------------------------------------------------------------------
+
+/// `intstr.GetScaledValueFromIntOrPercent`: an integer is returned as is; a string
+/// must be `"<int>%"` and is scaled by `total`, rounded up (`math.Ceil`) or down
+/// (`math.Floor`). `null` is Go's nil pointer. Error texts are upstream's.
+pub fn get_scaled_value_from_int_or_percent(v: &Value, total: i32, round_up: bool) -> Result<i32, String> {
+    let (value, is_percent) = match v {
+        Value::Null => return Err("nil value for IntOrString".to_string()),
+        Value::Number(_) => match int_of(v) {
+            // IntOrString.IntVal is an int32.
+            Some(i) => (i as i32 as i64, false),
+            None => return Err("invalid value for IntOrString: invalid type: neither int nor percentage".to_string()),
+        },
+        Value::String(s) => match s.strip_suffix('%') {
+            None => return Err("invalid value for IntOrString: invalid type: string is not a percentage".to_string()),
+            Some(num) => match go_atoi(num) {
+                Ok(i) => (i, true),
+                Err(e) => return Err(format!("invalid value for IntOrString: invalid value {}: {}", go_quote(s), e)),
+            },
+        },
+        _ => return Err("invalid value for IntOrString: invalid type: neither int nor percentage".to_string()),
+    };
+    if !is_percent {
+        return Ok(value as i32);
+    }
+    let scaled = value as f64 * total as f64 / 100.0;
+    let rounded = if round_up { scaled.ceil() } else { scaled.floor() };
+    // Go: int(float64) then int32(int).
+    Ok(rounded as i64 as i32)
+}
+
+/// `ResolveFenceposts(maxSurge, maxUnavailable, desired)` → `(surge, unavailable)`.
+/// A missing value counts as `0` (`intstr.ValueOrDefault(x, FromInt(0))`). Surge
+/// rounds up, unavailability rounds down, and if both end up `0` unavailability
+/// becomes `1` so that a rollout can always make progress.
+pub fn resolve_fenceposts(max_surge: Option<&Value>, max_unavailable: Option<&Value>, desired: i32) -> Result<(i32, i32), String> {
+    let zero = Value::from(0);
+    let or_zero = |v: Option<&Value>| match v {
+        None | Some(Value::Null) => zero.clone(),
+        Some(x) => x.clone(),
+    };
+    let surge = get_scaled_value_from_int_or_percent(&or_zero(max_surge), desired, true)?;
+    let mut unavailable = get_scaled_value_from_int_or_percent(&or_zero(max_unavailable), desired, false)?;
+    if surge == 0 && unavailable == 0 {
+        unavailable = 1;
+    }
+    Ok((surge, unavailable))
+}
+
+/// `IsRollingUpdate`. A missing `spec.strategy.type` is read as the API default
+/// `RollingUpdate`.
+pub fn is_rolling_update(d: &Value) -> bool {
+    str_at(d, &["spec", "strategy", "type"]).unwrap_or(ROLLING_UPDATE_DEPLOYMENT_STRATEGY_TYPE) == ROLLING_UPDATE_DEPLOYMENT_STRATEGY_TYPE
+}
+
+fn strategy_type(d: &Value) -> &str {
+    str_at(d, &["spec", "strategy", "type"]).unwrap_or(ROLLING_UPDATE_DEPLOYMENT_STRATEGY_TYPE)
+}
+
+fn rolling_param<'a>(d: &'a Value, field: &str) -> Option<&'a Value> {
+    get_path(d, &["spec", "strategy", "rollingUpdate", field])
+}
+
+/// `MaxUnavailable(d)`: 0 unless RollingUpdate with replicas > 0; never more than
+/// `spec.replicas`. Invalid values (caught by validation upstream) count as 0.
+pub fn max_unavailable(d: &Value) -> i32 {
+    let replicas = spec_replicas(d);
+    if !is_rolling_update(d) || replicas == 0 {
+        return 0;
+    }
+    let unavailable = resolve_fenceposts(rolling_param(d, "maxSurge"), rolling_param(d, "maxUnavailable"), replicas).map_or(0, |r| r.1);
+    unavailable.min(replicas)
+}
+
+/// `MaxSurge(d)`: 0 unless RollingUpdate.
+pub fn max_surge(d: &Value) -> i32 {
+    if !is_rolling_update(d) {
+        return 0;
+    }
+    resolve_fenceposts(rolling_param(d, "maxSurge"), rolling_param(d, "maxUnavailable"), spec_replicas(d)).map_or(0, |r| r.0)
+}
+
+/// `MinAvailable(d)` = `spec.replicas - MaxUnavailable(d)` (0 unless RollingUpdate).
+pub fn min_available(d: &Value) -> i32 {
+    if !is_rolling_update(d) {
+        return 0;
+    }
+    spec_replicas(d).wrapping_sub(max_unavailable(d))
+}
+
+/// `NewRSNewReplicas`: how many replicas the new ReplicaSet should have now.
+/// RollingUpdate adds at most `maxTotal - current` (maxTotal = replicas + surge) and
+/// never goes beyond `spec.replicas`; Recreate jumps straight to `spec.replicas`.
+pub fn new_rs_new_replicas(d: &Value, all_rss: &[Value], new_rs: &Value) -> Result<i32, String> {
+    let replicas = spec_replicas(d);
+    match strategy_type(d) {
+        ROLLING_UPDATE_DEPLOYMENT_STRATEGY_TYPE => {
+            let surge_value = rolling_param(d, "maxSurge").cloned().unwrap_or(Value::Null);
+            let max_surge = get_scaled_value_from_int_or_percent(&surge_value, replicas, true)?;
+            let current = get_replica_count_for_replica_sets(all_rss);
+            let max_total = replicas.wrapping_add(max_surge);
+            let new_rs_replicas = spec_replicas(new_rs);
+            if current >= max_total {
+                return Ok(new_rs_replicas);
+            }
+            let scale_up = max_total.wrapping_sub(current).min(replicas.wrapping_sub(new_rs_replicas));
+            Ok(new_rs_replicas.wrapping_add(scale_up))
+        }
+        RECREATE_DEPLOYMENT_STRATEGY_TYPE => Ok(replicas),
+        other => Err(format!("deployment type {} isn't supported", other)),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Proportional scaling
+// ---------------------------------------------------------------------------
+
+/// `k8s.io/utils/integer.RoundToInt32`: rounds half away from zero
+/// (`2.5 → 3`, `-2.5 → -3`), unlike banker's rounding or JavaScript's `Math.round`.
+pub fn round_to_int32(a: f64) -> i32 {
+    if a < 0.0 {
+        (a - 0.5) as i32
+    } else {
+        (a + 0.5) as i32
+    }
+}
+
+fn get_int_from_annotation(rs: &Value, key: &str) -> Option<i32> {
+    let v = annotation(rs, key)?;
+    go_atoi(v).ok().map(|i| i as i32)
+}
+
+/// `GetDesiredReplicasAnnotation`.
+pub fn get_desired_replicas_annotation(rs: &Value) -> Option<i32> {
+    get_int_from_annotation(rs, DESIRED_REPLICAS_ANNOTATION)
+}
+
+/// `getMaxReplicasAnnotation`.
+pub fn get_max_replicas_annotation(rs: &Value) -> Option<i32> {
+    get_int_from_annotation(rs, MAX_REPLICAS_ANNOTATION)
+}
+
+/// `getReplicaSetFraction`: by how much this ReplicaSet should change when the
+/// Deployment is resized during a rollout (or while paused).
+///
+/// `round(rs.replicas * (d.replicas + maxSurge) / maxReplicasBeforeScale) - rs.replicas`,
+/// where `maxReplicasBeforeScale` is the RS's `max-replicas` annotation. Since v1.33
+/// (PR #128535) a missing *or zero* annotation falls back to `d.status.replicas`, and
+/// if that is also 0 the fraction is 0 instead of a division by zero. Scaling the
+/// Deployment to 0 gives the RS's whole (negative) size.
+pub fn get_replica_set_fraction(rs: &Value, d: &Value) -> i32 {
+    let d_replicas = spec_replicas(d);
+    let rs_replicas = spec_replicas(rs);
+    if d_replicas == 0 {
+        return rs_replicas.wrapping_neg();
+    }
+    let deployment_max_replicas = d_replicas.wrapping_add(max_surge(d));
+    let before = match get_max_replicas_annotation(rs) {
+        Some(v) if v != 0 => v,
+        _ => {
+            let s = status_i32(d, "replicas");
+            if s == 0 {
+                return 0;
+            }
+            s
+        }
+    };
+    // Go multiplies in int32 before converting to float64.
+    let new_size = rs_replicas.wrapping_mul(deployment_max_replicas) as f64 / before as f64;
+    round_to_int32(new_size).wrapping_sub(rs_replicas)
+}
+
+/// `GetReplicaSetProportion` (named `GetProportion` before v1.33): the share of
+/// `to_add` this ReplicaSet gets, given `added` already handed out. Scaling up takes
+/// `min(fraction, allowed)`, scaling down `max(fraction, allowed)`, so the total never
+/// overshoots. `None` (or `null`) is a nil ReplicaSet.
+pub fn get_proportion(rs: Option<&Value>, d: &Value, to_add: i32, added: i32) -> i32 {
+    let rs = match rs {
+        Some(r) if !r.is_null() => r,
+        _ => return 0,
+    };
+    if spec_replicas(rs) == 0 || to_add == 0 || to_add == added {
+        return 0;
+    }
+    let fraction = get_replica_set_fraction(rs, d);
+    let allowed = to_add.wrapping_sub(added);
+    if to_add > 0 {
+        fraction.min(allowed)
+    } else {
+        fraction.max(allowed)
+    }
+}
+
+/// `IsSaturated`: the new RS owns every desired replica (its size, its
+/// `desired-replicas` annotation and its available count all equal `d.spec.replicas`).
+pub fn is_saturated(d: &Value, rs: Option<&Value>) -> bool {
+    let rs = match rs {
+        Some(r) if !r.is_null() => r,
+        _ => return false,
+    };
+    let desired = match annotation(rs, DESIRED_REPLICAS_ANNOTATION).map(go_atoi) {
+        Some(Ok(v)) => v as i32,
+        _ => return false,
+    };
+    let replicas = spec_replicas(d);
+    spec_replicas(rs) == replicas && desired == replicas && status_i32(rs, "availableReplicas") == replicas
+}
+
+// ---------------------------------------------------------------------------
+// ReplicaSet lists
+// ---------------------------------------------------------------------------
+
+/// `controller.FilterActiveReplicaSets`: ReplicaSets with `spec.replicas > 0`.
+pub fn filter_active_replica_sets(rss: &[Value]) -> Vec<Value> {
+    rss.iter().filter(|rs| !rs.is_null() && spec_replicas(rs) > 0).cloned().collect()
+}
+
+/// `FindActiveOrLatest`: the only active RS, or the newest one if none is active;
+/// `None` when several are active (then proportional scaling is needed).
+/// Like upstream, this sorts the caller's `old_rss` newest first, in place; callers
+/// that iterate `old_rss` afterwards see that order, as in sync.go `scale()`.
+pub fn find_active_or_latest(new_rs: Option<&Value>, old_rss: &mut [Value]) -> Option<Value> {
+    let new_rs = new_rs.filter(|r| !r.is_null());
+    if new_rs.is_none() && old_rss.is_empty() {
+        return None;
+    }
+    go_sort_by_less(old_rss, |a, b| by_creation_timestamp_less(b, a));
+    let mut all: Vec<Value> = old_rss.to_vec();
+    if let Some(n) = new_rs {
+        all.push(n.clone());
+    }
+    let active = filter_active_replica_sets(&all);
+    match active.len() {
+        0 => new_rs.cloned().or_else(|| old_rss.first().cloned()),
+        1 => active.into_iter().next(),
+        _ => None,
+    }
+}
+
+/// `GetReplicaCountForReplicaSets`: Σ `spec.replicas`.
+pub fn get_replica_count_for_replica_sets(rss: &[Value]) -> i32 {
+    rss.iter().filter(|rs| !rs.is_null()).fold(0i32, |acc, rs| acc.wrapping_add(spec_replicas(rs)))
+}
+
+fn sum_status(rss: &[Value], field: &str) -> i32 {
+    rss.iter().fold(0i32, |acc, rs| acc.wrapping_add(status_i32(rs, field)))
+}
+
+/// `GetActualReplicaCountForReplicaSets`: Σ `status.replicas`.
+pub fn get_actual_replica_count_for_replica_sets(rss: &[Value]) -> i32 {
+    sum_status(rss, "replicas")
+}
+
+/// `GetReadyReplicaCountForReplicaSets`: Σ `status.readyReplicas`.
+pub fn get_ready_replica_count_for_replica_sets(rss: &[Value]) -> i32 {
+    sum_status(rss, "readyReplicas")
+}
+
+/// `GetAvailableReplicaCountForReplicaSets`: Σ `status.availableReplicas`.
+pub fn get_available_replica_count_for_replica_sets(rss: &[Value]) -> i32 {
+    sum_status(rss, "availableReplicas")
+}
+
+/// `EqualIgnoreHash`: are two pod templates equal, ignoring the `pod-template-hash`
+/// label? Uses semantic JSON equality (see the module doc).
+pub fn equal_ignore_hash(t1: &Value, t2: &Value) -> bool {
+    let strip = |t: &Value| {
+        let mut c = t.clone();
+        if let Some(labels) = c.get_mut("metadata").and_then(|m| m.get_mut("labels")).and_then(Value::as_object_mut) {
+            labels.remove(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY);
+        }
+        c
+    };
+    semantic_equal(&strip(t1), &strip(t2))
+}
+
+/// Go zero value of a JSON value: null, false, 0, "", and objects/arrays that are
+/// empty (objects: all members zero).
+fn is_zero_value(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::Bool(b) => !b,
+        Value::Number(n) => n.as_f64() == Some(0.0),
+        Value::String(s) => s.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        Value::Object(m) => m.values().all(is_zero_value),
+    }
+}
+
+fn semantic_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let null = Value::Null;
+            x.keys().chain(y.keys()).all(|k| semantic_equal(x.get(k).unwrap_or(&null), y.get(k).unwrap_or(&null)))
+        }
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| semantic_equal(p, q)),
+        (Value::Number(x), Value::Number(y)) => x == y || (x.as_f64().is_some() && x.as_f64() == y.as_f64()),
+        _ if is_zero_value(a) && is_zero_value(b) => true,
+        _ => a == b,
+    }
+}
+
+/// `FindNewReplicaSet`: the oldest RS whose template equals the Deployment's
+/// (ignoring the hash label). Sorts `rs_list` by creation timestamp in place, as
+/// upstream does; [`find_old_replica_sets`] relies on that order.
+pub fn find_new_replica_set(d: &Value, rs_list: &mut [Value]) -> Option<Value> {
+    sort_replica_sets(rs_list, replica_sets_by_creation_timestamp);
+    let null = Value::Null;
+    let template = get_path(d, &["spec", "template"]).unwrap_or(&null);
+    rs_list.iter().find(|rs| equal_ignore_hash(get_path(rs, &["spec", "template"]).unwrap_or(&null), template)).cloned()
+}
+
+/// `FindOldReplicaSets` → `(old RSs with replicas != 0, all old RSs)`, oldest first.
+pub fn find_old_replica_sets(d: &Value, rs_list: &mut [Value]) -> (Vec<Value>, Vec<Value>) {
+    let new_rs = find_new_replica_set(d, rs_list);
+    let mut required = Vec::new();
+    let mut all = Vec::new();
+    for rs in rs_list.iter() {
+        if let Some(n) = &new_rs {
+            if uid_of(rs) == uid_of(n) {
+                continue;
+            }
+        }
+        all.push(rs.clone());
+        if spec_replicas(rs) != 0 {
+            required.push(rs.clone());
+        }
+    }
+    (required, all)
+}
+
+// ---------------------------------------------------------------------------
+// Revisions and annotations
+// ---------------------------------------------------------------------------
+
+/// `Revision(obj)`: the revision annotation as an integer; `Ok(0)` when absent, the
+/// `strconv.ParseInt` error text when malformed.
+pub fn revision(obj: &Value) -> Result<i64, String> {
+    match annotation(obj, REVISION_ANNOTATION) {
+        None => match get_path(obj, &["metadata", "annotations", REVISION_ANNOTATION]) {
+            // A non-string value is as unparseable as a bad string.
+            Some(v) => Err(format!("strconv.ParseInt: parsing {}: invalid syntax", go_quote(&v.to_string()))),
+            None => Ok(0),
+        },
+        Some(v) => go_parse_int("ParseInt", v, 64),
+    }
+}
+
+/// `MaxRevision`: the highest parseable revision (0 if none).
+pub fn max_revision(all_rss: &[Value]) -> i64 {
+    all_rss.iter().filter_map(|rs| revision(rs).ok()).fold(0, i64::max)
+}
+
+/// `LastRevision`: the second highest revision (the one before the current).
+pub fn last_revision(all_rss: &[Value]) -> i64 {
+    let (mut max, mut sec) = (0i64, 0i64);
+    for v in all_rss.iter().filter_map(|rs| revision(rs).ok()) {
+        if v >= max {
+            sec = max;
+            max = v;
+        } else if v > sec {
+            sec = v;
+        }
+    }
+    sec
+}
+
+/// `SetDeploymentRevision`: writes the revision annotation on the Deployment;
+/// returns whether it changed.
+pub fn set_deployment_revision(d: &mut Value, revision: &str) -> bool {
+    let Some(ann) = annotations_mut(d) else { return false };
+    if ann.get(REVISION_ANNOTATION).and_then(Value::as_str).unwrap_or("") != revision {
+        ann.insert(REVISION_ANNOTATION.to_string(), Value::from(revision));
+        return true;
+    }
+    false
+}
+
+/// `skipCopyAnnotation`: annotations that belong to the Deployment machinery and
+/// are never copied between a Deployment and its ReplicaSets.
+pub fn skip_copy_annotation(key: &str) -> bool {
+    matches!(
+        key,
+        LAST_APPLIED_CONFIG_ANNOTATION
+            | REVISION_ANNOTATION
+            | REVISION_HISTORY_ANNOTATION
+            | DESIRED_REPLICAS_ANNOTATION
+            | MAX_REPLICAS_ANNOTATION
+            | DEPRECATED_ROLLBACK_TO_ANNOTATION
+    )
+}
+
+/// `copyDeploymentAnnotationsToReplicaSet`. Like upstream, a key missing on the RS
+/// reads as `""`, so an empty-valued Deployment annotation is not copied.
+fn copy_deployment_annotations_to_replica_set(d: &Value, rs: &mut Value) -> bool {
+    let source: Vec<(String, String)> = get_path(d, &["metadata", "annotations"])
+        .and_then(Value::as_object)
+        .map(|m| m.iter().filter_map(|(k, v)| v.as_str().map(|s| (k.clone(), s.to_string()))).collect())
+        .unwrap_or_default();
+    let Some(ann) = annotations_mut(rs) else { return false };
+    let mut changed = false;
+    for (k, v) in source {
+        if skip_copy_annotation(&k) || ann.get(&k).and_then(Value::as_str).unwrap_or("") == v {
+            continue;
+        }
+        ann.insert(k, Value::from(v));
+        changed = true;
+    }
+    changed
+}
+
+/// `SetNewReplicaSetAnnotations`: copies the Deployment's annotations to the new RS,
+/// raises its revision to `new_revision` (only upwards), records the previous
+/// revision in `revision-history` when an existing RS is re-used (rollback), trimming
+/// the oldest entries to stay within `rev_history_limit_chars`, and — when the RS is
+/// about to be created (`!exists`) — sets the desired/max replicas annotations.
+/// Returns whether any annotation changed. Unparseable revisions abort with `false`.
+pub fn set_new_replica_set_annotations(d: &Value, rs: &mut Value, new_revision: &str, exists: bool, rev_history_limit_chars: usize) -> bool {
+    let result = set_new_replica_set_annotations_inner(d, rs, new_revision, exists, rev_history_limit_chars);
+    prune_empty_annotations(rs);
+    result
+}
+
+fn set_new_replica_set_annotations_inner(d: &Value, rs: &mut Value, new_revision: &str, exists: bool, limit: usize) -> bool {
+    let mut changed = copy_deployment_annotations_to_replica_set(d, rs);
+    let Some(ann) = annotations_mut(rs) else { return changed };
+    let existing = ann.get(REVISION_ANNOTATION).map(|v| v.as_str().unwrap_or("").to_string());
+    let had_revision = existing.is_some();
+    let old_revision = existing.unwrap_or_default();
+    let old_int = match go_parse_int("ParseInt", &old_revision, 64) {
+        Ok(v) => v,
+        Err(_) if old_revision.is_empty() => 0,
+        Err(_) => return false,
+    };
+    let Ok(new_int) = go_parse_int("ParseInt", new_revision, 64) else { return false };
+    if old_int < new_int {
+        ann.insert(REVISION_ANNOTATION.to_string(), Value::from(new_revision));
+        changed = true;
+    }
+    if had_revision && old_int < new_int {
+        let history = ann.get(REVISION_HISTORY_ANNOTATION).and_then(Value::as_str).unwrap_or("").to_string();
+        let old_revisions: Vec<&str> = history.split(',').collect();
+        if old_revisions.first().is_none_or(|f| f.is_empty()) {
+            ann.insert(REVISION_HISTORY_ANNOTATION.to_string(), Value::from(old_revision.clone()));
+        } else {
+            let mut total_len = history.len() + old_revision.len() + 1;
+            let mut start = 0;
+            while total_len > limit && start < old_revisions.len() {
+                total_len = total_len.saturating_sub(old_revisions[start].len() + 1);
+                start += 1;
+            }
+            if total_len <= limit {
+                let mut kept: Vec<&str> = old_revisions[start..].to_vec();
+                kept.push(&old_revision);
+                ann.insert(REVISION_HISTORY_ANNOTATION.to_string(), Value::from(kept.join(",")));
+            }
+            // else: upstream logs "Not appending revision due to length limit" and skips.
+        }
+    }
+    if !exists {
+        let replicas = spec_replicas(d);
+        if set_replicas_annotations(rs, replicas, replicas.wrapping_add(max_surge(d))) {
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// `SetReplicasAnnotations`: writes `desired-replicas` and `max-replicas`; returns
+/// whether either changed.
+pub fn set_replicas_annotations(rs: &mut Value, desired: i32, max: i32) -> bool {
+    let Some(ann) = annotations_mut(rs) else { return false };
+    let mut updated = false;
+    for (key, value) in [(DESIRED_REPLICAS_ANNOTATION, desired), (MAX_REPLICAS_ANNOTATION, max)] {
+        let s = value.to_string();
+        if ann.get(key).and_then(Value::as_str) != Some(s.as_str()) {
+            ann.insert(key.to_string(), Value::from(s));
+            updated = true;
+        }
+    }
+    updated
+}
+
+/// `ReplicasAnnotationsNeedUpdate`: would [`set_replicas_annotations`] change anything?
+pub fn replicas_annotations_need_update(rs: &Value, desired: i32, max: i32) -> bool {
+    if !get_path(rs, &["metadata", "annotations"]).is_some_and(Value::is_object) {
+        return true;
+    }
+    annotation(rs, DESIRED_REPLICAS_ANNOTATION) != Some(desired.to_string().as_str())
+        || annotation(rs, MAX_REPLICAS_ANNOTATION) != Some(max.to_string().as_str())
+}
+
+/// `SetDeploymentAnnotationsTo` (legacy rollback): the Deployment keeps only its
+/// skipped annotations and takes every non-skipped annotation of `rollback_to_rs`.
+pub fn set_deployment_annotations_to(d: &mut Value, rollback_to_rs: &Value) {
+    let from_rs: Vec<(String, Value)> = get_path(rollback_to_rs, &["metadata", "annotations"])
+        .and_then(Value::as_object)
+        .map(|m| m.iter().filter(|(k, _)| !skip_copy_annotation(k)).map(|(k, v)| (k.clone(), v.clone())).collect())
+        .unwrap_or_default();
+    let Some(ann) = annotations_mut(d) else { return };
+    ann.retain(|k, _| skip_copy_annotation(k));
+    for (k, v) in from_rs {
+        ann.insert(k, v);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Rollout state
+// ---------------------------------------------------------------------------
+
+/// `HasProgressDeadline`: `progressDeadlineSeconds` set and not `MaxInt32`.
+pub fn has_progress_deadline(d: &Value) -> bool {
+    i64_at(d, &["spec", "progressDeadlineSeconds"]).is_some_and(|v| v != MAX_INT32)
+}
+
+/// `HasRevisionHistoryLimit`: `revisionHistoryLimit` set and not `MaxInt32`.
+pub fn has_revision_history_limit(d: &Value) -> bool {
+    i64_at(d, &["spec", "revisionHistoryLimit"]).is_some_and(|v| v != MAX_INT32)
+}
+
+/// `DeploymentComplete`: every desired replica is updated and available, no old
+/// replica is left, and the status describes the current generation.
+pub fn deployment_complete(d: &Value, new_status: &Value) -> bool {
+    let replicas = spec_replicas(d);
+    let st = |f: &str| i32_at(new_status, &[f]).unwrap_or(0);
+    st("updatedReplicas") == replicas
+        && st("replicas") == replicas
+        && st("availableReplicas") == replicas
+        && i64_at(new_status, &["observedGeneration"]).unwrap_or(0) >= i64_at(d, &["metadata", "generation"]).unwrap_or(0)
+}
+
+/// `DeploymentProgressing`: compared with the Deployment's current status, did new
+/// replicas get created, old ones go away, or more pods become ready or available?
+pub fn deployment_progressing(d: &Value, new_status: &Value) -> bool {
+    let old = |f: &str| status_i32(d, f);
+    let new = |f: &str| i32_at(new_status, &[f]).unwrap_or(0);
+    let old_old_replicas = old("replicas").wrapping_sub(old("updatedReplicas"));
+    let new_old_replicas = new("replicas").wrapping_sub(new("updatedReplicas"));
+    new("updatedReplicas") > old("updatedReplicas")
+        || new_old_replicas < old_old_replicas
+        || new("readyReplicas") > old("readyReplicas")
+        || new("availableReplicas") > old("availableReplicas")
+}
+
+/// `DeploymentTimedOut`: the Progressing condition's `lastUpdateTime` plus
+/// `progressDeadlineSeconds` is before `now_ms`. A completed rollout
+/// (`NewReplicaSetAvailable`) never times out; `ProgressDeadlineExceeded` stays.
+pub fn deployment_timed_out(d: &Value, new_status: &Value, now_ms: i64) -> bool {
+    if !has_progress_deadline(d) {
+        return false;
+    }
+    let Some(cond) = get_deployment_condition(new_status, DEPLOYMENT_PROGRESSING) else { return false };
+    match str_at(&cond, &["reason"]).unwrap_or("") {
+        NEW_RS_AVAILABLE_REASON => return false,
+        TIMED_OUT_REASON => return true,
+        _ => {}
+    }
+    let deadline_ms = i64_at(d, &["spec", "progressDeadlineSeconds"]).unwrap_or(0).saturating_mul(1000);
+    // A missing/unparseable time is Go's zero time: long ago, so timed out.
+    match str_at(&cond, &["lastUpdateTime"]).and_then(parse_rfc3339) {
+        Some(from) => from.saturating_add(deadline_ms) < now_ms,
+        None => true,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Conditions
+// ---------------------------------------------------------------------------
+
+/// `NewDeploymentCondition`: both times are `now` (an RFC 3339 string, see [`rfc3339`]).
+/// Empty reason/message are omitted, as Go's `omitempty` does.
+pub fn new_deployment_condition(type_: &str, status: &str, reason: &str, message: &str, now: &str) -> Value {
+    let mut m = Map::new();
+    m.insert("type".into(), Value::from(type_));
+    m.insert("status".into(), Value::from(status));
+    let t = if now.is_empty() { Value::Null } else { Value::from(now) };
+    m.insert("lastUpdateTime".into(), t.clone());
+    m.insert("lastTransitionTime".into(), t);
+    if !reason.is_empty() {
+        m.insert("reason".into(), Value::from(reason));
+    }
+    if !message.is_empty() {
+        m.insert("message".into(), Value::from(message));
+    }
+    Value::Object(m)
+}
+
+fn cond_field<'a>(c: &'a Value, f: &str) -> &'a str {
+    c.get(f).and_then(Value::as_str).unwrap_or("")
+}
+
+/// `GetDeploymentCondition(status, type)`: a copy of the first condition of that type.
+/// `status` is the Deployment's `status` object.
+pub fn get_deployment_condition(status: &Value, type_: &str) -> Option<Value> {
+    status.get("conditions")?.as_array()?.iter().find(|c| cond_field(c, "type") == type_).cloned()
+}
+
+fn filter_out_condition(status: &mut Value, type_: &str) {
+    if let Some(obj) = status.as_object_mut() {
+        let now_empty = match obj.get_mut("conditions").and_then(Value::as_array_mut) {
+            Some(conds) => {
+                conds.retain(|c| cond_field(c, "type") != type_);
+                conds.is_empty()
+            }
+            None => obj.contains_key("conditions"),
+        };
+        if now_empty {
+            // A nil slice is omitted on the wire.
+            obj.remove("conditions");
+        }
+    }
+}
+
+/// `SetDeploymentCondition`: no-op when a condition of the same type already has
+/// the same status and reason (so `lastUpdateTime` is not bumped). Otherwise keeps the
+/// old `lastTransitionTime` if the status did not change, removes the old entry and
+/// **appends** the new one at the end — this is why conditions end up ordered
+/// `[Available, Progressing]` after the first full sync.
+pub fn set_deployment_condition(status: &mut Value, cond: Value) {
+    if status.is_null() {
+        *status = Value::Object(Map::new());
+    }
+    if !status.is_object() {
+        return;
+    }
+    let mut cond = cond;
+    let type_ = cond_field(&cond, "type").to_string();
+    if let Some(current) = get_deployment_condition(status, &type_) {
+        if cond_field(&current, "status") == cond_field(&cond, "status") {
+            if cond_field(&current, "reason") == cond_field(&cond, "reason") {
+                return;
+            }
+            if let Some(obj) = cond.as_object_mut() {
+                obj.insert("lastTransitionTime".into(), current.get("lastTransitionTime").cloned().unwrap_or(Value::Null));
+            }
+        }
+    }
+    filter_out_condition(status, &type_);
+    if let Some(obj) = status.as_object_mut() {
+        let entry = obj.entry("conditions").or_insert_with(|| Value::Array(Vec::new()));
+        if !entry.is_array() {
+            *entry = Value::Array(Vec::new());
+        }
+        if let Some(arr) = entry.as_array_mut() {
+            arr.push(cond);
+        }
+    }
+}
+
+/// `RemoveDeploymentCondition`.
+pub fn remove_deployment_condition(status: &mut Value, type_: &str) {
+    filter_out_condition(status, type_);
+}
+
+/// `ReplicaSetToDeploymentCondition`: promotes a ReplicaSet condition (in practice
+/// `ReplicaFailure`); both times are the RS condition's `lastTransitionTime`.
+pub fn replica_set_to_deployment_condition(cond: &Value) -> Value {
+    let mut m = Map::new();
+    m.insert("type".into(), Value::from(cond_field(cond, "type")));
+    m.insert("status".into(), Value::from(cond_field(cond, "status")));
+    let t = cond.get("lastTransitionTime").cloned().unwrap_or(Value::Null);
+    m.insert("lastTransitionTime".into(), t.clone());
+    m.insert("lastUpdateTime".into(), t);
+    for f in ["reason", "message"] {
+        let v = cond_field(cond, f);
+        if !v.is_empty() {
+            m.insert(f.into(), Value::from(v));
+        }
+    }
+    Value::Object(m)
+}
+
+/// `Created new replica set "X"` (sync.go, reason `NewReplicaSetCreated`).
+pub fn new_replica_set_created_message(rs_name: &str) -> String {
+    format!("Created new replica set {}", go_quote(rs_name))
+}
+
+/// `Found new replica set "X"` (sync.go, reason `FoundNewReplicaSet`).
+pub fn found_new_replica_set_message(rs_name: &str) -> String {
+    format!("Found new replica set {}", go_quote(rs_name))
+}
+
+/// `Failed to create new replica set "X": <err>` (reason `ReplicaSetCreateError`).
+pub fn failed_rs_create_message(rs_name: &str, err: &str) -> String {
+    format!("Failed to create new replica set {}: {}", go_quote(rs_name), err)
+}
+
+/// progress.go subject: `ReplicaSet "X"` if there is a new RS, else `Deployment "D"`.
+fn progress_subject(deployment_name: &str, new_rs_name: Option<&str>) -> String {
+    match new_rs_name {
+        Some(n) => format!("ReplicaSet {}", go_quote(n)),
+        None => format!("Deployment {}", go_quote(deployment_name)),
+    }
+}
+
+/// `ReplicaSet "X" has successfully progressed.` (reason `NewReplicaSetAvailable`).
+pub fn successfully_progressed_message(deployment_name: &str, new_rs_name: Option<&str>) -> String {
+    format!("{} has successfully progressed.", progress_subject(deployment_name, new_rs_name))
+}
+
+/// `ReplicaSet "X" is progressing.` (reason `ReplicaSetUpdated`).
+pub fn progressing_message(deployment_name: &str, new_rs_name: Option<&str>) -> String {
+    format!("{} is progressing.", progress_subject(deployment_name, new_rs_name))
+}
+
+/// `ReplicaSet "X" has timed out progressing.` (reason `ProgressDeadlineExceeded`).
+pub fn timed_out_message(deployment_name: &str, new_rs_name: Option<&str>) -> String {
+    format!("{} has timed out progressing.", progress_subject(deployment_name, new_rs_name))
+}
+
+// ---------------------------------------------------------------------------
+// Status
+// ---------------------------------------------------------------------------
+
+fn put_nonzero(m: &mut Map<String, Value>, key: &str, v: i64) {
+    // Deployment status counters are `omitempty`.
+    if v != 0 {
+        m.insert(key.to_string(), Value::from(v));
+    }
+}
+
+/// sync.go `calculateStatus`: the Deployment status computed from its ReplicaSets.
+///
+/// Counts: `replicas` Σ RS `status.replicas`; `updatedReplicas` the new RS's
+/// `status.replicas`; `readyReplicas`, `availableReplicas` sums; `unavailableReplicas`
+/// `max(0, Σ spec.replicas − available)`; `observedGeneration` the Deployment's
+/// generation; `collisionCount` kept. Existing conditions are copied and the
+/// `Available` condition is set (True when available ≥ replicas − maxUnavailable).
+/// Zero counters are omitted like Go's `omitempty`. `now` stamps a new condition.
+pub fn calculate_status(d: &Value, all_rss: &[Value], new_rs: Option<&Value>, now: &str) -> Value {
+    let available = get_available_replica_count_for_replica_sets(all_rss);
+    let total = get_replica_count_for_replica_sets(all_rss);
+    let unavailable = total.wrapping_sub(available).max(0);
+    let updated = new_rs.map_or(0, |rs| status_i32(rs, "replicas"));
+
+    let mut m = Map::new();
+    put_nonzero(&mut m, "observedGeneration", i64_at(d, &["metadata", "generation"]).unwrap_or(0));
+    put_nonzero(&mut m, "replicas", get_actual_replica_count_for_replica_sets(all_rss) as i64);
+    put_nonzero(&mut m, "updatedReplicas", updated as i64);
+    put_nonzero(&mut m, "readyReplicas", get_ready_replica_count_for_replica_sets(all_rss) as i64);
+    put_nonzero(&mut m, "availableReplicas", available as i64);
+    put_nonzero(&mut m, "unavailableReplicas", unavailable as i64);
+    // A pointer field: kept even when 0.
+    if let Some(c) = get_path(d, &["status", "collisionCount"]).filter(|v| !v.is_null()) {
+        m.insert("collisionCount".into(), c.clone());
+    }
+    if let Some(conds) = get_path(d, &["status", "conditions"]).and_then(Value::as_array) {
+        if !conds.is_empty() {
+            m.insert("conditions".into(), Value::Array(conds.clone()));
+        }
+    }
+    let mut status = Value::Object(m);
+    let cond = if available >= spec_replicas(d).wrapping_sub(max_unavailable(d)) {
+        new_deployment_condition(DEPLOYMENT_AVAILABLE, CONDITION_TRUE, MINIMUM_REPLICAS_AVAILABLE, MINIMUM_REPLICAS_AVAILABLE_MESSAGE, now)
+    } else {
+        new_deployment_condition(DEPLOYMENT_AVAILABLE, CONDITION_FALSE, MINIMUM_REPLICAS_UNAVAILABLE, MINIMUM_REPLICAS_UNAVAILABLE_MESSAGE, now)
+    };
+    set_deployment_condition(&mut status, cond);
+    status
+}
+
+// ---------------------------------------------------------------------------
+// Tests
+// ---------------------------------------------------------------------------
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const T0: i64 = 1_767_225_600_000; // 2026-01-01T00:00:00Z
+
+    fn deployment(replicas: i32, surge: Value, unavailable: Value) -> Value {
+        json!({
+            "metadata": {"name": "web", "generation": 1},
+            "spec": {
+                "replicas": replicas,
+                "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": surge, "maxUnavailable": unavailable}}
+            }
+        })
+    }
+
+    fn rs(name: &str, replicas: i32, created: &str) -> Value {
+        json!({"metadata": {"name": name, "uid": format!("uid-{name}"), "creationTimestamp": created}, "spec": {"replicas": replicas}})
+    }
+
+    fn rs_with_status(name: &str, spec: i32, status: i32, ready: i32, available: i32) -> Value {
+        json!({
+            "metadata": {"name": name, "creationTimestamp": "2026-01-01T00:00:00Z"},
+            "spec": {"replicas": spec},
+            "status": {"replicas": status, "readyReplicas": ready, "availableReplicas": available}
+        })
+    }
+
+    fn names(v: &[Value]) -> Vec<String> {
+        v.iter().map(|r| name_of(r).to_string()).collect()
+    }
+
+    #[test]
+    fn safe_encode_string_table() {
+        struct Case {
+            name: &'static str,
+            input: &'static str,
+            want: &'static str,
+        }
+        let cases = [
+            Case { name: "facts example 3735706953", input: "3735706953", want: "7c79c4bf97" },
+            Case { name: "every digit", input: "0123456789", want: "456789bcdf" },
+            Case { name: "empty", input: "", want: "" },
+            Case { name: "letters wrap modulo 27", input: "a", want: "v" }, // 97 % 27 = 16 -> 'v'
+        ];
+        for c in &cases {
+            assert_eq!(safe_encode_string(c.input), c.want, "case {}", c.name);
+        }
+    }
+
+    #[test]
+    fn compute_hash_table() {
+        struct Case {
+            name: &'static str,
+            template: Value,
+            collision: Option<i32>,
+        }
+        let base = json!({"metadata": {"labels": {"app": "web"}}, "spec": {"containers": [{"name": "nginx", "image": "nginx:1.27"}]}});
+        let cases = [
+            Case { name: "plain template", template: base.clone(), collision: None },
+            Case { name: "collision 0", template: base.clone(), collision: Some(0) },
+            Case { name: "collision 1", template: base.clone(), collision: Some(1) },
+            Case { name: "collision negative", template: base.clone(), collision: Some(-1) },
+            Case { name: "empty template", template: json!({}), collision: None },
+            Case { name: "null template", template: Value::Null, collision: None },
+        ];
+        for c in &cases {
+            let h = compute_hash(&c.template, c.collision);
+            assert!(!h.is_empty() && h.len() <= 10, "case {}: length of {h}", c.name);
+            assert!(h.chars().all(|ch| "456789bcdf".contains(ch)), "case {}: alphabet of {h}", c.name);
+            assert_eq!(h, compute_hash(&c.template, c.collision), "case {}: deterministic", c.name);
+            // Length equals the number of decimal digits of some u32.
+            let decoded: String = h.chars().map(|ch| char::from(b'0' + "456789bcdf".find(ch).unwrap() as u8)).collect();
+            assert!(decoded.parse::<u32>().is_ok(), "case {}: decodes to a u32", c.name);
+        }
+        assert_ne!(compute_hash(&base, None), compute_hash(&base, Some(0)), "collision count 0 still changes the hash");
+        assert_ne!(compute_hash(&base, Some(0)), compute_hash(&base, Some(1)), "collision count changes the hash");
+        let mut other = base.clone();
+        other["spec"]["containers"][0]["image"] = json!("nginx:1.28");
+        assert_ne!(compute_hash(&base, None), compute_hash(&other, None), "template change changes the hash");
+        // Key order does not matter.
+        let a: Value = serde_json::from_str(r#"{"b":1,"a":{"y":2,"x":3}}"#).unwrap();
+        let b: Value = serde_json::from_str(r#"{"a":{"x":3,"y":2},"b":1}"#).unwrap();
+        assert_eq!(compute_hash(&a, None), compute_hash(&b, None), "canonical key order");
+        // Pinned value of kubesim's own canonicalisation (guards accidental changes).
+        let mut text = String::new();
+        write_canonical_json(&a, &mut text);
+        assert_eq!(text, r#"{"a":{"x":3,"y":2},"b":1}"#);
+        assert_eq!(fnv32a(FNV32_OFFSET, b""), 0x811c9dc5, "fnv32a empty");
+        assert_eq!(fnv32a(FNV32_OFFSET, b"a"), 0xe40c292c, "fnv32a of 'a' (reference vector)");
+    }
+
+    #[test]
+    fn scaled_value_table() {
+        struct Case {
+            name: &'static str,
+            v: Value,
+            total: i32,
+            round_up: bool,
+            want: Result<i32, &'static str>,
+        }
+        let cases = [
+            Case { name: "int", v: json!(3), total: 10, round_up: true, want: Ok(3) },
+            Case { name: "25% of 3 up", v: json!("25%"), total: 3, round_up: true, want: Ok(1) },
+            Case { name: "25% of 3 down", v: json!("25%"), total: 3, round_up: false, want: Ok(0) },
+            Case { name: "39% of 10 up", v: json!("39%"), total: 10, round_up: true, want: Ok(4) },
+            Case { name: "39% of 10 down", v: json!("39%"), total: 10, round_up: false, want: Ok(3) },
+            Case { name: "100% of 7", v: json!("100%"), total: 7, round_up: false, want: Ok(7) },
+            Case { name: "0% of 0", v: json!("0%"), total: 0, round_up: true, want: Ok(0) },
+            Case { name: "plus sign accepted by Atoi", v: json!("+50%"), total: 4, round_up: true, want: Ok(2) },
+            Case { name: "string without %", v: json!("1"), total: 10, round_up: true, want: Err("invalid value for IntOrString: invalid type: string is not a percentage") },
+            Case { name: "bad percent", v: json!("abc%"), total: 10, round_up: true, want: Err("invalid value for IntOrString: invalid value \"abc%\": strconv.Atoi: parsing \"abc\": invalid syntax") },
+            Case { name: "nil", v: Value::Null, total: 10, round_up: true, want: Err("nil value for IntOrString") },
+            Case { name: "bool", v: json!(true), total: 10, round_up: true, want: Err("invalid value for IntOrString: invalid type: neither int nor percentage") },
+        ];
+        for c in &cases {
+            let got = get_scaled_value_from_int_or_percent(&c.v, c.total, c.round_up);
+            assert_eq!(got, c.want.map_err(String::from), "case {}", c.name);
+        }
+    }
+
+    #[test]
+    fn fenceposts_table() {
+        struct Case {
+            name: &'static str,
+            surge: Option<Value>,
+            unavailable: Option<Value>,
+            desired: i32,
+            want: Result<(i32, i32), &'static str>,
+        }
+        let cases = [
+            Case { name: "defaults, 3 replicas", surge: Some(json!("25%")), unavailable: Some(json!("25%")), desired: 3, want: Ok((1, 0)) },
+            Case { name: "defaults, 1 replica", surge: Some(json!("25%")), unavailable: Some(json!("25%")), desired: 1, want: Ok((1, 0)) },
+            Case { name: "defaults, 4 replicas", surge: Some(json!("25%")), unavailable: Some(json!("25%")), desired: 4, want: Ok((1, 1)) },
+            Case { name: "defaults, 10 replicas", surge: Some(json!("25%")), unavailable: Some(json!("25%")), desired: 10, want: Ok((3, 2)) },
+            Case { name: "0%/0% of 0 -> unavailable 1", surge: Some(json!("0%")), unavailable: Some(json!("0%")), desired: 0, want: Ok((0, 1)) },
+            Case { name: "39%/39% of 10", surge: Some(json!("39%")), unavailable: Some(json!("39%")), desired: 10, want: Ok((4, 3)) },
+            Case { name: "bad surge", surge: Some(json!("oops")), unavailable: Some(json!("39%")), desired: 10, want: Err("invalid value for IntOrString: invalid type: string is not a percentage") },
+            Case { name: "bad unavailable", surge: Some(json!("55%")), unavailable: Some(json!("urg")), desired: 10, want: Err("invalid value for IntOrString: invalid type: string is not a percentage") },
+            Case { name: "nil surge", surge: None, unavailable: Some(json!("39%")), desired: 10, want: Ok((0, 3)) },
+            Case { name: "nil unavailable", surge: Some(json!("39%")), unavailable: None, desired: 10, want: Ok((4, 0)) },
+            Case { name: "both nil", surge: None, unavailable: None, desired: 10, want: Ok((0, 1)) },
+            Case { name: "ints", surge: Some(json!(2)), unavailable: Some(json!(0)), desired: 5, want: Ok((2, 0)) },
+            Case { name: "1% of 2 rounds unavailable to 0 surge to 1", surge: Some(json!("1%")), unavailable: Some(json!("1%")), desired: 2, want: Ok((1, 0)) },
+        ];
+        for c in &cases {
+            let got = resolve_fenceposts(c.surge.as_ref(), c.unavailable.as_ref(), c.desired);
+            assert_eq!(got, c.want.map_err(String::from), "case {}", c.name);
+        }
+    }
+
+    #[test]
+    fn max_unavailable_surge_min_available_table() {
+        struct Case {
+            name: &'static str,
+            d: Value,
+            want: (i32, i32, i32), // (maxUnavailable, maxSurge, minAvailable)
+        }
+        let mut recreate = deployment(3, json!("25%"), json!("25%"));
+        recreate["spec"]["strategy"] = json!({"type": "Recreate"});
+        let cases = [
+            Case { name: "3 replicas defaults", d: deployment(3, json!("25%"), json!("25%")), want: (0, 1, 3) },
+            Case { name: "4 replicas defaults", d: deployment(4, json!("25%"), json!("25%")), want: (1, 1, 3) },
+            Case { name: "unavailable capped at replicas", d: deployment(2, json!(0), json!(5)), want: (2, 0, 0) },
+            Case { name: "zero replicas", d: deployment(0, json!(1), json!(1)), want: (0, 1, 0) },
+            Case { name: "recreate", d: recreate, want: (0, 0, 0) },
+            Case { name: "both zero -> unavailable 1", d: deployment(5, json!(0), json!(0)), want: (1, 0, 4) },
+        ];
+        for c in &cases {
+            assert_eq!((max_unavailable(&c.d), max_surge(&c.d), min_available(&c.d)), c.want, "case {}", c.name);
+        }
+    }
+
+    #[test]
+    fn new_rs_new_replicas_table() {
+        struct Case {
+            name: &'static str,
+            strategy: &'static str,
+            dep_replicas: i32,
+            new_rs_replicas: i32,
+            max_surge: Value,
+            other_rs_replicas: i32,
+            want: Result<i32, &'static str>,
+        }
+        let cases = [
+            Case { name: "can not scale up - to newRSReplicas", strategy: "RollingUpdate", dep_replicas: 1, new_rs_replicas: 5, max_surge: json!(1), other_rs_replicas: 5, want: Ok(5) },
+            Case { name: "scale up - to depReplicas", strategy: "RollingUpdate", dep_replicas: 6, new_rs_replicas: 2, max_surge: json!(10), other_rs_replicas: 5, want: Ok(6) },
+            Case { name: "recreate - to depReplicas", strategy: "Recreate", dep_replicas: 3, new_rs_replicas: 1, max_surge: json!(1), other_rs_replicas: 5, want: Ok(3) },
+            Case { name: "fresh deployment creates at full size", strategy: "RollingUpdate", dep_replicas: 3, new_rs_replicas: 0, max_surge: json!("25%"), other_rs_replicas: 0, want: Ok(3) },
+            Case { name: "rollout step limited by surge", strategy: "RollingUpdate", dep_replicas: 10, new_rs_replicas: 0, max_surge: json!("25%"), other_rs_replicas: 10, want: Ok(3) },
+            Case { name: "unsupported type", strategy: "Canary", dep_replicas: 3, new_rs_replicas: 0, max_surge: json!(1), other_rs_replicas: 0, want: Err("deployment type Canary isn't supported") },
+        ];
+        for c in &cases {
+            let d = json!({"spec": {"replicas": c.dep_replicas, "strategy": {"type": c.strategy, "rollingUpdate": {"maxSurge": c.max_surge, "maxUnavailable": 0}}}});
+            let new_rs = rs("new", c.new_rs_replicas, "2026-01-01T00:00:00Z");
+            let other = rs("other", c.other_rs_replicas, "2026-01-01T00:00:00Z");
+            let got = new_rs_new_replicas(&d, &[other], &new_rs);
+            assert_eq!(got, c.want.map_err(String::from), "case {}", c.name);
+        }
+        let d = json!({"spec": {"replicas": 3, "strategy": {"type": "RollingUpdate"}}});
+        assert_eq!(new_rs_new_replicas(&d, &[], &rs("n", 0, "")), Err("nil value for IntOrString".to_string()), "case missing maxSurge");
+    }
+
+    #[test]
+    fn round_to_int32_table() {
+        let cases: [(&str, f64, i32); 9] = [
+            ("5.5", 5.5, 6),
+            ("-3.7", -3.7, -4),
+            ("3.49", 3.49, 3),
+            ("-7.9", -7.9, -8),
+            ("-4.499999", -4.499999, -4),
+            ("zero", 0.0, 0),
+            ("2.5 half away from zero (not banker's)", 2.5, 3),
+            ("-2.5 half away from zero (not Math.round)", -2.5, -3),
+            ("NaN", f64::NAN, 0),
+        ];
+        for (name, x, want) in cases {
+            assert_eq!(round_to_int32(x), want, "case {name}");
+        }
+    }
+
+    #[test]
+    fn replica_set_fraction_table() {
+        struct Case {
+            name: &'static str,
+            d: Value,
+            rs: Value,
+            want: i32,
+        }
+        let with_ann = |name: &str, replicas: i32, max: Option<&str>| {
+            let mut r = rs(name, replicas, "2026-01-01T00:00:00Z");
+            if let Some(m) = max {
+                r["metadata"]["annotations"] = json!({MAX_REPLICAS_ANNOTATION: m});
+            }
+            r
+        };
+        let mut d_status = deployment(20, json!("25%"), json!("25%"));
+        d_status["status"] = json!({"replicas": 10});
+        let cases = [
+            Case { name: "scale to zero takes whole size", d: deployment(0, json!(1), json!(0)), rs: with_ann("a", 4, Some("5")), want: -4 },
+            Case { name: "10->20 with surge 25%: 5*25/13=9.6->10", d: deployment(20, json!("25%"), json!("25%")), rs: with_ann("a", 5, Some("13")), want: 5 },
+            Case { name: "half rounds up: 1*3/2=1.5->2", d: deployment(2, json!(1), json!(0)), rs: with_ann("a", 1, Some("2")), want: 1 },
+            Case { name: "half away from zero: 5*3/6=2.5->3", d: deployment(2, json!(1), json!(0)), rs: with_ann("a", 5, Some("6")), want: -2 },
+            Case { name: "missing annotation uses status.replicas", d: d_status.clone(), rs: with_ann("a", 5, None), want: 8 }, // 5*25/10=12.5->13
+            Case { name: "zero annotation uses status.replicas (v1.33+)", d: d_status.clone(), rs: with_ann("a", 5, Some("0")), want: 8 },
+            Case { name: "bad annotation uses status.replicas", d: d_status, rs: with_ann("a", 5, Some("x")), want: 8 },
+            Case { name: "no annotation and no status -> 0", d: deployment(20, json!("25%"), json!("25%")), rs: with_ann("a", 5, None), want: 0 },
+        ];
+        for c in &cases {
+            assert_eq!(get_replica_set_fraction(&c.rs, &c.d), c.want, "case {}", c.name);
+        }
+    }
+
+    #[test]
+    fn proportion_table() {
+        struct Case {
+            name: &'static str,
+            rs: Option<Value>,
+            to_add: i32,
+            added: i32,
+            want: i32,
+        }
+        // d: 20 replicas, surge 25% -> 25; rs 5 of max 13 -> fraction +5.
+        let d = deployment(20, json!("25%"), json!("25%"));
+        let mut r = rs("a", 5, "2026-01-01T00:00:00Z");
+        r["metadata"]["annotations"] = json!({MAX_REPLICAS_ANNOTATION: "13"});
+        let mut down = rs("b", 5, "2026-01-01T00:00:00Z");
+        down["metadata"]["annotations"] = json!({MAX_REPLICAS_ANNOTATION: "50"}); // 5*25/50 = 2.5 -> 3: -2
+        let cases = [
+            Case { name: "nil rs", rs: None, to_add: 5, added: 0, want: 0 },
+            Case { name: "rs with 0 replicas", rs: Some(rs("z", 0, "")), to_add: 5, added: 0, want: 0 },
+            Case { name: "nothing to add", rs: Some(r.clone()), to_add: 0, added: 0, want: 0 },
+            Case { name: "all added already", rs: Some(r.clone()), to_add: 4, added: 4, want: 0 },
+            Case { name: "up: fraction fits", rs: Some(r.clone()), to_add: 12, added: 0, want: 5 },
+            Case { name: "up: capped by allowed", rs: Some(r.clone()), to_add: 12, added: 9, want: 3 },
+            Case { name: "down: fraction fits", rs: Some(down.clone()), to_add: -10, added: 0, want: -2 },
+            Case { name: "down: capped by allowed", rs: Some(down), to_add: -10, added: -9, want: -1 },
+        ];
+        for c in &cases {
+            assert_eq!(get_proportion(c.rs.as_ref(), &d, c.to_add, c.added), c.want, "case {}", c.name);
+        }
+    }
+
+    #[test]
+    fn is_saturated_table() {
+        let d = deployment(3, json!(1), json!(0));
+        let sat = json!({"metadata": {"annotations": {DESIRED_REPLICAS_ANNOTATION: "3"}}, "spec": {"replicas": 3}, "status": {"availableReplicas": 3}});
+        let mut unavailable = sat.clone();
+        unavailable["status"]["availableReplicas"] = json!(2);
+        let mut stale = sat.clone();
+        stale["metadata"]["annotations"][DESIRED_REPLICAS_ANNOTATION] = json!("2");
+        let mut no_ann = sat.clone();
+        no_ann["metadata"] = json!({});
+        let cases: [(&str, Option<&Value>, bool); 5] =
+            [("saturated", Some(&sat), true), ("not all available", Some(&unavailable), false), ("stale annotation", Some(&stale), false), ("no annotation", Some(&no_ann), false), ("nil", None, false)];
+        for (name, r, want) in cases {
+            assert_eq!(is_saturated(&d, r), want, "case {name}");
+        }
+    }
+
+    #[test]
+    fn find_active_or_latest_table() {
+        struct Case {
+            name: &'static str,
+            new_rs: Option<Value>,
+            old: Vec<Value>,
+            want: Option<&'static str>,
+            old_order_after: Vec<&'static str>,
+        }
+        let cases = [
+            Case { name: "nothing", new_rs: None, old: vec![], want: None, old_order_after: vec![] },
+            Case {
+                name: "only new active",
+                new_rs: Some(rs("new", 3, "2026-01-03T00:00:00Z")),
+                old: vec![rs("o1", 0, "2026-01-01T00:00:00Z")],
+                want: Some("new"),
+                old_order_after: vec!["o1"],
+            },
+            Case {
+                name: "none active, no new -> newest old",
+                new_rs: None,
+                old: vec![rs("o1", 0, "2026-01-01T00:00:00Z"), rs("o2", 0, "2026-01-02T00:00:00Z")],
+                want: Some("o2"),
+                old_order_after: vec!["o2", "o1"],
+            },
+            Case {
+                name: "none active -> new",
+                new_rs: Some(rs("new", 0, "2026-01-03T00:00:00Z")),
+                old: vec![rs("o1", 0, "2026-01-01T00:00:00Z")],
+                want: Some("new"),
+                old_order_after: vec!["o1"],
+            },
+            Case {
+                name: "two active -> none",
+                new_rs: Some(rs("new", 1, "2026-01-03T00:00:00Z")),
+                old: vec![rs("o1", 2, "2026-01-01T00:00:00Z")],
+                want: None,
+                old_order_after: vec!["o1"],
+            },
+        ];
+        for c in cases {
+            let mut old = c.old.clone();
+            let got = find_active_or_latest(c.new_rs.as_ref(), &mut old);
+            assert_eq!(got.as_ref().map(|r| name_of(r).to_string()), c.want.map(String::from), "case {}", c.name);
+            assert_eq!(names(&old), c.old_order_after, "case {} (old order)", c.name);
+        }
+    }
+
+    #[test]
+    fn replica_set_sort_orders_table() {
+        struct Case {
+            name: &'static str,
+            cmp: fn(&Value, &Value) -> Ordering,
+            input: Vec<Value>,
+            want: Vec<&'static str>,
+        }
+        let with_rev = |name: &str, rev: &str, created: &str| {
+            let mut r = rs(name, 1, created);
+            r["metadata"]["annotations"] = json!({REVISION_ANNOTATION: rev});
+            r
+        };
+        let cases = [
+            Case {
+                name: "by creation timestamp, ties by name, zero time first",
+                cmp: replica_sets_by_creation_timestamp,
+                input: vec![rs("c", 1, "2026-01-02T00:00:00Z"), rs("b", 1, "2026-01-01T00:00:00Z"), rs("a", 1, "2026-01-01T00:00:00Z"), json!({"metadata": {"name": "zero"}})],
+                want: vec!["zero", "a", "b", "c"],
+            },
+            Case {
+                name: "by size older: big first, then older",
+                cmp: replica_sets_by_size_older,
+                input: vec![rs("new2", 2, "2026-01-03T00:00:00Z"), rs("old2", 2, "2026-01-01T00:00:00Z"), rs("big", 5, "2026-01-02T00:00:00Z")],
+                want: vec!["big", "old2", "new2"],
+            },
+            Case {
+                name: "by size newer: big first, then newer",
+                cmp: replica_sets_by_size_newer,
+                input: vec![rs("old2", 2, "2026-01-01T00:00:00Z"), rs("big", 5, "2026-01-02T00:00:00Z"), rs("new2", 2, "2026-01-03T00:00:00Z")],
+                want: vec!["big", "new2", "old2"],
+            },
+            Case {
+                name: "by size newer: same time -> reverse name",
+                cmp: replica_sets_by_size_newer,
+                input: vec![rs("a", 2, "2026-01-01T00:00:00Z"), rs("b", 2, "2026-01-01T00:00:00Z")],
+                want: vec!["b", "a"],
+            },
+            Case {
+                name: "by revision, ties by time",
+                cmp: replica_sets_by_revision,
+                input: vec![
+                    with_rev("r10", "10", "2026-01-01T00:00:00Z"),
+                    with_rev("r2", "2", "2026-01-05T00:00:00Z"),
+                    with_rev("r2-older", "2", "2026-01-02T00:00:00Z"),
+                    with_rev("r9", "9", "2026-01-03T00:00:00Z"),
+                ],
+                want: vec!["r2-older", "r2", "r9", "r10"],
+            },
+            Case {
+                name: "by revision, bad revision falls back to time",
+                cmp: replica_sets_by_revision,
+                input: vec![with_rev("bad", "x", "2026-01-02T00:00:00Z"), with_rev("r1", "1", "2026-01-01T00:00:00Z")],
+                want: vec!["r1", "bad"],
+            },
+        ];
+        for c in cases {
+            let mut v = c.input.clone();
+            sort_replica_sets(&mut v, c.cmp);
+            assert_eq!(names(&v), c.want, "case {}", c.name);
+        }
+        // Large lists and inconsistent comparators never panic.
+        let mut many: Vec<Value> = (0..40).map(|i| with_rev(&format!("rs{i}"), if i % 3 == 0 { "x" } else { "1" }, &rfc3339(T0 - i * 1000))).collect();
+        sort_replica_sets(&mut many, replica_sets_by_revision);
+        assert_eq!(many.len(), 40, "case large sort keeps all elements");
+    }
+
+    #[test]
+    fn go_sort_small_is_insertion_sort_table() {
+        // Up to 12 elements Go runs an insertion sort: stable, and with it kubesim
+        // reproduces Go's result even for comparators that are not total orders.
+        struct Case {
+            name: &'static str,
+            input: Vec<i32>,
+            key: fn(i32) -> i32,
+            want: Vec<i32>,
+        }
+        let cases = [
+            Case { name: "sorted stays", input: vec![1, 2, 3], key: |x| x, want: vec![1, 2, 3] },
+            Case { name: "reverse", input: vec![3, 2, 1], key: |x| x, want: vec![1, 2, 3] },
+            Case { name: "stable for equal keys (tens digit)", input: vec![21, 10, 20, 11], key: |x| x / 10, want: vec![10, 11, 21, 20] },
+            Case { name: "13 elements (merge path)", input: (0..13).rev().collect(), key: |x| x, want: (0..13).collect() },
+            Case { name: "30 elements stable (merge path)", input: (0..30).map(|i| (i % 3) * 100 + i).collect(), key: |x| x / 100, want: {
+                let mut w: Vec<i32> = (0..30).map(|i| (i % 3) * 100 + i).collect();
+                w.sort_by_key(|x| x / 100);
+                w
+            } },
+        ];
+        for c in cases {
+            let mut v = c.input.clone();
+            go_sort_by_less(&mut v, |a, b| (c.key)(*a) < (c.key)(*b));
+            assert_eq!(v, c.want, "case {}", c.name);
+        }
+    }
+
+    #[test]
+    fn revision_table() {
+        let with = |v: Value| json!({"metadata": {"annotations": {REVISION_ANNOTATION: v}}});
+        let cases: [(&str, Value, Result<i64, &str>); 5] = [
+            ("absent", json!({}), Ok(0)),
+            ("number string", with(json!("7")), Ok(7)),
+            ("garbage", with(json!("seven")), Err("strconv.ParseInt: parsing \"seven\": invalid syntax")),
+            ("empty", with(json!("")), Err("strconv.ParseInt: parsing \"\": invalid syntax")),
+            ("too big", with(json!("99999999999999999999")), Err("strconv.ParseInt: parsing \"99999999999999999999\": value out of range")),
+        ];
+        for (name, obj, want) in cases {
+            assert_eq!(revision(&obj), want.map_err(String::from), "case {name}");
+        }
+        let all = vec![with(json!("3")), with(json!("x")), with(json!("5")), json!({})];
+        assert_eq!(max_revision(&all), 5, "case max revision skips errors");
+        assert_eq!(last_revision(&all), 3, "case last revision");
+        assert_eq!(max_revision(&[]), 0, "case max revision empty");
+    }
+
+    #[test]
+    fn set_new_replica_set_annotations_table() {
+        struct Case {
+            name: &'static str,
+            d_annotations: Value,
+            rs_annotations: Option<Value>,
+            new_revision: &'static str,
+            exists: bool,
+            limit: usize,
+            want_changed: bool,
+            want_annotations: Value,
+        }
+        let cases = [
+            Case {
+                name: "new RS gets revision, copies and replica annotations",
+                d_annotations: json!({"team": "a", LAST_APPLIED_CONFIG_ANNOTATION: "{}", REVISION_ANNOTATION: "1", "empty": ""}),
+                rs_annotations: None,
+                new_revision: "1",
+                exists: false,
+                limit: 2000,
+                want_changed: true,
+                want_annotations: json!({"team": "a", REVISION_ANNOTATION: "1", DESIRED_REPLICAS_ANNOTATION: "4", MAX_REPLICAS_ANNOTATION: "5"}),
+            },
+            Case {
+                name: "existing RS, nothing to do",
+                d_annotations: json!({}),
+                rs_annotations: Some(json!({REVISION_ANNOTATION: "3"})),
+                new_revision: "3",
+                exists: true,
+                limit: 2000,
+                want_changed: false,
+                want_annotations: json!({REVISION_ANNOTATION: "3"}),
+            },
+            Case {
+                name: "revision never goes down",
+                d_annotations: json!({}),
+                rs_annotations: Some(json!({REVISION_ANNOTATION: "10"})),
+                new_revision: "9",
+                exists: true,
+                limit: 2000,
+                want_changed: false,
+                want_annotations: json!({REVISION_ANNOTATION: "10"}),
+            },
+            Case {
+                name: "rollback records history",
+                d_annotations: json!({}),
+                rs_annotations: Some(json!({REVISION_ANNOTATION: "1"})),
+                new_revision: "3",
+                exists: true,
+                limit: 2000,
+                want_changed: true,
+                want_annotations: json!({REVISION_ANNOTATION: "3", REVISION_HISTORY_ANNOTATION: "1"}),
+            },
+            Case {
+                name: "rollback appends to history",
+                d_annotations: json!({}),
+                rs_annotations: Some(json!({REVISION_ANNOTATION: "3", REVISION_HISTORY_ANNOTATION: "1"})),
+                new_revision: "5",
+                exists: true,
+                limit: 2000,
+                want_changed: true,
+                want_annotations: json!({REVISION_ANNOTATION: "5", REVISION_HISTORY_ANNOTATION: "1,3"}),
+            },
+            Case {
+                name: "history trimmed from the front to fit the limit",
+                d_annotations: json!({}),
+                rs_annotations: Some(json!({REVISION_ANNOTATION: "7", REVISION_HISTORY_ANNOTATION: "1,3,5"})),
+                new_revision: "9",
+                exists: true,
+                limit: 5,
+                want_changed: true,
+                want_annotations: json!({REVISION_ANNOTATION: "9", REVISION_HISTORY_ANNOTATION: "3,5,7"}),
+            },
+            Case {
+                name: "unparseable old revision aborts",
+                d_annotations: json!({}),
+                rs_annotations: Some(json!({REVISION_ANNOTATION: "x"})),
+                new_revision: "2",
+                exists: true,
+                limit: 2000,
+                want_changed: false,
+                want_annotations: json!({REVISION_ANNOTATION: "x"}),
+            },
+        ];
+        for c in cases {
+            let mut d = deployment(4, json!("25%"), json!("25%"));
+            d["metadata"]["annotations"] = c.d_annotations.clone();
+            let mut r = rs("r", 0, "2026-01-01T00:00:00Z");
+            if let Some(a) = &c.rs_annotations {
+                r["metadata"]["annotations"] = a.clone();
+            }
+            let changed = set_new_replica_set_annotations(&d, &mut r, c.new_revision, c.exists, c.limit);
+            assert_eq!(changed, c.want_changed, "case {} (changed)", c.name);
+            assert_eq!(r["metadata"]["annotations"], c.want_annotations, "case {} (annotations)", c.name);
+        }
+    }
+
+    #[test]
+    fn replicas_annotations_table() {
+        let cases: [(&str, Value, bool); 4] = [
+            ("no annotations", json!({}), true),
+            ("up to date", json!({"metadata": {"annotations": {DESIRED_REPLICAS_ANNOTATION: "3", MAX_REPLICAS_ANNOTATION: "4"}}}), false),
+            ("stale max", json!({"metadata": {"annotations": {DESIRED_REPLICAS_ANNOTATION: "3", MAX_REPLICAS_ANNOTATION: "5"}}}), true),
+            ("missing desired", json!({"metadata": {"annotations": {MAX_REPLICAS_ANNOTATION: "4"}}}), true),
+        ];
+        for (name, obj, want) in cases {
+            assert_eq!(replicas_annotations_need_update(&obj, 3, 4), want, "case {name}");
+            let mut o = obj.clone();
+            assert_eq!(set_replicas_annotations(&mut o, 3, 4), want, "case {name} (set)");
+            assert!(!replicas_annotations_need_update(&o, 3, 4), "case {name} (after set)");
+        }
+        let skip = [(LAST_APPLIED_CONFIG_ANNOTATION, true), (REVISION_ANNOTATION, true), (REVISION_HISTORY_ANNOTATION, true), (DESIRED_REPLICAS_ANNOTATION, true), (MAX_REPLICAS_ANNOTATION, true), (DEPRECATED_ROLLBACK_TO_ANNOTATION, true), ("team", false)];
+        for (k, want) in skip {
+            assert_eq!(skip_copy_annotation(k), want, "case skip {k}");
+        }
+    }
+
+    #[test]
+    fn equal_ignore_hash_table() {
+        let t = json!({"metadata": {"labels": {"app": "web"}}, "spec": {"containers": [{"name": "c", "image": "nginx"}]}});
+        let mut hashed = t.clone();
+        hashed["metadata"]["labels"][DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY] = json!("7c79c4bf97");
+        let mut image = t.clone();
+        image["spec"]["containers"][0]["image"] = json!("httpd");
+        let mut zeroes = t.clone();
+        zeroes["metadata"]["creationTimestamp"] = Value::Null;
+        zeroes["spec"]["hostNetwork"] = json!(false);
+        zeroes["spec"]["containers"][0]["args"] = json!([]);
+        let no_labels = json!({"metadata": {"labels": {DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY: "x"}}, "spec": {}});
+        let cases: [(&str, &Value, &Value, bool); 5] = [
+            ("identical", &t, &t, true),
+            ("hash label ignored", &t, &hashed, true),
+            ("image differs", &t, &image, false),
+            ("zero values equal missing", &t, &zeroes, true),
+            ("only hash label vs nothing", &no_labels, &json!({}), true),
+        ];
+        for (name, a, b, want) in cases {
+            assert_eq!(equal_ignore_hash(a, b), want, "case {name}");
+        }
+    }
+
+    #[test]
+    fn find_new_and_old_replica_sets_table() {
+        let mut d = deployment(3, json!(1), json!(0));
+        d["spec"]["template"] = json!({"metadata": {"labels": {"app": "web"}}, "spec": {"containers": [{"name": "c", "image": "v2"}]}});
+        let tmpl = |image: &str| json!({"metadata": {"labels": {"app": "web", DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY: "h"}}, "spec": {"containers": [{"name": "c", "image": image}]}});
+        let mk = |name: &str, replicas: i32, created: &str, image: &str| {
+            let mut r = rs(name, replicas, created);
+            r["spec"]["template"] = tmpl(image);
+            r
+        };
+        let mut list = vec![
+            mk("v2-newer", 0, "2026-01-04T00:00:00Z", "v2"),
+            mk("v1", 2, "2026-01-01T00:00:00Z", "v1"),
+            mk("v2", 1, "2026-01-03T00:00:00Z", "v2"),
+            mk("v0", 0, "2026-01-00T00:00:00Z", "v0"), // unparseable time = zero time, sorts first
+        ];
+        let new_rs = find_new_replica_set(&d, &mut list);
+        assert_eq!(new_rs.as_ref().map(|r| name_of(r).to_string()), Some("v2".to_string()), "case oldest matching template is new");
+        let (required, all) = find_old_replica_sets(&d, &mut list);
+        assert_eq!(names(&required), vec!["v1"], "case required old");
+        assert_eq!(names(&all), vec!["v0", "v1", "v2-newer"], "case all old");
+        let mut empty: Vec<Value> = vec![];
+        assert!(find_new_replica_set(&d, &mut empty).is_none(), "case no RS");
+    }
+
+    #[test]
+    fn set_deployment_condition_table() {
+        let t0 = "2026-01-01T00:00:00Z";
+        let t1 = "2026-01-01T00:01:00Z";
+        struct Case {
+            name: &'static str,
+            before: Value,
+            cond: Value,
+            want: Value,
+        }
+        let avail_true_t0 = new_deployment_condition(DEPLOYMENT_AVAILABLE, CONDITION_TRUE, MINIMUM_REPLICAS_AVAILABLE, MINIMUM_REPLICAS_AVAILABLE_MESSAGE, t0);
+        let avail_false_t0 = new_deployment_condition(DEPLOYMENT_AVAILABLE, CONDITION_FALSE, MINIMUM_REPLICAS_UNAVAILABLE, MINIMUM_REPLICAS_UNAVAILABLE_MESSAGE, t0);
+        let prog_created_t0 = new_deployment_condition(DEPLOYMENT_PROGRESSING, CONDITION_TRUE, NEW_REPLICA_SET_REASON, &new_replica_set_created_message("web-7c79c4bf97"), t0);
+        let cases = [
+            Case { name: "append to empty status", before: json!({}), cond: avail_true_t0.clone(), want: json!({"conditions": [avail_true_t0.clone()]}) },
+            Case { name: "null status becomes object", before: Value::Null, cond: avail_true_t0.clone(), want: json!({"conditions": [avail_true_t0.clone()]}) },
+            Case {
+                name: "same status and reason is a no-op (lastUpdateTime kept)",
+                before: json!({"conditions": [avail_true_t0.clone()]}),
+                cond: new_deployment_condition(DEPLOYMENT_AVAILABLE, CONDITION_TRUE, MINIMUM_REPLICAS_AVAILABLE, "other message", t1),
+                want: json!({"conditions": [avail_true_t0.clone()]}),
+            },
+            Case {
+                name: "reason change keeps lastTransitionTime and moves to the end",
+                before: json!({"conditions": [prog_created_t0.clone(), avail_false_t0.clone()]}),
+                cond: new_deployment_condition(DEPLOYMENT_PROGRESSING, CONDITION_TRUE, REPLICA_SET_UPDATED_REASON, &progressing_message("web", Some("web-7c79c4bf97")), t1),
+                want: json!({"conditions": [avail_false_t0.clone(), {
+                    "type": "Progressing", "status": "True", "reason": "ReplicaSetUpdated",
+                    "message": "ReplicaSet \"web-7c79c4bf97\" is progressing.",
+                    "lastUpdateTime": t1, "lastTransitionTime": t0
+                }]}),
+            },
+            Case {
+                name: "status change takes the new lastTransitionTime",
+                before: json!({"conditions": [avail_false_t0.clone(), prog_created_t0.clone()]}),
+                cond: new_deployment_condition(DEPLOYMENT_AVAILABLE, CONDITION_TRUE, MINIMUM_REPLICAS_AVAILABLE, MINIMUM_REPLICAS_AVAILABLE_MESSAGE, t1),
+                want: json!({"conditions": [prog_created_t0.clone(), {
+                    "type": "Available", "status": "True", "reason": "MinimumReplicasAvailable",
+                    "message": "Deployment has minimum availability.", "lastUpdateTime": t1, "lastTransitionTime": t1
+                }]}),
+            },
+        ];
+        for c in cases {
+            let mut st = c.before.clone();
+            set_deployment_condition(&mut st, c.cond.clone());
+            assert_eq!(st, c.want, "case {}", c.name);
+        }
+        let mut st = json!({"conditions": [avail_true_t0.clone()]});
+        remove_deployment_condition(&mut st, DEPLOYMENT_AVAILABLE);
+        assert_eq!(st, json!({}), "case remove last condition drops the list");
+        assert_eq!(get_deployment_condition(&json!({"conditions": "bad"}), DEPLOYMENT_AVAILABLE), None, "case mistyped conditions");
+    }
+
+    #[test]
+    fn messages_table() {
+        let cases = [
+            ("created", new_replica_set_created_message("web-5d4b"), "Created new replica set \"web-5d4b\""),
+            ("found", found_new_replica_set_message("web-5d4b"), "Found new replica set \"web-5d4b\""),
+            ("failed", failed_rs_create_message("web-5d4b", "boom"), "Failed to create new replica set \"web-5d4b\": boom"),
+            ("complete rs", successfully_progressed_message("web", Some("web-5d4b")), "ReplicaSet \"web-5d4b\" has successfully progressed."),
+            ("complete no rs", successfully_progressed_message("web", None), "Deployment \"web\" has successfully progressed."),
+            ("progressing no rs", progressing_message("web", None), "Deployment \"web\" is progressing."),
+            ("timed out", timed_out_message("web", Some("web-5d4b")), "ReplicaSet \"web-5d4b\" has timed out progressing."),
+            ("quote escapes", go_quote("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\""),
+        ];
+        for (name, got, want) in cases {
+            assert_eq!(got, want, "case {name}");
+        }
+    }
+
+    #[test]
+    fn calculate_status_table() {
+        let now = "2026-01-01T00:00:10Z";
+        struct Case {
+            name: &'static str,
+            d: Value,
+            all: Vec<Value>,
+            new_index: Option<usize>,
+            want: Value,
+        }
+        let mut with_conditions = deployment(3, json!("25%"), json!("25%"));
+        with_conditions["status"] = json!({
+            "collisionCount": 0,
+            "conditions": [{"type": "Progressing", "status": "True", "reason": "NewReplicaSetCreated", "message": "Created new replica set \"web-1\"", "lastUpdateTime": "2026-01-01T00:00:00Z", "lastTransitionTime": "2026-01-01T00:00:00Z"}]
+        });
+        let cases = [
+            Case {
+                name: "fresh rollout complete",
+                d: deployment(3, json!("25%"), json!("25%")),
+                all: vec![rs_with_status("web-1", 3, 3, 3, 3)],
+                new_index: Some(0),
+                want: json!({
+                    "observedGeneration": 1, "replicas": 3, "updatedReplicas": 3, "readyReplicas": 3, "availableReplicas": 3,
+                    "conditions": [{"type": "Available", "status": "True", "reason": "MinimumReplicasAvailable", "message": "Deployment has minimum availability.", "lastUpdateTime": now, "lastTransitionTime": now}]
+                }),
+            },
+            Case {
+                name: "nothing available yet, existing condition kept first, collisionCount 0 kept",
+                d: with_conditions,
+                all: vec![rs_with_status("web-1", 3, 3, 0, 0)],
+                new_index: Some(0),
+                want: json!({
+                    "observedGeneration": 1, "replicas": 3, "updatedReplicas": 3, "unavailableReplicas": 3, "collisionCount": 0,
+                    "conditions": [
+                        {"type": "Progressing", "status": "True", "reason": "NewReplicaSetCreated", "message": "Created new replica set \"web-1\"", "lastUpdateTime": "2026-01-01T00:00:00Z", "lastTransitionTime": "2026-01-01T00:00:00Z"},
+                        {"type": "Available", "status": "False", "reason": "MinimumReplicasUnavailable", "message": "Deployment does not have minimum availability.", "lastUpdateTime": now, "lastTransitionTime": now}
+                    ]
+                }),
+            },
+            Case {
+                name: "mid rollout: 4 replicas, maxUnavailable 1",
+                d: deployment(4, json!("25%"), json!("25%")),
+                all: vec![rs_with_status("old", 3, 3, 3, 3), rs_with_status("new", 2, 2, 1, 0)],
+                new_index: Some(1),
+                want: json!({
+                    "observedGeneration": 1, "replicas": 5, "updatedReplicas": 2, "readyReplicas": 4, "availableReplicas": 3, "unavailableReplicas": 2,
+                    "conditions": [{"type": "Available", "status": "True", "reason": "MinimumReplicasAvailable", "message": "Deployment has minimum availability.", "lastUpdateTime": now, "lastTransitionTime": now}]
+                }),
+            },
+            Case {
+                name: "scaling down: unavailable clamps at 0, no new RS",
+                d: deployment(1, json!("25%"), json!("25%")),
+                all: vec![rs_with_status("old", 1, 3, 3, 3)],
+                new_index: None,
+                want: json!({
+                    "observedGeneration": 1, "replicas": 3, "readyReplicas": 3, "availableReplicas": 3,
+                    "conditions": [{"type": "Available", "status": "True", "reason": "MinimumReplicasAvailable", "message": "Deployment has minimum availability.", "lastUpdateTime": now, "lastTransitionTime": now}]
+                }),
+            },
+        ];
+        for c in cases {
+            let new_rs = c.new_index.and_then(|i| c.all.get(i));
+            assert_eq!(calculate_status(&c.d, &c.all, new_rs, now), c.want, "case {}", c.name);
+        }
+    }
+
+    #[test]
+    fn rollout_state_table() {
+        let mut d = deployment(3, json!(1), json!(0));
+        d["metadata"]["generation"] = json!(2);
+        d["spec"]["progressDeadlineSeconds"] = json!(600);
+        d["status"] = json!({"replicas": 4, "updatedReplicas": 1, "readyReplicas": 3, "availableReplicas": 3});
+        let cases: [(&str, Value, bool, bool); 5] = [
+            // (name, new status, complete, progressing)
+            ("no change", json!({"replicas": 4, "updatedReplicas": 1, "readyReplicas": 3, "availableReplicas": 3, "observedGeneration": 2}), false, false),
+            ("more updated", json!({"replicas": 4, "updatedReplicas": 2, "readyReplicas": 3, "availableReplicas": 3}), false, true),
+            ("fewer old", json!({"replicas": 3, "updatedReplicas": 1, "readyReplicas": 3, "availableReplicas": 3}), false, true),
+            ("complete", json!({"replicas": 3, "updatedReplicas": 3, "readyReplicas": 3, "availableReplicas": 3, "observedGeneration": 2}), true, true),
+            ("complete but old generation", json!({"replicas": 3, "updatedReplicas": 3, "availableReplicas": 3, "observedGeneration": 1}), false, true),
+        ];
+        for (name, st, complete, progressing) in cases {
+            assert_eq!(deployment_complete(&d, &st), complete, "case {name} (complete)");
+            assert_eq!(deployment_progressing(&d, &st), progressing, "case {name} (progressing)");
+        }
+        let cond = |reason: &str, updated: &str| json!({"conditions": [{"type": "Progressing", "status": "True", "reason": reason, "lastUpdateTime": updated}]});
+        let timeout_cases: [(&str, Value, i64, bool); 6] = [
+            ("within deadline", cond("ReplicaSetUpdated", "2026-01-01T00:00:00Z"), T0 + 600_000, false),
+            ("just past deadline", cond("ReplicaSetUpdated", "2026-01-01T00:00:00Z"), T0 + 600_001, true),
+            ("complete never times out", cond("NewReplicaSetAvailable", "2026-01-01T00:00:00Z"), T0 + 10_000_000, false),
+            ("already timed out", cond("ProgressDeadlineExceeded", "2026-01-01T00:00:00Z"), T0, true),
+            ("no condition", json!({}), T0 + 10_000_000, false),
+            ("bad time is zero time", cond("ReplicaSetUpdated", "garbage"), T0, true),
+        ];
+        for (name, st, now, want) in timeout_cases {
+            assert_eq!(deployment_timed_out(&d, &st, now), want, "case {name}");
+        }
+        let mut no_deadline = d.clone();
+        no_deadline["spec"]["progressDeadlineSeconds"] = json!(i32::MAX);
+        assert!(!deployment_timed_out(&no_deadline, &cond("ReplicaSetUpdated", "2026-01-01T00:00:00Z"), T0 * 2), "case MaxInt32 deadline");
+        assert!(has_progress_deadline(&d) && !has_progress_deadline(&no_deadline), "case has_progress_deadline");
+    }
+
+    #[test]
+    fn replica_counts_table() {
+        let all = vec![rs_with_status("a", 3, 2, 2, 1), rs_with_status("b", 2, 2, 1, 1), json!({"spec": {}})];
+        let cases = [
+            ("spec sum (missing replicas = 1)", get_replica_count_for_replica_sets(&all), 6),
+            ("actual", get_actual_replica_count_for_replica_sets(&all), 4),
+            ("ready", get_ready_replica_count_for_replica_sets(&all), 3),
+            ("available", get_available_replica_count_for_replica_sets(&all), 2),
+            ("active", filter_active_replica_sets(&[rs("x", 0, ""), rs("y", 2, "")]).len() as i32, 1),
+        ];
+        for (name, got, want) in cases {
+            assert_eq!(got, want, "case {name}");
+        }
+    }
+
+    #[test]
+    fn rfc3339_table() {
+        struct Case {
+            name: &'static str,
+            ms: i64,
+            text: &'static str,
+            micro: &'static str,
+        }
+        let cases = [
+            Case { name: "epoch", ms: 0, text: "1970-01-01T00:00:00Z", micro: "1970-01-01T00:00:00.000000Z" },
+            Case { name: "2026 new year", ms: T0, text: "2026-01-01T00:00:00Z", micro: "2026-01-01T00:00:00.000000Z" },
+            Case { name: "milliseconds truncated", ms: T0 + 123, text: "2026-01-01T00:00:00Z", micro: "2026-01-01T00:00:00.123000Z" },
+            Case { name: "leap day", ms: 1_709_210_096_000, text: "2024-02-29T12:34:56Z", micro: "2024-02-29T12:34:56.000000Z" },
+            Case { name: "before epoch floors", ms: -1, text: "1969-12-31T23:59:59Z", micro: "1969-12-31T23:59:59.999000Z" },
+            Case { name: "end of 2000", ms: 978_307_199_000, text: "2000-12-31T23:59:59Z", micro: "2000-12-31T23:59:59.000000Z" },
+        ];
+        for c in &cases {
+            assert_eq!(rfc3339(c.ms), c.text, "case {}", c.name);
+            assert_eq!(rfc3339_micro(c.ms), c.micro, "case {} (micro)", c.name);
+            assert_eq!(parse_rfc3339(c.text), Some(c.ms.div_euclid(1000) * 1000), "case {} (parse)", c.name);
+            assert_eq!(parse_rfc3339(c.micro), Some(c.ms), "case {} (parse micro)", c.name);
+        }
+        // Round trip over a range of days, including century leap rules.
+        let mut ms = -86_400_000i64 * 800;
+        while ms < 86_400_000i64 * 50_000 {
+            assert_eq!(parse_rfc3339(&rfc3339(ms)), Some(ms), "case round trip {ms}");
+            ms += 86_400_000 * 7 + 3_723_000;
+        }
+        let parse_cases: [(&str, &str, Option<i64>); 12] = [
+            ("offset +01:00", "2026-01-01T01:00:00+01:00", Some(T0)),
+            ("offset -05:30", "2025-12-31T18:30:00-05:30", Some(T0)),
+            ("fraction .5", "2026-01-01T00:00:00.5Z", Some(T0 + 500)),
+            ("fraction nanos truncated", "2026-01-01T00:00:00.999999999Z", Some(T0 + 999)),
+            ("month 13", "2026-13-01T00:00:00Z", None),
+            ("feb 30", "2026-02-30T00:00:00Z", None),
+            ("feb 29 non leap", "2025-02-29T00:00:00Z", None),
+            ("space separator", "2026-01-01 00:00:00Z", None),
+            ("no zone", "2026-01-01T00:00:00", None),
+            ("empty", "", None),
+            ("garbage", "yesterday", None),
+            ("empty fraction", "2026-01-01T00:00:00.Z", None),
+        ];
+        for (name, s, want) in parse_cases {
+            assert_eq!(parse_rfc3339(s), want, "case {name}");
+        }
+    }
+}

@@ -1,0 +1,2008 @@
+//! kubectl's output printers: `get` tables, `-o yaml`, `-o json`, and the helpers `describe` shares.
+//!
+//! Upstream sources this file models (read them side by side with this code):
+//! - `pkg/printers/internalversion/printers.go` (kubernetes/kubernetes): the server-side table
+//!   columns and the row functions `printDeployment`, `printReplicaSet`, `printPod`, `printNode`,
+//!   `printNamespace`, `printEvent`, plus `layoutContainerCells`, `findNodeRoles`,
+//!   `translateTimestampSince`. kube-apiserver builds a `metav1.Table` with these and kubectl
+//!   only lays it out, so the column logic really lives in the server.
+//! - `staging/src/k8s.io/cli-runtime/pkg/printers/tableprinter.go` and `tabwriter.go`: headers are
+//!   the upper-cased column names, `-o wide` adds the priority-1 columns, cells are cut at the first
+//!   newline (`...`), and the text goes through a `text/tabwriter` with minwidth 6, padding 3.
+//!   `with_kind` prefixes the name column with `kind.group/` (`formatResourceName`).
+//! - `staging/src/k8s.io/apimachinery/pkg/util/duration/duration.go`: `HumanDuration` (AGE).
+//! - Go's `text/tabwriter` (`format`/`writeLines`): ported faithfully, because `describe` relies
+//!   on its *column blocks* (a line without a tab ends every column, so alignment restarts).
+//! - `sigs.k8s.io/yaml` → go-yaml v2 emitter (`-o yaml`): keys sorted with go-yaml's "natural"
+//!   order, block sequences not indented under their key, go-yaml's quoting rules (strings that
+//!   would read back as another type are double-quoted, strings with indicators single-quoted,
+//!   multi-line strings as `|` literals) and its 80-column folding of long plain/quoted scalars.
+//! - `encoding/json.MarshalIndent(obj, "", "    ")` (`-o json`): 4-space indent, sorted keys,
+//!   `<`, `>`, `&` escaped as `\u003c` etc. like Go does by default.
+//! - `staging/src/k8s.io/kubectl/pkg/cmd/get/get.go`: lists print as `kind: List` with
+//!   `metadata.resourceVersion: ""`; `kubectl get events` does NOT sort (no `--sort-by`), so rows
+//!   come in the apiserver's list order, which is etcd key order (namespace, then name).
+//!
+//! Simplifications: no NAMESPACE column (`-A`), no `--show-labels`, no terminal-escape filtering;
+//! go-yaml's "complex key" form (`? key`) for keys over 128 characters is not reproduced.
+//! Quantities use a small private parser (only what `describe node` needs to sum requests).
+
+use serde_json::{Map, Value};
+
+pub use super::describe::{describe_deployment, describe_node, describe_pod, describe_replica_set};
+
+// ---------------------------------------------------------------------------------------------
+// Small accessors: every read from an object is total (missing or mistyped -> empty / None).
+// ---------------------------------------------------------------------------------------------
+
+pub(crate) fn get<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {
+    let mut cur = v;
+    for p in path {
+        cur = cur.as_object()?.get(*p)?;
+    }
+    Some(cur)
+}
+
+/// String at `path`, or "" (Go's zero value for a string field).
+pub(crate) fn gs<'a>(v: &'a Value, path: &[&str]) -> &'a str {
+    get(v, path).and_then(|x| x.as_str()).unwrap_or("")
+}
+
+/// Integer at `path`, or None.
+pub(crate) fn gi(v: &Value, path: &[&str]) -> Option<i64> {
+    get(v, path).and_then(|x| x.as_i64().or_else(|| x.as_f64().map(|f| f as i64)))
+}
+
+/// Array at `path`, or an empty slice.
+pub(crate) fn ga<'a>(v: &'a Value, path: &[&str]) -> &'a [Value] {
+    get(v, path).and_then(|x| x.as_array()).map(|a| a.as_slice()).unwrap_or(&[])
+}
+
+pub(crate) fn gb(v: &Value, path: &[&str]) -> bool {
+    get(v, path).and_then(|x| x.as_bool()).unwrap_or(false)
+}
+
+/// String map (labels, annotations, nodeSelector) at `path`, sorted by key.
+pub(crate) fn gmap(v: &Value, path: &[&str]) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = match get(v, path).and_then(|x| x.as_object()) {
+        Some(m) => m.iter().map(|(k, v)| (k.clone(), scalar_text(v))).collect(),
+        None => Vec::new(),
+    };
+    out.sort();
+    out
+}
+
+/// Go's `%v` of a JSON scalar (strings unquoted).
+pub(crate) fn scalar_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        other => other.to_string(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Time: RFC 3339 parsing (metav1.Time / MicroTime), RFC1123Z formatting, HumanDuration.
+// ---------------------------------------------------------------------------------------------
+
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let yoe = y - era * 400;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = if z >= 0 { z } else { z - 146_096 } / 146_097;
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+fn digits(s: &[u8]) -> Option<i64> {
+    if s.is_empty() || !s.iter().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let mut v: i64 = 0;
+    for c in s {
+        v = v.checked_mul(10)?.checked_add((c - b'0') as i64)?;
+    }
+    Some(v)
+}
+
+/// Parses `2026-01-01T00:00:05Z`, `...05.123456Z`, `...05+02:00` to Unix milliseconds
+/// (fractions below a millisecond are dropped). None for anything else.
+pub fn parse_rfc3339_ms(s: &str) -> Option<i64> {
+    let b = s.as_bytes();
+    if b.len() < 20 || b.get(4) != Some(&b'-') || b.get(7) != Some(&b'-') || b.get(13) != Some(&b':') || b.get(16) != Some(&b':') {
+        return None;
+    }
+    if !matches!(b.get(10), Some(b'T') | Some(b't')) {
+        return None;
+    }
+    let y = digits(b.get(0..4)?)?;
+    let mo = digits(b.get(5..7)?)?;
+    let d = digits(b.get(8..10)?)?;
+    let h = digits(b.get(11..13)?)?;
+    let mi = digits(b.get(14..16)?)?;
+    let sec = digits(b.get(17..19)?)?;
+    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || sec > 60 {
+        return None;
+    }
+    let mut i = 19;
+    let mut ms = 0i64;
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == start {
+            return None;
+        }
+        let frac = &b[start..i];
+        for k in 0..3 {
+            ms = ms * 10 + frac.get(k).map(|c| (c - b'0') as i64).unwrap_or(0);
+        }
+    }
+    let offset_ms = match b.get(i) {
+        Some(b'Z') | Some(b'z') if i + 1 == b.len() => 0,
+        Some(c @ (b'+' | b'-')) if i + 6 == b.len() && b.get(i + 3) == Some(&b':') => {
+            let oh = digits(b.get(i + 1..i + 3)?)?;
+            let om = digits(b.get(i + 4..i + 6)?)?;
+            let o = (oh * 60 + om) * 60_000;
+            if *c == b'+' {
+                o
+            } else {
+                -o
+            }
+        }
+        _ => return None,
+    };
+    let days = days_from_civil(y, mo, d);
+    Some(((days * 24 + h) * 60 + mi) * 60_000 + sec * 1000 + ms - offset_ms)
+}
+
+/// Go's `time.RFC1123Z` layout (`Mon, 02 Jan 2006 15:04:05 -0700`) in UTC, as kubectl describe
+/// prints timestamps (on a machine whose local zone is UTC).
+pub fn format_rfc1123z(ms: i64) -> String {
+    const DAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+    const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+    let days = ms.div_euclid(86_400_000);
+    let rem = ms.rem_euclid(86_400_000);
+    let (y, m, d) = civil_from_days(days);
+    // 1970-01-01 was a Thursday.
+    let wd = DAYS[(days + 4).rem_euclid(7) as usize];
+    let mon = MONTHS[((m - 1).clamp(0, 11)) as usize];
+    format!(
+        "{}, {:02} {} {:04} {:02}:{:02}:{:02} +0000",
+        wd,
+        d,
+        mon,
+        y,
+        rem / 3_600_000,
+        rem / 60_000 % 60,
+        rem / 1000 % 60
+    )
+}
+
+/// `metav1.Time{}` (the zero time) formatted with RFC1123Z, what describe prints for an unset time.
+pub const ZERO_TIME_RFC1123Z: &str = "Mon, 01 Jan 0001 00:00:00 +0000";
+
+/// RFC1123Z of a timestamp field, or the zero time when it is unset.
+pub(crate) fn rfc1123z_field(v: &Value, path: &[&str]) -> String {
+    match parse_rfc3339_ms(gs(v, path)) {
+        Some(ms) => format_rfc1123z(ms),
+        None => ZERO_TIME_RFC1123Z.to_string(),
+    }
+}
+
+/// apimachinery `duration.HumanDuration`: ~2-3 significant figures ("5s", "2m30s", "3h", "2d").
+/// Up to 1s in the future still reads "0s" (clock skew); further in the future is `<invalid>`.
+pub fn human_duration(d_ms: i64) -> String {
+    // int(d.Seconds()) truncates toward zero.
+    let seconds = d_ms / 1000;
+    if seconds < -1 {
+        return "<invalid>".into();
+    } else if seconds < 0 {
+        return "0s".into();
+    } else if seconds < 60 * 2 {
+        return format!("{}s", seconds);
+    }
+    let minutes = d_ms / 60_000;
+    if minutes < 10 {
+        let s = (d_ms / 1000) % 60;
+        if s == 0 {
+            return format!("{}m", minutes);
+        }
+        return format!("{}m{}s", minutes, s);
+    } else if minutes < 60 * 3 {
+        return format!("{}m", minutes);
+    }
+    let hours = d_ms / 3_600_000;
+    if hours < 8 {
+        let m = (d_ms / 60_000) % 60;
+        if m == 0 {
+            return format!("{}h", hours);
+        }
+        return format!("{}h{}m", hours, m);
+    } else if hours < 48 {
+        return format!("{}h", hours);
+    } else if hours < 24 * 8 {
+        let h = hours % 24;
+        if h == 0 {
+            return format!("{}d", hours / 24);
+        }
+        return format!("{}d{}h", hours / 24, h);
+    } else if hours < 24 * 365 * 2 {
+        return format!("{}d", hours / 24);
+    } else if hours < 24 * 365 * 8 {
+        let dy = (hours / 24) % 365;
+        if dy == 0 {
+            return format!("{}y", hours / 24 / 365);
+        }
+        return format!("{}y{}d", hours / 24 / 365, dy);
+    }
+    format!("{}y", hours / 24 / 365)
+}
+
+/// `translateTimestampSince`: `<unknown>` for an unset time, else HumanDuration(now - t).
+pub(crate) fn translate_timestamp_since(ts: &str, now_ms: i64) -> String {
+    match parse_rfc3339_ms(ts) {
+        Some(t) => human_duration(now_ms - t),
+        None => "<unknown>".into(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Go text/tabwriter.
+// ---------------------------------------------------------------------------------------------
+
+/// Lays out tab-separated text like Go's `text/tabwriter` with padchar ' ' and no flags.
+///
+/// A cell is text terminated by a tab; the text after the last tab of a line is not part of any
+/// column. A *column block* is a run of consecutive lines that all have a cell in that column;
+/// each block gets its own width = max(minwidth, widest cell + padding). So a line with fewer
+/// tabs ends the blocks to its right, and a line with no tab restarts alignment entirely.
+pub(crate) fn tabwriter(text: &str, minwidth: usize, padding: usize) -> String {
+    let lines: Vec<Vec<&str>> = text.split('\n').map(|l| l.split('\t').collect()).collect();
+    let mut out = String::with_capacity(text.len() * 2);
+    let mut widths = Vec::new();
+    tw_format(&lines, &mut widths, 0, lines.len(), minwidth, padding, &mut out);
+    out
+}
+
+fn tw_format(lines: &[Vec<&str>], widths: &mut Vec<usize>, line0: usize, line1: usize, minwidth: usize, padding: usize, out: &mut String) {
+    let column = widths.len();
+    let mut line0 = line0;
+    let mut this = line0;
+    while this < line1 {
+        if column + 1 >= lines[this].len() {
+            // no cell in this column on this line
+            this += 1;
+            continue;
+        }
+        // print unprinted lines until the beginning of the block
+        tw_write_lines(lines, widths, line0, this, out);
+        line0 = this;
+        let mut width = minwidth;
+        while this < line1 {
+            let line = &lines[this];
+            if column + 1 >= line.len() {
+                break;
+            }
+            let w = line[column].chars().count() + padding;
+            if w > width {
+                width = w;
+            }
+            this += 1;
+        }
+        widths.push(width);
+        tw_format(lines, widths, line0, this, minwidth, padding, out);
+        widths.pop();
+        line0 = this;
+    }
+    tw_write_lines(lines, widths, line0, line1, out);
+}
+
+fn tw_write_lines(lines: &[Vec<&str>], widths: &[usize], line0: usize, line1: usize, out: &mut String) {
+    for i in line0..line1 {
+        for (j, c) in lines[i].iter().enumerate() {
+            out.push_str(c);
+            if let Some(w) = widths.get(j) {
+                let n = w.saturating_sub(c.chars().count());
+                out.extend(std::iter::repeat(' ').take(n));
+            }
+        }
+        if i + 1 != lines.len() {
+            out.push('\n');
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Quantities (private, minimal): parse, add, canonical String() as resource.Quantity does.
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum QFormat {
+    DecimalSI,
+    BinarySI,
+    DecimalExponent,
+}
+
+/// A quantity held exactly in nano-units (value × 10⁹) plus the format it prints in.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Qty {
+    pub nanos: i128,
+    pub format: QFormat,
+}
+
+const NANO: i128 = 1_000_000_000;
+
+fn ceil_div(a: i128, b: i128) -> i128 {
+    let q = a / b;
+    if a % b != 0 && ((a > 0) == (b > 0)) {
+        q + 1
+    } else {
+        q
+    }
+}
+
+impl Qty {
+    pub fn zero() -> Qty {
+        Qty { nanos: 0, format: QFormat::DecimalSI }
+    }
+
+    /// `resource.ParseQuantity`: `<signed number><suffix>`; suffixes n u m "" k M G T P E,
+    /// Ki Mi Gi Ti Pi Ei, or e<exp>. Values finer than 1n round up, as upstream does.
+    pub fn parse(s: &str) -> Option<Qty> {
+        let s = s.trim();
+        let b = s.as_bytes();
+        let mut i = 0;
+        let mut neg = false;
+        if matches!(b.first(), Some(b'+') | Some(b'-')) {
+            neg = b[0] == b'-';
+            i = 1;
+        }
+        let mut mant: i128 = 0;
+        let mut frac_digits: i32 = 0;
+        let mut seen_dot = false;
+        let mut seen_digit = false;
+        while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'.') {
+            if b[i] == b'.' {
+                if seen_dot {
+                    return None;
+                }
+                seen_dot = true;
+            } else {
+                seen_digit = true;
+                if mant < 1_000_000_000_000_000_000_000 {
+                    mant = mant * 10 + (b[i] - b'0') as i128;
+                    if seen_dot {
+                        frac_digits += 1;
+                    }
+                } else if !seen_dot {
+                    return None; // too large
+                }
+            }
+            i += 1;
+        }
+        if !seen_digit {
+            return None;
+        }
+        let suffix = &s[i..];
+        let (exp10, pow1024, format): (i32, u32, QFormat) = match suffix {
+            "" => (0, 0, QFormat::DecimalSI),
+            "n" => (-9, 0, QFormat::DecimalSI),
+            "u" => (-6, 0, QFormat::DecimalSI),
+            "m" => (-3, 0, QFormat::DecimalSI),
+            "k" => (3, 0, QFormat::DecimalSI),
+            "M" => (6, 0, QFormat::DecimalSI),
+            "G" => (9, 0, QFormat::DecimalSI),
+            "T" => (12, 0, QFormat::DecimalSI),
+            "P" => (15, 0, QFormat::DecimalSI),
+            "E" => (18, 0, QFormat::DecimalSI),
+            "Ki" => (0, 1, QFormat::BinarySI),
+            "Mi" => (0, 2, QFormat::BinarySI),
+            "Gi" => (0, 3, QFormat::BinarySI),
+            "Ti" => (0, 4, QFormat::BinarySI),
+            "Pi" => (0, 5, QFormat::BinarySI),
+            "Ei" => (0, 6, QFormat::BinarySI),
+            e if e.starts_with('e') || e.starts_with('E') => {
+                let n: i32 = e[1..].parse().ok()?;
+                if !(-30..=30).contains(&n) {
+                    return None;
+                }
+                (n, 0, QFormat::DecimalExponent)
+            }
+            _ => return None,
+        };
+        let mut v = mant;
+        for _ in 0..pow1024 {
+            v = v.checked_mul(1024)?;
+        }
+        let shift = 9 + exp10 - frac_digits;
+        if shift >= 0 {
+            for _ in 0..shift {
+                v = v.checked_mul(10)?;
+            }
+        } else {
+            let mut div: i128 = 1;
+            for _ in 0..(-shift) {
+                div = div.checked_mul(10)?;
+            }
+            v = ceil_div(v, div);
+        }
+        Some(Qty { nanos: if neg { -v } else { v }, format })
+    }
+
+    /// A quantity from a JSON value (a string like "100m", or a bare number).
+    pub fn from_value(v: &Value) -> Option<Qty> {
+        match v {
+            Value::String(s) => Qty::parse(s),
+            Value::Number(n) => Qty::parse(&n.to_string()),
+            _ => None,
+        }
+    }
+
+    /// `Quantity.Add`: the sum keeps the receiver's format unless the receiver is zero.
+    pub fn add(&mut self, y: Qty) {
+        if self.nanos == 0 {
+            self.format = y.format;
+        }
+        self.nanos += y.nanos;
+    }
+
+    /// `MilliValue()`: rounded up.
+    pub fn milli_value(&self) -> i128 {
+        ceil_div(self.nanos, 1_000_000)
+    }
+
+    /// `Value()`: rounded up.
+    pub fn value(&self) -> i128 {
+        ceil_div(self.nanos, NANO)
+    }
+
+    /// `Quantity.String()` in canonical form: `100m`, `1536Mi`, `2`, `1500`, `1M`.
+    pub fn to_canonical(&self) -> String {
+        if self.nanos == 0 {
+            return "0".into();
+        }
+        let mut format = self.format;
+        if format == QFormat::BinarySI && (self.nanos.abs() < 1024 * NANO || self.nanos % NANO != 0) {
+            // small or fractional binary values print as DecimalSI (CanonicalizeBytes)
+            format = QFormat::DecimalSI;
+        }
+        if format == QFormat::BinarySI {
+            let mut v = self.nanos / NANO;
+            let mut e = 0;
+            while v % 1024 == 0 && e < 6 {
+                v /= 1024;
+                e += 1;
+            }
+            return format!("{}{}", v, ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"][e]);
+        }
+        // decimal: mantissa × 10^exp with trailing zeros removed, exp lowered to a multiple of 3
+        let mut m = self.nanos;
+        let mut exp: i32 = -9;
+        while m % 10 == 0 {
+            m /= 10;
+            exp += 1;
+        }
+        let r = exp.rem_euclid(3);
+        for _ in 0..r {
+            m *= 10;
+        }
+        exp -= r;
+        let suffix = if format == QFormat::DecimalExponent {
+            if exp == 0 {
+                String::new()
+            } else {
+                format!("e{}", exp)
+            }
+        } else {
+            match exp {
+                -9 => "n".into(),
+                -6 => "u".into(),
+                -3 => "m".into(),
+                0 => String::new(),
+                3 => "k".into(),
+                6 => "M".into(),
+                9 => "G".into(),
+                12 => "T".into(),
+                15 => "P".into(),
+                18 => "E".into(),
+                e => format!("e{}", e),
+            }
+        };
+        format!("{}{}", m, suffix)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Label selectors (metav1.LabelSelectorAsSelector(...).String(), FormatLabelSelector).
+// ---------------------------------------------------------------------------------------------
+
+/// `LabelSelectorAsSelector(sel).String()`: requirements sorted by key, `k=v`, `k in (a,b)`,
+/// `k notin (a,b)`, `k`, `!k`. Empty (and nil) selectors print as "".
+pub(crate) fn selector_string(sel: Option<&Value>) -> String {
+    let Some(sel) = sel else { return String::new() };
+    let mut reqs: Vec<(String, String)> = Vec::new();
+    for (k, v) in gmap(sel, &["matchLabels"]) {
+        reqs.push((k.clone(), format!("{}={}", k, v)));
+    }
+    for e in ga(sel, &["matchExpressions"]) {
+        let key = gs(e, &["key"]).to_string();
+        let mut vals: Vec<String> = ga(e, &["values"]).iter().map(scalar_text).collect();
+        vals.sort();
+        vals.dedup();
+        let s = match gs(e, &["operator"]) {
+            "In" => format!("{} in ({})", key, vals.join(",")),
+            "NotIn" => format!("{} notin ({})", key, vals.join(",")),
+            "Exists" => key.clone(),
+            "DoesNotExist" => format!("!{}", key),
+            _ => continue,
+        };
+        reqs.push((key, s));
+    }
+    reqs.sort_by(|a, b| a.0.cmp(&b.0));
+    reqs.into_iter().map(|r| r.1).collect::<Vec<_>>().join(",")
+}
+
+/// `metav1.FormatLabelSelector`: like [`selector_string`] but `<none>` when empty.
+pub(crate) fn format_label_selector(sel: Option<&Value>) -> String {
+    let s = selector_string(sel);
+    if s.is_empty() {
+        "<none>".into()
+    } else {
+        s
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// `kubectl get` tables.
+// ---------------------------------------------------------------------------------------------
+
+struct Column {
+    name: &'static str,
+    /// 0 = always shown; 1 = only with `-o wide`
+    priority: u8,
+    /// the column kubectl prefixes with `kind/` when several kinds are printed
+    is_name: bool,
+}
+
+const fn col(name: &'static str, priority: u8) -> Column {
+    Column { name, priority, is_name: false }
+}
+const fn name_col(priority: u8) -> Column {
+    Column { name: "Name", priority, is_name: true }
+}
+
+const POD_COLUMNS: &[Column] = &[
+    name_col(0),
+    col("Ready", 0),
+    col("Status", 0),
+    col("Restarts", 0),
+    col("Age", 0),
+    col("IP", 1),
+    col("Node", 1),
+    col("Nominated Node", 1),
+    col("Readiness Gates", 1),
+];
+const REPLICASET_COLUMNS: &[Column] =
+    &[name_col(0), col("Desired", 0), col("Current", 0), col("Ready", 0), col("Age", 0), col("Containers", 1), col("Images", 1), col("Selector", 1)];
+const DEPLOYMENT_COLUMNS: &[Column] =
+    &[name_col(0), col("Ready", 0), col("Up-to-date", 0), col("Available", 0), col("Age", 0), col("Containers", 1), col("Images", 1), col("Selector", 1)];
+const NODE_COLUMNS: &[Column] = &[
+    name_col(0),
+    col("Status", 0),
+    col("Roles", 0),
+    col("Age", 0),
+    col("Version", 0),
+    col("Internal-IP", 1),
+    col("External-IP", 1),
+    col("OS-Image", 1),
+    col("Kernel-Version", 1),
+    col("Container-Runtime", 1),
+];
+const NAMESPACE_COLUMNS: &[Column] = &[name_col(0), col("Status", 0), col("Age", 0)];
+const EVENT_COLUMNS: &[Column] = &[
+    col("Last Seen", 0),
+    col("Type", 0),
+    col("Reason", 0),
+    col("Object", 0),
+    col("Subobject", 1),
+    col("Source", 1),
+    col("Message", 0),
+    col("First Seen", 1),
+    col("Count", 1),
+    name_col(1),
+];
+const DEFAULT_COLUMNS: &[Column] = &[name_col(0), col("Age", 0)];
+
+/// `strings.ToLower(GroupKind.String())`, the prefix of `deployment.apps/web`.
+fn kind_prefix(kind: &str) -> String {
+    match kind {
+        "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet" | "ControllerRevision" => format!("{}.apps", kind.to_lowercase()),
+        "Event" => "event".into(),
+        k => k.to_lowercase(),
+    }
+}
+
+/// The tableprinter writes a string cell up to its first newline, carriage return or form
+/// feed, followed by "..." when it had to cut.
+fn table_cell(s: &str) -> String {
+    match s.find(['\n', '\r', '\x0c']) {
+        Some(i) => format!("{}...", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
+fn render_table(columns: &[Column], rows: &[Vec<String>], wide: bool, with_kind: bool, kind: &str) -> String {
+    let visible: Vec<usize> = (0..columns.len()).filter(|i| wide || columns[*i].priority == 0).collect();
+    let mut text = String::new();
+    let headers: Vec<String> = visible.iter().map(|i| columns[*i].name.to_uppercase()).collect();
+    text.push_str(&headers.join("\t"));
+    text.push('\n');
+    let prefix = kind_prefix(kind);
+    for row in rows {
+        let cells: Vec<String> = visible
+            .iter()
+            .map(|i| {
+                let raw = row.get(*i).map(|s| s.as_str()).unwrap_or("");
+                let c = table_cell(raw);
+                if with_kind && columns[*i].is_name {
+                    format!("{}/{}", prefix, c)
+                } else {
+                    c
+                }
+            })
+            .collect();
+        text.push_str(&cells.join("\t"));
+        text.push('\n');
+    }
+    // cli-runtime GetNewTabWriter: minwidth 6, tabwidth 4, padding 3, padchar ' '
+    tabwriter(&text, 6, 3)
+}
+
+/// `layoutContainerCells`: container names and images, comma separated.
+fn layout_container_cells(pod_spec: Option<&Value>) -> (String, String) {
+    let containers = pod_spec.map(|s| ga(s, &["containers"])).unwrap_or(&[]);
+    let names: Vec<&str> = containers.iter().map(|c| gs(c, &["name"])).collect();
+    let images: Vec<&str> = containers.iter().map(|c| gs(c, &["image"])).collect();
+    (names.join(","), images.join(","))
+}
+
+fn age(obj: &Value, now_ms: i64) -> String {
+    translate_timestamp_since(gs(obj, &["metadata", "creationTimestamp"]), now_ms)
+}
+
+fn print_deployment_row(d: &Value, now_ms: i64) -> Vec<String> {
+    // spec.replicas defaults to 1 (SetDefaults_Deployment)
+    let desired = gi(d, &["spec", "replicas"]).unwrap_or(1);
+    let ready = gi(d, &["status", "readyReplicas"]).unwrap_or(0);
+    let updated = gi(d, &["status", "updatedReplicas"]).unwrap_or(0);
+    let available = gi(d, &["status", "availableReplicas"]).unwrap_or(0);
+    let (names, images) = layout_container_cells(get(d, &["spec", "template", "spec"]));
+    vec![
+        gs(d, &["metadata", "name"]).to_string(),
+        format!("{}/{}", ready, desired),
+        updated.to_string(),
+        available.to_string(),
+        age(d, now_ms),
+        names,
+        images,
+        selector_string(get(d, &["spec", "selector"])),
+    ]
+}
+
+fn print_replica_set_row(rs: &Value, now_ms: i64) -> Vec<String> {
+    let (names, images) = layout_container_cells(get(rs, &["spec", "template", "spec"]));
+    vec![
+        gs(rs, &["metadata", "name"]).to_string(),
+        gi(rs, &["spec", "replicas"]).unwrap_or(1).to_string(),
+        gi(rs, &["status", "replicas"]).unwrap_or(0).to_string(),
+        gi(rs, &["status", "readyReplicas"]).unwrap_or(0).to_string(),
+        age(rs, now_ms),
+        names,
+        images,
+        format_label_selector(get(rs, &["spec", "selector"])),
+    ]
+}
+
+/// `podutil.IsRestartableInitContainer`: a sidecar (init container with restartPolicy Always).
+fn is_restartable_init(c: Option<&Value>) -> bool {
+    c.map(|c| gs(c, &["restartPolicy"]) == "Always").unwrap_or(false)
+}
+
+fn condition_true(pod: &Value, ctype: &str) -> bool {
+    ga(pod, &["status", "conditions"]).iter().any(|c| gs(c, &["type"]) == ctype && gs(c, &["status"]) == "True")
+}
+
+/// `printPod`: READY, STATUS, RESTARTS exactly as the apiserver computes them.
+fn print_pod_row(pod: &Value, now_ms: i64) -> Vec<String> {
+    let spec_containers = ga(pod, &["spec", "containers"]);
+    let init_containers = ga(pod, &["spec", "initContainers"]);
+    let mut restarts: i64 = 0;
+    let mut restartable_init_restarts: i64 = 0;
+    let mut total_containers = spec_containers.len();
+    let mut ready_containers = 0;
+    // "zero time" is represented as None; Before() comparisons mirror metav1.Time.Before
+    let mut last_restart: Option<i64> = None;
+    let mut last_restartable_init_restart: Option<i64> = None;
+
+    let phase = gs(pod, &["status", "phase"]);
+    let mut reason = phase.to_string();
+    if !gs(pod, &["status", "reason"]).is_empty() {
+        reason = gs(pod, &["status", "reason"]).to_string();
+    }
+    // {type: PodScheduled, reason: SchedulingGated} wins
+    for c in ga(pod, &["status", "conditions"]) {
+        if gs(c, &["type"]) == "PodScheduled" && gs(c, &["reason"]) == "SchedulingGated" {
+            reason = "SchedulingGated".into();
+        }
+    }
+
+    let init_by_name = |name: &str| init_containers.iter().find(|c| gs(c, &["name"]) == name);
+    for c in init_containers {
+        if is_restartable_init(Some(c)) {
+            total_containers += 1;
+        }
+    }
+
+    let later = |cur: Option<i64>, t: Option<i64>| -> Option<i64> {
+        match (cur, t) {
+            (None, Some(t)) => Some(t),
+            (Some(c), Some(t)) if c < t => Some(t),
+            (c, _) => c,
+        }
+    };
+
+    let mut initializing = false;
+    let init_statuses = ga(pod, &["status", "initContainerStatuses"]);
+    for (i, cs) in init_statuses.iter().enumerate() {
+        restarts += gi(cs, &["restartCount"]).unwrap_or(0);
+        let terminated_at = get(cs, &["lastState", "terminated"]).map(|t| parse_rfc3339_ms(gs(t, &["finishedAt"])));
+        if let Some(t) = terminated_at {
+            last_restart = later(last_restart, t);
+        }
+        let restartable = is_restartable_init(init_by_name(gs(cs, &["name"])));
+        if restartable {
+            restartable_init_restarts += gi(cs, &["restartCount"]).unwrap_or(0);
+            if let Some(t) = terminated_at {
+                last_restartable_init_restart = later(last_restartable_init_restart, t);
+            }
+        }
+        let terminated = get(cs, &["state", "terminated"]);
+        let waiting = get(cs, &["state", "waiting"]);
+        let exit_code = terminated.and_then(|t| gi(t, &["exitCode"])).unwrap_or(0);
+        if terminated.is_some() && exit_code == 0 {
+            continue;
+        } else if restartable && gb(cs, &["started"]) {
+            if gb(cs, &["ready"]) {
+                ready_containers += 1;
+            }
+            continue;
+        } else if let Some(t) = terminated {
+            // initialization failed
+            let r = gs(t, &["reason"]);
+            reason = if r.is_empty() {
+                let signal = gi(t, &["signal"]).unwrap_or(0);
+                if signal != 0 {
+                    format!("Init:Signal:{}", signal)
+                } else {
+                    format!("Init:ExitCode:{}", exit_code)
+                }
+            } else {
+                format!("Init:{}", r)
+            };
+            initializing = true;
+        } else if waiting.map(|w| !gs(w, &["reason"]).is_empty() && gs(w, &["reason"]) != "PodInitializing").unwrap_or(false) {
+            reason = format!("Init:{}", waiting.map(|w| gs(w, &["reason"])).unwrap_or(""));
+            initializing = true;
+        } else {
+            reason = format!("Init:{}/{}", i, init_containers.len());
+            initializing = true;
+        }
+        break;
+    }
+
+    if !initializing || condition_true(pod, "Initialized") {
+        restarts = restartable_init_restarts;
+        last_restart = last_restartable_init_restart;
+        let mut has_running = false;
+        for cs in ga(pod, &["status", "containerStatuses"]).iter().rev() {
+            restarts += gi(cs, &["restartCount"]).unwrap_or(0);
+            if let Some(t) = get(cs, &["lastState", "terminated"]) {
+                last_restart = later(last_restart, parse_rfc3339_ms(gs(t, &["finishedAt"])));
+            }
+            let waiting_reason = get(cs, &["state", "waiting"]).map(|w| gs(w, &["reason"])).unwrap_or("");
+            let terminated = get(cs, &["state", "terminated"]);
+            if !waiting_reason.is_empty() {
+                reason = waiting_reason.to_string();
+            } else if let Some(t) = terminated.filter(|t| !gs(t, &["reason"]).is_empty()) {
+                reason = gs(t, &["reason"]).to_string();
+            } else if let Some(t) = terminated {
+                let signal = gi(t, &["signal"]).unwrap_or(0);
+                reason = if signal != 0 {
+                    format!("Signal:{}", signal)
+                } else {
+                    format!("ExitCode:{}", gi(t, &["exitCode"]).unwrap_or(0))
+                };
+            } else if gb(cs, &["ready"]) && get(cs, &["state", "running"]).is_some() {
+                has_running = true;
+                ready_containers += 1;
+            }
+        }
+        // back to "Running" if at least one container is still running
+        if reason == "Completed" && has_running {
+            reason = if condition_true(pod, "Ready") { "Running".into() } else { "NotReady".into() };
+        }
+    }
+
+    let deleting = get(pod, &["metadata", "deletionTimestamp"]).map(|v| !v.is_null()).unwrap_or(false);
+    if deleting && gs(pod, &["status", "reason"]) == "NodeLost" {
+        reason = "Unknown".into();
+    } else if deleting && phase != "Failed" && phase != "Succeeded" {
+        reason = "Terminating".into();
+    }
+
+    let restarts_str = match last_restart {
+        Some(t) if restarts != 0 => format!("{} ({} ago)", restarts, human_duration(now_ms - t)),
+        _ => restarts.to_string(),
+    };
+
+    let mut pod_ip = ga(pod, &["status", "podIPs"]).first().map(|p| gs(p, &["ip"]).to_string()).unwrap_or_default();
+    if pod_ip.is_empty() {
+        pod_ip = "<none>".into();
+    }
+    let mut node = gs(pod, &["spec", "nodeName"]).to_string();
+    if node.is_empty() {
+        node = "<none>".into();
+    }
+    let mut nominated = gs(pod, &["status", "nominatedNodeName"]).to_string();
+    if nominated.is_empty() {
+        nominated = "<none>".into();
+    }
+    let gates = ga(pod, &["spec", "readinessGates"]);
+    let readiness_gates = if gates.is_empty() {
+        "<none>".to_string()
+    } else {
+        let mut true_conditions = 0;
+        for g in gates {
+            let ct = gs(g, &["conditionType"]);
+            if let Some(c) = ga(pod, &["status", "conditions"]).iter().find(|c| gs(c, &["type"]) == ct) {
+                if gs(c, &["status"]) == "True" {
+                    true_conditions += 1;
+                }
+            }
+        }
+        format!("{}/{}", true_conditions, gates.len())
+    };
+
+    vec![
+        gs(pod, &["metadata", "name"]).to_string(),
+        format!("{}/{}", ready_containers, total_containers),
+        reason,
+        restarts_str,
+        age(pod, now_ms),
+        pod_ip,
+        node,
+        nominated,
+        readiness_gates,
+    ]
+}
+
+/// `findNodeRoles`: `node-role.kubernetes.io/<role>` keys and the `kubernetes.io/role` value,
+/// de-duplicated and sorted.
+pub(crate) fn find_node_roles(node: &Value) -> Vec<String> {
+    let mut roles: Vec<String> = Vec::new();
+    for (k, v) in gmap(node, &["metadata", "labels"]) {
+        if let Some(role) = k.strip_prefix("node-role.kubernetes.io/") {
+            if !role.is_empty() {
+                roles.push(role.to_string());
+            }
+        } else if k == "kubernetes.io/role" && !v.is_empty() {
+            roles.push(v);
+        }
+    }
+    roles.sort();
+    roles.dedup();
+    roles
+}
+
+fn node_address(node: &Value, typ: &str) -> String {
+    ga(node, &["status", "addresses"])
+        .iter()
+        .find(|a| gs(a, &["type"]) == typ)
+        .map(|a| gs(a, &["address"]).to_string())
+        .unwrap_or_else(|| "<none>".into())
+}
+
+fn print_node_row(node: &Value, now_ms: i64) -> Vec<String> {
+    // only the Ready condition counts (NodeAllConditions = [Ready])
+    let mut status: Vec<String> = Vec::new();
+    if let Some(c) = ga(node, &["status", "conditions"]).iter().rev().find(|c| gs(c, &["type"]) == "Ready") {
+        if gs(c, &["status"]) == "True" {
+            status.push("Ready".into());
+        } else {
+            status.push("NotReady".into());
+        }
+    }
+    if status.is_empty() {
+        status.push("Unknown".into());
+    }
+    if gb(node, &["spec", "unschedulable"]) {
+        status.push("SchedulingDisabled".into());
+    }
+    let mut roles = find_node_roles(node).join(",");
+    if roles.is_empty() {
+        roles = "<none>".into();
+    }
+    let or_unknown = |s: &str| if s.is_empty() { "<unknown>".to_string() } else { s.to_string() };
+    vec![
+        gs(node, &["metadata", "name"]).to_string(),
+        status.join(","),
+        roles,
+        age(node, now_ms),
+        gs(node, &["status", "nodeInfo", "kubeletVersion"]).to_string(),
+        node_address(node, "InternalIP"),
+        node_address(node, "ExternalIP"),
+        or_unknown(gs(node, &["status", "nodeInfo", "osImage"])),
+        or_unknown(gs(node, &["status", "nodeInfo", "kernelVersion"])),
+        or_unknown(gs(node, &["status", "nodeInfo", "containerRuntimeVersion"])),
+    ]
+}
+
+fn print_namespace_row(ns: &Value, now_ms: i64) -> Vec<String> {
+    vec![gs(ns, &["metadata", "name"]).to_string(), gs(ns, &["status", "phase"]).to_string(), age(ns, now_ms)]
+}
+
+/// `formatEventSource`: component (or reportingController), then ", host" (or reportingInstance).
+fn format_event_source(e: &Value) -> String {
+    let first = |a: &str, b: &str| if a.is_empty() { b.to_string() } else { a.to_string() };
+    let component = first(gs(e, &["source", "component"]), gs(e, &["reportingComponent"]));
+    let instance = first(gs(e, &["source", "host"]), gs(e, &["reportingInstance"]));
+    if instance.is_empty() {
+        component
+    } else {
+        format!("{}, {}", component, instance)
+    }
+}
+
+fn print_event_row(e: &Value, now_ms: i64) -> Vec<String> {
+    let first_ts = gs(e, &["firstTimestamp"]);
+    let first = if parse_rfc3339_ms(first_ts).is_none() {
+        translate_timestamp_since(gs(e, &["eventTime"]), now_ms)
+    } else {
+        translate_timestamp_since(first_ts, now_ms)
+    };
+    let mut last = if parse_rfc3339_ms(gs(e, &["lastTimestamp"])).is_none() {
+        first.clone()
+    } else {
+        translate_timestamp_since(gs(e, &["lastTimestamp"]), now_ms)
+    };
+    let mut count = gi(e, &["count"]).unwrap_or(0);
+    if let Some(series) = get(e, &["series"]).filter(|s| s.is_object()) {
+        last = translate_timestamp_since(gs(series, &["lastObservedTime"]), now_ms);
+        count = gi(series, &["count"]).unwrap_or(0);
+    } else if count == 0 {
+        // singleton events don't have a count set in the new API
+        count = 1;
+    }
+    let kind = gs(e, &["involvedObject", "kind"]).to_lowercase();
+    let name = gs(e, &["involvedObject", "name"]);
+    let target = if name.is_empty() { kind } else { format!("{}/{}", kind, name) };
+    vec![
+        last,
+        gs(e, &["type"]).to_string(),
+        gs(e, &["reason"]).to_string(),
+        target,
+        gs(e, &["involvedObject", "fieldPath"]).to_string(),
+        format_event_source(e),
+        gs(e, &["message"]).trim().to_string(),
+        first,
+        count.to_string(),
+        gs(e, &["metadata", "name"]).to_string(),
+    ]
+}
+
+/// `kubectl get <resource>` table. kind is "Deployment" | "ReplicaSet" | "Pod" | "Node" |
+/// "Namespace" | "Event" (anything else prints NAME, AGE like the server's default table).
+/// with_kind: prefix names with "deployment.apps/" etc. (as kubectl does when several kinds are
+/// printed together). Returns the whole table including the header, each line ending "\n".
+/// Empty objs -> "" (the caller prints "No resources found ...").
+pub fn print_table(kind: &str, objs: &[Value], wide: bool, with_kind: bool, now_ms: i64) -> String {
+    if objs.is_empty() {
+        return String::new();
+    }
+    let (columns, rows): (&[Column], Vec<Vec<String>>) = match kind {
+        "Deployment" => (DEPLOYMENT_COLUMNS, objs.iter().map(|o| print_deployment_row(o, now_ms)).collect()),
+        "ReplicaSet" => (REPLICASET_COLUMNS, objs.iter().map(|o| print_replica_set_row(o, now_ms)).collect()),
+        "Pod" => (POD_COLUMNS, objs.iter().map(|o| print_pod_row(o, now_ms)).collect()),
+        "Node" => (NODE_COLUMNS, objs.iter().map(|o| print_node_row(o, now_ms)).collect()),
+        "Namespace" => (NAMESPACE_COLUMNS, objs.iter().map(|o| print_namespace_row(o, now_ms)).collect()),
+        "Event" => (EVENT_COLUMNS, objs.iter().map(|o| print_event_row(o, now_ms)).collect()),
+        _ => (DEFAULT_COLUMNS, objs.iter().map(|o| vec![gs(o, &["metadata", "name"]).to_string(), age(o, now_ms)]).collect()),
+    };
+    render_table(columns, &rows, wide, with_kind, kind)
+}
+
+/// `kubectl get events`: LAST SEEN, TYPE, REASON, OBJECT, MESSAGE.
+///
+/// kubectl does not sort here (get.go only sorts with `--sort-by`), so the rows come in the
+/// order the apiserver lists them: etcd key order, i.e. by namespace then name. Event names are
+/// `<object>.<hex nanoseconds>`, so this groups events per object, oldest first.
+/// (`kubectl events` and `describe` are the ones that sort by time.)
+pub fn print_events(events: &[Value], now_ms: i64) -> String {
+    let mut sorted: Vec<&Value> = events.iter().collect();
+    sorted.sort_by(|a, b| {
+        (gs(a, &["metadata", "namespace"]), gs(a, &["metadata", "name"])).cmp(&(gs(b, &["metadata", "namespace"]), gs(b, &["metadata", "name"])))
+    });
+    let owned: Vec<Value> = sorted.into_iter().cloned().collect();
+    print_table("Event", &owned, false, false, now_ms)
+}
+
+/// The time `SortableEvents` sorts by: series.lastObservedTime, else lastTimestamp, else
+/// eventTime (kubectl/pkg/util/event). Unset -> the zero time (sorts first).
+pub(crate) fn event_sort_time(e: &Value) -> i64 {
+    if let Some(series) = get(e, &["series"]).filter(|s| s.is_object()) {
+        return parse_rfc3339_ms(gs(series, &["lastObservedTime"])).unwrap_or(i64::MIN);
+    }
+    parse_rfc3339_ms(gs(e, &["lastTimestamp"])).or_else(|| parse_rfc3339_ms(gs(e, &["eventTime"]))).unwrap_or(i64::MIN)
+}
+
+// ---------------------------------------------------------------------------------------------
+// -o json: encoding/json.MarshalIndent(obj, "", "    ")
+// ---------------------------------------------------------------------------------------------
+
+/// Go's shortest float digits: (negative, digits, decimal point position), e.g. 1.5 -> ("15", 1).
+fn float_digits(f: f64) -> (bool, String, i32) {
+    let s = format!("{:e}", f.abs()); // "1.5e0", "1e21", "1.234e-7"
+    let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let digits: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
+    let digits = digits.trim_end_matches('0').to_string();
+    let digits = if digits.is_empty() { "0".to_string() } else { digits };
+    (f.is_sign_negative(), digits, exp + 1)
+}
+
+fn fmt_f(neg: bool, digits: &str, dp: i32) -> String {
+    let mut s = String::new();
+    if neg {
+        s.push('-');
+    }
+    let nd = digits.len() as i32;
+    if dp <= 0 {
+        s.push_str("0.");
+        s.extend(std::iter::repeat('0').take((-dp) as usize));
+        s.push_str(digits);
+    } else if dp >= nd {
+        s.push_str(digits);
+        s.extend(std::iter::repeat('0').take((dp - nd) as usize));
+    } else {
+        s.push_str(&digits[..dp as usize]);
+        s.push('.');
+        s.push_str(&digits[dp as usize..]);
+    }
+    s
+}
+
+fn fmt_e(neg: bool, digits: &str, dp: i32) -> String {
+    let mut s = String::new();
+    if neg {
+        s.push('-');
+    }
+    s.push_str(&digits[..1]);
+    if digits.len() > 1 {
+        s.push('.');
+        s.push_str(&digits[1..]);
+    }
+    let exp = dp - 1;
+    s.push('e');
+    s.push(if exp < 0 { '-' } else { '+' });
+    s.push_str(&format!("{:02}", exp.abs()));
+    s
+}
+
+/// encoding/json float formatting: 'f' unless |f| < 1e-6 or >= 1e21, then 'e' with the
+/// exponent's leading zero removed (`1e-07` -> `1e-7`).
+fn go_json_float(f: f64) -> String {
+    if !f.is_finite() {
+        return "null".into();
+    }
+    if f == 0.0 {
+        return if f.is_sign_negative() { "-0".into() } else { "0".into() };
+    }
+    let (neg, digits, dp) = float_digits(f);
+    let abs = f.abs();
+    if abs < 1e-6 || abs >= 1e21 {
+        let s = fmt_e(neg, &digits, dp);
+        // clean up e-09 to e-9
+        if let Some(pos) = s.find("e-0") {
+            return format!("{}e-{}", &s[..pos], &s[pos + 3..]);
+        }
+        return s;
+    }
+    fmt_f(neg, &digits, dp)
+}
+
+/// strconv.FormatFloat(f, 'g', -1, 64), what go-yaml writes for floats.
+fn go_g_float(f: f64) -> String {
+    if f.is_nan() {
+        return ".nan".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { ".inf".into() } else { "-.inf".into() };
+    }
+    if f == 0.0 {
+        return if f.is_sign_negative() { "-0".into() } else { "0".into() };
+    }
+    let (neg, digits, dp) = float_digits(f);
+    let exp = dp - 1;
+    if exp < -4 || exp >= 6 {
+        fmt_e(neg, &digits, dp)
+    } else {
+        fmt_f(neg, &digits, dp)
+    }
+}
+
+fn json_number(n: &serde_json::Number) -> String {
+    if n.is_i64() || n.is_u64() {
+        n.to_string()
+    } else {
+        go_json_float(n.as_f64().unwrap_or(0.0))
+    }
+}
+
+/// Go's JSON string escaping with HTML escaping on (the default of json.Marshal).
+fn json_string(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+fn json_value(v: &Value, indent: usize, out: &mut String) {
+    match v {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(&json_number(n)),
+        Value::String(s) => json_string(s, out),
+        Value::Array(a) => {
+            if a.is_empty() {
+                out.push_str("[]");
+                return;
+            }
+            out.push_str("[\n");
+            for (i, item) in a.iter().enumerate() {
+                out.extend(std::iter::repeat(' ').take((indent + 1) * 4));
+                json_value(item, indent + 1, out);
+                if i + 1 < a.len() {
+                    out.push(',');
+                }
+                out.push('\n');
+            }
+            out.extend(std::iter::repeat(' ').take(indent * 4));
+            out.push(']');
+        }
+        Value::Object(m) => {
+            if m.is_empty() {
+                out.push_str("{}");
+                return;
+            }
+            out.push_str("{\n");
+            // serde_json's Map is a BTreeMap here: byte order, like Go's sorted map keys
+            for (i, (k, item)) in m.iter().enumerate() {
+                out.extend(std::iter::repeat(' ').take((indent + 1) * 4));
+                json_string(k, out);
+                out.push_str(": ");
+                json_value(item, indent + 1, out);
+                if i + 1 < m.len() {
+                    out.push(',');
+                }
+                out.push('\n');
+            }
+            out.extend(std::iter::repeat(' ').take(indent * 4));
+            out.push('}');
+        }
+    }
+}
+
+/// `kubectl get -o json` of one object: 4-space indent, sorted keys, trailing newline.
+pub fn to_json(obj: &Value) -> String {
+    let mut out = String::new();
+    json_value(obj, 0, &mut out);
+    out.push('\n');
+    out
+}
+
+/// The `kind: List` wrapper `kubectl get` prints for collections.
+fn list_object(objs: &[Value]) -> Value {
+    let mut meta = Map::new();
+    meta.insert("resourceVersion".into(), Value::String(String::new()));
+    let mut m = Map::new();
+    m.insert("apiVersion".into(), Value::String("v1".into()));
+    m.insert("items".into(), Value::Array(objs.to_vec()));
+    m.insert("kind".into(), Value::String("List".into()));
+    m.insert("metadata".into(), Value::Object(meta));
+    Value::Object(m)
+}
+
+/// `kubectl get pods -o json`: `{"apiVersion": "v1", "items": [...], "kind": "List", "metadata": {"resourceVersion": ""}}`.
+pub fn list_to_json(objs: &[Value]) -> String {
+    to_json(&list_object(objs))
+}
+
+// ---------------------------------------------------------------------------------------------
+// -o yaml: sigs.k8s.io/yaml (JSON -> go-yaml v2 Marshal)
+// ---------------------------------------------------------------------------------------------
+
+/// go-yaml v2 `keyList.Less`: letters sort after non-letters, runs of digits compare as numbers.
+fn yaml_key_less(a: &str, b: &str) -> bool {
+    let ar: Vec<char> = a.chars().collect();
+    let br: Vec<char> = b.chars().collect();
+    let mut i = 0;
+    while i < ar.len() && i < br.len() {
+        if ar[i] == br[i] {
+            i += 1;
+            continue;
+        }
+        let al = ar[i].is_alphabetic();
+        let bl = br[i].is_alphabetic();
+        if al && bl {
+            return ar[i] < br[i];
+        }
+        if al || bl {
+            return bl;
+        }
+        let mut an: i64 = 0;
+        let mut bn: i64 = 0;
+        if ar[i] == '0' || br[i] == '0' {
+            let mut j = i;
+            while j > 0 && ar[j - 1].is_ascii_digit() {
+                j -= 1;
+                if ar[j] != '0' {
+                    an = 1;
+                    bn = 1;
+                    break;
+                }
+            }
+        }
+        let mut ai = i;
+        while ai < ar.len() && ar[ai].is_ascii_digit() {
+            an = an.wrapping_mul(10).wrapping_add(ar[ai] as i64 - '0' as i64);
+            ai += 1;
+        }
+        let mut bi = i;
+        while bi < br.len() && br[bi].is_ascii_digit() {
+            bn = bn.wrapping_mul(10).wrapping_add(br[bi] as i64 - '0' as i64);
+            bi += 1;
+        }
+        if an != bn {
+            return an < bn;
+        }
+        if ai != bi {
+            return ai < bi;
+        }
+        return ar[i] < br[i];
+    }
+    ar.len() < br.len()
+}
+
+fn is_break(c: char) -> bool {
+    matches!(c, '\r' | '\n' | '\u{85}' | '\u{2028}' | '\u{2029}')
+}
+
+/// libyaml `is_printable` on code points.
+fn is_printable(c: char) -> bool {
+    let u = c as u32;
+    u == 0x0A || (0x20..=0x7E).contains(&u) || (0xA0..=0xD7FF).contains(&u) || ((0xE000..=0xFFFD).contains(&u) && u != 0xFEFF)
+}
+
+/// go-yaml v2 `isBase60Float`: `^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$`.
+fn is_base60_float(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    if matches!(b.first(), Some(b'+') | Some(b'-')) {
+        i = 1;
+    }
+    if !b.get(i).map(|c| c.is_ascii_digit()).unwrap_or(false) {
+        return false;
+    }
+    i += 1;
+    while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'_') {
+        i += 1;
+    }
+    let mut groups = 0;
+    while b.get(i) == Some(&b':') {
+        i += 1;
+        let start = i;
+        if b.get(i).map(|c| (b'0'..=b'5').contains(c)).unwrap_or(false) && b.get(i + 1).map(|c| c.is_ascii_digit()).unwrap_or(false) {
+            i += 2;
+        } else if b.get(i).map(|c| c.is_ascii_digit()).unwrap_or(false) {
+            i += 1;
+        }
+        if i == start {
+            return false;
+        }
+        groups += 1;
+    }
+    if groups == 0 {
+        return false;
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'_') {
+            i += 1;
+        }
+    }
+    i == b.len()
+}
+
+/// Go strconv.ParseInt/ParseUint(s, 0, 64) acceptance (sign, 0x/0o/0b prefixes, leading-0 octal).
+fn go_parse_int_ok(s: &str) -> bool {
+    let t = s.strip_prefix('+').or_else(|| s.strip_prefix('-')).unwrap_or(s);
+    if t.is_empty() {
+        return false;
+    }
+    let lower = t.to_ascii_lowercase();
+    let (digits, radix) = if let Some(r) = lower.strip_prefix("0x") {
+        (r.to_string(), 16)
+    } else if let Some(r) = lower.strip_prefix("0o") {
+        (r.to_string(), 8)
+    } else if let Some(r) = lower.strip_prefix("0b") {
+        (r.to_string(), 2)
+    } else if lower.len() > 1 && lower.starts_with('0') {
+        (lower[1..].to_string(), 8)
+    } else {
+        (lower.clone(), 10)
+    };
+    !digits.is_empty() && u64::from_str_radix(&digits, radix).is_ok()
+}
+
+/// go-yaml v2 `yamlStyleFloat`: `^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`.
+fn is_yaml_style_float(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    if matches!(b.first(), Some(b'+') | Some(b'-')) {
+        i = 1;
+    }
+    let count_digits = |i: &mut usize| {
+        let start = *i;
+        while *i < b.len() && b[*i].is_ascii_digit() {
+            *i += 1;
+        }
+        *i - start
+    };
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        if count_digits(&mut i) == 0 {
+            return false;
+        }
+    } else {
+        if count_digits(&mut i) == 0 {
+            return false;
+        }
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            count_digits(&mut i);
+        }
+    }
+    if matches!(b.get(i), Some(b'e') | Some(b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+') | Some(b'-')) {
+            i += 1;
+        }
+        if count_digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
+/// go-yaml v2 `parseTimestamp`: `YYYY-M-D` optionally followed by `[Tt ]h:m:s[.frac]` and, for
+/// the T forms, a zone (`Z` or `±hh:mm`).
+fn is_yaml_timestamp(s: &str) -> bool {
+    let b = s.as_bytes();
+    if b.len() < 5 || !b[..4].iter().all(|c| c.is_ascii_digit()) || b[4] != b'-' {
+        return false;
+    }
+    let num = |i: &mut usize, min: usize, max: usize| -> Option<i64> {
+        let start = *i;
+        while *i < b.len() && b[*i].is_ascii_digit() && *i - start < max {
+            *i += 1;
+        }
+        if *i - start < min {
+            return None;
+        }
+        std::str::from_utf8(&b[start..*i]).ok()?.parse().ok()
+    };
+    let mut i = 5;
+    let Some(month) = num(&mut i, 1, 2) else { return false };
+    if b.get(i) != Some(&b'-') {
+        return false;
+    }
+    i += 1;
+    let Some(day) = num(&mut i, 1, 2) else { return false };
+    let year: i64 = std::str::from_utf8(&b[..4]).ok().and_then(|y| y.parse().ok()).unwrap_or(0);
+    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    let mdays = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    if !(1..=12).contains(&month) || day < 1 || day > mdays[(month - 1) as usize] {
+        return false;
+    }
+    if i == b.len() {
+        return true;
+    }
+    let sep = b[i];
+    if !matches!(sep, b'T' | b't' | b' ') {
+        return false;
+    }
+    i += 1;
+    let Some(h) = num(&mut i, 1, 2) else { return false };
+    if b.get(i) != Some(&b':') {
+        return false;
+    }
+    i += 1;
+    let Some(m) = num(&mut i, 1, 2) else { return false };
+    if b.get(i) != Some(&b':') {
+        return false;
+    }
+    i += 1;
+    let Some(sec) = num(&mut i, 1, 2) else { return false };
+    if h > 23 || m > 59 || sec > 59 {
+        return false;
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == start {
+            return false;
+        }
+    }
+    if sep == b' ' {
+        return i == b.len();
+    }
+    match b.get(i) {
+        Some(b'Z') => i + 1 == b.len(),
+        Some(b'+') | Some(b'-') => b.len() == i + 6 && b[i + 1..i + 3].iter().all(|c| c.is_ascii_digit()) && b[i + 3] == b':' && b[i + 4..i + 6].iter().all(|c| c.is_ascii_digit()),
+        _ => false,
+    }
+}
+
+/// Would go-yaml v2 `resolve("", s)` read this plain scalar back as something other than a string?
+fn resolves_to_non_string(s: &str) -> bool {
+    const SPECIAL: &[&str] = &[
+        "y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON", "n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF", "", "~",
+        "null", "Null", "NULL", ".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", "<<",
+    ];
+    if SPECIAL.contains(&s) {
+        return true;
+    }
+    match s.as_bytes().first() {
+        Some(c) if c.is_ascii_digit() || *c == b'+' || *c == b'-' => {
+            if is_yaml_timestamp(s) {
+                return true;
+            }
+            let plain = s.replace('_', "");
+            if go_parse_int_ok(&plain) {
+                return true;
+            }
+            if is_yaml_style_float(&plain) {
+                return true;
+            }
+            let unsigned = plain.strip_prefix('-').unwrap_or(&plain);
+            if let Some(bin) = unsigned.strip_prefix("0b") {
+                return !bin.is_empty() && bin.chars().all(|c| c == '0' || c == '1');
+            }
+            false
+        }
+        // '.' hint: maybe a normal float (strconv.ParseFloat)
+        Some(b'.') => s.parse::<f64>().is_ok() && !s.contains(|c: char| c.is_alphabetic() && c != 'e' && c != 'E'),
+        _ => false,
+    }
+}
+
+struct ScalarAnalysis {
+    multiline: bool,
+    block_plain_allowed: bool,
+    single_quoted_allowed: bool,
+    block_allowed: bool,
+}
+
+/// libyaml `yaml_emitter_analyze_scalar` (block context only).
+fn analyze_scalar(s: &str) -> ScalarAnalysis {
+    if s.is_empty() {
+        return ScalarAnalysis { multiline: false, block_plain_allowed: true, single_quoted_allowed: true, block_allowed: false };
+    }
+    let v: Vec<char> = s.chars().collect();
+    let mut block_indicators = false;
+    let mut line_breaks = false;
+    let mut special_characters = false;
+    let mut leading_space = false;
+    let mut leading_break = false;
+    let mut trailing_space = false;
+    let mut trailing_break = false;
+    let mut break_space = false;
+    let mut space_break = false;
+    let mut previous_space = false;
+    let mut previous_break = false;
+    if s.starts_with("---") || s.starts_with("...") {
+        block_indicators = true;
+    }
+    let mut preceded_by_whitespace = true;
+    for i in 0..v.len() {
+        let c = v[i];
+        let followed_by_whitespace = i + 1 >= v.len() || v[i + 1] == ' ' || v[i + 1] == '\t';
+        if i == 0 {
+            match c {
+                '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"' | '%' | '@' | '`' => block_indicators = true,
+                '?' | ':' => {
+                    if followed_by_whitespace {
+                        block_indicators = true;
+                    }
+                }
+                '-' => {
+                    if followed_by_whitespace {
+                        block_indicators = true;
+                    }
+                }
+                _ => {}
+            }
+        } else {
+            match c {
+                ':' => {
+                    if followed_by_whitespace {
+                        block_indicators = true;
+                    }
+                }
+                '#' => {
+                    if preceded_by_whitespace {
+                        block_indicators = true;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if !is_printable(c) {
+            special_characters = true;
+        }
+        if c == ' ' {
+            if i == 0 {
+                leading_space = true;
+            }
+            if i + 1 == v.len() {
+                trailing_space = true;
+            }
+            if previous_break {
+                break_space = true;
+            }
+            previous_space = true;
+            previous_break = false;
+        } else if is_break(c) {
+            line_breaks = true;
+            if i == 0 {
+                leading_break = true;
+            }
+            if i + 1 == v.len() {
+                trailing_break = true;
+            }
+            if previous_space {
+                space_break = true;
+            }
+            previous_space = false;
+            previous_break = true;
+        } else {
+            previous_space = false;
+            previous_break = false;
+        }
+        preceded_by_whitespace = c == ' ' || c == '\t' || is_break(c) || c == '\0';
+    }
+    let mut a = ScalarAnalysis { multiline: line_breaks, block_plain_allowed: true, single_quoted_allowed: true, block_allowed: true };
+    if leading_space || leading_break || trailing_space || trailing_break {
+        a.block_plain_allowed = false;
+    }
+    if trailing_space {
+        a.block_allowed = false;
+    }
+    if break_space {
+        a.block_plain_allowed = false;
+        a.single_quoted_allowed = false;
+    }
+    if space_break || special_characters {
+        a.block_plain_allowed = false;
+        a.single_quoted_allowed = false;
+        a.block_allowed = false;
+    }
+    if line_breaks {
+        a.block_plain_allowed = false;
+    }
+    if block_indicators {
+        a.block_plain_allowed = false;
+    }
+    a
+}
+
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum ScalarStyle {
+    Plain,
+    Single,
+    Double,
+    Literal,
+}
+
+/// go-yaml v2 `encoder.stringv` + libyaml `yaml_emitter_select_scalar_style`.
+fn string_style(s: &str, simple_key: bool) -> ScalarStyle {
+    let a = analyze_scalar(s);
+    let can_use_plain = !resolves_to_non_string(s) && !is_base60_float(s);
+    let mut style = if s.contains('\n') {
+        ScalarStyle::Literal
+    } else if can_use_plain {
+        ScalarStyle::Plain
+    } else {
+        ScalarStyle::Double
+    };
+    if style == ScalarStyle::Plain {
+        if !a.block_plain_allowed || (s.is_empty() && simple_key) {
+            style = ScalarStyle::Single;
+        }
+    }
+    if style == ScalarStyle::Single && !a.single_quoted_allowed {
+        style = ScalarStyle::Double;
+    }
+    if style == ScalarStyle::Literal && (!a.block_allowed || simple_key) {
+        style = ScalarStyle::Double;
+    }
+    // a multi-line key can't be a simple key; kubesim never has one, keep it quoted
+    let _ = a.multiline;
+    style
+}
+
+/// go-yaml's best_width: plain and quoted scalars fold at the first space past column 80.
+const YAML_BEST_WIDTH: usize = 80;
+
+/// A port of the parts of libyaml's emitter that block-style kubectl output exercises.
+struct YamlEmitter {
+    out: String,
+    column: usize,
+    whitespace: bool,
+    indention: bool,
+}
+
+impl YamlEmitter {
+    fn new() -> Self {
+        YamlEmitter { out: String::new(), column: 0, whitespace: true, indention: true }
+    }
+
+    fn put(&mut self, c: char) {
+        self.out.push(c);
+        self.column += 1;
+    }
+
+    fn put_break(&mut self) {
+        self.out.push('\n');
+        self.column = 0;
+    }
+
+    fn write_indent(&mut self, indent: usize) {
+        if !self.indention || self.column > indent || (self.column == indent && !self.whitespace) {
+            self.put_break();
+        }
+        while self.column < indent {
+            self.put(' ');
+        }
+        self.whitespace = true;
+        self.indention = true;
+    }
+
+    fn write_indicator(&mut self, ind: &str, need_whitespace: bool, is_whitespace: bool, is_indention: bool) {
+        if need_whitespace && !self.whitespace {
+            self.put(' ');
+        }
+        for c in ind.chars() {
+            self.put(c);
+        }
+        self.whitespace = is_whitespace;
+        self.indention = self.indention && is_indention;
+    }
+
+    fn write_break_char(&mut self, c: char) {
+        if c == '\n' {
+            self.put_break();
+        } else {
+            self.out.push(c);
+            self.column = 0;
+        }
+    }
+
+    fn write_plain(&mut self, v: &[char], allow_breaks: bool, indent: usize) {
+        if !self.whitespace {
+            self.put(' ');
+        }
+        let mut spaces = false;
+        let mut breaks = false;
+        for i in 0..v.len() {
+            let c = v[i];
+            if c == ' ' {
+                if allow_breaks && !spaces && self.column > YAML_BEST_WIDTH && v.get(i + 1) != Some(&' ') {
+                    self.write_indent(indent);
+                } else {
+                    self.put(c);
+                }
+                spaces = true;
+            } else if is_break(c) {
+                if !breaks && c == '\n' {
+                    self.put_break();
+                }
+                self.write_break_char(c);
+                self.indention = true;
+                breaks = true;
+            } else {
+                if breaks {
+                    self.write_indent(indent);
+                }
+                self.put(c);
+                self.indention = false;
+                spaces = false;
+                breaks = false;
+            }
+        }
+        self.whitespace = false;
+        self.indention = false;
+    }
+
+    fn write_single_quoted(&mut self, v: &[char], allow_breaks: bool, indent: usize) {
+        self.write_indicator("'", true, false, false);
+        let mut spaces = false;
+        let mut breaks = false;
+        for i in 0..v.len() {
+            let c = v[i];
+            if c == ' ' {
+                if allow_breaks && !spaces && self.column > YAML_BEST_WIDTH && i > 0 && i + 1 < v.len() && v.get(i + 1) != Some(&' ') {
+                    self.write_indent(indent);
+                } else {
+                    self.put(c);
+                }
+                spaces = true;
+            } else if is_break(c) {
+                if !breaks && c == '\n' {
+                    self.put_break();
+                }
+                self.write_break_char(c);
+                self.indention = true;
+                breaks = true;
+            } else {
+                if breaks {
+                    self.write_indent(indent);
+                }
+                if c == '\'' {
+                    self.put('\'');
+                }
+                self.put(c);
+                self.indention = false;
+                spaces = false;
+                breaks = false;
+            }
+        }
+        self.write_indicator("'", false, false, false);
+    }
+
+    fn write_double_quoted(&mut self, v: &[char], allow_breaks: bool, indent: usize) {
+        self.write_indicator("\"", true, false, false);
+        let mut spaces = false;
+        for i in 0..v.len() {
+            let c = v[i];
+            if !is_printable(c) || c == '\u{FEFF}' || is_break(c) || c == '"' || c == '\\' {
+                self.put('\\');
+                match c {
+                    '\0' => self.put('0'),
+                    '\u{7}' => self.put('a'),
+                    '\u{8}' => self.put('b'),
+                    '\t' => self.put('t'),
+                    '\n' => self.put('n'),
+                    '\u{b}' => self.put('v'),
+                    '\u{c}' => self.put('f'),
+                    '\r' => self.put('r'),
+                    '\u{1b}' => self.put('e'),
+                    '"' => self.put('"'),
+                    '\\' => self.put('\\'),
+                    '\u{85}' => self.put('N'),
+                    '\u{a0}' => self.put('_'),
+                    '\u{2028}' => self.put('L'),
+                    '\u{2029}' => self.put('P'),
+                    c => {
+                        let u = c as u32;
+                        let (ind, width) = if u <= 0xFF {
+                            ('x', 2)
+                        } else if u <= 0xFFFF {
+                            ('u', 4)
+                        } else {
+                            ('U', 8)
+                        };
+                        self.put(ind);
+                        for d in format!("{:0width$X}", u, width = width).chars() {
+                            self.put(d);
+                        }
+                    }
+                }
+                spaces = false;
+            } else if c == ' ' {
+                if allow_breaks && !spaces && self.column > YAML_BEST_WIDTH && i > 0 && i + 1 < v.len() {
+                    self.write_indent(indent);
+                    if v.get(i + 1) == Some(&' ') {
+                        self.put('\\');
+                    }
+                } else {
+                    self.put(c);
+                }
+                spaces = true;
+            } else {
+                self.put(c);
+                spaces = false;
+            }
+        }
+        self.write_indicator("\"", false, false, false);
+    }
+
+    fn write_literal(&mut self, v: &[char], indent: usize) {
+        self.write_indicator("|", true, false, false);
+        if v.first().map(|c| *c == ' ' || is_break(*c)).unwrap_or(false) {
+            self.write_indicator("2", false, false, false);
+        }
+        let chomp = match v.len() {
+            0 => Some("-"),
+            n if !is_break(v[n - 1]) => Some("-"),
+            1 => Some("+"),
+            n if is_break(v[n - 2]) => Some("+"),
+            _ => None,
+        };
+        if let Some(h) = chomp {
+            self.write_indicator(h, false, false, false);
+        }
+        self.put_break();
+        self.indention = true;
+        self.whitespace = true;
+        let mut breaks = true;
+        for &c in v {
+            if is_break(c) {
+                self.write_break_char(c);
+                self.indention = true;
+                breaks = true;
+            } else {
+                if breaks {
+                    self.write_indent(indent);
+                }
+                self.put(c);
+                self.indention = false;
+                breaks = false;
+            }
+        }
+    }
+
+    /// A scalar node; `indent` is the indentation its continuation lines get.
+    fn emit_scalar(&mut self, v: &Value, indent: usize, simple_key: bool) {
+        let text = match v {
+            Value::Null => "null".to_string(),
+            Value::Bool(b) => b.to_string(),
+            Value::Number(n) => {
+                if n.is_i64() || n.is_u64() {
+                    n.to_string()
+                } else {
+                    go_g_float(n.as_f64().unwrap_or(0.0))
+                }
+            }
+            Value::String(s) => {
+                let chars: Vec<char> = s.chars().collect();
+                match string_style(s, simple_key) {
+                    ScalarStyle::Plain => self.write_plain(&chars, !simple_key, indent),
+                    ScalarStyle::Single => self.write_single_quoted(&chars, !simple_key, indent),
+                    ScalarStyle::Double => self.write_double_quoted(&chars, !simple_key, indent),
+                    ScalarStyle::Literal => self.write_literal(&chars, indent),
+                }
+                return;
+            }
+            _ => return,
+        };
+        let chars: Vec<char> = text.chars().collect();
+        self.write_plain(&chars, !simple_key, indent);
+    }
+
+    fn emit_flow_empty(&mut self, open: &str, close: &str) {
+        self.write_indicator(open, true, true, false);
+        self.write_indicator(close, false, false, false);
+    }
+
+    fn emit_mapping(&mut self, m: &Map<String, Value>, indent: usize) {
+        let mut keys: Vec<&String> = m.keys().collect();
+        keys.sort_by(|a, b| {
+            if yaml_key_less(a, b) {
+                std::cmp::Ordering::Less
+            } else if yaml_key_less(b, a) {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        });
+        for k in keys {
+            let Some(v) = m.get(k.as_str()) else { continue };
+            self.write_indent(indent);
+            self.emit_scalar(&Value::String(k.clone()), indent + 2, true);
+            self.write_indicator(":", false, false, false);
+            match v {
+                Value::Object(o) if o.is_empty() => self.emit_flow_empty("{", "}"),
+                Value::Array(a) if a.is_empty() => self.emit_flow_empty("[", "]"),
+                Value::Object(o) => self.emit_mapping(o, indent + 2),
+                // block sequences in a mapping are "indentless": `- ` at the key's column
+                Value::Array(a) => self.emit_sequence(a, indent),
+                scalar => self.emit_scalar(scalar, indent + 2, false),
+            }
+        }
+    }
+
+    fn emit_sequence(&mut self, a: &[Value], indent: usize) {
+        for item in a {
+            self.write_indent(indent);
+            self.write_indicator("-", true, false, true);
+            match item {
+                Value::Object(o) if o.is_empty() => self.emit_flow_empty("{", "}"),
+                Value::Array(x) if x.is_empty() => self.emit_flow_empty("[", "]"),
+                Value::Object(o) => self.emit_mapping(o, indent + 2),
+                Value::Array(x) => self.emit_sequence(x, indent + 2),
+                scalar => self.emit_scalar(scalar, indent + 2, false),
+            }
+        }
+    }
+}
+
+/// `kubectl get -o yaml` of one object (sigs.k8s.io/yaml over go-yaml v2): keys in go-yaml's
+/// order, 2-space indent, `- name: x` at the key's indent, go-yaml quoting and line folding.
+pub fn to_yaml(obj: &Value) -> String {
+    let mut e = YamlEmitter::new();
+    match obj {
+        Value::Object(m) if !m.is_empty() => e.emit_mapping(m, 0),
+        Value::Object(_) => e.emit_flow_empty("{", "}"),
+        Value::Array(a) if !a.is_empty() => e.emit_sequence(a, 0),
+        Value::Array(_) => e.emit_flow_empty("[", "]"),
+        scalar => e.emit_scalar(scalar, 0, false),
+    }
+    // document end: make sure the last line is terminated
+    e.write_indent(0);
+    if !e.out.ends_with('\n') {
+        e.out.push('\n');
+    }
+    // write_indent(0) after a terminated line adds nothing; after an unterminated one it adds
+    // exactly one newline, so `out` now ends with a single "\n".
+    e.out
+}
+
+/// `kubectl get pods -o yaml`: `apiVersion: v1`, `items: [...]`, `kind: List`,
+/// `metadata: {resourceVersion: ""}`.
+pub fn list_to_yaml(objs: &[Value]) -> String {
+    to_yaml(&list_object(objs))
+}

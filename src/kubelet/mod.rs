@@ -1,0 +1,223 @@
+//! kubelet: the node agent. One per node, identity `system:node:NAME`.
+//!
+//! Real counterpart: `pkg/kubelet` — `kubelet_node_status.go` (registerWithAPIServer, initialNode,
+//! setNodeStatus), `kubelet.go` (syncPod), `status/status_manager.go` (pod status patches),
+//! `images/image_manager.go` (EnsureImageExists), `kuberuntime/` (the CRI calls).
+//!
+//! What kubesim simplifies: the node registers Ready at once; status is reported on the virtual
+//! clock every `node_status_report_ms` (upstream: nodeStatusReportFrequency 5m, with Lease
+//! heartbeats every 10s that kubesim does not simulate).
+
+pub mod pods;
+
+use crate::api::{meta, quantity, time};
+use crate::apiserver::{Identity, Method};
+use crate::cluster::{Component, Ctx, Input};
+use crate::sim::Actor;
+use serde_json::{json, Value};
+
+/// How a node looks (what kubelet flags and the machine would decide).
+#[derive(Clone, Debug)]
+pub struct NodeConfig {
+    pub name: String,
+    pub cpu: String,
+    pub memory: String,
+    pub pods: i64,
+    pub labels: Vec<(String, String)>,
+    pub taints: Vec<(String, String, String)>,
+}
+
+impl NodeConfig {
+    pub fn new(name: &str) -> NodeConfig {
+        NodeConfig { name: name.to_string(), cpu: "4".into(), memory: "8Gi".into(), pods: 110, labels: vec![], taints: vec![] }
+    }
+}
+
+/// Upstream default `nodeStatusReportFrequency`.
+pub const NODE_STATUS_REPORT_MS: i64 = 300_000;
+/// Upstream default `evictionHard: memory.available<100Mi`: subtracted from allocatable memory.
+pub const EVICTION_HARD_MEMORY_BYTES: i64 = 100 * 1024 * 1024;
+
+pub struct Kubelet {
+    pub cfg: NodeConfig,
+    pub index: usize,
+    pub running: bool,
+    pub pods: pods::PodWorkers,
+}
+
+impl Kubelet {
+    pub fn new(cfg: NodeConfig, index: usize) -> Kubelet {
+        Kubelet { cfg, index, running: true, pods: pods::PodWorkers::default() }
+    }
+
+    pub fn node_ip(&self) -> String {
+        format!("192.168.49.{}", self.index + 3)
+    }
+
+    /// `initialNode` + the first `setNodeStatus`.
+    pub fn initial_node(&self, now_ms: i64) -> Value {
+        let name = &self.cfg.name;
+        let mut labels = json!({
+            "beta.kubernetes.io/arch": "amd64",
+            "beta.kubernetes.io/os": "linux",
+            "kubernetes.io/arch": "amd64",
+            "kubernetes.io/hostname": name,
+            "kubernetes.io/os": "linux",
+        });
+        for (k, v) in &self.cfg.labels {
+            labels[k] = json!(v);
+        }
+        let taints: Vec<Value> = self
+            .cfg
+            .taints
+            .iter()
+            .map(|(k, v, e)| if v.is_empty() { json!({"key": k, "effect": e}) } else { json!({"key": k, "value": v, "effect": e}) })
+            .collect();
+        let mem_bytes = quantity::parse_quantity(&json!(self.cfg.memory)).map(|q| q.value()).unwrap_or(0);
+        let cap_mem = format!("{}Ki", mem_bytes / 1024);
+        let alloc_mem = format!("{}Ki", (mem_bytes - EVICTION_HARD_MEMORY_BYTES).max(0) / 1024);
+        let cpu = self.cfg.cpu.clone();
+        let pods = self.cfg.pods.to_string();
+        let ts = time::rfc3339(now_ms);
+        let cond = |t: &str, s: &str, r: &str, m: &str| {
+            json!({"type": t, "status": s, "reason": r, "message": m, "lastHeartbeatTime": ts, "lastTransitionTime": ts})
+        };
+        let mut spec = json!({"podCIDR": format!("10.244.{}.0/24", self.index + 1), "podCIDRs": [format!("10.244.{}.0/24", self.index + 1)]});
+        if !taints.is_empty() {
+            spec["taints"] = json!(taints);
+        }
+        json!({
+            "apiVersion": "v1",
+            "kind": "Node",
+            "metadata": {
+                "name": name,
+                "labels": labels,
+                "annotations": {
+                    "node.alpha.kubernetes.io/ttl": "0",
+                    "volumes.kubernetes.io/controller-managed-attach-detach": "true",
+                },
+            },
+            "spec": spec,
+            "status": {
+                "capacity": {"cpu": cpu, "ephemeral-storage": "102625208Ki", "hugepages-1Gi": "0", "hugepages-2Mi": "0", "memory": cap_mem, "pods": pods},
+                "allocatable": {"cpu": cpu, "ephemeral-storage": "94580335255", "hugepages-1Gi": "0", "hugepages-2Mi": "0", "memory": alloc_mem, "pods": pods},
+                "conditions": [
+                    cond("MemoryPressure", "False", "KubeletHasSufficientMemory", "kubelet has sufficient memory available"),
+                    cond("DiskPressure", "False", "KubeletHasNoDiskPressure", "kubelet has no disk pressure"),
+                    cond("PIDPressure", "False", "KubeletHasSufficientPID", "kubelet has sufficient PID available"),
+                    cond("Ready", "True", "KubeletReady", "kubelet is posting ready status"),
+                ],
+                "addresses": [{"type": "InternalIP", "address": self.node_ip()}, {"type": "Hostname", "address": name}],
+                "daemonEndpoints": {"kubeletEndpoint": {"Port": 10250}},
+                "nodeInfo": {
+                    "architecture": "amd64",
+                    "bootID": format!("{:08x}-0000-4000-8000-{:012x}", self.index + 1, self.index + 1),
+                    "containerRuntimeVersion": "containerd://2.1.4",
+                    "kernelVersion": "6.8.0-84-generic",
+                    "kubeProxyVersion": "",
+                    "kubeletVersion": crate::KUBE_VERSION,
+                    "machineID": format!("{:032x}", self.index + 1),
+                    "operatingSystem": "linux",
+                    "osImage": "Ubuntu 24.04.3 LTS",
+                    "systemUUID": format!("{:08x}-0000-4000-8000-{:012x}", self.index + 1, 0x5eed),
+                },
+            },
+        })
+    }
+
+    fn register(&mut self, ctx: &mut Ctx) {
+        let node = self.initial_node(ctx.now);
+        let resp = ctx.request(Method::Post, "/api/v1/nodes", Some(node));
+        if resp.code == 409 {
+            // already registered (a restarted kubelet): upstream reconciles the existing Node
+            let path = format!("/api/v1/nodes/{}/status", self.cfg.name);
+            let st = self.initial_node(ctx.now)["status"].clone();
+            ctx.merge_patch(&path, json!({"status": {"conditions": st["conditions"]}}));
+        }
+    }
+
+    fn report_status(&mut self, ctx: &mut Ctx) {
+        let ts = time::rfc3339(ctx.now);
+        let path = format!("/api/v1/nodes/{}/status", self.cfg.name);
+        let got = ctx.request(Method::Get, &format!("/api/v1/nodes/{}", self.cfg.name), None);
+        if !got.ok() {
+            return;
+        }
+        let mut conds = meta::get(&got.body, &["status", "conditions"]).and_then(|c| c.as_array()).cloned().unwrap_or_default();
+        let initial = self.initial_node(ctx.now);
+        let fresh = initial["status"]["conditions"].as_array().cloned().unwrap_or_default();
+        for c in conds.iter_mut() {
+            let t = meta::get_str(c, &["type"]).to_string();
+            if let Some(f) = fresh.iter().find(|f| meta::get_str(f, &["type"]) == t) {
+                if meta::get_str(c, &["status"]) != meta::get_str(f, &["status"]) {
+                    *c = f.clone();
+                } else {
+                    c["lastHeartbeatTime"] = json!(ts);
+                    c["reason"] = f["reason"].clone();
+                    c["message"] = f["message"].clone();
+                }
+            }
+        }
+        let images = self.pods.node_images();
+        ctx.merge_patch(&path, json!({"status": {"conditions": conds, "images": images}}));
+    }
+}
+
+impl Component for Kubelet {
+    fn actor(&self) -> Actor {
+        Actor::Kubelet(self.cfg.name.clone())
+    }
+
+    fn identity(&self) -> Identity {
+        Identity {
+            username: format!("system:node:{}", self.cfg.name),
+            uid: String::new(),
+            groups: vec!["system:nodes".into(), "system:authenticated".into()],
+            user_agent: format!("kubelet/{} (linux/amd64) kubernetes/{}", crate::KUBE_VERSION, crate::KUBE_COMMIT),
+            rbac_reason: String::new(),
+            source_ip: self.node_ip(),
+        }
+    }
+
+    fn start(&mut self, ctx: &mut Ctx) {
+        self.register(ctx);
+        let field = format!("spec.nodeName={}", self.cfg.name);
+        let pods = ctx.list_and_watch(meta::lookup("pods").expect("pods"), "", "", &field);
+        for p in pods {
+            self.pods.on_pod(ctx, &self.cfg.name.clone(), &self.node_ip(), "ADDED", p);
+        }
+        ctx.after_background(NODE_STATUS_REPORT_MS, "node-status");
+    }
+
+    fn handle(&mut self, ctx: &mut Ctx, input: Input) {
+        if !self.running {
+            // A failed node does nothing; its timers keep ticking (re-armed) so it can recover.
+            if let Input::Timer { key } = &input {
+                if key == "node-status" {
+                    ctx.after_background(NODE_STATUS_REPORT_MS, "node-status");
+                } else {
+                    self.pods.deferred.push(key.clone());
+                }
+            }
+            return;
+        }
+        let name = self.cfg.name.clone();
+        let ip = self.node_ip();
+        match input {
+            Input::Watch { event_type, object, .. } => self.pods.on_pod(ctx, &name, &ip, event_type, object),
+            Input::Timer { key } if key == "node-status" => {
+                self.report_status(ctx);
+                ctx.after_background(NODE_STATUS_REPORT_MS, "node-status");
+            }
+            Input::Timer { key } => self.pods.on_timer(ctx, &name, &ip, &key),
+        }
+    }
+
+    fn inspect(&self) -> Value {
+        json!({"node": self.cfg.name, "running": self.running, "images": self.pods.node_images()})
+    }
+
+    fn set_running(&mut self, running: bool) {
+        self.running = running;
+    }
+}

@@ -1,0 +1,48 @@
+//! kubesim — a Kubernetes control plane simulated deterministically, for the browser and the terminal.
+//!
+//! # Layout
+//! - [`sim`]: the kernel — virtual clock, seeded RNG, message queue, trace. Knows nothing of Kubernetes.
+//! - [`etcd`]: revisioned key-value store with history, watch and compaction.
+//! - [`api`]: the object model — resource table, manifest decoding, schema, defaulting, validation.
+//! - [`apiserver`]: kube-apiserver — REST, admission, audit, watch fan-out. The only user of `etcd`.
+//! - [`cluster`]: owns everything; drives [`cluster::Component`]s over the virtual clock.
+//! - [`controllers`]: kube-controller-manager's deployment, replicaset and garbage-collector controllers.
+//! - [`scheduler`]: kube-scheduler.
+//! - [`kubelet`]: the node agent, with [`runtime`], the container runtime behind a CRI-shaped interface.
+//! - [`kubectl`]: the client — command parsing, apply, printers. Shared by the CLI and the page.
+//! - [`script`], [`sandbox`]: scenario scripts (`kubesim run`) and the default cluster.
+//! - `cli` (native only) and `ui` (wasm only): the thin shells.
+
+pub mod api;
+pub mod apiserver;
+pub mod cluster;
+pub mod controllers;
+pub mod etcd;
+pub mod kubectl;
+pub mod kubelet;
+pub mod sandbox;
+pub mod script;
+pub mod sim;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;
+
+/// The Kubernetes version kubesim emulates.
+pub const KUBE_VERSION: &str = "v1.34.0";
+/// The (short) git commit of that release, as it appears in user agents.
+pub const KUBE_COMMIT: &str = "f28b4c9";
+
+/// Runs a scenario script on a fresh default cluster and returns its transcript.
+pub fn run_script(seed: u64, script: &str) -> String {
+    let mut c = sandbox::default_cluster(seed);
+    script::run(&mut c, script, &|_| None)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn cli_bench(_args: &[String]) -> Result<i32, String> {
+    Err("bench is not available yet".into())
+}
+
+/// The page's entry point (placeholder until the sandbox page lands).
+#[cfg(target_arch = "wasm32")]
+pub fn web_start() {}

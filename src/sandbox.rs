@@ -1,0 +1,218 @@
+//! The sandbox: the default cluster and the `sim …` commands of scenario scripts.
+//!
+//! No upstream counterpart — this is what kind/minikube would be for a real cluster: it decides
+//! which components run and what the nodes look like. The default cluster is a control plane plus
+//! three worker nodes `node-1`…`node-3` with 4 CPU, 8Gi memory and 110 pods each.
+
+use crate::api::{meta, time};
+use crate::cluster::{Cluster, ClusterConfig};
+use crate::kubelet::{Kubelet, NodeConfig};
+use crate::sim::{format_ms, Actor};
+
+/// Cursors for the incremental `sim trace` and `sim audit` commands.
+#[derive(Clone, Debug, Default)]
+pub struct Sandbox {
+    pub trace_cursor: u64,
+    pub audit_cursor: u64,
+}
+
+impl Sandbox {
+    /// Starts the cursors at "now", so `sim trace` and `sim audit` show only what comes after.
+    pub fn attach(c: &Cluster) -> Sandbox {
+        Sandbox { trace_cursor: c.trace().total(), audit_cursor: c.api.audit_total() }
+    }
+}
+
+/// Bound on nodes.
+pub const MAX_NODES: usize = 5_000;
+
+/// The control plane without nodes.
+pub fn control_plane(seed: u64, config: ClusterConfig) -> Cluster {
+    let mut c = Cluster::bare(seed, config);
+    crate::controllers::install(&mut c);
+    c
+}
+
+/// The default cluster: control plane + node-1…node-3, settled (nodes registered).
+pub fn default_cluster(seed: u64) -> Cluster {
+    let mut c = control_plane(seed, ClusterConfig::default());
+    for i in 1..=3 {
+        add_node(&mut c, NodeConfig::new(&format!("node-{}", i)));
+    }
+    c.run_until_settled();
+    c
+}
+
+pub fn add_node(c: &mut Cluster, cfg: NodeConfig) -> usize {
+    let index = c.components().filter(|x| matches!(x.actor(), Actor::Kubelet(_))).count();
+    c.add_component(Box::new(Kubelet::new(cfg, index)))
+}
+
+fn parse_duration_ms(s: &str) -> Result<i64, String> {
+    let bad = || format!("invalid duration \"{}\": use a number with a unit: 500ms, 30s, 5m, 1h", s);
+    let (num, unit) = if let Some(n) = s.strip_suffix("ms") {
+        (n, 1)
+    } else if let Some(n) = s.strip_suffix('s') {
+        (n, 1000)
+    } else if let Some(n) = s.strip_suffix('m') {
+        (n, 60_000)
+    } else if let Some(n) = s.strip_suffix('h') {
+        (n, 3_600_000)
+    } else {
+        return Err(bad());
+    };
+    let v: i64 = num.parse().map_err(|_| bad())?;
+    if !(0..=86_400_000 * 7).contains(&(v.saturating_mul(unit))) {
+        return Err(format!("duration \"{}\" is out of range: kubesim advances at most 7 days at once", s));
+    }
+    Ok(v * unit)
+}
+
+const SIM_USAGE: &str = "usage: sim settle | sim advance DURATION | sim node add|fail|recover NAME | sim trace | sim audit | sim etcd get KEY [--rev N] | sim etcd keys [PREFIX]";
+
+/// Runs one `sim …` command.
+pub fn sim_command(c: &mut Cluster, sb: &mut Sandbox, args: &[String]) -> Result<String, String> {
+    let a: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+    match a.as_slice() {
+        ["settle"] => {
+            let s = c.run_until_settled();
+            if s.settled {
+                Ok(format!("settled at {} after {} steps\n", format_ms(s.time_ms), s.steps))
+            } else {
+                Ok(format!(
+                    "not settled: stopped after {} steps at {} (kubesim's bound per settle); run `sim settle` again to continue\n",
+                    s.steps,
+                    format_ms(s.time_ms)
+                ))
+            }
+        }
+        ["advance", d] => {
+            let ms = parse_duration_ms(d)?;
+            let s = c.advance(ms);
+            Ok(format!("advanced to {} ({} steps)\n", format_ms(s.time_ms), s.steps))
+        }
+        ["node", "add", name, rest @ ..] => {
+            if c.components().filter(|x| matches!(x.actor(), Actor::Kubelet(_))).count() >= MAX_NODES {
+                return Err(format!("kubesim simulates at most {} nodes", MAX_NODES));
+            }
+            if c.components().any(|x| x.actor() == Actor::Kubelet(name.to_string())) {
+                return Err(format!("node \"{}\" already exists", name));
+            }
+            if !crate::api::validation::is_dns1123_subdomain(name) {
+                return Err(format!("invalid node name \"{}\": must be a lowercase RFC 1123 subdomain", name));
+            }
+            let mut cfg = NodeConfig::new(name);
+            let mut i = 0;
+            while i < rest.len() {
+                let (flag, inline) = match rest[i].split_once('=') {
+                    Some((f, v)) => (f, Some(v.to_string())),
+                    None => (rest[i], None),
+                };
+                let val = match inline {
+                    Some(v) => v,
+                    None => {
+                        i += 1;
+                        rest.get(i).map(|s| s.to_string()).ok_or_else(|| format!("flag {} needs a value", flag))?
+                    }
+                };
+                match flag {
+                    "--cpu" => cfg.cpu = val,
+                    "--memory" => cfg.memory = val,
+                    "--pods" => cfg.pods = val.parse().map_err(|_| format!("--pods must be a number, got \"{}\"", val))?,
+                    "--label" => {
+                        let (k, v) = val.split_once('=').ok_or_else(|| format!("--label expects key=value, got \"{}\"", val))?;
+                        cfg.labels.push((k.to_string(), v.to_string()));
+                    }
+                    "--taint" => {
+                        let (kv, effect) = val.split_once(':').ok_or_else(|| format!("--taint expects key=value:Effect, got \"{}\"", val))?;
+                        if !["NoSchedule", "PreferNoSchedule", "NoExecute"].contains(&effect) {
+                            return Err(format!("invalid taint effect \"{}\": NoSchedule, PreferNoSchedule or NoExecute", effect));
+                        }
+                        let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+                        cfg.taints.push((k.to_string(), v.to_string(), effect.to_string()));
+                    }
+                    other => return Err(format!("unknown flag {} for sim node add", other)),
+                }
+                i += 1;
+            }
+            for q in [&cfg.cpu, &cfg.memory] {
+                if crate::api::quantity::parse_quantity(&serde_json::json!(q)).is_none() {
+                    return Err(format!("invalid quantity \"{}\"", q));
+                }
+            }
+            add_node(c, cfg);
+            let s = c.run_until_settled();
+            Ok(format!("node/{} added (registered at {})\n", name, format_ms(s.time_ms)))
+        }
+        ["node", verb @ ("fail" | "recover"), name] => {
+            let running = *verb == "recover";
+            match c.component_mut(&Actor::Kubelet(name.to_string())) {
+                Some(k) => {
+                    k.set_running(running);
+                    Ok(format!("node/{} {}\n", name, if running { "recovered: kubelet running" } else { "failed: kubelet stopped" }))
+                }
+                None => Err(format!("no node named \"{}\"", name)),
+            }
+        }
+        ["trace"] => {
+            let mut s = String::new();
+            for m in c.trace().messages() {
+                if m.id > sb.trace_cursor {
+                    s.push_str(&m.line());
+                    s.push('\n');
+                }
+            }
+            sb.trace_cursor = c.trace().total();
+            Ok(s)
+        }
+        ["audit"] => {
+            let total = c.api.audit_total();
+            let kept = c.api.audit.len() as u64;
+            let first = total - kept;
+            let mut s = String::new();
+            for (i, ev) in c.api.audit.iter().enumerate() {
+                if first + i as u64 >= sb.audit_cursor {
+                    s.push_str(&serde_json::to_string(ev).unwrap_or_default());
+                    s.push('\n');
+                }
+            }
+            sb.audit_cursor = total;
+            Ok(s)
+        }
+        ["etcd", "get", key, rest @ ..] => {
+            let rev = match rest {
+                [] => None,
+                ["--rev", n] => Some(n.parse::<i64>().map_err(|_| format!("--rev expects a number, got \"{}\"", n))?),
+                _ => return Err("usage: sim etcd get KEY [--rev N]".into()),
+            };
+            match c.api.etcd.get(key, rev) {
+                Ok(Some(kv)) => Ok(format!(
+                    "{}\n{}\n",
+                    kv.key,
+                    kv.value.unwrap_or_default()
+                )),
+                Ok(None) => Ok(String::new()),
+                Err(e) => Err(e.to_string()),
+            }
+        }
+        ["etcd", "keys"] => Ok(c.api.etcd.keys("/registry/").into_iter().map(|k| k + "\n").collect()),
+        ["etcd", "keys", prefix] => Ok(c.api.etcd.keys(prefix).into_iter().map(|k| k + "\n").collect()),
+        ["time"] => Ok(format!("{} ({})\n", format_ms(c.now), time::rfc3339(c.now))),
+        _ => Err(SIM_USAGE.into()),
+    }
+}
+
+/// Names of the nodes' kubelets, for the shells.
+pub fn node_names(c: &Cluster) -> Vec<String> {
+    c.components()
+        .filter_map(|x| match x.actor() {
+            Actor::Kubelet(n) => Some(n),
+            _ => None,
+        })
+        .collect()
+}
+
+#[allow(dead_code)]
+fn _m() -> &'static str {
+    meta::RESOURCES[0].kind
+}
