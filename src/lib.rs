@@ -15,12 +15,15 @@
 
 pub mod api;
 pub mod apiserver;
+pub mod client;
 pub mod cluster;
 pub mod controllers;
 pub mod etcd;
 pub mod kubectl;
 pub mod kubelet;
+pub mod runtime;
 pub mod sandbox;
+pub mod scheduler;
 pub mod script;
 pub mod sim;
 

@@ -210,6 +210,11 @@ fn yaml_to_json(v: &serde_yaml::Value, depth: usize) -> Result<Value, String> {
                 }
             }
         }
+        // YAML 1.1 (go-yaml, kubectl) reads `0644` as an octal integer; serde_yaml follows YAML 1.2
+        // and gives the string "0644". Manifests use this for volume `defaultMode`.
+        serde_yaml::Value::String(s) if s.len() > 1 && s.starts_with('0') && s.bytes().all(|b| (b'0'..=b'7').contains(&b)) => {
+            Value::Number(i64::from_str_radix(&s[1..], 8).unwrap_or(0).into())
+        }
         serde_yaml::Value::String(s) => Value::String(s.clone()),
         serde_yaml::Value::Sequence(seq) => {
             Value::Array(seq.iter().map(|x| yaml_to_json(x, depth + 1)).collect::<Result<Vec<_>, _>>()?)

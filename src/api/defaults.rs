@@ -104,7 +104,10 @@ fn obj_at<'a>(m: &'a mut Map<String, Value>, key: &str) -> Option<&'a mut Map<St
 }
 
 /// Every object element of the array under `key`.
-fn each_obj<'a>(m: &'a mut Map<String, Value>, key: &str) -> impl Iterator<Item = &'a mut Map<String, Value>> {
+fn each_obj<'a>(
+    m: &'a mut Map<String, Value>,
+    key: &str,
+) -> impl Iterator<Item = &'a mut Map<String, Value>> {
     m.get_mut(key)
         .and_then(Value::as_array_mut)
         .into_iter()
@@ -118,8 +121,12 @@ fn each_obj<'a>(m: &'a mut Map<String, Value>, key: &str) -> impl Iterator<Item 
 
 /// `SetObjectDefaults_Deployment`: `SetDefaults_Deployment`, then the pod template.
 pub fn set_object_defaults_deployment(obj: &mut Value) {
-    let Some(root) = obj.as_object_mut() else { return };
-    let Some(spec) = ensure_obj(root, "spec") else { return };
+    let Some(root) = obj.as_object_mut() else {
+        return;
+    };
+    let Some(spec) = ensure_obj(root, "spec") else {
+        return;
+    };
     set_defaults_deployment_spec(spec);
     if let Some(tpl) = ensure_obj(spec, "template") {
         set_defaults_pod_template_spec_map(tpl);
@@ -146,8 +153,12 @@ fn set_defaults_deployment_spec(spec: &mut Map<String, Value>) {
 
 /// `SetObjectDefaults_ReplicaSet`: `SetDefaults_ReplicaSet` (replicas 1), then the template.
 pub fn set_object_defaults_replica_set(obj: &mut Value) {
-    let Some(root) = obj.as_object_mut() else { return };
-    let Some(spec) = ensure_obj(root, "spec") else { return };
+    let Some(root) = obj.as_object_mut() else {
+        return;
+    };
+    let Some(spec) = ensure_obj(root, "spec") else {
+        return;
+    };
     set_ptr_default(spec, "replicas", json!(1));
     if let Some(tpl) = ensure_obj(spec, "template") {
         set_defaults_pod_template_spec_map(tpl);
@@ -176,8 +187,12 @@ fn set_defaults_pod_template_spec_map(tpl: &mut Map<String, Value>) {
 /// `SetObjectDefaults_Pod`: `SetDefaults_Pod`, then `SetDefaults_PodSpec` and the per-field
 /// defaults.
 pub fn set_object_defaults_pod(obj: &mut Value) {
-    let Some(root) = obj.as_object_mut() else { return };
-    let Some(spec) = ensure_obj(root, "spec") else { return };
+    let Some(root) = obj.as_object_mut() else {
+        return;
+    };
+    let Some(spec) = ensure_obj(root, "spec") else {
+        return;
+    };
     set_defaults_pod(spec);
     set_defaults_pod_spec(spec);
 }
@@ -188,7 +203,9 @@ fn set_defaults_pod(spec: &mut Map<String, Value>) {
     // by resource (a resource already requested keeps its request).
     for key in ["containers", "initContainers"] {
         for c in each_obj(spec, key) {
-            let Some(res) = obj_at(c, "resources") else { continue };
+            let Some(res) = obj_at(c, "resources") else {
+                continue;
+            };
             let limits = match res.get("limits") {
                 Some(Value::Object(l)) => l.clone(),
                 _ => continue,
@@ -196,7 +213,9 @@ fn set_defaults_pod(spec: &mut Map<String, Value>) {
             if limits.is_empty() {
                 continue;
             }
-            let Some(requests) = ensure_obj(res, "requests") else { continue };
+            let Some(requests) = ensure_obj(res, "requests") else {
+                continue;
+            };
             for (name, q) in limits {
                 requests.entry(name).or_insert(q);
             }
@@ -224,7 +243,11 @@ fn set_defaults_pod_spec(spec: &mut Map<String, Value>) {
     set_str_default(spec, "dnsPolicy", "ClusterFirst");
     set_str_default(spec, "restartPolicy", "Always");
     set_ptr_default(spec, "securityContext", json!({}));
-    set_ptr_default(spec, "terminationGracePeriodSeconds", json!(DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS));
+    set_ptr_default(
+        spec,
+        "terminationGracePeriodSeconds",
+        json!(DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS),
+    );
     set_str_default(spec, "schedulerName", "default-scheduler");
 
     for v in each_obj(spec, "volumes") {
@@ -376,7 +399,11 @@ fn parse_image_tag(image: &str) -> Option<String> {
         return None;
     }
     // A bare 64-hex-digit string is refused ("cannot specify 64-byte hexadecimal strings").
-    if image.len() == 64 && image.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
+    if image.len() == 64
+        && image
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    {
         return None;
     }
     let (name_tag, digest) = match image.split_once('@') {
@@ -391,7 +418,7 @@ fn parse_image_tag(image: &str) -> Option<String> {
     // The tag follows the last ':' that comes after the last '/' (a ':' before it is a port).
     let last_slash = name_tag.rfind('/');
     let (name, tag) = match name_tag.rfind(':') {
-        Some(i) if last_slash.map_or(true, |s| i > s) => (&name_tag[..i], Some(&name_tag[i + 1..])),
+        Some(i) if last_slash.is_none_or(|s| i > s) => (&name_tag[..i], Some(&name_tag[i + 1..])),
         _ => (name_tag, None),
     };
     if let Some(t) = tag {
@@ -414,7 +441,10 @@ fn parse_image_tag(image: &str) -> Option<String> {
 fn valid_repository(name: &str) -> bool {
     let (domain, remainder) = match name.split_once('/') {
         Some((first, rest))
-            if first.contains('.') || first.contains(':') || first == "localhost" || first.to_lowercase() != first =>
+            if first.contains('.')
+                || first.contains(':')
+                || first == "localhost"
+                || first.to_lowercase() != first =>
         {
             (Some(first), rest)
         }
@@ -481,17 +511,24 @@ fn valid_path_component(c: &str) -> bool {
 fn valid_tag(t: &str) -> bool {
     let b = t.as_bytes();
     let word = |x: u8| x.is_ascii_alphanumeric() || x == b'_';
-    !b.is_empty() && b.len() <= 128 && word(b[0]) && b.iter().all(|&x| word(x) || x == b'.' || x == b'-')
+    !b.is_empty()
+        && b.len() <= 128
+        && word(b[0])
+        && b.iter().all(|&x| word(x) || x == b'.' || x == b'-')
 }
 
 /// `algorithm:hex` with `algorithm = [A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*` and at
 /// least 32 hex digits.
 fn valid_digest(d: &str) -> bool {
-    let Some((alg, hex)) = d.split_once(':') else { return false };
+    let Some((alg, hex)) = d.split_once(':') else {
+        return false;
+    };
     let alg_ok = !alg.is_empty()
-        && alg.split(|c| c == '-' || c == '_' || c == '+' || c == '.').all(|part| {
+        && alg.split(['-', '_', '+', '.']).all(|part| {
             let b = part.as_bytes();
-            !b.is_empty() && b[0].is_ascii_alphabetic() && b.iter().all(|x| x.is_ascii_alphanumeric())
+            !b.is_empty()
+                && b[0].is_ascii_alphabetic()
+                && b.iter().all(|x| x.is_ascii_alphanumeric())
         });
     alg_ok && hex.len() >= 32 && hex.bytes().all(|b| b.is_ascii_hexdigit())
 }
@@ -506,7 +543,9 @@ fn valid_digest(d: &str) -> bool {
 /// The `kubernetes` finalizer in `spec.finalizers` is *not* a default upstream (it may be removed
 /// over the object's life): it is added on create only, see [`prepare_namespace_for_create`].
 pub fn set_object_defaults_namespace(obj: &mut Value) {
-    let Some(root) = obj.as_object_mut() else { return };
+    let Some(root) = obj.as_object_mut() else {
+        return;
+    };
     let name = root
         .get("metadata")
         .and_then(|m| m.get("name"))
@@ -528,9 +567,13 @@ pub fn set_object_defaults_namespace(obj: &mut Value) {
 /// The namespace registry's `PrepareForCreate`: status is reset to `{phase: Active}` and the
 /// `kubernetes` finalizer is appended to `spec.finalizers` when missing. Call on create only.
 pub fn prepare_namespace_for_create(obj: &mut Value) {
-    let Some(root) = obj.as_object_mut() else { return };
+    let Some(root) = obj.as_object_mut() else {
+        return;
+    };
     root.insert("status".into(), json!({"phase": "Active"}));
-    let Some(spec) = ensure_obj(root, "spec") else { return };
+    let Some(spec) = ensure_obj(root, "spec") else {
+        return;
+    };
     if ptr_unset(spec, "finalizers") {
         spec.insert("finalizers".into(), json!([]));
     }
@@ -544,8 +587,12 @@ pub fn prepare_namespace_for_create(obj: &mut Value) {
 /// `SetObjectDefaults_Node`: `SetDefaults_NodeStatus` copies `capacity` into a missing
 /// `allocatable`.
 pub fn set_object_defaults_node(obj: &mut Value) {
-    let Some(root) = obj.as_object_mut() else { return };
-    let Some(status) = obj_at(root, "status") else { return };
+    let Some(root) = obj.as_object_mut() else {
+        return;
+    };
+    let Some(status) = obj_at(root, "status") else {
+        return;
+    };
     if ptr_unset(status, "allocatable") {
         if let Some(cap) = status.get("capacity").filter(|c| c.is_object()).cloned() {
             status.insert("allocatable".into(), cap);
@@ -576,13 +623,17 @@ pub fn set_object_defaults_node(obj: &mut Value) {
 /// - DefaultTolerationSeconds: `node.kubernetes.io/not-ready` and `.../unreachable` NoExecute
 ///   tolerations with `tolerationSeconds: 300`, unless the pod already tolerates them.
 pub fn admit_pod(pod: &mut Value, volume_suffix: &str) {
-    let Some(root) = pod.as_object_mut() else { return };
+    let Some(root) = pod.as_object_mut() else {
+        return;
+    };
     let is_mirror = root
         .get("metadata")
         .and_then(|m| m.get("annotations"))
         .and_then(|a| a.get("kubernetes.io/config.mirror"))
         .is_some();
-    let Some(spec) = ensure_obj(root, "spec") else { return };
+    let Some(spec) = ensure_obj(root, "spec") else {
+        return;
+    };
     if !is_mirror {
         admit_service_account(spec, volume_suffix);
     }
@@ -593,16 +644,31 @@ pub fn admit_pod(pod: &mut Value, volume_suffix: &str) {
 fn admit_service_account(spec: &mut Map<String, Value>, volume_suffix: &str) {
     // v1 -> internal conversion: the deprecated serviceAccount fills an empty serviceAccountName.
     if str_unset(spec, "serviceAccountName") {
-        let deprecated = spec.get("serviceAccount").and_then(Value::as_str).unwrap_or("").to_string();
-        let sa = if deprecated.is_empty() { "default".to_string() } else { deprecated };
+        let deprecated = spec
+            .get("serviceAccount")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        let sa = if deprecated.is_empty() {
+            "default".to_string()
+        } else {
+            deprecated
+        };
         spec.insert("serviceAccountName".into(), json!(sa));
     }
     // internal -> v1 conversion mirrors the name into the deprecated field.
-    let sa = spec.get("serviceAccountName").cloned().unwrap_or(json!("default"));
+    let sa = spec
+        .get("serviceAccountName")
+        .cloned()
+        .unwrap_or(json!("default"));
     spec.insert("serviceAccount".into(), sa);
 
     // shouldAutomount: the pod's own setting wins; the default ServiceAccount does not opt out.
-    if spec.get("automountServiceAccountToken").and_then(Value::as_bool) == Some(false) {
+    if spec
+        .get("automountServiceAccountToken")
+        .and_then(Value::as_bool)
+        == Some(false)
+    {
         return;
     }
 
@@ -631,8 +697,11 @@ fn admit_service_account(spec: &mut Map<String, Value>, volume_suffix: &str) {
             let already = c
                 .get("volumeMounts")
                 .and_then(Value::as_array)
-                .map_or(false, |ms| {
-                    ms.iter().any(|m| m.get("mountPath").and_then(Value::as_str) == Some(DEFAULT_API_TOKEN_MOUNT_PATH))
+                .is_some_and(|ms| {
+                    ms.iter().any(|m| {
+                        m.get("mountPath").and_then(Value::as_str)
+                            == Some(DEFAULT_API_TOKEN_MOUNT_PATH)
+                    })
                 });
             if already {
                 continue;
@@ -674,7 +743,10 @@ fn token_volume_source() -> Value {
 }
 
 fn admit_priority(spec: &mut Map<String, Value>) {
-    let class = spec.get("priorityClassName").and_then(Value::as_str).unwrap_or("");
+    let class = spec
+        .get("priorityClassName")
+        .and_then(Value::as_str)
+        .unwrap_or("");
     let priority = match class {
         "system-node-critical" => 2_000_001_000,
         "system-cluster-critical" => 2_000_000_000,
@@ -708,7 +780,9 @@ fn admit_default_toleration_seconds(spec: &mut Map<String, Value>) {
     if ptr_unset(spec, "tolerations") {
         spec.insert("tolerations".into(), json!([]));
     }
-    let Some(ts) = spec.get_mut("tolerations").and_then(Value::as_array_mut) else { return };
+    let Some(ts) = spec.get_mut("tolerations").and_then(Value::as_array_mut) else {
+        return;
+    };
     for (tolerated, key) in [
         (tolerates_not_ready, "node.kubernetes.io/not-ready"),
         (tolerates_unreachable, "node.kubernetes.io/unreachable"),
@@ -796,8 +870,18 @@ mod tests {
     #[test]
     fn deployment_spec_defaults_table() {
         let cases = vec![
-            SpecCase { name: "replicas default 1", spec: json!({}), pointer: "/spec/replicas", want: json!(1) },
-            SpecCase { name: "replicas 0 kept", spec: json!({"replicas": 0}), pointer: "/spec/replicas", want: json!(0) },
+            SpecCase {
+                name: "replicas default 1",
+                spec: json!({}),
+                pointer: "/spec/replicas",
+                want: json!(1),
+            },
+            SpecCase {
+                name: "replicas 0 kept",
+                spec: json!({"replicas": 0}),
+                pointer: "/spec/replicas",
+                want: json!(0),
+            },
             SpecCase {
                 name: "recreate gets no rollingUpdate",
                 spec: json!({"strategy": {"type": "Recreate"}}),
@@ -816,8 +900,18 @@ mod tests {
                 pointer: "/spec/strategy",
                 want: json!({"type": "Recreate", "rollingUpdate": {"maxSurge": 1}}),
             },
-            SpecCase { name: "revisionHistoryLimit 0 kept", spec: json!({"revisionHistoryLimit": 0}), pointer: "/spec/revisionHistoryLimit", want: json!(0) },
-            SpecCase { name: "progressDeadlineSeconds kept", spec: json!({"progressDeadlineSeconds": 30}), pointer: "/spec/progressDeadlineSeconds", want: json!(30) },
+            SpecCase {
+                name: "revisionHistoryLimit 0 kept",
+                spec: json!({"revisionHistoryLimit": 0}),
+                pointer: "/spec/revisionHistoryLimit",
+                want: json!(0),
+            },
+            SpecCase {
+                name: "progressDeadlineSeconds kept",
+                spec: json!({"progressDeadlineSeconds": 30}),
+                pointer: "/spec/progressDeadlineSeconds",
+                want: json!(30),
+            },
             SpecCase {
                 name: "missing template still gets PodSpec defaults",
                 spec: json!({}),
@@ -840,7 +934,12 @@ mod tests {
         for c in cases {
             let mut d = json!({"spec": c.spec});
             set_object_defaults_deployment(&mut d);
-            assert_eq!(d.pointer(c.pointer).cloned().unwrap_or(Value::Null), c.want, "case {}", c.name);
+            assert_eq!(
+                d.pointer(c.pointer).cloned().unwrap_or(Value::Null),
+                c.want,
+                "case {}",
+                c.name
+            );
         }
         let mut rs = json!({"spec": {}});
         set_object_defaults_replica_set(&mut rs);
@@ -888,17 +987,57 @@ mod tests {
         let s = &p["spec"];
         let c = &s["containers"][0];
         let cases: Vec<(&str, &Value, Value)> = vec![
-            ("user pull policy kept", &c["imagePullPolicy"], json!("Never")),
-            ("requests filled from limits", &c["resources"]["requests"], json!({"cpu": "100m", "memory": "64Mi"})),
-            ("liveness defaults", &c["livenessProbe"], json!({"httpGet": {"port": 8080, "path": "/", "scheme": "HTTP"}, "timeoutSeconds": 1, "periodSeconds": 10, "successThreshold": 1, "failureThreshold": 3})),
-            ("readiness keeps period, grpc service", &c["readinessProbe"], json!({"grpc": {"port": 9000, "service": ""}, "timeoutSeconds": 1, "periodSeconds": 5, "successThreshold": 1, "failureThreshold": 3})),
-            ("fieldRef apiVersion", &c["env"][0]["valueFrom"]["fieldRef"]["apiVersion"], json!("v1")),
+            (
+                "user pull policy kept",
+                &c["imagePullPolicy"],
+                json!("Never"),
+            ),
+            (
+                "requests filled from limits",
+                &c["resources"]["requests"],
+                json!({"cpu": "100m", "memory": "64Mi"}),
+            ),
+            (
+                "liveness defaults",
+                &c["livenessProbe"],
+                json!({"httpGet": {"port": 8080, "path": "/", "scheme": "HTTP"}, "timeoutSeconds": 1, "periodSeconds": 10, "successThreshold": 1, "failureThreshold": 3}),
+            ),
+            (
+                "readiness keeps period, grpc service",
+                &c["readinessProbe"],
+                json!({"grpc": {"port": 9000, "service": ""}, "timeoutSeconds": 1, "periodSeconds": 5, "successThreshold": 1, "failureThreshold": 3}),
+            ),
+            (
+                "fieldRef apiVersion",
+                &c["env"][0]["valueFrom"]["fieldRef"]["apiVersion"],
+                json!("v1"),
+            ),
             ("enableServiceLinks", &s["enableServiceLinks"], json!(true)),
-            ("emptyDir default", &s["volumes"][0], json!({"name": "scratch", "emptyDir": {}})),
-            ("configMap defaultMode", &s["volumes"][1]["configMap"]["defaultMode"], json!(420)),
-            ("hostPath type", &s["volumes"][2]["hostPath"]["type"], json!("")),
-            ("terminationGracePeriodSeconds", &s["terminationGracePeriodSeconds"], json!(30)),
-            ("schedulerName", &s["schedulerName"], json!("default-scheduler")),
+            (
+                "emptyDir default",
+                &s["volumes"][0],
+                json!({"name": "scratch", "emptyDir": {}}),
+            ),
+            (
+                "configMap defaultMode",
+                &s["volumes"][1]["configMap"]["defaultMode"],
+                json!(420),
+            ),
+            (
+                "hostPath type",
+                &s["volumes"][2]["hostPath"]["type"],
+                json!(""),
+            ),
+            (
+                "terminationGracePeriodSeconds",
+                &s["terminationGracePeriodSeconds"],
+                json!(30),
+            ),
+            (
+                "schedulerName",
+                &s["schedulerName"],
+                json!("default-scheduler"),
+            ),
         ];
         for (name, got, want) in cases {
             assert_eq!(got, &want, "case {}", name);
@@ -906,7 +1045,10 @@ mod tests {
 
         let mut hn = json!({"spec": {"hostNetwork": true, "containers": [{"name": "a", "image": "a", "ports": [{"containerPort": 53}]}]}});
         set_object_defaults_pod(&mut hn);
-        assert_eq!(hn["spec"]["containers"][0]["ports"][0], json!({"containerPort": 53, "hostPort": 53, "protocol": "TCP"}));
+        assert_eq!(
+            hn["spec"]["containers"][0]["ports"][0],
+            json!({"containerPort": 53, "hostPort": 53, "protocol": "TCP"})
+        );
     }
 
     #[test]
@@ -920,27 +1062,51 @@ mod tests {
         let s = &p["spec"];
         let mount = json!({"name": "kube-api-access-x8k2q", "readOnly": true, "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount"});
         let cases: Vec<(&str, &Value, Value)> = vec![
-            ("serviceAccountName", &s["serviceAccountName"], json!("default")),
+            (
+                "serviceAccountName",
+                &s["serviceAccountName"],
+                json!("default"),
+            ),
             ("serviceAccount", &s["serviceAccount"], json!("default")),
-            ("container mount", &s["containers"][0]["volumeMounts"], json!([mount.clone()])),
-            ("init container mount", &s["initContainers"][0]["volumeMounts"], json!([mount])),
-            ("volume", &s["volumes"], json!([{
-                "name": "kube-api-access-x8k2q",
-                "projected": {
-                    "defaultMode": 420,
-                    "sources": [
-                        {"serviceAccountToken": {"expirationSeconds": 3607, "path": "token"}},
-                        {"configMap": {"items": [{"key": "ca.crt", "path": "ca.crt"}], "name": "kube-root-ca.crt"}},
-                        {"downwardAPI": {"items": [{"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.namespace"}, "path": "namespace"}]}}
-                    ]
-                }
-            }])),
-            ("tolerations", &s["tolerations"], json!([
-                {"effect": "NoExecute", "key": "node.kubernetes.io/not-ready", "operator": "Exists", "tolerationSeconds": 300},
-                {"effect": "NoExecute", "key": "node.kubernetes.io/unreachable", "operator": "Exists", "tolerationSeconds": 300}
-            ])),
+            (
+                "container mount",
+                &s["containers"][0]["volumeMounts"],
+                json!([mount.clone()]),
+            ),
+            (
+                "init container mount",
+                &s["initContainers"][0]["volumeMounts"],
+                json!([mount]),
+            ),
+            (
+                "volume",
+                &s["volumes"],
+                json!([{
+                    "name": "kube-api-access-x8k2q",
+                    "projected": {
+                        "defaultMode": 420,
+                        "sources": [
+                            {"serviceAccountToken": {"expirationSeconds": 3607, "path": "token"}},
+                            {"configMap": {"items": [{"key": "ca.crt", "path": "ca.crt"}], "name": "kube-root-ca.crt"}},
+                            {"downwardAPI": {"items": [{"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.namespace"}, "path": "namespace"}]}}
+                        ]
+                    }
+                }]),
+            ),
+            (
+                "tolerations",
+                &s["tolerations"],
+                json!([
+                    {"effect": "NoExecute", "key": "node.kubernetes.io/not-ready", "operator": "Exists", "tolerationSeconds": 300},
+                    {"effect": "NoExecute", "key": "node.kubernetes.io/unreachable", "operator": "Exists", "tolerationSeconds": 300}
+                ]),
+            ),
             ("priority", &s["priority"], json!(0)),
-            ("preemptionPolicy", &s["preemptionPolicy"], json!("PreemptLowerPriority")),
+            (
+                "preemptionPolicy",
+                &s["preemptionPolicy"],
+                json!("PreemptLowerPriority"),
+            ),
         ];
         for (name, got, want) in cases {
             assert_eq!(got, &want, "case {}", name);
@@ -995,7 +1161,12 @@ mod tests {
         for c in cases {
             let mut p = json!({"metadata": {"name": "p"}, "spec": c.spec});
             admit_pod(&mut p, "abcde");
-            assert_eq!(p.pointer(c.pointer).cloned().unwrap_or(Value::Null), c.want, "case {}", c.name);
+            assert_eq!(
+                p.pointer(c.pointer).cloned().unwrap_or(Value::Null),
+                c.want,
+                "case {}",
+                c.name
+            );
         }
     }
 
@@ -1004,20 +1175,31 @@ mod tests {
         let mut ns = json!({"metadata": {"name": "team-a"}});
         set_object_defaults_namespace(&mut ns);
         prepare_namespace_for_create(&mut ns);
-        assert_eq!(ns, json!({
-            "metadata": {"name": "team-a", "labels": {"kubernetes.io/metadata.name": "team-a"}},
-            "spec": {"finalizers": ["kubernetes"]},
-            "status": {"phase": "Active"}
-        }));
+        assert_eq!(
+            ns,
+            json!({
+                "metadata": {"name": "team-a", "labels": {"kubernetes.io/metadata.name": "team-a"}},
+                "spec": {"finalizers": ["kubernetes"]},
+                "status": {"phase": "Active"}
+            })
+        );
         let mut node = json!({"metadata": {"name": "n1"}, "status": {"capacity": {"cpu": "4", "pods": "110"}}});
         set_object_defaults_node(&mut node);
-        assert_eq!(node["status"]["allocatable"], json!({"cpu": "4", "pods": "110"}));
+        assert_eq!(
+            node["status"]["allocatable"],
+            json!({"cpu": "4", "pods": "110"})
+        );
     }
 
     #[test]
     fn never_panics_on_garbage() {
-        for v in [json!(null), json!(1), json!({"spec": 3}), json!({"spec": {"template": "x", "strategy": []}}),
-                  json!({"spec": {"containers": [1, null, {"ports": "x", "resources": 5}], "volumes": [null, {"name": 1}]}})] {
+        for v in [
+            json!(null),
+            json!(1),
+            json!({"spec": 3}),
+            json!({"spec": {"template": "x", "strategy": []}}),
+            json!({"spec": {"containers": [1, null, {"ports": "x", "resources": 5}], "volumes": [null, {"name": 1}]}}),
+        ] {
             let mut a = v.clone();
             set_object_defaults_deployment(&mut a);
             let mut b = v.clone();

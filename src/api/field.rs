@@ -120,7 +120,12 @@ impl FieldError {
 
     /// `field.Required`: body `Required value` (+ `: detail`).
     pub fn required(field: &str, detail: &str) -> Self {
-        Self::new(ErrorType::Required, field, Some(Value::String(String::new())), detail)
+        Self::new(
+            ErrorType::Required,
+            field,
+            Some(Value::String(String::new())),
+            detail,
+        )
     }
 
     /// `field.Invalid`: body `Invalid value: <v>: <detail>`.
@@ -143,7 +148,12 @@ impl FieldError {
 
     /// `field.Forbidden`: body `Forbidden` (+ `: detail`).
     pub fn forbidden(field: &str, detail: &str) -> Self {
-        Self::new(ErrorType::Forbidden, field, Some(Value::String(String::new())), detail)
+        Self::new(
+            ErrorType::Forbidden,
+            field,
+            Some(Value::String(String::new())),
+            detail,
+        )
     }
 
     /// `field.TooLong`: body `Too long: may not be more than <n> bytes` (the value is never
@@ -155,7 +165,12 @@ impl FieldError {
         } else {
             "value is too long".to_string()
         };
-        Self::new(ErrorType::TooLong, field, Some(json!("<value omitted>")), &detail)
+        Self::new(
+            ErrorType::TooLong,
+            field,
+            Some(json!("<value omitted>")),
+            &detail,
+        )
     }
 
     /// `field.TooMany`: body `Too many: <actual>: must have at most <max> items`.
@@ -166,7 +181,11 @@ impl FieldError {
         } else {
             "has too many items".to_string()
         };
-        let value = if actual >= 0 { Some(json!(actual)) } else { None };
+        let value = if actual >= 0 {
+            Some(json!(actual))
+        } else {
+            None
+        };
         Self::new(ErrorType::TooMany, field, value, &detail)
     }
 
@@ -182,7 +201,12 @@ impl FieldError {
 
     /// `field.InternalError`: body `Internal error: <detail>`.
     pub fn internal(field: &str, detail: &str) -> Self {
-        Self::new(ErrorType::Internal, field, Some(Value::String(detail.to_string())), detail)
+        Self::new(
+            ErrorType::Internal,
+            field,
+            Some(Value::String(detail.to_string())),
+            detail,
+        )
     }
 
     /// Replace the detail (upstream code sometimes sets `err.Detail` after construction, e.g.
@@ -207,16 +231,25 @@ impl FieldError {
     /// `ErrorBody()`: the message without the field path.
     pub fn error_body(&self) -> String {
         let mut s = match self.error_type {
-            ErrorType::Required | ErrorType::Forbidden | ErrorType::TooLong | ErrorType::Internal => {
-                self.error_type.as_str().to_string()
-            }
+            ErrorType::Required
+            | ErrorType::Forbidden
+            | ErrorType::TooLong
+            | ErrorType::Internal => self.error_type.as_str().to_string(),
             _ => match &self.bad_value {
                 _ if self.raw_value.is_some() => {
-                    format!("{}: {}", self.error_type.as_str(), self.raw_value.as_deref().unwrap_or(""))
+                    format!(
+                        "{}: {}",
+                        self.error_type.as_str(),
+                        self.raw_value.as_deref().unwrap_or("")
+                    )
                 }
                 None => self.error_type.as_str().to_string(),
                 Some(v) => {
-                    let rendered = if self.render_json { go_json(v) } else { render_value(v) };
+                    let rendered = if self.render_json {
+                        go_json(v)
+                    } else {
+                        render_value(v)
+                    };
                     format!("{}: {}", self.error_type.as_str(), rendered)
                 }
             },
@@ -311,8 +344,17 @@ fn group_kind(kind: &str, group: &str) -> String {
 /// `Deployment.apps "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0`.
 pub fn invalid_status_message(kind: &str, group: &str, name: &str, errs: &[FieldError]) -> String {
     // `%v` of a nil aggregate (no errors) is `<nil>`.
-    let agg = if errs.is_empty() { "<nil>".to_string() } else { aggregate(errs) };
-    format!("{} {} is invalid: {}", group_kind(kind, group), go_quote(name), agg)
+    let agg = if errs.is_empty() {
+        "<nil>".to_string()
+    } else {
+        aggregate(errs)
+    };
+    format!(
+        "{} {} is invalid: {}",
+        group_kind(kind, group),
+        go_quote(name),
+        agg
+    )
 }
 
 /// The whole `metav1.Status` object of `apierrors.NewInvalid` (HTTP 422). Causes are not
@@ -329,7 +371,10 @@ pub fn invalid_status(kind: &str, group: &str, name: &str, errs: &[FieldError]) 
         details.insert("kind".into(), json!(kind));
     }
     if !errs.is_empty() {
-        details.insert("causes".into(), Value::Array(errs.iter().map(|e| e.status_cause()).collect()));
+        details.insert(
+            "causes".into(),
+            Value::Array(errs.iter().map(|e| e.status_cause()).collect()),
+        );
     }
     json!({
         "kind": "Status",
@@ -356,7 +401,10 @@ pub fn kubectl_invalid_output(kind: &str, name: &str, errs: &[FieldError]) -> St
         s = format!("The {} {} is invalid", kind, go_quote(name));
     }
     // statusCausesToAggrError: dedupe on "<field>: <message>".
-    let msgs = dedup_messages(errs.iter().map(|e| format!("{}: {}", e.field, e.error_body())));
+    let msgs = dedup_messages(
+        errs.iter()
+            .map(|e| format!("{}: {}", e.field, e.error_body())),
+    );
     match msgs.len() {
         0 => s,
         1 => format!("{}: {}", s, msgs[0]),
@@ -408,7 +456,9 @@ pub fn go_quote(s: &str) -> String {
             '\t' => out.push_str("\\t"),
             '\u{0b}' => out.push_str("\\v"),
             c if go_is_print(c) => out.push(c),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
             c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
             c => out.push_str(&format!("\\U{:08x}", c as u32)),
         }
@@ -459,10 +509,18 @@ fn go_float(f: f64) -> String {
         return "NaN".into();
     }
     if f.is_infinite() {
-        return if f > 0.0 { "+Inf".into() } else { "-Inf".into() };
+        return if f > 0.0 {
+            "+Inf".into()
+        } else {
+            "-Inf".into()
+        };
     }
     if f == 0.0 {
-        return if f.is_sign_negative() { "-0".into() } else { "0".into() };
+        return if f.is_sign_negative() {
+            "-0".into()
+        } else {
+            "0".into()
+        };
     }
     // Shortest round-trip digits via Rust's `{:e}` formatting.
     let e = format!("{:e}", f); // e.g. "1.5e0", "-1e21"
@@ -471,7 +529,7 @@ fn go_float(f: f64) -> String {
         None => return e,
     };
     // strconv's 'g' with the shortest precision uses eprec = 6 for the %e/%f decision.
-    if exp < -4 || exp >= 6 {
+    if !(-4..6).contains(&exp) {
         let sign = if exp < 0 { '-' } else { '+' };
         format!("{}e{}{:02}", mant, sign, exp.abs())
     } else {
@@ -483,7 +541,11 @@ fn go_float(f: f64) -> String {
         } else if (point as usize) >= digits.len() {
             format!("{}{}", digits, "0".repeat(point as usize - digits.len()))
         } else {
-            format!("{}.{}", &digits[..point as usize], &digits[point as usize..])
+            format!(
+                "{}.{}",
+                &digits[..point as usize],
+                &digits[point as usize..]
+            )
         };
         if neg {
             format!("-{}", body)
@@ -582,7 +644,11 @@ mod tests {
     #[test]
     fn aggregates_and_kubectl() {
         let e1 = FieldError::required("spec.selector", "");
-        let e2 = FieldError::invalid("spec.replicas", json!(-1), "must be greater than or equal to 0");
+        let e2 = FieldError::invalid(
+            "spec.replicas",
+            json!(-1),
+            "must be greater than or equal to 0",
+        );
         struct Case {
             name: &'static str,
             errs: Vec<FieldError>,
@@ -608,18 +674,39 @@ mod tests {
         ];
         for c in cases {
             assert_eq!(aggregate(&c.errs), c.agg, "agg {}", c.name);
-            assert_eq!(invalid_status_message("Deployment", "apps", "web", &c.errs), c.status, "status {}", c.name);
-            assert_eq!(kubectl_invalid_output("Deployment", "web", &c.errs), c.kubectl, "kubectl {}", c.name);
+            assert_eq!(
+                invalid_status_message("Deployment", "apps", "web", &c.errs),
+                c.status,
+                "status {}",
+                c.name
+            );
+            assert_eq!(
+                kubectl_invalid_output("Deployment", "web", &c.errs),
+                c.kubectl,
+                "kubectl {}",
+                c.name
+            );
         }
-        assert_eq!(invalid_status_message("Pod", "", "p", &[e1.clone()]), "Pod \"p\" is invalid: spec.selector: Required value");
+        assert_eq!(
+            invalid_status_message("Pod", "", "p", std::slice::from_ref(&e1)),
+            "Pod \"p\" is invalid: spec.selector: Required value"
+        );
         let st = invalid_status("Deployment", "apps", "web", &[e1]);
         assert_eq!(st["code"], json!(422));
-        assert_eq!(st["details"]["causes"][0], json!({"reason": "FieldValueRequired", "message": "Required value", "field": "spec.selector"}));
+        assert_eq!(
+            st["details"]["causes"][0],
+            json!({"reason": "FieldValueRequired", "message": "Required value", "field": "spec.selector"})
+        );
     }
 
     #[test]
     fn paths() {
-        let p = Path::new("spec").child("containers").index(0).child("resources").child("limits").key("cpu");
+        let p = Path::new("spec")
+            .child("containers")
+            .index(0)
+            .child("resources")
+            .child("limits")
+            .key("cpu");
         assert_eq!(p.as_str(), "spec.containers[0].resources.limits[cpu]");
     }
 }

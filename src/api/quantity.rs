@@ -356,13 +356,13 @@ impl Quantity {
     /// `Quantity.Add`: exact sum; a zero receiver takes the format of the addend, as in Go.
     pub fn add(&self, other: &Quantity) -> Quantity {
         let format = if self.nanos == 0 { other.format } else { self.format };
-        Quantity { nanos: self.nanos.saturating_add(other.nanos), format }
+        Quantity { nanos: self.nanos.saturating_add(other.nanos).clamp(-REPR_LIMIT, REPR_LIMIT), format }
     }
 
     /// `Quantity.Sub`.
     pub fn sub(&self, other: &Quantity) -> Quantity {
         let format = if self.nanos == 0 { other.format } else { self.format };
-        Quantity { nanos: self.nanos.saturating_sub(other.nanos), format }
+        Quantity { nanos: self.nanos.saturating_sub(other.nanos).clamp(-REPR_LIMIT, REPR_LIMIT), format }
     }
 
     /// `CanonicalizeBytes`: the canonical text (what `String()` and JSON marshalling produce).
@@ -373,9 +373,8 @@ impl Quantity {
         let mut format = self.format;
         if format == Format::BinarySI {
             // Amounts strictly between -1024 and 1024, or with a fraction, print as DecimalSI.
-            if self.nanos > -1024 * NANO && self.nanos < 1024 * NANO {
-                format = Format::DecimalSI;
-            } else if self.nanos % NANO != 0 {
+            let small = self.nanos > -1024 * NANO && self.nanos < 1024 * NANO;
+            if small || self.nanos % NANO != 0 {
                 format = Format::DecimalSI;
             }
         }
@@ -386,7 +385,7 @@ impl Quantity {
                 // AsCanonicalBase1024Bytes: divide by 1024 while exact.
                 let mut v = mag / NANO as u128;
                 let mut exp = 0;
-                while v != 0 && v % 1024 == 0 && exp < 6 {
+                while v != 0 && v.is_multiple_of(1024) && exp < 6 {
                     v /= 1024;
                     exp += 1;
                 }
@@ -397,7 +396,7 @@ impl Quantity {
                 // AsCanonicalBytes: strip factors of ten, then make the exponent a multiple of 3.
                 let mut m = mag;
                 let mut exp: i32 = -9;
-                while m != 0 && m % 10 == 0 {
+                while m != 0 && m.is_multiple_of(10) {
                     m /= 10;
                     exp += 1;
                 }
@@ -470,38 +469,224 @@ mod tests {
     #[test]
     fn parse_table() {
         let cases = [
-            ParseCase { name: "millicores", input: json!("100m"), milli: Some(100), value: Some(1), canonical: Some("100m") },
-            ParseCase { name: "half a core", input: json!("0.5"), milli: Some(500), value: Some(1), canonical: Some("500m") },
-            ParseCase { name: "json integer", input: json!(2), milli: Some(2000), value: Some(2), canonical: Some("2") },
-            ParseCase { name: "json float", input: json!(0.25), milli: Some(250), value: Some(1), canonical: Some("250m") },
-            ParseCase { name: "mebibytes", input: json!("128Mi"), milli: Some(134217728000), value: Some(134217728), canonical: Some("128Mi") },
-            ParseCase { name: "gigabyte", input: json!("1G"), milli: Some(1_000_000_000_000), value: Some(1_000_000_000), canonical: Some("1G") },
-            ParseCase { name: "exponent", input: json!("1e3"), milli: Some(1_000_000), value: Some(1000), canonical: Some("1e3") },
-            ParseCase { name: "negative exponent", input: json!("1E-3"), milli: Some(1), value: Some(1), canonical: Some("1e-3") },
-            ParseCase { name: "exa is E", input: json!("1E"), milli: None, value: Some(1_000_000_000_000_000_000), canonical: Some("1E") },
-            ParseCase { name: "kilo", input: json!("8k"), milli: Some(8_000_000), value: Some(8000), canonical: Some("8k") },
-            ParseCase { name: "1000m is 1", input: json!("1000m"), milli: Some(1000), value: Some(1), canonical: Some("1") },
-            ParseCase { name: "1024Ki is 1Mi", input: json!("1024Ki"), milli: None, value: Some(1048576), canonical: Some("1Mi") },
-            ParseCase { name: "fractional binary", input: json!("0.5Mi"), milli: None, value: Some(524288), canonical: Some("512Ki") },
-            ParseCase { name: "fractional binary rounds up in Value", input: json!("0.1Mi"), milli: Some(104857600), value: Some(104858), canonical: Some("104857600m") },
-            ParseCase { name: "100.035Ki", input: json!("100.035Ki"), milli: Some(102435840), value: Some(102436), canonical: Some("102435840m") },
-            ParseCase { name: "sub-milli rounds up", input: json!("0.0001"), milli: Some(1), value: Some(1), canonical: Some("100u") },
-            ParseCase { name: "sub-nano rounds up", input: json!("0.0000000001"), milli: Some(1), value: Some(1), canonical: Some("1n") },
-            ParseCase { name: "3.001n rounds to 4n", input: json!("3.001n"), milli: Some(1), value: Some(1), canonical: Some("4n") },
-            ParseCase { name: "tiny binary becomes DecimalSI", input: json!("0.000000000001Ki"), milli: Some(1), value: Some(1), canonical: Some("2n") },
-            ParseCase { name: "9Ei caps at maxAllowed", input: json!("9Ei"), milli: None, value: Some(i64::MAX), canonical: Some("9223372036854775807") },
-            ParseCase { name: "trailing dot", input: json!("1."), milli: Some(1000), value: Some(1), canonical: Some("1") },
-            ParseCase { name: "leading dot", input: json!(".001"), milli: Some(1), value: Some(1), canonical: Some("1m") },
-            ParseCase { name: "1.G", input: json!("1.G"), milli: None, value: Some(1_000_000_000), canonical: Some("1G") },
-            ParseCase { name: "whitespace trimmed", input: json!(" 2 "), milli: Some(2000), value: Some(2), canonical: Some("2") },
+            ParseCase {
+                name: "millicores",
+                input: json!("100m"),
+                milli: Some(100),
+                value: Some(1),
+                canonical: Some("100m"),
+            },
+            ParseCase {
+                name: "half a core",
+                input: json!("0.5"),
+                milli: Some(500),
+                value: Some(1),
+                canonical: Some("500m"),
+            },
+            ParseCase {
+                name: "json integer",
+                input: json!(2),
+                milli: Some(2000),
+                value: Some(2),
+                canonical: Some("2"),
+            },
+            ParseCase {
+                name: "json float",
+                input: json!(0.25),
+                milli: Some(250),
+                value: Some(1),
+                canonical: Some("250m"),
+            },
+            ParseCase {
+                name: "mebibytes",
+                input: json!("128Mi"),
+                milli: Some(134217728000),
+                value: Some(134217728),
+                canonical: Some("128Mi"),
+            },
+            ParseCase {
+                name: "gigabyte",
+                input: json!("1G"),
+                milli: Some(1_000_000_000_000),
+                value: Some(1_000_000_000),
+                canonical: Some("1G"),
+            },
+            ParseCase {
+                name: "exponent",
+                input: json!("1e3"),
+                milli: Some(1_000_000),
+                value: Some(1000),
+                canonical: Some("1e3"),
+            },
+            ParseCase {
+                name: "negative exponent",
+                input: json!("1E-3"),
+                milli: Some(1),
+                value: Some(1),
+                canonical: Some("1e-3"),
+            },
+            ParseCase {
+                name: "exa is E",
+                input: json!("1E"),
+                milli: None,
+                value: Some(1_000_000_000_000_000_000),
+                canonical: Some("1E"),
+            },
+            ParseCase {
+                name: "kilo",
+                input: json!("8k"),
+                milli: Some(8_000_000),
+                value: Some(8000),
+                canonical: Some("8k"),
+            },
+            ParseCase {
+                name: "1000m is 1",
+                input: json!("1000m"),
+                milli: Some(1000),
+                value: Some(1),
+                canonical: Some("1"),
+            },
+            ParseCase {
+                name: "1024Ki is 1Mi",
+                input: json!("1024Ki"),
+                milli: None,
+                value: Some(1048576),
+                canonical: Some("1Mi"),
+            },
+            ParseCase {
+                name: "fractional binary",
+                input: json!("0.5Mi"),
+                milli: None,
+                value: Some(524288),
+                canonical: Some("512Ki"),
+            },
+            ParseCase {
+                name: "fractional binary rounds up in Value",
+                input: json!("0.1Mi"),
+                milli: Some(104857600),
+                value: Some(104858),
+                canonical: Some("104857600m"),
+            },
+            ParseCase {
+                name: "100.035Ki",
+                input: json!("100.035Ki"),
+                milli: Some(102435840),
+                value: Some(102436),
+                canonical: Some("102435840m"),
+            },
+            ParseCase {
+                name: "sub-milli rounds up",
+                input: json!("0.0001"),
+                milli: Some(1),
+                value: Some(1),
+                canonical: Some("100u"),
+            },
+            ParseCase {
+                name: "sub-nano rounds up",
+                input: json!("0.0000000001"),
+                milli: Some(1),
+                value: Some(1),
+                canonical: Some("1n"),
+            },
+            ParseCase {
+                name: "3.001n rounds to 4n",
+                input: json!("3.001n"),
+                milli: Some(1),
+                value: Some(1),
+                canonical: Some("4n"),
+            },
+            ParseCase {
+                name: "tiny binary becomes DecimalSI",
+                input: json!("0.000000000001Ki"),
+                milli: Some(1),
+                value: Some(1),
+                canonical: Some("2n"),
+            },
+            ParseCase {
+                name: "9Ei caps at maxAllowed",
+                input: json!("9Ei"),
+                milli: None,
+                value: Some(i64::MAX),
+                canonical: Some("9223372036854775807"),
+            },
+            ParseCase {
+                name: "trailing dot",
+                input: json!("1."),
+                milli: Some(1000),
+                value: Some(1),
+                canonical: Some("1"),
+            },
+            ParseCase {
+                name: "leading dot",
+                input: json!(".001"),
+                milli: Some(1),
+                value: Some(1),
+                canonical: Some("1m"),
+            },
+            ParseCase {
+                name: "1.G",
+                input: json!("1.G"),
+                milli: None,
+                value: Some(1_000_000_000),
+                canonical: Some("1G"),
+            },
+            ParseCase {
+                name: "whitespace trimmed",
+                input: json!(" 2 "),
+                milli: Some(2000),
+                value: Some(2),
+                canonical: Some("2"),
+            },
             ParseCase { name: "zero", input: json!("0"), milli: Some(0), value: Some(0), canonical: Some("0") },
-            ParseCase { name: "zero with suffix", input: json!("0Mi"), milli: Some(0), value: Some(0), canonical: Some("0") },
-            ParseCase { name: "null is zero", input: json!(null), milli: Some(0), value: Some(0), canonical: Some("0") },
-            ParseCase { name: "negative rounds away from zero", input: json!("-1.5"), milli: Some(-1500), value: Some(-2), canonical: Some("-1500m") },
-            ParseCase { name: "plus sign", input: json!("+5"), milli: Some(5000), value: Some(5), canonical: Some("5") },
-            ParseCase { name: "1.3E+6", input: json!("1.3E+6"), milli: None, value: Some(1_300_000), canonical: Some("1300e3") },
-            ParseCase { name: "50k canonical", input: json!("50k"), milli: None, value: Some(50000), canonical: Some("50k") },
-            ParseCase { name: "12E is not capped", input: json!("12E"), milli: Some(i64::MAX), value: Some(i64::MAX), canonical: Some("12E") },
+            ParseCase {
+                name: "zero with suffix",
+                input: json!("0Mi"),
+                milli: Some(0),
+                value: Some(0),
+                canonical: Some("0"),
+            },
+            ParseCase {
+                name: "null is zero",
+                input: json!(null),
+                milli: Some(0),
+                value: Some(0),
+                canonical: Some("0"),
+            },
+            ParseCase {
+                name: "negative rounds away from zero",
+                input: json!("-1.5"),
+                milli: Some(-1500),
+                value: Some(-2),
+                canonical: Some("-1500m"),
+            },
+            ParseCase {
+                name: "plus sign",
+                input: json!("+5"),
+                milli: Some(5000),
+                value: Some(5),
+                canonical: Some("5"),
+            },
+            ParseCase {
+                name: "1.3E+6",
+                input: json!("1.3E+6"),
+                milli: None,
+                value: Some(1_300_000),
+                canonical: Some("1300e3"),
+            },
+            ParseCase {
+                name: "50k canonical",
+                input: json!("50k"),
+                milli: None,
+                value: Some(50000),
+                canonical: Some("50k"),
+            },
+            ParseCase {
+                name: "12E is not capped",
+                input: json!("12E"),
+                milli: Some(i64::MAX),
+                value: Some(i64::MAX),
+                canonical: Some("12E"),
+            },
             ParseCase { name: "empty", input: json!(""), milli: None, value: None, canonical: None },
             ParseCase { name: "capital K", input: json!("1K"), milli: None, value: None, canonical: None },
             ParseCase { name: "unknown suffix", input: json!("1x"), milli: None, value: None, canonical: None },
@@ -571,7 +756,13 @@ mod tests {
         let cases = [
             C { name: "millicores add", a: "100m", b: "250m", sum: "350m", ord: Ordering::Less },
             C { name: "zero takes addend format", a: "0", b: "1Gi", sum: "1Gi", ord: Ordering::Less },
-            C { name: "binary compare with decimal", a: "10000T", b: "100Gi", sum: "10000107374182400", ord: Ordering::Greater },
+            C {
+                name: "binary compare with decimal",
+                a: "10000T",
+                b: "100Gi",
+                sum: "10000107374182400",
+                ord: Ordering::Greater,
+            },
             C { name: "equal across formats", a: "1Ki", b: "1024", sum: "2Ki", ord: Ordering::Equal },
         ];
         for c in &cases {

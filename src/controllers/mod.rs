@@ -1,6 +1,20 @@
-//! kube-controller-manager's controllers.
+//! kube-controller-manager: the controllers kubesim runs.
+//!
+//! Real counterpart: `cmd/kube-controller-manager` starting the controllers of `pkg/controller/`.
+//! Each controller is its own [`Component`](crate::cluster::Component) with its own identity
+//! (`--use-service-account-credentials`, as kubeadm configures it), so the audit log shows
+//! `system:serviceaccount:kube-system:deployment-controller` and so on.
+
+pub mod deployment;
+pub mod garbagecollector;
+pub mod replicaset;
 
 use crate::cluster::Cluster;
 
-/// Installs the controllers of kube-controller-manager into a cluster.
-pub fn install(_c: &mut Cluster) {}
+/// Installs the controllers (and kube-scheduler) into a cluster, in kube-controller-manager's order.
+pub fn install(c: &mut Cluster) {
+    c.add_component(Box::new(deployment::DeploymentController::default()));
+    c.add_component(Box::new(replicaset::ReplicaSetController::default()));
+    c.add_component(Box::new(garbagecollector::GarbageCollector::default()));
+    c.add_component(Box::new(crate::scheduler::Scheduler::default()));
+}

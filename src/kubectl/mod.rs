@@ -9,6 +9,7 @@
 //! computes a strategic merge patch; the result is the same for the fields learners edit, lists are
 //! replaced whole); output flags are `-o wide|yaml|json|name`; no kubeconfig, one cluster.
 
+pub mod describe;
 pub mod printers;
 
 use crate::api::{codec, meta};

@@ -321,7 +321,7 @@ fn tw_write_lines(lines: &[Vec<&str>], widths: &[usize], line0: usize, line1: us
             out.push_str(c);
             if let Some(w) = widths.get(j) {
                 let n = w.saturating_sub(c.chars().count());
-                out.extend(std::iter::repeat(' ').take(n));
+                out.extend(std::iter::repeat_n(' ', n));
             }
         }
         if i + 1 != lines.len() {
@@ -475,7 +475,7 @@ impl Qty {
     }
 
     /// `Quantity.String()` in canonical form: `100m`, `1536Mi`, `2`, `1500`, `1M`.
-    pub fn to_canonical(&self) -> String {
+    pub fn to_canonical(self) -> String {
         if self.nanos == 0 {
             return "0".into();
         }
@@ -1086,11 +1086,11 @@ fn fmt_f(neg: bool, digits: &str, dp: i32) -> String {
     let nd = digits.len() as i32;
     if dp <= 0 {
         s.push_str("0.");
-        s.extend(std::iter::repeat('0').take((-dp) as usize));
+        s.extend(std::iter::repeat_n('0', (-dp) as usize));
         s.push_str(digits);
     } else if dp >= nd {
         s.push_str(digits);
-        s.extend(std::iter::repeat('0').take((dp - nd) as usize));
+        s.extend(std::iter::repeat_n('0', (dp - nd) as usize));
     } else {
         s.push_str(&digits[..dp as usize]);
         s.push('.');
@@ -1199,14 +1199,14 @@ fn json_value(v: &Value, indent: usize, out: &mut String) {
             }
             out.push_str("[\n");
             for (i, item) in a.iter().enumerate() {
-                out.extend(std::iter::repeat(' ').take((indent + 1) * 4));
+                out.extend(std::iter::repeat_n(' ', (indent + 1) * 4));
                 json_value(item, indent + 1, out);
                 if i + 1 < a.len() {
                     out.push(',');
                 }
                 out.push('\n');
             }
-            out.extend(std::iter::repeat(' ').take(indent * 4));
+            out.extend(std::iter::repeat_n(' ', indent * 4));
             out.push(']');
         }
         Value::Object(m) => {
@@ -1217,7 +1217,7 @@ fn json_value(v: &Value, indent: usize, out: &mut String) {
             out.push_str("{\n");
             // serde_json's Map is a BTreeMap here: byte order, like Go's sorted map keys
             for (i, (k, item)) in m.iter().enumerate() {
-                out.extend(std::iter::repeat(' ').take((indent + 1) * 4));
+                out.extend(std::iter::repeat_n(' ', (indent + 1) * 4));
                 json_string(k, out);
                 out.push_str(": ");
                 json_value(item, indent + 1, out);
@@ -1226,7 +1226,7 @@ fn json_value(v: &Value, indent: usize, out: &mut String) {
                 }
                 out.push('\n');
             }
-            out.extend(std::iter::repeat(' ').take(indent * 4));
+            out.extend(std::iter::repeat_n(' ', indent * 4));
             out.push('}');
         }
     }
@@ -1563,30 +1563,13 @@ fn analyze_scalar(s: &str) -> ScalarAnalysis {
         if i == 0 {
             match c {
                 '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"' | '%' | '@' | '`' => block_indicators = true,
-                '?' | ':' => {
-                    if followed_by_whitespace {
-                        block_indicators = true;
-                    }
-                }
-                '-' => {
-                    if followed_by_whitespace {
-                        block_indicators = true;
-                    }
-                }
+                '?' | ':' | '-' if followed_by_whitespace => block_indicators = true,
                 _ => {}
             }
         } else {
             match c {
-                ':' => {
-                    if followed_by_whitespace {
-                        block_indicators = true;
-                    }
-                }
-                '#' => {
-                    if preceded_by_whitespace {
-                        block_indicators = true;
-                    }
-                }
+                ':' if followed_by_whitespace => block_indicators = true,
+                '#' if preceded_by_whitespace => block_indicators = true,
                 _ => {}
             }
         }
@@ -1668,10 +1651,8 @@ fn string_style(s: &str, simple_key: bool) -> ScalarStyle {
     } else {
         ScalarStyle::Double
     };
-    if style == ScalarStyle::Plain {
-        if !a.block_plain_allowed || (s.is_empty() && simple_key) {
-            style = ScalarStyle::Single;
-        }
+    if style == ScalarStyle::Plain && (!a.block_plain_allowed || (s.is_empty() && simple_key)) {
+        style = ScalarStyle::Single;
     }
     if style == ScalarStyle::Single && !a.single_quoted_allowed {
         style = ScalarStyle::Double;
@@ -2005,4 +1986,693 @@ pub fn to_yaml(obj: &Value) -> String {
 /// `metadata: {resourceVersion: ""}`.
 pub fn list_to_yaml(objs: &[Value]) -> String {
     to_yaml(&list_object(objs))
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// 2026-01-01T00:10:00Z, ten minutes after the fixtures' creation time.
+    pub(crate) fn now() -> i64 {
+        parse_rfc3339_ms("2026-01-01T00:10:00Z").unwrap()
+    }
+
+    fn template(hash: Option<&str>) -> Value {
+        let mut t = json!({
+            "metadata": {"labels": {"app": "nginx"}},
+            "spec": {"containers": [{"name": "nginx", "image": "nginx:1.27", "ports": [{"containerPort": 80, "protocol": "TCP"}], "resources": {}}],
+                     "restartPolicy": "Always", "dnsPolicy": "ClusterFirst", "schedulerName": "default-scheduler", "securityContext": {}, "terminationGracePeriodSeconds": 30}
+        });
+        if let Some(h) = hash {
+            t["metadata"]["labels"]["pod-template-hash"] = json!(h);
+        }
+        t
+    }
+
+    /// The seed Deployment: 3 replicas, all ready.
+    pub(crate) fn seed_deployment() -> Value {
+        json!({
+            "apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "nginx", "namespace": "default", "uid": "d-uid", "generation": 1, "creationTimestamp": "2026-01-01T00:00:00Z",
+                         "labels": {"app": "nginx"}, "annotations": {"deployment.kubernetes.io/revision": "1"}},
+            "spec": {"replicas": 3, "selector": {"matchLabels": {"app": "nginx"}}, "template": template(None),
+                     "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": "25%", "maxSurge": "25%"}},
+                     "revisionHistoryLimit": 10, "progressDeadlineSeconds": 600},
+            "status": {"observedGeneration": 1, "replicas": 3, "updatedReplicas": 3, "readyReplicas": 3, "availableReplicas": 3,
+                       "conditions": [
+                           {"type": "Available", "status": "True", "lastUpdateTime": "2026-01-01T00:00:10Z", "lastTransitionTime": "2026-01-01T00:00:10Z",
+                            "reason": "MinimumReplicasAvailable", "message": "Deployment has minimum availability."},
+                           {"type": "Progressing", "status": "True", "lastUpdateTime": "2026-01-01T00:00:10Z", "lastTransitionTime": "2026-01-01T00:00:00Z",
+                            "reason": "NewReplicaSetAvailable", "message": "ReplicaSet \"nginx-7c79c4bf97\" has successfully progressed."}]}
+        })
+    }
+
+    pub(crate) fn seed_replica_set() -> Value {
+        json!({
+            "apiVersion": "apps/v1", "kind": "ReplicaSet",
+            "metadata": {"name": "nginx-7c79c4bf97", "namespace": "default", "uid": "rs-uid", "creationTimestamp": "2026-01-01T00:00:00Z",
+                         "labels": {"app": "nginx", "pod-template-hash": "7c79c4bf97"},
+                         "annotations": {"deployment.kubernetes.io/desired-replicas": "3", "deployment.kubernetes.io/max-replicas": "4", "deployment.kubernetes.io/revision": "1"},
+                         "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": "nginx", "uid": "d-uid", "controller": true, "blockOwnerDeletion": true}]},
+            "spec": {"replicas": 3, "selector": {"matchLabels": {"app": "nginx", "pod-template-hash": "7c79c4bf97"}}, "template": template(Some("7c79c4bf97"))},
+            "status": {"replicas": 3, "fullyLabeledReplicas": 3, "readyReplicas": 3, "availableReplicas": 3, "observedGeneration": 1}
+        })
+    }
+
+    /// A pod of the seed ReplicaSet; `status` replaces the whole status.
+    pub(crate) fn pod(name: &str, status: Value) -> Value {
+        json!({
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": name, "namespace": "default", "uid": format!("{}-uid", name), "creationTimestamp": "2026-01-01T00:00:01Z",
+                         "labels": {"app": "nginx", "pod-template-hash": "7c79c4bf97"},
+                         "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "nginx-7c79c4bf97", "uid": "rs-uid", "controller": true, "blockOwnerDeletion": true}]},
+            "spec": {"containers": [{"name": "nginx", "image": "nginx:1.27", "ports": [{"containerPort": 80, "protocol": "TCP"}], "resources": {}}],
+                     "nodeName": "node-1", "serviceAccountName": "default", "priority": 0},
+            "status": status
+        })
+    }
+
+    pub(crate) fn running_status() -> Value {
+        json!({"phase": "Running", "hostIP": "10.0.0.11", "podIP": "10.244.1.5", "podIPs": [{"ip": "10.244.1.5"}], "startTime": "2026-01-01T00:00:01Z",
+               "conditions": [{"type": "Initialized", "status": "True"}, {"type": "Ready", "status": "True"}, {"type": "ContainersReady", "status": "True"}, {"type": "PodScheduled", "status": "True"}],
+               "containerStatuses": [{"name": "nginx", "ready": true, "started": true, "restartCount": 0, "state": {"running": {"startedAt": "2026-01-01T00:00:05Z"}}}]})
+    }
+
+    pub(crate) fn waiting_status(reason: &str) -> Value {
+        json!({"phase": "Pending", "hostIP": "10.0.0.11", "startTime": "2026-01-01T00:00:01Z",
+               "conditions": [{"type": "Initialized", "status": "True"}, {"type": "Ready", "status": "False"}, {"type": "PodScheduled", "status": "True"}],
+               "containerStatuses": [{"name": "nginx", "ready": false, "started": false, "restartCount": 0, "state": {"waiting": {"reason": reason}}}]})
+    }
+
+    pub(crate) fn node(name: &str, ready: &str, unschedulable: bool, labels: Value) -> Value {
+        json!({
+            "apiVersion": "v1", "kind": "Node",
+            "metadata": {"name": name, "uid": format!("{}-uid", name), "creationTimestamp": "2026-01-01T00:00:00Z", "labels": labels},
+            "spec": {"unschedulable": unschedulable},
+            "status": {"conditions": [{"type": "MemoryPressure", "status": "False"}, {"type": "Ready", "status": ready}],
+                       "addresses": [{"type": "InternalIP", "address": "10.0.0.11"}, {"type": "Hostname", "address": name}],
+                       "nodeInfo": {"kubeletVersion": "v1.34.0", "osImage": "Ubuntu 24.04.1 LTS", "kernelVersion": "6.8.0-45-generic", "containerRuntimeVersion": "containerd://1.7.22"}}
+        })
+    }
+
+    struct TableCase {
+        name: &'static str,
+        kind: &'static str,
+        objs: Vec<Value>,
+        wide: bool,
+        with_kind: bool,
+        want: &'static str,
+    }
+
+    fn run_table_cases(cases: Vec<TableCase>) {
+        for c in cases {
+            let got = print_table(c.kind, &c.objs, c.wide, c.with_kind, now());
+            assert_eq!(got, c.want, "case {}:\n{}", c.name, got);
+        }
+    }
+
+    #[test]
+    fn deployment_and_replica_set_tables() {
+        let mut rolling = seed_deployment();
+        rolling["metadata"]["name"] = json!("web");
+        rolling["metadata"]["creationTimestamp"] = json!("2025-12-29T23:00:00Z");
+        rolling["status"] = json!({"replicas": 4, "updatedReplicas": 1, "readyReplicas": 3, "availableReplicas": 3});
+        run_table_cases(vec![
+            TableCase {
+                name: "seed deployment, 3 ready pods",
+                kind: "Deployment",
+                objs: vec![seed_deployment()],
+                wide: false,
+                with_kind: false,
+                want: "NAME    READY   UP-TO-DATE   AVAILABLE   AGE\nnginx   3/3     3            3           10m\n",
+            },
+            TableCase {
+                name: "two deployments mid-rollout, ages in days",
+                kind: "Deployment",
+                objs: vec![seed_deployment(), rolling],
+                wide: false,
+                with_kind: false,
+                want: "NAME    READY   UP-TO-DATE   AVAILABLE   AGE\nnginx   3/3     3            3           10m\nweb     3/3     1            3           2d1h\n",
+            },
+            TableCase {
+                name: "wide with kind prefix (kubectl get deploy,rs)",
+                kind: "Deployment",
+                objs: vec![seed_deployment()],
+                wide: true,
+                with_kind: true,
+                want: "NAME                    READY   UP-TO-DATE   AVAILABLE   AGE   CONTAINERS   IMAGES       SELECTOR\n\
+                       deployment.apps/nginx   3/3     3            3           10m   nginx        nginx:1.27   app=nginx\n",
+            },
+            TableCase {
+                name: "replicaset",
+                kind: "ReplicaSet",
+                objs: vec![seed_replica_set()],
+                wide: false,
+                with_kind: true,
+                want: "NAME                               DESIRED   CURRENT   READY   AGE\nreplicaset.apps/nginx-7c79c4bf97   3         3         3       10m\n",
+            },
+            TableCase {
+                name: "replicaset wide shows FormatLabelSelector",
+                kind: "ReplicaSet",
+                objs: vec![seed_replica_set()],
+                wide: true,
+                with_kind: false,
+                want: "NAME               DESIRED   CURRENT   READY   AGE   CONTAINERS   IMAGES       SELECTOR\n\
+                       nginx-7c79c4bf97   3         3         3       10m   nginx        nginx:1.27   app=nginx,pod-template-hash=7c79c4bf97\n",
+            },
+            TableCase { name: "no objects", kind: "Deployment", objs: vec![], wide: false, with_kind: false, want: "" },
+        ]);
+    }
+
+    /// One pod per case, checking the READY / STATUS / RESTARTS cells of printPod.
+    #[test]
+    fn pod_status_column() {
+        struct Case {
+            name: &'static str,
+            pod: Value,
+            want: &'static str,
+        }
+        let mut crash = waiting_status("CrashLoopBackOff");
+        crash["phase"] = json!("Running");
+        crash["containerStatuses"][0]["restartCount"] = json!(5);
+        crash["containerStatuses"][0]["lastState"] = json!({"terminated": {"exitCode": 1, "reason": "Error", "finishedAt": "2026-01-01T00:09:30Z"}});
+        let mut terminating = pod("p", running_status());
+        terminating["metadata"]["deletionTimestamp"] = json!("2026-01-01T00:10:30Z");
+        terminating["metadata"]["deletionGracePeriodSeconds"] = json!(30);
+        let completed = json!({"phase": "Succeeded", "conditions": [{"type": "Ready", "status": "False"}],
+                               "containerStatuses": [{"name": "nginx", "ready": false, "restartCount": 0, "state": {"terminated": {"exitCode": 0, "reason": "Completed"}}}]});
+        let failed = json!({"phase": "Failed", "containerStatuses": [{"name": "nginx", "ready": false, "restartCount": 0, "state": {"terminated": {"exitCode": 137}}}]});
+        let mut unscheduled = pod("p", json!({"phase": "Pending", "conditions": [{"type": "PodScheduled", "status": "False", "reason": "Unschedulable"}]}));
+        unscheduled["spec"].as_object_mut().unwrap().remove("nodeName");
+        let gated = json!({"phase": "Pending", "conditions": [{"type": "PodScheduled", "status": "False", "reason": "SchedulingGated"}]});
+        let mut init = pod("p", json!({"phase": "Pending", "conditions": [{"type": "Initialized", "status": "False"}],
+            "initContainerStatuses": [{"name": "setup", "ready": false, "restartCount": 0, "state": {"running": {"startedAt": "2026-01-01T00:00:03Z"}}}],
+            "containerStatuses": [{"name": "nginx", "ready": false, "restartCount": 0, "state": {"waiting": {"reason": "PodInitializing"}}}]}));
+        init["spec"]["initContainers"] = json!([{"name": "setup", "image": "busybox"}]);
+        let mut init_pull = init.clone();
+        init_pull["status"]["initContainerStatuses"][0]["state"] = json!({"waiting": {"reason": "ImagePullBackOff"}});
+        let mut sidecar = pod("p", running_status());
+        sidecar["spec"]["initContainers"] = json!([{"name": "proxy", "image": "envoy", "restartPolicy": "Always"}]);
+        sidecar["status"]["initContainerStatuses"] =
+            json!([{"name": "proxy", "ready": true, "started": true, "restartCount": 2, "lastState": {"terminated": {"exitCode": 1, "finishedAt": "2026-01-01T00:05:00Z"}}, "state": {"running": {}}}]);
+        let not_ready = json!({"phase": "Running", "conditions": [{"type": "Ready", "status": "False"}],
+            "containerStatuses": [{"name": "a", "ready": false, "restartCount": 0, "state": {"terminated": {"exitCode": 0, "reason": "Completed"}}},
+                                  {"name": "b", "ready": true, "restartCount": 0, "state": {"running": {}}}]});
+        let mut two_containers = pod("p", not_ready);
+        two_containers["spec"]["containers"] = json!([{"name": "a", "image": "busybox"}, {"name": "b", "image": "nginx"}]);
+        let mut lost = pod("p", running_status());
+        lost["metadata"]["deletionTimestamp"] = json!("2026-01-01T00:10:30Z");
+        lost["status"]["reason"] = json!("NodeLost");
+        let cases = vec![
+            Case { name: "running", pod: pod("p", running_status()), want: "p      1/1     Running   0          9m59s" },
+            Case { name: "unscheduled pending", pod: unscheduled, want: "p      0/1     Pending   0          9m59s" },
+            Case { name: "container creating", pod: pod("p", waiting_status("ContainerCreating")), want: "p      0/1     ContainerCreating   0          9m59s" },
+            Case { name: "err image pull", pod: pod("p", waiting_status("ErrImagePull")), want: "p      0/1     ErrImagePull   0          9m59s" },
+            Case { name: "image pull backoff", pod: pod("p", waiting_status("ImagePullBackOff")), want: "p      0/1     ImagePullBackOff   0          9m59s" },
+            Case { name: "crash loop with last restart 30s ago", pod: pod("p", crash), want: "p      0/1     CrashLoopBackOff   5 (30s ago)   9m59s" },
+            Case { name: "terminating", pod: terminating, want: "p      1/1     Terminating   0          9m59s" },
+            Case { name: "node lost while deleting", pod: lost, want: "p      1/1     Unknown   0          9m59s" },
+            Case { name: "completed", pod: pod("p", completed), want: "p      0/1     Completed   0          9m59s" },
+            Case { name: "terminated without reason", pod: pod("p", failed), want: "p      0/1     ExitCode:137   0          9m59s" },
+            Case { name: "scheduling gated", pod: pod("p", gated), want: "p      0/1     SchedulingGated   0          9m59s" },
+            Case { name: "init container running", pod: init, want: "p      0/1     Init:0/1   0          9m59s" },
+            Case { name: "init container image pull", pod: init_pull, want: "p      0/1     Init:ImagePullBackOff   0          9m59s" },
+            Case { name: "sidecar counts toward READY and RESTARTS", pod: sidecar, want: "p      2/2     Running   2 (5m ago)   9m59s" },
+            Case { name: "completed container next to a running one, not ready", pod: two_containers, want: "p      1/2     NotReady   0          9m59s" },
+        ];
+        for c in cases {
+            let table = print_table("Pod", &[c.pod], false, false, now());
+            let row = table.lines().nth(1).unwrap_or("");
+            assert_eq!(row, c.want, "case {}:\n{}", c.name, table);
+        }
+    }
+
+    #[test]
+    fn pod_tables() {
+        let mut gated = pod("nginx-7c79c4bf97-x8k2q", running_status());
+        gated["spec"]["readinessGates"] = json!([{"conditionType": "example.com/lb"}, {"conditionType": "example.com/dns"}]);
+        gated["status"]["conditions"].as_array_mut().unwrap().push(json!({"type": "example.com/lb", "status": "True"}));
+        let mut pending = pod("nginx-7c79c4bf97-b2lzm", json!({"phase": "Pending", "nominatedNodeName": "node-2"}));
+        pending["spec"].as_object_mut().unwrap().remove("nodeName");
+        run_table_cases(vec![
+            TableCase {
+                name: "three running pods",
+                kind: "Pod",
+                objs: vec![pod("nginx-7c79c4bf97-5xk2p", running_status()), pod("nginx-7c79c4bf97-b2lzm", running_status()), pod("nginx-7c79c4bf97-x8k2q", running_status())],
+                wide: false,
+                with_kind: false,
+                want: "NAME                     READY   STATUS    RESTARTS   AGE\n\
+                       nginx-7c79c4bf97-5xk2p   1/1     Running   0          9m59s\n\
+                       nginx-7c79c4bf97-b2lzm   1/1     Running   0          9m59s\n\
+                       nginx-7c79c4bf97-x8k2q   1/1     Running   0          9m59s\n",
+            },
+            TableCase {
+                name: "wide: IP, node, nominated node, readiness gates",
+                kind: "Pod",
+                objs: vec![gated, pending],
+                wide: true,
+                with_kind: false,
+                want: "NAME                     READY   STATUS    RESTARTS   AGE     IP           NODE     NOMINATED NODE   READINESS GATES\n\
+                       nginx-7c79c4bf97-x8k2q   1/1     Running   0          9m59s   10.244.1.5   node-1   <none>           1/2\n\
+                       nginx-7c79c4bf97-b2lzm   0/1     Pending   0          9m59s   <none>       <none>   node-2           <none>\n",
+            },
+            TableCase {
+                name: "kind prefix for pods is just pod/",
+                kind: "Pod",
+                objs: vec![pod("p", running_status())],
+                wide: false,
+                with_kind: true,
+                want: "NAME    READY   STATUS    RESTARTS   AGE\npod/p   1/1     Running   0          9m59s\n",
+            },
+        ]);
+    }
+
+    #[test]
+    fn node_and_namespace_tables() {
+        let cp = node("control-plane", "True", false, json!({"node-role.kubernetes.io/control-plane": "", "kubernetes.io/hostname": "control-plane"}));
+        let w1 = node("node-1", "True", true, json!({"kubernetes.io/hostname": "node-1"}));
+        let w2 = node("node-2", "False", false, json!({"kubernetes.io/role": "worker", "node-role.kubernetes.io/worker": ""}));
+        let mut bare = node("node-3", "True", false, json!({}));
+        bare["status"] = json!({});
+        run_table_cases(vec![
+            TableCase {
+                name: "ready, cordoned, not ready, no conditions",
+                kind: "Node",
+                objs: vec![cp.clone(), w1.clone(), w2, bare.clone()],
+                wide: false,
+                with_kind: false,
+                want: "NAME            STATUS                     ROLES           AGE   VERSION\n\
+                       control-plane   Ready                      control-plane   10m   v1.34.0\n\
+                       node-1          Ready,SchedulingDisabled   <none>          10m   v1.34.0\n\
+                       node-2          NotReady                   worker          10m   v1.34.0\n\
+                       node-3          Unknown                    <none>          10m   \n",
+            },
+            TableCase {
+                name: "wide node columns",
+                kind: "Node",
+                objs: vec![w1, bare],
+                wide: true,
+                with_kind: false,
+                want: "NAME     STATUS                     ROLES    AGE   VERSION   INTERNAL-IP   EXTERNAL-IP   OS-IMAGE             KERNEL-VERSION     CONTAINER-RUNTIME\n\
+                       node-1   Ready,SchedulingDisabled   <none>   10m   v1.34.0   10.0.0.11     <none>        Ubuntu 24.04.1 LTS   6.8.0-45-generic   containerd://1.7.22\n\
+                       node-3   Unknown                    <none>   10m             <none>        <none>        <unknown>            <unknown>          <unknown>\n",
+            },
+            TableCase {
+                name: "namespaces",
+                kind: "Namespace",
+                objs: vec![
+                    json!({"metadata": {"name": "default", "creationTimestamp": "2026-01-01T00:00:00Z"}, "status": {"phase": "Active"}}),
+                    json!({"metadata": {"name": "kube-system", "creationTimestamp": "2026-01-01T00:00:00Z"}, "status": {"phase": "Active"}}),
+                    json!({"metadata": {"name": "old", "creationTimestamp": "2026-01-01T00:00:00Z", "deletionTimestamp": "2026-01-01T00:09:59Z"}, "status": {"phase": "Terminating"}}),
+                ],
+                wide: false,
+                with_kind: false,
+                want: "NAME          STATUS        AGE\ndefault       Active        10m\nkube-system   Active        10m\nold           Terminating   10m\n",
+            },
+            TableCase {
+                name: "unknown kind falls back to NAME AGE, missing timestamp",
+                kind: "ConfigMap",
+                objs: vec![json!({"metadata": {"name": "kube-root-ca.crt"}})],
+                wide: false,
+                with_kind: false,
+                want: "NAME               AGE\nkube-root-ca.crt   <unknown>\n",
+            },
+        ]);
+    }
+
+    pub(crate) fn event(name: &str, kind: &str, obj: &str, reason: &str, message: &str, last: &str) -> Value {
+        json!({"metadata": {"name": name, "namespace": "default"}, "involvedObject": {"kind": kind, "name": obj, "namespace": "default"},
+               "reason": reason, "message": message, "type": "Normal", "source": {"component": "kubelet", "host": "node-1"},
+               "firstTimestamp": last, "lastTimestamp": last, "count": 1})
+    }
+
+    #[test]
+    fn events_table() {
+        struct Case {
+            name: &'static str,
+            events: Vec<Value>,
+            want: &'static str,
+        }
+        let mut scheduled = event("nginx-7c79c4bf97-x8k2q.188a1", "Pod", "nginx-7c79c4bf97-x8k2q", "Scheduled", "Successfully assigned default/nginx-7c79c4bf97-x8k2q to node-1", "");
+        let m = scheduled.as_object_mut().unwrap();
+        m.remove("firstTimestamp");
+        m.remove("lastTimestamp");
+        m.remove("source");
+        m.insert("eventTime".into(), json!("2026-01-01T00:00:01.123456Z"));
+        m.insert("reportingComponent".into(), json!("default-scheduler"));
+        let mut backoff = event("nginx-7c79c4bf97-x8k2q.188a9", "Pod", "nginx-7c79c4bf97-x8k2q", "BackOff", "Back-off pulling image \"nginx:1.99\"", "2026-01-01T00:09:50Z");
+        backoff["firstTimestamp"] = json!("2026-01-01T00:02:00Z");
+        backoff["count"] = json!(12);
+        let mut warning = event("nginx-7c79c4bf97-x8k2q.188a5", "Pod", "nginx-7c79c4bf97-x8k2q", "Failed", "Error: ErrImagePull\nsecond line", "2026-01-01T00:01:30Z");
+        warning["type"] = json!("Warning");
+        let cases = vec![
+            Case {
+                name: "apiserver list order: by name, not by time; kind lowercased",
+                events: vec![
+                    event("nginx.188a0", "Deployment", "nginx", "ScalingReplicaSet", "Scaled up replica set nginx-7c79c4bf97 from 0 to 3", "2026-01-01T00:00:00Z"),
+                    event("nginx-7c79c4bf97.188a0", "ReplicaSet", "nginx-7c79c4bf97", "SuccessfulCreate", "Created pod: nginx-7c79c4bf97-x8k2q", "2026-01-01T00:00:00Z"),
+                    backoff,
+                    scheduled,
+                    warning,
+                ],
+                // "nginx-…" sorts before "nginx.…" ('-' < '.'); 9m58.877s truncates to 9m58s
+                want: "LAST SEEN   TYPE      REASON              OBJECT                        MESSAGE\n\
+                       9m58s       Normal    Scheduled           pod/nginx-7c79c4bf97-x8k2q    Successfully assigned default/nginx-7c79c4bf97-x8k2q to node-1\n\
+                       8m30s       Warning   Failed              pod/nginx-7c79c4bf97-x8k2q    Error: ErrImagePull...\n\
+                       10s         Normal    BackOff             pod/nginx-7c79c4bf97-x8k2q    Back-off pulling image \"nginx:1.99\"\n\
+                       10m         Normal    SuccessfulCreate    replicaset/nginx-7c79c4bf97   Created pod: nginx-7c79c4bf97-x8k2q\n\
+                       10m         Normal    ScalingReplicaSet   deployment/nginx              Scaled up replica set nginx-7c79c4bf97 from 0 to 3\n",
+            },
+            Case { name: "no events", events: vec![], want: "" },
+        ];
+        for c in cases {
+            let got = print_events(&c.events, now());
+            assert_eq!(got, c.want, "case {}:\n{}", c.name, got);
+        }
+    }
+
+    #[test]
+    fn events_wide_columns() {
+        let mut e = event("node-1.188a0", "Node", "node-1", "NodeNotReady", "Node node-1 status is now: NodeNotReady", "2026-01-01T00:09:00Z");
+        e["firstTimestamp"] = json!("2026-01-01T00:05:00Z");
+        e["count"] = json!(3);
+        e["source"] = json!({"component": "node-controller"});
+        let got = print_table("Event", &[e], true, false, now());
+        let want = "LAST SEEN   TYPE     REASON         OBJECT        SUBOBJECT   SOURCE            MESSAGE                                   FIRST SEEN   COUNT   NAME\n\
+                    60s         Normal   NodeNotReady   node/node-1               node-controller   Node node-1 status is now: NodeNotReady   5m           3       node-1.188a0\n";
+        assert_eq!(got, want, "case wide event row:\n{}", got);
+    }
+
+    #[test]
+    fn human_duration_upstream_cases() {
+        const S: i64 = 1000;
+        const M: i64 = 60 * S;
+        const H: i64 = 60 * M;
+        const D: i64 = 24 * H;
+        const Y: i64 = 365 * D;
+        // duration_test.go TestHumanDuration + TestHumanDurationBoundaries (ms instead of ns)
+        let cases: Vec<(&str, i64, &str)> = vec![
+            ("1s", S, "1s"),
+            ("70s", 70 * S, "70s"),
+            ("190s", 190 * S, "3m10s"),
+            ("70m", 70 * M, "70m"),
+            ("47h", 47 * H, "47h"),
+            ("49h", 49 * H, "2d1h"),
+            ("8d2h", 8 * D + 2 * H, "8d"),
+            ("367d", 367 * D, "367d"),
+            ("2y1d1h", 2 * Y + 25 * H, "2y1d"),
+            ("8y2h", 8 * Y + 2 * H, "8y"),
+            ("-2s", -2 * S, "<invalid>"),
+            ("-2s+1ms", -2 * S + 1, "0s"),
+            ("0", 0, "0s"),
+            ("1s-1ms", S - 1, "0s"),
+            ("2m-1ms", 2 * M - 1, "119s"),
+            ("2m", 2 * M, "2m"),
+            ("2m1s", 2 * M + S, "2m1s"),
+            ("10m-1ms", 10 * M - 1, "9m59s"),
+            ("10m", 10 * M, "10m"),
+            ("10m1s", 10 * M + S, "10m"),
+            ("3h-1ms", 3 * H - 1, "179m"),
+            ("3h", 3 * H, "3h"),
+            ("3h1m", 3 * H + M, "3h1m"),
+            ("8h-1ms", 8 * H - 1, "7h59m"),
+            ("8h", 8 * H, "8h"),
+            ("8h59m", 8 * H + 59 * M, "8h"),
+            ("2d-1ms", 2 * D - 1, "47h"),
+            ("2d", 2 * D, "2d"),
+            ("2d1h", 2 * D + H, "2d1h"),
+            ("8d-1ms", 8 * D - 1, "7d23h"),
+            ("8d", 8 * D, "8d"),
+            ("8d23h", 8 * D + 23 * H, "8d"),
+            ("2y-1ms", 2 * Y - 1, "729d"),
+            ("2y", 2 * Y, "2y"),
+            ("2y23h", 2 * Y + 23 * H, "2y"),
+            ("2y23h59m", 2 * Y + 23 * H + 59 * M, "2y"),
+            ("2y1d-1ms", 2 * Y + D - 1, "2y"),
+            ("2y1d", 2 * Y + D, "2y1d"),
+            ("3y", 3 * Y, "3y"),
+            ("7y", 7 * Y, "7y"),
+            ("8y-1ms", 8 * Y - 1, "7y364d"),
+            ("8y", 8 * Y, "8y"),
+            ("8y364d", 8 * Y + 364 * D, "8y"),
+            ("9y", 9 * Y, "9y"),
+        ];
+        for (name, d, want) in cases {
+            assert_eq!(human_duration(d), want, "case {}", name);
+        }
+    }
+
+    #[test]
+    fn timestamps() {
+        let cases: Vec<(&str, &str, Option<i64>)> = vec![
+            ("epoch", "1970-01-01T00:00:00Z", Some(0)),
+            ("sim epoch", "2026-01-01T00:00:00Z", Some(1_767_225_600_000)),
+            ("micro time keeps ms", "2026-01-01T00:00:01.123456Z", Some(1_767_225_601_123)),
+            ("offset", "2026-01-01T02:00:00+02:00", Some(1_767_225_600_000)),
+            ("empty", "", None),
+            ("garbage", "yesterday", None),
+            ("no zone", "2026-01-01T00:00:00", None),
+        ];
+        for (name, s, want) in cases {
+            assert_eq!(parse_rfc3339_ms(s), want, "case {}", name);
+        }
+        let fmt: Vec<(&str, i64, &str)> = vec![
+            ("epoch was a Thursday", 0, "Thu, 01 Jan 1970 00:00:00 +0000"),
+            ("sim start", 1_767_225_600_000, "Thu, 01 Jan 2026 00:00:00 +0000"),
+            ("leap day", parse_rfc3339_ms("2028-02-29T13:04:05Z").unwrap(), "Tue, 29 Feb 2028 13:04:05 +0000"),
+        ];
+        for (name, ms, want) in fmt {
+            assert_eq!(format_rfc1123z(ms), want, "case {}", name);
+        }
+    }
+
+    #[test]
+    fn tabwriter_blocks() {
+        let cases: Vec<(&str, &str, usize, usize, &str)> = vec![
+            ("table with minwidth 6", "NAME\tAGE\na\t1s\n", 6, 3, "NAME   AGE\na      1s\n"),
+            ("padding 2, last cell not padded", "Name:\tx\nNamespace:\tdefault\n", 0, 2, "Name:       x\nNamespace:  default\n"),
+            ("a line without a tab restarts alignment", "Name:\tx\nIPs:\n  IP:\t1.2.3.4\nControlled By:\tRS/x\n", 0, 2, "Name:  x\nIPs:\n  IP:           1.2.3.4\nControlled By:  RS/x\n"),
+            ("empty first cell continues a column", "Labels:\ta=b\n\tc=d\n", 0, 2, "Labels:  a=b\n         c=d\n"),
+            ("a trailing tab pads the cell", "IP:\t\nStatus:\tRunning\n", 0, 2, "IP:      \nStatus:  Running\n"),
+            ("runes, not bytes", "é\tx\nab\ty\n", 0, 1, "é  x\nab y\n"),
+        ];
+        for (name, input, minwidth, padding, want) in cases {
+            assert_eq!(tabwriter(input, minwidth, padding), want, "case {}", name);
+        }
+    }
+
+    #[test]
+    fn quantities() {
+        let cases: Vec<(&str, &str, &str, i128, i128)> = vec![
+            // name, input, String(), MilliValue(), Value()
+            ("millicores", "100m", "100m", 100, 1),
+            ("whole cpu", "2", "2", 2000, 2),
+            ("half a cpu", "0.5", "500m", 500, 1),
+            ("1000m is 1", "1000m", "1", 1000, 1),
+            ("mebibytes", "128Mi", "128Mi", 134_217_728_000, 134_217_728),
+            ("1024Mi is 1Gi", "1024Mi", "1Gi", 1_073_741_824_000, 1_073_741_824),
+            ("1.5Gi", "1.5Gi", "1536Mi", 1_610_612_736_000, 1_610_612_736),
+            ("odd kibibytes stay", "4015428Ki", "4015428Ki", 4_111_798_272_000, 4_111_798_272),
+            ("small binary prints decimal", "0.5Ki", "512", 512_000, 512),
+            ("decimal mega", "1000000", "1M", 1_000_000_000, 1_000_000),
+            ("1500 stays", "1500", "1500", 1_500_000, 1500),
+            ("decimal suffix", "64M", "64M", 64_000_000_000, 64_000_000),
+            ("bytes", "56403987978", "56403987978", 56_403_987_978_000, 56_403_987_978),
+            ("exponent", "1e3", "1e3", 1_000_000, 1000),
+            ("zero", "0", "0", 0, 0),
+        ];
+        for (name, input, s, milli, value) in cases {
+            let q = Qty::parse(input).unwrap_or_else(|| panic!("case {}: parse failed", name));
+            assert_eq!(q.to_canonical(), s, "case {} String()", name);
+            assert_eq!(q.milli_value(), milli, "case {} MilliValue()", name);
+            assert_eq!(q.value(), value, "case {} Value()", name);
+        }
+        for bad in ["", "Mi", "1.2.3", "12x", "1K", "--1"] {
+            assert!(Qty::parse(bad).is_none(), "case invalid {:?}", bad);
+        }
+        // sums keep the first non-zero operand's format
+        let mut sum = Qty::zero();
+        sum.add(Qty::parse("64Mi").unwrap());
+        sum.add(Qty::parse("128Mi").unwrap());
+        assert_eq!(sum.to_canonical(), "192Mi", "case sum of mebibytes");
+        let mut cpu = Qty::parse("250m").unwrap();
+        cpu.add(Qty::parse("750m").unwrap());
+        assert_eq!(cpu.to_canonical(), "1", "case 250m+750m");
+    }
+
+    #[test]
+    fn label_selectors() {
+        let cases: Vec<(&str, Option<Value>, &str, &str)> = vec![
+            ("match labels sorted", Some(json!({"matchLabels": {"tier": "web", "app": "nginx"}})), "app=nginx,tier=web", "app=nginx,tier=web"),
+            (
+                "expressions",
+                Some(json!({"matchLabels": {"app": "x"}, "matchExpressions": [
+                    {"key": "env", "operator": "In", "values": ["prod", "dev"]},
+                    {"key": "zone", "operator": "NotIn", "values": ["b"]},
+                    {"key": "canary", "operator": "DoesNotExist"},
+                    {"key": "gpu", "operator": "Exists"}]})),
+                "app=x,canary,env in (dev,prod),gpu,zone notin (b)",
+                "app=x,!canary,env in (dev,prod),gpu,zone notin (b)",
+            ),
+            ("empty selector", Some(json!({})), "<none>", ""),
+            ("nil selector", None, "<none>", ""),
+        ];
+        for (name, sel, formatted, plain) in cases {
+            // FormatLabelSelector / selector.String()
+            let f = format_label_selector(sel.as_ref());
+            let p = selector_string(sel.as_ref());
+            if name == "expressions" {
+                assert_eq!(p, plain, "case {} String()", name);
+                assert_eq!(f, plain, "case {} FormatLabelSelector", name);
+                let _ = formatted;
+            } else {
+                assert_eq!(f, formatted, "case {} FormatLabelSelector", name);
+                assert_eq!(p, plain, "case {} String()", name);
+            }
+        }
+    }
+
+    #[test]
+    fn yaml_nested_object() {
+        let obj = json!({
+            "kind": "Pod", "apiVersion": "v1",
+            "metadata": {"name": "p", "labels": {"app": "nginx"}, "annotations": {"note": "line one\nline two\n"}},
+            "spec": {"containers": [{"name": "c", "command": ["sh", "-c", "echo hi; sleep 10"], "env": [{"name": "PORT", "value": "8080"}], "resources": {}}],
+                     "tolerations": [], "priority": 0},
+            "status": {"phase": "Pending", "conditions": [{"type": "PodScheduled", "status": "False", "lastProbeTime": null}]}
+        });
+        let want = "apiVersion: v1\n\
+kind: Pod\n\
+metadata:\n\
+\x20 annotations:\n\
+\x20   note: |\n\
+\x20     line one\n\
+\x20     line two\n\
+\x20 labels:\n\
+\x20   app: nginx\n\
+\x20 name: p\n\
+spec:\n\
+\x20 containers:\n\
+\x20 - command:\n\
+\x20   - sh\n\
+\x20   - -c\n\
+\x20   - echo hi; sleep 10\n\
+\x20   env:\n\
+\x20   - name: PORT\n\
+\x20     value: \"8080\"\n\
+\x20   name: c\n\
+\x20   resources: {}\n\
+\x20 priority: 0\n\
+\x20 tolerations: []\n\
+status:\n\
+\x20 conditions:\n\
+\x20 - lastProbeTime: null\n\
+\x20   status: \"False\"\n\
+\x20   type: PodScheduled\n\
+\x20 phase: Pending\n";
+        let got = to_yaml(&obj);
+        assert_eq!(got, want, "case nested pod:\n{}", got);
+    }
+
+    #[test]
+    fn yaml_scalar_styles() {
+        let cases: Vec<(&str, Value, &str)> = vec![
+            ("plain string", json!("nginx:1.27"), "v: nginx:1.27\n"),
+            ("percent", json!("25%"), "v: 25%\n"),
+            ("int-looking string is double quoted", json!("1"), "v: \"1\"\n"),
+            ("bool-looking string", json!("true"), "v: \"true\"\n"),
+            ("yaml 1.1 bool word", json!("yes"), "v: \"yes\"\n"),
+            ("empty string", json!(""), "v: \"\"\n"),
+            ("timestamp string", json!("2026-01-01T00:00:00Z"), "v: \"2026-01-01T00:00:00Z\"\n"),
+            ("octal-looking", json!("0755"), "v: \"0755\"\n"),
+            ("float-looking", json!("1.5"), "v: \"1.5\"\n"),
+            ("base 60", json!("12:30"), "v: \"12:30\"\n"),
+            ("colon space needs single quotes", json!("a: b"), "v: 'a: b'\n"),
+            ("leading indicator", json!("*"), "v: '*'\n"),
+            ("dash space", json!("- x"), "v: '- x'\n"),
+            ("comment", json!("x #y"), "v: 'x #y'\n"),
+            ("apostrophe doubled in single quotes", json!("it's: x"), "v: 'it''s: x'\n"),
+            ("trailing space", json!("x "), "v: 'x '\n"),
+            ("tab forces double quotes", json!("a\tb"), "v: \"a\\tb\"\n"),
+            ("astral char escaped", json!("ok 😀"), "v: \"ok \\U0001F600\"\n"),
+            ("literal keep-newline", json!("a\nb\n"), "v: |\n  a\n  b\n"),
+            ("literal strip", json!("a\nb"), "v: |-\n  a\n  b\n"),
+            ("literal with leading space gets indent hint", json!(" a\nb"), "v: |2-\n   a\n  b\n"),
+            ("space before newline forces double quotes", json!("a \nb"), "v: \"a \\nb\"\n"),
+            ("integer", json!(3), "v: 3\n"),
+            ("float", json!(0.5), "v: 0.5\n"),
+            ("big float uses exponent", json!(1000000.0), "v: 1e+06\n"),
+            ("null", Value::Null, "v: null\n"),
+            ("bool", json!(false), "v: false\n"),
+        ];
+        for (name, v, want) in cases {
+            let got = to_yaml(&json!({ "v": v }));
+            assert_eq!(got, want, "case {}", name);
+        }
+    }
+
+    #[test]
+    fn yaml_keys_and_folding() {
+        let keys = to_yaml(&json!({"a10": 1, "a9": 2, "a_b": 3, "aB": 4, "a-b": 5, "no": 6, "80": 7}));
+        assert_eq!(keys, "\"80\": 7\na-b: 5\na_b: 3\na9: 2\na10: 1\naB: 4\n\"no\": 6\n", "case go-yaml key order and quoted keys");
+        let msg = "0/3 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 Insufficient cpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.";
+        let got = to_yaml(&json!({"status": {"conditions": [{"message": msg, "type": "PodScheduled"}]}}));
+        let want = "status:\n  conditions:\n  - message: '0/3 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane:\n      }, 2 Insufficient cpu. preemption: 0/3 nodes are available: 1 Preemption is\n      not helpful for scheduling, 2 No preemption victims found for incoming pod.'\n    type: PodScheduled\n";
+        assert_eq!(got, want, "case folded single-quoted message:\n{}", got);
+        let plain = "Scaled up replica set web-7c79c4bf97 from 0 to 3 because the deployment asked for three replicas";
+        let got = to_yaml(&json!({"message": plain}));
+        assert_eq!(
+            got,
+            "message: Scaled up replica set web-7c79c4bf97 from 0 to 3 because the deployment asked\n  for three replicas\n",
+            "case folded plain scalar"
+        );
+        let nested = to_yaml(&json!({"a": [[1, 2], [], {}], "b": [{"c": [{"d": 1}]}]}));
+        assert_eq!(nested, "a:\n- - 1\n  - 2\n- []\n- {}\nb:\n- c:\n  - d: 1\n", "case nested sequences");
+    }
+
+    #[test]
+    fn lists_and_json() {
+        let p = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}});
+        assert_eq!(
+            list_to_yaml(&[p.clone()]),
+            "apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: p\nkind: List\nmetadata:\n  resourceVersion: \"\"\n",
+            "case list yaml"
+        );
+        assert_eq!(list_to_yaml(&[]), "apiVersion: v1\nitems: []\nkind: List\nmetadata:\n  resourceVersion: \"\"\n", "case empty list yaml");
+        assert_eq!(
+            list_to_json(&[p]),
+            "{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n        {\n            \"apiVersion\": \"v1\",\n            \"kind\": \"Pod\",\n            \"metadata\": {\n                \"name\": \"p\"\n            }\n        }\n    ],\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n",
+            "case list json"
+        );
+        let cases: Vec<(&str, Value, &str)> = vec![
+            ("html escaped like Go", json!("<none> & >"), "\"\\u003cnone\\u003e \\u0026 \\u003e\""),
+            ("control characters", json!("a\u{1}\u{8}\n"), "\"a\\u0001\\b\\n\""),
+            ("float", json!(1.5), "1.5"),
+            ("large float", json!(1e21), "1e+21"),
+            ("tiny float", json!(0.0000001), "1e-7"),
+            ("integral float", json!(2.0), "2"),
+            ("empty map and list", json!({"a": {}, "b": []}), "{\n    \"a\": {},\n    \"b\": []\n}"),
+        ];
+        for (name, v, want) in cases {
+            assert_eq!(to_json(&v), format!("{}\n", want), "case {}", name);
+        }
+    }
+
+    #[test]
+    fn never_panics_on_odd_objects() {
+        let odd = vec![json!(null), json!(5), json!("x"), json!([]), json!({"metadata": 3, "spec": "x", "status": {"containerStatuses": {"a": 1}}})];
+        for kind in ["Deployment", "ReplicaSet", "Pod", "Node", "Namespace", "Event", "Other"] {
+            let _ = print_table(kind, &odd, true, true, now());
+        }
+        let _ = print_events(&odd, now());
+        for o in &odd {
+            let _ = to_yaml(o);
+            let _ = to_json(o);
+            let _ = describe_pod(o, &odd, now());
+            let _ = describe_node(o, &odd, &odd, now());
+            let _ = describe_deployment(o, &odd, &odd, now());
+            let _ = describe_replica_set(o, &odd, &odd, now());
+        }
+    }
 }

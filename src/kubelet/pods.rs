@@ -1,17 +1,525 @@
-//! The kubelet's pod workers (filled in by the event-chain work).
+//! The kubelet's pod workers: from "a Pod is bound to my node" to "its containers run", and back.
+//!
+//! Real counterparts: `pkg/kubelet/pod_workers.go` and `kubelet.go` (`syncPod`, `syncTerminatingPod`),
+//! `kuberuntime/kuberuntime_manager.go` (`SyncPod`: sandbox, image, create, start),
+//! `images/image_manager.go` (`EnsureImageExists`, serialized pulls, pull back-off),
+//! `status/status_manager.go` and `status/generate.go` (pod status and conditions),
+//! `pkg/kubelet/events/event.go` (event reasons).
+//!
+//! Each step is a CRI call to the node's [`Runtime`] taking virtual time; between steps the
+//! kubelet reports status to the API server with PATCH `pods/NAME/status`.
+//!
+//! What kubesim simplifies: init containers, probes and restarts are not simulated (containers
+//! are Ready as soon as they start); volumes are not mounted; a container never exits by itself.
 
+use crate::api::{meta, time};
+use crate::apiserver::Method;
+use crate::client::Recorder;
 use crate::cluster::Ctx;
+use crate::runtime::{self, ImageRef, Runtime};
 use serde_json::{json, Value};
+use std::collections::{BTreeMap, VecDeque};
+
+/// Upstream image pull back-off: 10 s doubling to 300 s (`flowcontrol.NewBackOff`).
+pub const IMAGE_BACKOFF_INITIAL_MS: i64 = 10_000;
+pub const IMAGE_BACKOFF_MAX_MS: i64 = 300_000;
+/// Time from a failed pull to the next pod sync noticing the back-off.
+pub const RESYNC_AFTER_ERROR_MS: i64 = 1_500;
+/// Time a container takes to exit after SIGTERM (nginx and friends exit quickly).
+pub const STOP_CONTAINER_MS: i64 = 250;
+
+#[derive(Clone, Debug, PartialEq)]
+enum Step {
+    Sandbox,
+    Image(usize),
+    Pulling(usize),
+    BackOff(usize),
+    Create(usize),
+    Running,
+    Terminating,
+    Done,
+}
+
+#[derive(Clone, Debug)]
+struct Container {
+    name: String,
+    image: String,
+    waiting: Option<(String, String)>,
+    started_at: Option<i64>,
+    container_id: String,
+    image_id: String,
+    image_full: String,
+}
+
+#[derive(Clone, Debug)]
+struct PodState {
+    pod: Value,
+    step: Step,
+    pod_ip: String,
+    start_time: i64,
+    sandbox_ready: bool,
+    containers: Vec<Container>,
+    backoff_ms: i64,
+    pull_requested_at: i64,
+}
+
+/// A pull waiting for the serial image puller.
+#[derive(Clone, Debug)]
+struct PullRequest {
+    uid: String,
+    index: usize,
+    image: ImageRef,
+}
 
 #[derive(Default)]
 pub struct PodWorkers {
+    pods: BTreeMap<String, PodState>,
+    pub runtime: Runtime,
+    recorder: Option<Recorder>,
+    pull_queue: VecDeque<PullRequest>,
+    pulling: bool,
+    next_ip: u32,
+    /// Timers that fired while the node was down.
     pub deferred: Vec<String>,
 }
 
+/// Go's `time.Duration.String()` of a millisecond duration: `812ms`, `9.578s`, `1m2.5s`.
+pub fn go_duration(ms: i64) -> String {
+    if ms < 1000 {
+        return format!("{}ms", ms);
+    }
+    let mins = ms / 60_000;
+    let rem = ms % 60_000;
+    let secs = format!("{}.{:03}", rem / 1000, rem % 1000);
+    let secs = secs.trim_end_matches('0').trim_end_matches('.').to_string();
+    if mins > 0 {
+        format!("{}m{}s", mins, secs)
+    } else {
+        format!("{}s", secs)
+    }
+}
+
+fn containers_of(pod: &Value) -> Vec<Container> {
+    meta::get(pod, &["spec", "containers"])
+        .and_then(|c| c.as_array())
+        .map(|a| {
+            a.iter()
+                .map(|c| Container {
+                    name: meta::get_str(c, &["name"]).to_string(),
+                    image: meta::get_str(c, &["image"]).to_string(),
+                    waiting: Some(("ContainerCreating".into(), String::new())),
+                    started_at: None,
+                    container_id: String::new(),
+                    image_id: String::new(),
+                    image_full: String::new(),
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 impl PodWorkers {
-    pub fn on_pod(&mut self, _ctx: &mut Ctx, _node: &str, _ip: &str, _event: &str, _pod: Value) {}
-    pub fn on_timer(&mut self, _ctx: &mut Ctx, _node: &str, _ip: &str, _key: &str) {}
+    fn recorder(&mut self, node: &str) -> &mut Recorder {
+        self.recorder.get_or_insert_with(|| Recorder::new("kubelet", node))
+    }
+
     pub fn node_images(&self) -> Value {
-        json!([])
+        Value::Array(self.runtime.node_images())
+    }
+
+    /// A watch event for a pod bound to this node.
+    pub fn on_pod(&mut self, ctx: &mut Ctx, node: &str, ip: &str, event: &str, pod: Value) {
+        let uid = meta::uid(&pod).to_string();
+        if event == "DELETED" {
+            self.pods.remove(&uid);
+            return;
+        }
+        if let Some(st) = self.pods.get_mut(&uid) {
+            st.pod = pod.clone();
+            if meta::is_deleting(&pod) && st.step != Step::Terminating && st.step != Step::Done {
+                self.begin_termination(ctx, node, &uid);
+            }
+            return;
+        }
+        let phase = meta::get_str(&pod, &["status", "phase"]);
+        if phase == "Succeeded" || phase == "Failed" {
+            return;
+        }
+        // a new pod for this node
+        self.next_ip += 1;
+        let octet = self.next_ip % 250 + 2;
+        let subnet = ip.rsplit('.').next().and_then(|x| x.parse::<u32>().ok()).unwrap_or(3) - 2;
+        let st = PodState {
+            pod: pod.clone(),
+            step: Step::Sandbox,
+            pod_ip: format!("10.244.{}.{}", subnet, octet),
+            start_time: ctx.now,
+            sandbox_ready: false,
+            containers: containers_of(&pod),
+            backoff_ms: 0,
+            pull_requested_at: 0,
+        };
+        self.pods.insert(uid.clone(), st);
+        if meta::is_deleting(&pod) {
+            self.begin_termination(ctx, node, &uid);
+            return;
+        }
+        self.patch_status(ctx, node, ip, &uid);
+        ctx.runtime_call(node, "RunPodSandbox", &format!("{}/{}", meta::namespace(&pod), meta::name(&pod)), 0);
+        let d = ctx.timing().sandbox_ms;
+        ctx.after(d, &format!("sandbox:{}", uid), false);
+    }
+
+    pub fn on_timer(&mut self, ctx: &mut Ctx, node: &str, ip: &str, key: &str) {
+        let (what, rest) = key.split_once(':').unwrap_or((key, ""));
+        let (uid, idx) = match rest.rsplit_once(':') {
+            Some((u, i)) if i.parse::<usize>().is_ok() => (u.to_string(), i.parse::<usize>().unwrap_or(0)),
+            _ => (rest.to_string(), 0),
+        };
+        if !self.pods.contains_key(&uid) {
+            if what == "pulled" {
+                self.pulling = false;
+                self.start_next_pull(ctx, node);
+            }
+            return;
+        }
+        match what {
+            "sandbox" => {
+                if let Some(st) = self.pods.get_mut(&uid) {
+                    if st.step != Step::Sandbox {
+                        return;
+                    }
+                    st.sandbox_ready = true;
+                    st.step = Step::Image(0);
+                }
+                ctx.runtime_reply(node, "RunPodSandbox", "");
+                self.patch_status(ctx, node, ip, &uid);
+                self.ensure_image(ctx, node, ip, &uid, 0);
+            }
+            "pulled" => self.pull_done(ctx, node, ip, &uid, idx),
+            "backoff" => {
+                // the next sync finds the image in back-off
+                let Some(st) = self.pods.get_mut(&uid) else { return };
+                if st.step != Step::BackOff(idx) {
+                    return;
+                }
+                let c = &mut st.containers[idx];
+                let prev = c.waiting.as_ref().map(|w| w.1.clone()).unwrap_or_default();
+                c.waiting = Some(("ImagePullBackOff".into(), format!("Back-off pulling image \"{}\": ErrImagePull: {}", c.image, prev)));
+                let image = c.image.clone();
+                let pod = st.pod.clone();
+                let backoff = st.backoff_ms;
+                let fp = format!("spec.containers{{{}}}", c.name);
+                self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "BackOff", &format!("Back-off pulling image \"{}\"", image));
+                self.recorder(node).event(ctx, &pod, Some(&fp), "Warning", "Failed", "Error: ImagePullBackOff");
+                self.patch_status(ctx, node, ip, &uid);
+                // retrying is background work: a broken image must not keep `sim settle` busy forever
+                ctx.after_background(backoff, &format!("retry:{}:{}", uid, idx));
+            }
+            "retry" => {
+                if self.pods.get(&uid).map(|s| s.step == Step::BackOff(idx)).unwrap_or(false) {
+                    self.ensure_image(ctx, node, ip, &uid, idx);
+                }
+            }
+            "created" => {
+                let Some(st) = self.pods.get(&uid) else { return };
+                if st.step != Step::Create(idx) {
+                    return;
+                }
+                let pod = st.pod.clone();
+                let name = st.containers[idx].name.clone();
+                ctx.runtime_reply(node, "CreateContainer", &name);
+                let fp = format!("spec.containers{{{}}}", name);
+                self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "Created", &format!("Created container: {}", name));
+                ctx.runtime_call(node, "StartContainer", &name, 0);
+                let d = ctx.timing().start_container_ms;
+                ctx.after(d, &format!("started:{}:{}", uid, idx), false);
+            }
+            "started" => {
+                let Some(st) = self.pods.get_mut(&uid) else { return };
+                if st.step != Step::Create(idx) {
+                    return;
+                }
+                st.containers[idx].waiting = None;
+                st.containers[idx].started_at = Some(ctx.now);
+                let pod = st.pod.clone();
+                let name = st.containers[idx].name.clone();
+                let n = st.containers.len();
+                ctx.runtime_reply(node, "StartContainer", &name);
+                let fp = format!("spec.containers{{{}}}", name);
+                self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "Started", &format!("Started container {}", name));
+                if idx + 1 < n {
+                    if let Some(st) = self.pods.get_mut(&uid) {
+                        st.step = Step::Image(idx + 1);
+                    }
+                    self.ensure_image(ctx, node, ip, &uid, idx + 1);
+                } else {
+                    if let Some(st) = self.pods.get_mut(&uid) {
+                        st.step = Step::Running;
+                    }
+                    self.patch_status(ctx, node, ip, &uid);
+                }
+            }
+            "stopped" => {
+                let Some(st) = self.pods.get_mut(&uid) else { return };
+                st.step = Step::Done;
+                let pod = st.pod.clone();
+                ctx.runtime_reply(node, "StopContainer", "");
+                ctx.runtime_call(node, "RemovePodSandbox", &format!("{}/{}", meta::namespace(&pod), meta::name(&pod)), 0);
+                ctx.runtime_reply(node, "RemovePodSandbox", "");
+                self.patch_status(ctx, node, ip, &uid);
+                // the status manager's final delete: grace period 0 with a UID precondition
+                let path = format!("/api/v1/namespaces/{}/pods/{}", meta::namespace(&pod), meta::name(&pod));
+                ctx.request(Method::Delete, &path, Some(json!({"kind": "DeleteOptions", "apiVersion": "v1", "gracePeriodSeconds": 0, "preconditions": {"uid": uid}})));
+            }
+            _ => {}
+        }
+    }
+
+    /// `EnsureImageExists`.
+    fn ensure_image(&mut self, ctx: &mut Ctx, node: &str, ip: &str, uid: &str, idx: usize) {
+        let Some(st) = self.pods.get_mut(uid) else { return };
+        let pod = st.pod.clone();
+        let Some(c) = st.containers.get(idx).cloned() else { return };
+        let spec_c = meta::get(&pod, &["spec", "containers"]).and_then(|a| a.as_array()).and_then(|a| a.get(idx)).cloned().unwrap_or(json!({}));
+        let policy = meta::get_str(&spec_c, &["imagePullPolicy"]).to_string();
+        let fp = format!("spec.containers{{{}}}", c.name);
+        let r = match runtime::parse_image(&c.image) {
+            Ok(r) => r,
+            Err(e) => {
+                st.containers[idx].waiting = Some(("InvalidImageName".into(), format!("Failed to apply default image tag \"{}\": {}", c.image, e)));
+                st.step = Step::BackOff(idx);
+                self.recorder(node).event(ctx, &pod, Some(&fp), "Warning", "InspectFailed", &format!("Failed to apply default image tag \"{}\": {}", c.image, e));
+                self.recorder(node).event(ctx, &pod, Some(&fp), "Warning", "Failed", "Error: InvalidImageName");
+                self.patch_status(ctx, node, ip, uid);
+                return;
+            }
+        };
+        let present = self.runtime.image_status(&r).cloned();
+        if let Some(img) = &present {
+            if policy != "Always" {
+                let st = self.pods.get_mut(uid).expect("pod");
+                st.containers[idx].image_id = format!("{}@{}", r.repo, img.digest);
+                st.containers[idx].image_full = r.full();
+                self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "Pulled", &format!("Container image \"{}\" already present on machine", c.image));
+                self.create_container(ctx, node, uid, idx);
+                return;
+            }
+        } else if policy == "Never" {
+            let msg = format!("Container image \"{}\" is not present with pull policy of Never", c.image);
+            let st = self.pods.get_mut(uid).expect("pod");
+            st.containers[idx].waiting = Some(("ErrImageNeverPull".into(), msg.clone()));
+            st.step = Step::BackOff(idx);
+            self.recorder(node).event(ctx, &pod, Some(&fp), "Warning", "ErrImageNeverPull", &msg);
+            self.recorder(node).event(ctx, &pod, Some(&fp), "Warning", "Failed", "Error: ErrImageNeverPull");
+            self.patch_status(ctx, node, ip, uid);
+            return;
+        }
+        let st = self.pods.get_mut(uid).expect("pod");
+        st.step = Step::Pulling(idx);
+        st.pull_requested_at = ctx.now;
+        self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "Pulling", &format!("Pulling image \"{}\"", c.image));
+        // serializeImagePulls (default true): one pull at a time per node
+        self.pull_queue.push_back(PullRequest { uid: uid.to_string(), index: idx, image: r });
+        if !self.pulling {
+            self.start_next_pull(ctx, node);
+        }
+    }
+
+    fn start_next_pull(&mut self, ctx: &mut Ctx, node: &str) {
+        while let Some(req) = self.pull_queue.pop_front() {
+            if !self.pods.contains_key(&req.uid) {
+                continue;
+            }
+            self.pulling = true;
+            let t = ctx.timing().clone();
+            let dur = match runtime::resolve(&req.image) {
+                // content already in the store (a parallel pull finished first): only the manifest check
+                Ok((_, _)) if self.runtime.image_status(&req.image).is_some() => t.pull_overhead_ms,
+                Ok((size, _)) => t.pull_overhead_ms + size / t.pull_bytes_per_ms.max(1),
+                Err(_) => t.pull_overhead_ms,
+            };
+            ctx.runtime_call(node, "PullImage", &req.image.full(), dur);
+            ctx.after(dur, &format!("pulled:{}:{}", req.uid, req.index), false);
+            if let Some(st) = self.pods.get_mut(&req.uid) {
+                st.containers[req.index].image_full = req.image.full();
+                // remember when this pull really started (for "in X (Y including waiting)")
+                st.containers[req.index].started_at = Some(ctx.now);
+            }
+            return;
+        }
+        self.pulling = false;
+    }
+
+    fn pull_done(&mut self, ctx: &mut Ctx, node: &str, ip: &str, uid: &str, idx: usize) {
+        self.pulling = false;
+        let Some(st) = self.pods.get(uid).cloned() else {
+            self.start_next_pull(ctx, node);
+            return;
+        };
+        let c = st.containers[idx].clone();
+        let fp = format!("spec.containers{{{}}}", c.name);
+        let r = runtime::parse_image(&c.image).unwrap_or(ImageRef { repo: c.image.clone(), tag: "latest".into(), digest: None });
+        match runtime::resolve(&r) {
+            Ok((size, digest)) => {
+                ctx.runtime_reply(node, "PullImage", &format!("{}@{}", r.repo, digest));
+                self.runtime.store_image(&r, size, &digest);
+                let pull_ms = ctx.now - c.started_at.unwrap_or(ctx.now);
+                let total_ms = ctx.now - st.pull_requested_at;
+                let msg = format!(
+                    "Successfully pulled image \"{}\" in {} ({} including waiting). Image size: {} bytes.",
+                    c.image,
+                    go_duration(pull_ms),
+                    go_duration(total_ms),
+                    size
+                );
+                self.recorder(node).event(ctx, &st.pod, Some(&fp), "Normal", "Pulled", &msg);
+                if let Some(s) = self.pods.get_mut(uid) {
+                    s.containers[idx].image_id = format!("{}@{}", r.repo, digest);
+                    s.containers[idx].started_at = None;
+                    s.backoff_ms = 0;
+                }
+                self.start_next_pull(ctx, node);
+                self.create_container(ctx, node, uid, idx);
+            }
+            Err(e) => {
+                ctx.runtime_reply(node, "PullImage", "error");
+                self.recorder(node).event(ctx, &st.pod, Some(&fp), "Warning", "Failed", &format!("Failed to pull image \"{}\": {}", c.image, e));
+                self.recorder(node).event(ctx, &st.pod, Some(&fp), "Warning", "Failed", "Error: ErrImagePull");
+                if let Some(s) = self.pods.get_mut(uid) {
+                    s.containers[idx].waiting = Some(("ErrImagePull".into(), e.clone()));
+                    s.containers[idx].started_at = None;
+                    s.step = Step::BackOff(idx);
+                    s.backoff_ms = if s.backoff_ms == 0 { IMAGE_BACKOFF_INITIAL_MS } else { (s.backoff_ms * 2).min(IMAGE_BACKOFF_MAX_MS) };
+                }
+                self.patch_status(ctx, node, ip, uid);
+                self.start_next_pull(ctx, node);
+                ctx.after(RESYNC_AFTER_ERROR_MS, &format!("backoff:{}:{}", uid, idx), false);
+            }
+        }
+    }
+
+    fn create_container(&mut self, ctx: &mut Ctx, node: &str, uid: &str, idx: usize) {
+        let id = self.runtime.new_id(node);
+        let Some(st) = self.pods.get_mut(uid) else { return };
+        st.step = Step::Create(idx);
+        st.containers[idx].container_id = format!("containerd://{}", id);
+        let name = st.containers[idx].name.clone();
+        ctx.runtime_call(node, "CreateContainer", &name, 0);
+        let d = ctx.timing().create_container_ms;
+        ctx.after(d, &format!("created:{}:{}", uid, idx), false);
+    }
+
+    fn begin_termination(&mut self, ctx: &mut Ctx, node: &str, uid: &str) {
+        let Some(st) = self.pods.get_mut(uid) else { return };
+        st.step = Step::Terminating;
+        let pod = st.pod.clone();
+        let running: Vec<String> = st.containers.iter().filter(|c| c.started_at.is_some() && c.waiting.is_none()).map(|c| c.name.clone()).collect();
+        for name in &running {
+            let fp = format!("spec.containers{{{}}}", name);
+            self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "Killing", &format!("Stopping container {}", name));
+        }
+        ctx.runtime_call(node, "StopContainer", &running.join(","), 0);
+        let grace = meta::get_i64(&pod, &["metadata", "deletionGracePeriodSeconds"]).unwrap_or(30) * 1000;
+        ctx.after(STOP_CONTAINER_MS.min(grace.max(0)), &format!("stopped:{}", uid), false);
+    }
+
+    /// `generateAPIPodStatus` + the status manager's PATCH.
+    fn patch_status(&mut self, ctx: &mut Ctx, _node: &str, ip: &str, uid: &str) {
+        let Some(st) = self.pods.get(uid) else { return };
+        let pod = &st.pod;
+        let gen = meta::get_i64(pod, &["metadata", "generation"]).unwrap_or(1);
+        let now = time::rfc3339(ctx.now);
+        let old_conds: Vec<Value> = meta::get(pod, &["status", "conditions"]).and_then(|c| c.as_array()).cloned().unwrap_or_default();
+        let terminating = st.step == Step::Terminating || st.step == Step::Done;
+        let all_running = st.containers.iter().all(|c| c.waiting.is_none() && c.started_at.is_some()) && !terminating;
+        let not_ready: Vec<String> = st.containers.iter().filter(|c| !(c.waiting.is_none() && c.started_at.is_some()) || terminating).map(|c| c.name.clone()).collect();
+        let cond = |t: &str, ok: bool, reason: &str, message: &str| {
+            let status = if ok { "True" } else { "False" };
+            // keep lastTransitionTime unless the status flips
+            let ltt = old_conds
+                .iter()
+                .find(|c| meta::get_str(c, &["type"]) == t && meta::get_str(c, &["status"]) == status)
+                .and_then(|c| c.get("lastTransitionTime").cloned())
+                .unwrap_or(json!(now));
+            let mut c = json!({"type": t, "status": status, "lastProbeTime": null, "lastTransitionTime": ltt, "observedGeneration": gen});
+            if !ok && !reason.is_empty() {
+                c["reason"] = json!(reason);
+                c["message"] = json!(message);
+            }
+            c
+        };
+        let msg = format!("containers with unready status: [{}]", not_ready.join(" "));
+        let scheduled = old_conds.iter().find(|c| meta::get_str(c, &["type"]) == "PodScheduled").cloned().unwrap_or_else(|| cond("PodScheduled", true, "", ""));
+        let conditions = vec![
+            cond("PodReadyToStartContainers", st.sandbox_ready && st.step != Step::Done, "", ""),
+            cond("Initialized", true, "", ""),
+            cond("Ready", all_running, "ContainersNotReady", &msg),
+            cond("ContainersReady", all_running, "ContainersNotReady", &msg),
+            scheduled,
+        ];
+        let statuses: Vec<Value> = st
+            .containers
+            .iter()
+            .map(|c| {
+                let state = if st.step == Step::Done {
+                    json!({"terminated": {"exitCode": 0, "reason": "Completed", "startedAt": c.started_at.map(time::rfc3339), "finishedAt": now, "containerID": c.container_id}})
+                } else if let Some((reason, message)) = &c.waiting {
+                    if message.is_empty() { json!({"waiting": {"reason": reason}}) } else { json!({"waiting": {"reason": reason, "message": message}}) }
+                } else {
+                    json!({"running": {"startedAt": c.started_at.map(time::rfc3339)}})
+                };
+                let running = c.waiting.is_none() && c.started_at.is_some();
+                let image = if c.image_full.is_empty() { runtime::parse_image(&c.image).map(|r| r.full()).unwrap_or(c.image.clone()) } else { c.image_full.clone() };
+                let mut s = json!({
+                    "name": c.name,
+                    "state": state,
+                    "lastState": {},
+                    "ready": running && !terminating,
+                    "restartCount": 0,
+                    "image": image,
+                    "imageID": c.image_id,
+                    "started": running && st.step != Step::Done,
+                });
+                if !c.container_id.is_empty() && (running || st.step == Step::Done) {
+                    s["containerID"] = json!(c.container_id);
+                }
+                s
+            })
+            .collect();
+        let phase = if st.step == Step::Done { "Succeeded" } else if all_running { "Running" } else { "Pending" };
+        let mut status = json!({
+            "observedGeneration": gen,
+            "phase": phase,
+            "conditions": conditions,
+            "hostIP": ip,
+            "hostIPs": [{"ip": ip}],
+            "startTime": time::rfc3339(st.start_time),
+            "containerStatuses": statuses,
+        });
+        if st.sandbox_ready {
+            status["podIP"] = json!(st.pod_ip);
+            status["podIPs"] = json!([{"ip": st.pod_ip}]);
+        }
+        let path = format!("/api/v1/namespaces/{}/pods/{}/status", meta::namespace(pod), meta::name(pod));
+        let resp = ctx.merge_patch(&path, json!({"status": status}));
+        if resp.ok() {
+            if let Some(s) = self.pods.get_mut(uid) {
+                s.pod = resp.body;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::go_duration;
+
+    #[test]
+    fn go_durations() {
+        let cases = [("ms", 812, "812ms"), ("seconds", 9_578, "9.578s"), ("whole", 2_000, "2s"), ("minutes", 62_500, "1m2.5s")];
+        for (name, ms, want) in cases {
+            assert_eq!(go_duration(ms), want, "{}", name);
+        }
     }
 }

@@ -3,8 +3,8 @@
 //! Models these upstream Kubernetes (v1.34) Go sources:
 //! - `pkg/controller/deployment/util/deployment_util.go`: fence posts
 //!   (`ResolveFenceposts`, `MaxUnavailable`, `MaxSurge`, `MinAvailable`),
-//!   `NewRSNewReplicas`, proportional scaling (`GetReplicaSetProportion`, called
-//!   `GetProportion` before v1.33, and `getReplicaSetFraction`), `IsSaturated`,
+//!   `NewRSNewReplicas`, proportional scaling (`GetReplicaSetProportion`, which
+//!   older trees call `GetProportion`, and `getReplicaSetFraction`), `IsSaturated`,
 //!   `DeploymentComplete` / `DeploymentProgressing` / `DeploymentTimedOut`, revisions
 //!   and the `deployment.kubernetes.io/*` annotations, `EqualIgnoreHash`,
 //!   `FindNewReplicaSet` / `FindOldReplicaSets`, and the condition helpers
@@ -102,7 +102,8 @@ pub const MINIMUM_REPLICAS_UNAVAILABLE: &str = "MinimumReplicasUnavailable";
 
 /// Condition messages that take no argument.
 pub const MINIMUM_REPLICAS_AVAILABLE_MESSAGE: &str = "Deployment has minimum availability.";
-pub const MINIMUM_REPLICAS_UNAVAILABLE_MESSAGE: &str = "Deployment does not have minimum availability.";
+pub const MINIMUM_REPLICAS_UNAVAILABLE_MESSAGE: &str =
+    "Deployment does not have minimum availability.";
 pub const PAUSED_DEPLOY_MESSAGE: &str = "Deployment is paused";
 pub const RESUMED_DEPLOY_MESSAGE: &str = "Deployment is resumed";
 
@@ -182,11 +183,17 @@ fn annotations_mut(obj: &mut Value) -> Option<&mut Map<String, Value>> {
     if obj.is_null() {
         *obj = Value::Object(Map::new());
     }
-    let meta = obj.as_object_mut()?.entry("metadata").or_insert_with(|| Value::Object(Map::new()));
+    let meta = obj
+        .as_object_mut()?
+        .entry("metadata")
+        .or_insert_with(|| Value::Object(Map::new()));
     if meta.is_null() {
         *meta = Value::Object(Map::new());
     }
-    let ann = meta.as_object_mut()?.entry("annotations").or_insert_with(|| Value::Object(Map::new()));
+    let ann = meta
+        .as_object_mut()?
+        .entry("annotations")
+        .or_insert_with(|| Value::Object(Map::new()));
     if !ann.is_object() {
         *ann = Value::Object(Map::new());
     }
@@ -218,7 +225,9 @@ pub fn go_quote(s: &str) -> String {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
             c => out.push(c),
         }
     }
@@ -229,8 +238,20 @@ pub fn go_quote(s: &str) -> String {
 /// Go's `strconv.ParseInt(s, 10, bits)` (`func_name` "ParseInt") and
 /// `strconv.Atoi(s)` (`func_name` "Atoi", 64 bits), with Go's error texts.
 pub fn go_parse_int(func_name: &str, s: &str, bits: u32) -> Result<i64, String> {
-    let syntax = || format!("strconv.{}: parsing {}: invalid syntax", func_name, go_quote(s));
-    let range = || format!("strconv.{}: parsing {}: value out of range", func_name, go_quote(s));
+    let syntax = || {
+        format!(
+            "strconv.{}: parsing {}: invalid syntax",
+            func_name,
+            go_quote(s)
+        )
+    };
+    let range = || {
+        format!(
+            "strconv.{}: parsing {}: value out of range",
+            func_name,
+            go_quote(s)
+        )
+    };
     let (neg, digits) = match s.as_bytes().first() {
         Some(b'+') => (false, &s[1..]),
         Some(b'-') => (true, &s[1..]),
@@ -321,7 +342,16 @@ pub fn rfc3339(now_ms: i64) -> String {
 /// e.g. `2026-01-01T00:00:00.123000Z`. Virtual time has millisecond resolution.
 pub fn rfc3339_micro(now_ms: i64) -> String {
     let (y, mo, d, h, mi, s, ms) = split_ms(now_ms);
-    format!("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}Z", y, mo, d, h, mi, s, ms * 1000)
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}Z",
+        y,
+        mo,
+        d,
+        h,
+        mi,
+        s,
+        ms * 1000
+    )
 }
 
 /// Parses an RFC 3339 timestamp as Go's `time.Parse(time.RFC3339, s)` accepts it:
@@ -334,7 +364,10 @@ pub fn parse_rfc3339(s: &str) -> Option<i64> {
         if !part.iter().all(u8::is_ascii_digit) {
             return None;
         }
-        Some(part.iter().fold(0i64, |acc, c| acc * 10 + (c - b'0') as i64))
+        Some(
+            part.iter()
+                .fold(0i64, |acc, c| acc * 10 + (c - b'0') as i64),
+        )
     };
     let lit = |at: usize, c: u8| b.get(at) == Some(&c);
     let year = num(0, 4)?;
@@ -346,7 +379,13 @@ pub fn parse_rfc3339(s: &str) -> Option<i64> {
     let hour = num(11, 2)?;
     let minute = num(14, 2)?;
     let second = num(17, 2)?;
-    if !(1..=12).contains(&month) || day < 1 || day > days_in_month(year, month) || hour > 23 || minute > 59 || second > 59 {
+    if !(1..=12).contains(&month)
+        || day < 1
+        || day > days_in_month(year, month)
+        || hour > 23
+        || minute > 59
+        || second > 59
+    {
         return None;
     }
     let mut i = 19;
@@ -361,7 +400,10 @@ pub fn parse_rfc3339(s: &str) -> Option<i64> {
             return None;
         }
         for k in 0..3 {
-            frac_ms = frac_ms * 10 + b.get(start + k).filter(|_| start + k < i).map_or(0, |c| (c - b'0') as i64);
+            frac_ms = frac_ms * 10
+                + b.get(start + k)
+                    .filter(|_| start + k < i)
+                    .map_or(0, |c| (c - b'0') as i64);
         }
     }
     let offset_secs = match b.get(i) {
@@ -519,7 +561,9 @@ const ALPHANUMS: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
 /// `rand.SafeEncodeString`: maps every rune `c` to `alphanums[c % 27]`.
 /// On a decimal string this is `0→4 1→5 2→6 3→7 4→8 5→9 6→b 7→c 8→d 9→f`.
 pub fn safe_encode_string(s: &str) -> String {
-    s.chars().map(|c| ALPHANUMS[(c as u32 as usize) % ALPHANUMS.len()] as char).collect()
+    s.chars()
+        .map(|c| ALPHANUMS[(c as u32 as usize) % ALPHANUMS.len()] as char)
+        .collect()
 }
 
 /// Writes `v` as JSON with object keys sorted at every level, whatever map type
@@ -560,7 +604,9 @@ const FNV32_OFFSET: u32 = 0x811c_9dc5;
 const FNV32_PRIME: u32 = 0x0100_0193;
 
 fn fnv32a(hash: u32, bytes: &[u8]) -> u32 {
-    bytes.iter().fold(hash, |h, b| (h ^ *b as u32).wrapping_mul(FNV32_PRIME))
+    bytes
+        .iter()
+        .fold(hash, |h, b| (h ^ *b as u32).wrapping_mul(FNV32_PRIME))
 }
 
 /// `controller.ComputeHash(template, collisionCount)`: the `pod-template-hash`.
@@ -593,28 +639,57 @@ pub fn compute_hash(template: &Value, collision_count: Option<i32>) -> String {
 /// `intstr.GetScaledValueFromIntOrPercent`: an integer is returned as is; a string
 /// must be `"<int>%"` and is scaled by `total`, rounded up (`math.Ceil`) or down
 /// (`math.Floor`). `null` is Go's nil pointer. Error texts are upstream's.
-pub fn get_scaled_value_from_int_or_percent(v: &Value, total: i32, round_up: bool) -> Result<i32, String> {
+pub fn get_scaled_value_from_int_or_percent(
+    v: &Value,
+    total: i32,
+    round_up: bool,
+) -> Result<i32, String> {
     let (value, is_percent) = match v {
         Value::Null => return Err("nil value for IntOrString".to_string()),
         Value::Number(_) => match int_of(v) {
             // IntOrString.IntVal is an int32.
             Some(i) => (i as i32 as i64, false),
-            None => return Err("invalid value for IntOrString: invalid type: neither int nor percentage".to_string()),
+            None => {
+                return Err(
+                    "invalid value for IntOrString: invalid type: neither int nor percentage"
+                        .to_string(),
+                )
+            }
         },
         Value::String(s) => match s.strip_suffix('%') {
-            None => return Err("invalid value for IntOrString: invalid type: string is not a percentage".to_string()),
+            None => {
+                return Err(
+                    "invalid value for IntOrString: invalid type: string is not a percentage"
+                        .to_string(),
+                )
+            }
             Some(num) => match go_atoi(num) {
                 Ok(i) => (i, true),
-                Err(e) => return Err(format!("invalid value for IntOrString: invalid value {}: {}", go_quote(s), e)),
+                Err(e) => {
+                    return Err(format!(
+                        "invalid value for IntOrString: invalid value {}: {}",
+                        go_quote(s),
+                        e
+                    ))
+                }
             },
         },
-        _ => return Err("invalid value for IntOrString: invalid type: neither int nor percentage".to_string()),
+        _ => {
+            return Err(
+                "invalid value for IntOrString: invalid type: neither int nor percentage"
+                    .to_string(),
+            )
+        }
     };
     if !is_percent {
         return Ok(value as i32);
     }
     let scaled = value as f64 * total as f64 / 100.0;
-    let rounded = if round_up { scaled.ceil() } else { scaled.floor() };
+    let rounded = if round_up {
+        scaled.ceil()
+    } else {
+        scaled.floor()
+    };
     // Go: int(float64) then int32(int).
     Ok(rounded as i64 as i32)
 }
@@ -623,14 +698,19 @@ pub fn get_scaled_value_from_int_or_percent(v: &Value, total: i32, round_up: boo
 /// A missing value counts as `0` (`intstr.ValueOrDefault(x, FromInt(0))`). Surge
 /// rounds up, unavailability rounds down, and if both end up `0` unavailability
 /// becomes `1` so that a rollout can always make progress.
-pub fn resolve_fenceposts(max_surge: Option<&Value>, max_unavailable: Option<&Value>, desired: i32) -> Result<(i32, i32), String> {
+pub fn resolve_fenceposts(
+    max_surge: Option<&Value>,
+    max_unavailable: Option<&Value>,
+    desired: i32,
+) -> Result<(i32, i32), String> {
     let zero = Value::from(0);
     let or_zero = |v: Option<&Value>| match v {
         None | Some(Value::Null) => zero.clone(),
         Some(x) => x.clone(),
     };
     let surge = get_scaled_value_from_int_or_percent(&or_zero(max_surge), desired, true)?;
-    let mut unavailable = get_scaled_value_from_int_or_percent(&or_zero(max_unavailable), desired, false)?;
+    let mut unavailable =
+        get_scaled_value_from_int_or_percent(&or_zero(max_unavailable), desired, false)?;
     if surge == 0 && unavailable == 0 {
         unavailable = 1;
     }
@@ -640,7 +720,8 @@ pub fn resolve_fenceposts(max_surge: Option<&Value>, max_unavailable: Option<&Va
 /// `IsRollingUpdate`. A missing `spec.strategy.type` is read as the API default
 /// `RollingUpdate`.
 pub fn is_rolling_update(d: &Value) -> bool {
-    str_at(d, &["spec", "strategy", "type"]).unwrap_or(ROLLING_UPDATE_DEPLOYMENT_STRATEGY_TYPE) == ROLLING_UPDATE_DEPLOYMENT_STRATEGY_TYPE
+    str_at(d, &["spec", "strategy", "type"]).unwrap_or(ROLLING_UPDATE_DEPLOYMENT_STRATEGY_TYPE)
+        == ROLLING_UPDATE_DEPLOYMENT_STRATEGY_TYPE
 }
 
 fn strategy_type(d: &Value) -> &str {
@@ -658,7 +739,12 @@ pub fn max_unavailable(d: &Value) -> i32 {
     if !is_rolling_update(d) || replicas == 0 {
         return 0;
     }
-    let unavailable = resolve_fenceposts(rolling_param(d, "maxSurge"), rolling_param(d, "maxUnavailable"), replicas).map_or(0, |r| r.1);
+    let unavailable = resolve_fenceposts(
+        rolling_param(d, "maxSurge"),
+        rolling_param(d, "maxUnavailable"),
+        replicas,
+    )
+    .map_or(0, |r| r.1);
     unavailable.min(replicas)
 }
 
@@ -667,7 +753,12 @@ pub fn max_surge(d: &Value) -> i32 {
     if !is_rolling_update(d) {
         return 0;
     }
-    resolve_fenceposts(rolling_param(d, "maxSurge"), rolling_param(d, "maxUnavailable"), spec_replicas(d)).map_or(0, |r| r.0)
+    resolve_fenceposts(
+        rolling_param(d, "maxSurge"),
+        rolling_param(d, "maxUnavailable"),
+        spec_replicas(d),
+    )
+    .map_or(0, |r| r.0)
 }
 
 /// `MinAvailable(d)` = `spec.replicas - MaxUnavailable(d)` (0 unless RollingUpdate).
@@ -693,7 +784,9 @@ pub fn new_rs_new_replicas(d: &Value, all_rss: &[Value], new_rs: &Value) -> Resu
             if current >= max_total {
                 return Ok(new_rs_replicas);
             }
-            let scale_up = max_total.wrapping_sub(current).min(replicas.wrapping_sub(new_rs_replicas));
+            let scale_up = max_total
+                .wrapping_sub(current)
+                .min(replicas.wrapping_sub(new_rs_replicas));
             Ok(new_rs_replicas.wrapping_add(scale_up))
         }
         RECREATE_DEPLOYMENT_STRATEGY_TYPE => Ok(replicas),
@@ -760,7 +853,7 @@ pub fn get_replica_set_fraction(rs: &Value, d: &Value) -> i32 {
     round_to_int32(new_size).wrapping_sub(rs_replicas)
 }
 
-/// `GetReplicaSetProportion` (named `GetProportion` before v1.33): the share of
+/// `GetReplicaSetProportion` (`GetProportion` in older trees): the share of
 /// `to_add` this ReplicaSet gets, given `added` already handed out. Scaling up takes
 /// `min(fraction, allowed)`, scaling down `max(fraction, allowed)`, so the total never
 /// overshoots. `None` (or `null`) is a nil ReplicaSet.
@@ -793,7 +886,9 @@ pub fn is_saturated(d: &Value, rs: Option<&Value>) -> bool {
         _ => return false,
     };
     let replicas = spec_replicas(d);
-    spec_replicas(rs) == replicas && desired == replicas && status_i32(rs, "availableReplicas") == replicas
+    spec_replicas(rs) == replicas
+        && desired == replicas
+        && status_i32(rs, "availableReplicas") == replicas
 }
 
 // ---------------------------------------------------------------------------
@@ -802,7 +897,10 @@ pub fn is_saturated(d: &Value, rs: Option<&Value>) -> bool {
 
 /// `controller.FilterActiveReplicaSets`: ReplicaSets with `spec.replicas > 0`.
 pub fn filter_active_replica_sets(rss: &[Value]) -> Vec<Value> {
-    rss.iter().filter(|rs| !rs.is_null() && spec_replicas(rs) > 0).cloned().collect()
+    rss.iter()
+        .filter(|rs| !rs.is_null() && spec_replicas(rs) > 0)
+        .cloned()
+        .collect()
 }
 
 /// `FindActiveOrLatest`: the only active RS, or the newest one if none is active;
@@ -829,11 +927,14 @@ pub fn find_active_or_latest(new_rs: Option<&Value>, old_rss: &mut [Value]) -> O
 
 /// `GetReplicaCountForReplicaSets`: Σ `spec.replicas`.
 pub fn get_replica_count_for_replica_sets(rss: &[Value]) -> i32 {
-    rss.iter().filter(|rs| !rs.is_null()).fold(0i32, |acc, rs| acc.wrapping_add(spec_replicas(rs)))
+    rss.iter()
+        .filter(|rs| !rs.is_null())
+        .fold(0i32, |acc, rs| acc.wrapping_add(spec_replicas(rs)))
 }
 
 fn sum_status(rss: &[Value], field: &str) -> i32 {
-    rss.iter().fold(0i32, |acc, rs| acc.wrapping_add(status_i32(rs, field)))
+    rss.iter()
+        .fold(0i32, |acc, rs| acc.wrapping_add(status_i32(rs, field)))
 }
 
 /// `GetActualReplicaCountForReplicaSets`: Σ `status.replicas`.
@@ -856,7 +957,11 @@ pub fn get_available_replica_count_for_replica_sets(rss: &[Value]) -> i32 {
 pub fn equal_ignore_hash(t1: &Value, t2: &Value) -> bool {
     let strip = |t: &Value| {
         let mut c = t.clone();
-        if let Some(labels) = c.get_mut("metadata").and_then(|m| m.get_mut("labels")).and_then(Value::as_object_mut) {
+        if let Some(labels) = c
+            .get_mut("metadata")
+            .and_then(|m| m.get_mut("labels"))
+            .and_then(Value::as_object_mut)
+        {
             labels.remove(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY);
         }
         c
@@ -881,10 +986,16 @@ fn semantic_equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Object(x), Value::Object(y)) => {
             let null = Value::Null;
-            x.keys().chain(y.keys()).all(|k| semantic_equal(x.get(k).unwrap_or(&null), y.get(k).unwrap_or(&null)))
+            x.keys()
+                .chain(y.keys())
+                .all(|k| semantic_equal(x.get(k).unwrap_or(&null), y.get(k).unwrap_or(&null)))
         }
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| semantic_equal(p, q)),
-        (Value::Number(x), Value::Number(y)) => x == y || (x.as_f64().is_some() && x.as_f64() == y.as_f64()),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| semantic_equal(p, q))
+        }
+        (Value::Number(x), Value::Number(y)) => {
+            x == y || (x.as_f64().is_some() && x.as_f64() == y.as_f64())
+        }
         _ if is_zero_value(a) && is_zero_value(b) => true,
         _ => a == b,
     }
@@ -897,7 +1008,15 @@ pub fn find_new_replica_set(d: &Value, rs_list: &mut [Value]) -> Option<Value> {
     sort_replica_sets(rs_list, replica_sets_by_creation_timestamp);
     let null = Value::Null;
     let template = get_path(d, &["spec", "template"]).unwrap_or(&null);
-    rs_list.iter().find(|rs| equal_ignore_hash(get_path(rs, &["spec", "template"]).unwrap_or(&null), template)).cloned()
+    rs_list
+        .iter()
+        .find(|rs| {
+            equal_ignore_hash(
+                get_path(rs, &["spec", "template"]).unwrap_or(&null),
+                template,
+            )
+        })
+        .cloned()
 }
 
 /// `FindOldReplicaSets` → `(old RSs with replicas != 0, all old RSs)`, oldest first.
@@ -929,7 +1048,10 @@ pub fn revision(obj: &Value) -> Result<i64, String> {
     match annotation(obj, REVISION_ANNOTATION) {
         None => match get_path(obj, &["metadata", "annotations", REVISION_ANNOTATION]) {
             // A non-string value is as unparseable as a bad string.
-            Some(v) => Err(format!("strconv.ParseInt: parsing {}: invalid syntax", go_quote(&v.to_string()))),
+            Some(v) => Err(format!(
+                "strconv.ParseInt: parsing {}: invalid syntax",
+                go_quote(&v.to_string())
+            )),
             None => Ok(0),
         },
         Some(v) => go_parse_int("ParseInt", v, 64),
@@ -938,7 +1060,10 @@ pub fn revision(obj: &Value) -> Result<i64, String> {
 
 /// `MaxRevision`: the highest parseable revision (0 if none).
 pub fn max_revision(all_rss: &[Value]) -> i64 {
-    all_rss.iter().filter_map(|rs| revision(rs).ok()).fold(0, i64::max)
+    all_rss
+        .iter()
+        .filter_map(|rs| revision(rs).ok())
+        .fold(0, i64::max)
 }
 
 /// `LastRevision`: the second highest revision (the one before the current).
@@ -958,8 +1083,15 @@ pub fn last_revision(all_rss: &[Value]) -> i64 {
 /// `SetDeploymentRevision`: writes the revision annotation on the Deployment;
 /// returns whether it changed.
 pub fn set_deployment_revision(d: &mut Value, revision: &str) -> bool {
-    let Some(ann) = annotations_mut(d) else { return false };
-    if ann.get(REVISION_ANNOTATION).and_then(Value::as_str).unwrap_or("") != revision {
+    let Some(ann) = annotations_mut(d) else {
+        return false;
+    };
+    if ann
+        .get(REVISION_ANNOTATION)
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        != revision
+    {
         ann.insert(REVISION_ANNOTATION.to_string(), Value::from(revision));
         return true;
     }
@@ -985,9 +1117,15 @@ pub fn skip_copy_annotation(key: &str) -> bool {
 fn copy_deployment_annotations_to_replica_set(d: &Value, rs: &mut Value) -> bool {
     let source: Vec<(String, String)> = get_path(d, &["metadata", "annotations"])
         .and_then(Value::as_object)
-        .map(|m| m.iter().filter_map(|(k, v)| v.as_str().map(|s| (k.clone(), s.to_string()))).collect())
+        .map(|m| {
+            m.iter()
+                .filter_map(|(k, v)| v.as_str().map(|s| (k.clone(), s.to_string())))
+                .collect()
+        })
         .unwrap_or_default();
-    let Some(ann) = annotations_mut(rs) else { return false };
+    let Some(ann) = annotations_mut(rs) else {
+        return false;
+    };
     let mut changed = false;
     for (k, v) in source {
         if skip_copy_annotation(&k) || ann.get(&k).and_then(Value::as_str).unwrap_or("") == v {
@@ -1005,16 +1143,33 @@ fn copy_deployment_annotations_to_replica_set(d: &Value, rs: &mut Value) -> bool
 /// the oldest entries to stay within `rev_history_limit_chars`, and — when the RS is
 /// about to be created (`!exists`) — sets the desired/max replicas annotations.
 /// Returns whether any annotation changed. Unparseable revisions abort with `false`.
-pub fn set_new_replica_set_annotations(d: &Value, rs: &mut Value, new_revision: &str, exists: bool, rev_history_limit_chars: usize) -> bool {
-    let result = set_new_replica_set_annotations_inner(d, rs, new_revision, exists, rev_history_limit_chars);
+pub fn set_new_replica_set_annotations(
+    d: &Value,
+    rs: &mut Value,
+    new_revision: &str,
+    exists: bool,
+    rev_history_limit_chars: usize,
+) -> bool {
+    let result =
+        set_new_replica_set_annotations_inner(d, rs, new_revision, exists, rev_history_limit_chars);
     prune_empty_annotations(rs);
     result
 }
 
-fn set_new_replica_set_annotations_inner(d: &Value, rs: &mut Value, new_revision: &str, exists: bool, limit: usize) -> bool {
+fn set_new_replica_set_annotations_inner(
+    d: &Value,
+    rs: &mut Value,
+    new_revision: &str,
+    exists: bool,
+    limit: usize,
+) -> bool {
     let mut changed = copy_deployment_annotations_to_replica_set(d, rs);
-    let Some(ann) = annotations_mut(rs) else { return changed };
-    let existing = ann.get(REVISION_ANNOTATION).map(|v| v.as_str().unwrap_or("").to_string());
+    let Some(ann) = annotations_mut(rs) else {
+        return changed;
+    };
+    let existing = ann
+        .get(REVISION_ANNOTATION)
+        .map(|v| v.as_str().unwrap_or("").to_string());
     let had_revision = existing.is_some();
     let old_revision = existing.unwrap_or_default();
     let old_int = match go_parse_int("ParseInt", &old_revision, 64) {
@@ -1022,16 +1177,25 @@ fn set_new_replica_set_annotations_inner(d: &Value, rs: &mut Value, new_revision
         Err(_) if old_revision.is_empty() => 0,
         Err(_) => return false,
     };
-    let Ok(new_int) = go_parse_int("ParseInt", new_revision, 64) else { return false };
+    let Ok(new_int) = go_parse_int("ParseInt", new_revision, 64) else {
+        return false;
+    };
     if old_int < new_int {
         ann.insert(REVISION_ANNOTATION.to_string(), Value::from(new_revision));
         changed = true;
     }
     if had_revision && old_int < new_int {
-        let history = ann.get(REVISION_HISTORY_ANNOTATION).and_then(Value::as_str).unwrap_or("").to_string();
+        let history = ann
+            .get(REVISION_HISTORY_ANNOTATION)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
         let old_revisions: Vec<&str> = history.split(',').collect();
         if old_revisions.first().is_none_or(|f| f.is_empty()) {
-            ann.insert(REVISION_HISTORY_ANNOTATION.to_string(), Value::from(old_revision.clone()));
+            ann.insert(
+                REVISION_HISTORY_ANNOTATION.to_string(),
+                Value::from(old_revision.clone()),
+            );
         } else {
             let mut total_len = history.len() + old_revision.len() + 1;
             let mut start = 0;
@@ -1042,7 +1206,10 @@ fn set_new_replica_set_annotations_inner(d: &Value, rs: &mut Value, new_revision
             if total_len <= limit {
                 let mut kept: Vec<&str> = old_revisions[start..].to_vec();
                 kept.push(&old_revision);
-                ann.insert(REVISION_HISTORY_ANNOTATION.to_string(), Value::from(kept.join(",")));
+                ann.insert(
+                    REVISION_HISTORY_ANNOTATION.to_string(),
+                    Value::from(kept.join(",")),
+                );
             }
             // else: upstream logs "Not appending revision due to length limit" and skips.
         }
@@ -1059,9 +1226,14 @@ fn set_new_replica_set_annotations_inner(d: &Value, rs: &mut Value, new_revision
 /// `SetReplicasAnnotations`: writes `desired-replicas` and `max-replicas`; returns
 /// whether either changed.
 pub fn set_replicas_annotations(rs: &mut Value, desired: i32, max: i32) -> bool {
-    let Some(ann) = annotations_mut(rs) else { return false };
+    let Some(ann) = annotations_mut(rs) else {
+        return false;
+    };
     let mut updated = false;
-    for (key, value) in [(DESIRED_REPLICAS_ANNOTATION, desired), (MAX_REPLICAS_ANNOTATION, max)] {
+    for (key, value) in [
+        (DESIRED_REPLICAS_ANNOTATION, desired),
+        (MAX_REPLICAS_ANNOTATION, max),
+    ] {
         let s = value.to_string();
         if ann.get(key).and_then(Value::as_str) != Some(s.as_str()) {
             ann.insert(key.to_string(), Value::from(s));
@@ -1085,9 +1257,16 @@ pub fn replicas_annotations_need_update(rs: &Value, desired: i32, max: i32) -> b
 pub fn set_deployment_annotations_to(d: &mut Value, rollback_to_rs: &Value) {
     let from_rs: Vec<(String, Value)> = get_path(rollback_to_rs, &["metadata", "annotations"])
         .and_then(Value::as_object)
-        .map(|m| m.iter().filter(|(k, _)| !skip_copy_annotation(k)).map(|(k, v)| (k.clone(), v.clone())).collect())
+        .map(|m| {
+            m.iter()
+                .filter(|(k, _)| !skip_copy_annotation(k))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect()
+        })
         .unwrap_or_default();
-    let Some(ann) = annotations_mut(d) else { return };
+    let Some(ann) = annotations_mut(d) else {
+        return;
+    };
     ann.retain(|k, _| skip_copy_annotation(k));
     for (k, v) in from_rs {
         ann.insert(k, v);
@@ -1116,7 +1295,8 @@ pub fn deployment_complete(d: &Value, new_status: &Value) -> bool {
     st("updatedReplicas") == replicas
         && st("replicas") == replicas
         && st("availableReplicas") == replicas
-        && i64_at(new_status, &["observedGeneration"]).unwrap_or(0) >= i64_at(d, &["metadata", "generation"]).unwrap_or(0)
+        && i64_at(new_status, &["observedGeneration"]).unwrap_or(0)
+            >= i64_at(d, &["metadata", "generation"]).unwrap_or(0)
 }
 
 /// `DeploymentProgressing`: compared with the Deployment's current status, did new
@@ -1139,13 +1319,17 @@ pub fn deployment_timed_out(d: &Value, new_status: &Value, now_ms: i64) -> bool 
     if !has_progress_deadline(d) {
         return false;
     }
-    let Some(cond) = get_deployment_condition(new_status, DEPLOYMENT_PROGRESSING) else { return false };
+    let Some(cond) = get_deployment_condition(new_status, DEPLOYMENT_PROGRESSING) else {
+        return false;
+    };
     match str_at(&cond, &["reason"]).unwrap_or("") {
         NEW_RS_AVAILABLE_REASON => return false,
         TIMED_OUT_REASON => return true,
         _ => {}
     }
-    let deadline_ms = i64_at(d, &["spec", "progressDeadlineSeconds"]).unwrap_or(0).saturating_mul(1000);
+    let deadline_ms = i64_at(d, &["spec", "progressDeadlineSeconds"])
+        .unwrap_or(0)
+        .saturating_mul(1000);
     // A missing/unparseable time is Go's zero time: long ago, so timed out.
     match str_at(&cond, &["lastUpdateTime"]).and_then(parse_rfc3339) {
         Some(from) => from.saturating_add(deadline_ms) < now_ms,
@@ -1159,11 +1343,21 @@ pub fn deployment_timed_out(d: &Value, new_status: &Value, now_ms: i64) -> bool 
 
 /// `NewDeploymentCondition`: both times are `now` (an RFC 3339 string, see [`rfc3339`]).
 /// Empty reason/message are omitted, as Go's `omitempty` does.
-pub fn new_deployment_condition(type_: &str, status: &str, reason: &str, message: &str, now: &str) -> Value {
+pub fn new_deployment_condition(
+    type_: &str,
+    status: &str,
+    reason: &str,
+    message: &str,
+    now: &str,
+) -> Value {
     let mut m = Map::new();
     m.insert("type".into(), Value::from(type_));
     m.insert("status".into(), Value::from(status));
-    let t = if now.is_empty() { Value::Null } else { Value::from(now) };
+    let t = if now.is_empty() {
+        Value::Null
+    } else {
+        Value::from(now)
+    };
     m.insert("lastUpdateTime".into(), t.clone());
     m.insert("lastTransitionTime".into(), t);
     if !reason.is_empty() {
@@ -1182,7 +1376,12 @@ fn cond_field<'a>(c: &'a Value, f: &str) -> &'a str {
 /// `GetDeploymentCondition(status, type)`: a copy of the first condition of that type.
 /// `status` is the Deployment's `status` object.
 pub fn get_deployment_condition(status: &Value, type_: &str) -> Option<Value> {
-    status.get("conditions")?.as_array()?.iter().find(|c| cond_field(c, "type") == type_).cloned()
+    status
+        .get("conditions")?
+        .as_array()?
+        .iter()
+        .find(|c| cond_field(c, "type") == type_)
+        .cloned()
 }
 
 fn filter_out_condition(status: &mut Value, type_: &str) {
@@ -1221,13 +1420,21 @@ pub fn set_deployment_condition(status: &mut Value, cond: Value) {
                 return;
             }
             if let Some(obj) = cond.as_object_mut() {
-                obj.insert("lastTransitionTime".into(), current.get("lastTransitionTime").cloned().unwrap_or(Value::Null));
+                obj.insert(
+                    "lastTransitionTime".into(),
+                    current
+                        .get("lastTransitionTime")
+                        .cloned()
+                        .unwrap_or(Value::Null),
+                );
             }
         }
     }
     filter_out_condition(status, &type_);
     if let Some(obj) = status.as_object_mut() {
-        let entry = obj.entry("conditions").or_insert_with(|| Value::Array(Vec::new()));
+        let entry = obj
+            .entry("conditions")
+            .or_insert_with(|| Value::Array(Vec::new()));
         if !entry.is_array() {
             *entry = Value::Array(Vec::new());
         }
@@ -1248,7 +1455,10 @@ pub fn replica_set_to_deployment_condition(cond: &Value) -> Value {
     let mut m = Map::new();
     m.insert("type".into(), Value::from(cond_field(cond, "type")));
     m.insert("status".into(), Value::from(cond_field(cond, "status")));
-    let t = cond.get("lastTransitionTime").cloned().unwrap_or(Value::Null);
+    let t = cond
+        .get("lastTransitionTime")
+        .cloned()
+        .unwrap_or(Value::Null);
     m.insert("lastTransitionTime".into(), t.clone());
     m.insert("lastUpdateTime".into(), t);
     for f in ["reason", "message"] {
@@ -1272,7 +1482,11 @@ pub fn found_new_replica_set_message(rs_name: &str) -> String {
 
 /// `Failed to create new replica set "X": <err>` (reason `ReplicaSetCreateError`).
 pub fn failed_rs_create_message(rs_name: &str, err: &str) -> String {
-    format!("Failed to create new replica set {}: {}", go_quote(rs_name), err)
+    format!(
+        "Failed to create new replica set {}: {}",
+        go_quote(rs_name),
+        err
+    )
 }
 
 /// progress.go subject: `ReplicaSet "X"` if there is a new RS, else `Deployment "D"`.
@@ -1285,17 +1499,26 @@ fn progress_subject(deployment_name: &str, new_rs_name: Option<&str>) -> String 
 
 /// `ReplicaSet "X" has successfully progressed.` (reason `NewReplicaSetAvailable`).
 pub fn successfully_progressed_message(deployment_name: &str, new_rs_name: Option<&str>) -> String {
-    format!("{} has successfully progressed.", progress_subject(deployment_name, new_rs_name))
+    format!(
+        "{} has successfully progressed.",
+        progress_subject(deployment_name, new_rs_name)
+    )
 }
 
 /// `ReplicaSet "X" is progressing.` (reason `ReplicaSetUpdated`).
 pub fn progressing_message(deployment_name: &str, new_rs_name: Option<&str>) -> String {
-    format!("{} is progressing.", progress_subject(deployment_name, new_rs_name))
+    format!(
+        "{} is progressing.",
+        progress_subject(deployment_name, new_rs_name)
+    )
 }
 
 /// `ReplicaSet "X" has timed out progressing.` (reason `ProgressDeadlineExceeded`).
 pub fn timed_out_message(deployment_name: &str, new_rs_name: Option<&str>) -> String {
-    format!("{} has timed out progressing.", progress_subject(deployment_name, new_rs_name))
+    format!(
+        "{} has timed out progressing.",
+        progress_subject(deployment_name, new_rs_name)
+    )
 }
 
 // ---------------------------------------------------------------------------
@@ -1324,10 +1547,22 @@ pub fn calculate_status(d: &Value, all_rss: &[Value], new_rs: Option<&Value>, no
     let updated = new_rs.map_or(0, |rs| status_i32(rs, "replicas"));
 
     let mut m = Map::new();
-    put_nonzero(&mut m, "observedGeneration", i64_at(d, &["metadata", "generation"]).unwrap_or(0));
-    put_nonzero(&mut m, "replicas", get_actual_replica_count_for_replica_sets(all_rss) as i64);
+    put_nonzero(
+        &mut m,
+        "observedGeneration",
+        i64_at(d, &["metadata", "generation"]).unwrap_or(0),
+    );
+    put_nonzero(
+        &mut m,
+        "replicas",
+        get_actual_replica_count_for_replica_sets(all_rss) as i64,
+    );
     put_nonzero(&mut m, "updatedReplicas", updated as i64);
-    put_nonzero(&mut m, "readyReplicas", get_ready_replica_count_for_replica_sets(all_rss) as i64);
+    put_nonzero(
+        &mut m,
+        "readyReplicas",
+        get_ready_replica_count_for_replica_sets(all_rss) as i64,
+    );
     put_nonzero(&mut m, "availableReplicas", available as i64);
     put_nonzero(&mut m, "unavailableReplicas", unavailable as i64);
     // A pointer field: kept even when 0.
@@ -1341,9 +1576,21 @@ pub fn calculate_status(d: &Value, all_rss: &[Value], new_rs: Option<&Value>, no
     }
     let mut status = Value::Object(m);
     let cond = if available >= spec_replicas(d).wrapping_sub(max_unavailable(d)) {
-        new_deployment_condition(DEPLOYMENT_AVAILABLE, CONDITION_TRUE, MINIMUM_REPLICAS_AVAILABLE, MINIMUM_REPLICAS_AVAILABLE_MESSAGE, now)
+        new_deployment_condition(
+            DEPLOYMENT_AVAILABLE,
+            CONDITION_TRUE,
+            MINIMUM_REPLICAS_AVAILABLE,
+            MINIMUM_REPLICAS_AVAILABLE_MESSAGE,
+            now,
+        )
     } else {
-        new_deployment_condition(DEPLOYMENT_AVAILABLE, CONDITION_FALSE, MINIMUM_REPLICAS_UNAVAILABLE, MINIMUM_REPLICAS_UNAVAILABLE_MESSAGE, now)
+        new_deployment_condition(
+            DEPLOYMENT_AVAILABLE,
+            CONDITION_FALSE,
+            MINIMUM_REPLICAS_UNAVAILABLE,
+            MINIMUM_REPLICAS_UNAVAILABLE_MESSAGE,
+            now,
+        )
     };
     set_deployment_condition(&mut status, cond);
     status
@@ -1394,10 +1641,26 @@ mod tests {
             want: &'static str,
         }
         let cases = [
-            Case { name: "facts example 3735706953", input: "3735706953", want: "7c79c4bf97" },
-            Case { name: "every digit", input: "0123456789", want: "456789bcdf" },
-            Case { name: "empty", input: "", want: "" },
-            Case { name: "letters wrap modulo 27", input: "a", want: "v" }, // 97 % 27 = 16 -> 'v'
+            Case {
+                name: "facts example 3735706953",
+                input: "3735706953",
+                want: "7c79c4bf97",
+            },
+            Case {
+                name: "every digit",
+                input: "0123456789",
+                want: "456789bcdf",
+            },
+            Case {
+                name: "empty",
+                input: "",
+                want: "",
+            },
+            Case {
+                name: "letters wrap modulo 27",
+                input: "a",
+                want: "v",
+            }, // 97 % 27 = 16 -> 'v'
         ];
         for c in &cases {
             assert_eq!(safe_encode_string(c.input), c.want, "case {}", c.name);
@@ -1413,37 +1676,101 @@ mod tests {
         }
         let base = json!({"metadata": {"labels": {"app": "web"}}, "spec": {"containers": [{"name": "nginx", "image": "nginx:1.27"}]}});
         let cases = [
-            Case { name: "plain template", template: base.clone(), collision: None },
-            Case { name: "collision 0", template: base.clone(), collision: Some(0) },
-            Case { name: "collision 1", template: base.clone(), collision: Some(1) },
-            Case { name: "collision negative", template: base.clone(), collision: Some(-1) },
-            Case { name: "empty template", template: json!({}), collision: None },
-            Case { name: "null template", template: Value::Null, collision: None },
+            Case {
+                name: "plain template",
+                template: base.clone(),
+                collision: None,
+            },
+            Case {
+                name: "collision 0",
+                template: base.clone(),
+                collision: Some(0),
+            },
+            Case {
+                name: "collision 1",
+                template: base.clone(),
+                collision: Some(1),
+            },
+            Case {
+                name: "collision negative",
+                template: base.clone(),
+                collision: Some(-1),
+            },
+            Case {
+                name: "empty template",
+                template: json!({}),
+                collision: None,
+            },
+            Case {
+                name: "null template",
+                template: Value::Null,
+                collision: None,
+            },
         ];
         for c in &cases {
             let h = compute_hash(&c.template, c.collision);
-            assert!(!h.is_empty() && h.len() <= 10, "case {}: length of {h}", c.name);
-            assert!(h.chars().all(|ch| "456789bcdf".contains(ch)), "case {}: alphabet of {h}", c.name);
-            assert_eq!(h, compute_hash(&c.template, c.collision), "case {}: deterministic", c.name);
+            assert!(
+                !h.is_empty() && h.len() <= 10,
+                "case {}: length of {h}",
+                c.name
+            );
+            assert!(
+                h.chars().all(|ch| "456789bcdf".contains(ch)),
+                "case {}: alphabet of {h}",
+                c.name
+            );
+            assert_eq!(
+                h,
+                compute_hash(&c.template, c.collision),
+                "case {}: deterministic",
+                c.name
+            );
             // Length equals the number of decimal digits of some u32.
-            let decoded: String = h.chars().map(|ch| char::from(b'0' + "456789bcdf".find(ch).unwrap() as u8)).collect();
-            assert!(decoded.parse::<u32>().is_ok(), "case {}: decodes to a u32", c.name);
+            let decoded: String = h
+                .chars()
+                .map(|ch| char::from(b'0' + "456789bcdf".find(ch).unwrap() as u8))
+                .collect();
+            assert!(
+                decoded.parse::<u32>().is_ok(),
+                "case {}: decodes to a u32",
+                c.name
+            );
         }
-        assert_ne!(compute_hash(&base, None), compute_hash(&base, Some(0)), "collision count 0 still changes the hash");
-        assert_ne!(compute_hash(&base, Some(0)), compute_hash(&base, Some(1)), "collision count changes the hash");
+        assert_ne!(
+            compute_hash(&base, None),
+            compute_hash(&base, Some(0)),
+            "collision count 0 still changes the hash"
+        );
+        assert_ne!(
+            compute_hash(&base, Some(0)),
+            compute_hash(&base, Some(1)),
+            "collision count changes the hash"
+        );
         let mut other = base.clone();
         other["spec"]["containers"][0]["image"] = json!("nginx:1.28");
-        assert_ne!(compute_hash(&base, None), compute_hash(&other, None), "template change changes the hash");
+        assert_ne!(
+            compute_hash(&base, None),
+            compute_hash(&other, None),
+            "template change changes the hash"
+        );
         // Key order does not matter.
         let a: Value = serde_json::from_str(r#"{"b":1,"a":{"y":2,"x":3}}"#).unwrap();
         let b: Value = serde_json::from_str(r#"{"a":{"x":3,"y":2},"b":1}"#).unwrap();
-        assert_eq!(compute_hash(&a, None), compute_hash(&b, None), "canonical key order");
+        assert_eq!(
+            compute_hash(&a, None),
+            compute_hash(&b, None),
+            "canonical key order"
+        );
         // Pinned value of kubesim's own canonicalisation (guards accidental changes).
         let mut text = String::new();
         write_canonical_json(&a, &mut text);
         assert_eq!(text, r#"{"a":{"x":3,"y":2},"b":1}"#);
         assert_eq!(fnv32a(FNV32_OFFSET, b""), 0x811c9dc5, "fnv32a empty");
-        assert_eq!(fnv32a(FNV32_OFFSET, b"a"), 0xe40c292c, "fnv32a of 'a' (reference vector)");
+        assert_eq!(
+            fnv32a(FNV32_OFFSET, b"a"),
+            0xe40c292c,
+            "fnv32a of 'a' (reference vector)"
+        );
     }
 
     #[test]
@@ -1485,19 +1812,101 @@ mod tests {
             want: Result<(i32, i32), &'static str>,
         }
         let cases = [
-            Case { name: "defaults, 3 replicas", surge: Some(json!("25%")), unavailable: Some(json!("25%")), desired: 3, want: Ok((1, 0)) },
-            Case { name: "defaults, 1 replica", surge: Some(json!("25%")), unavailable: Some(json!("25%")), desired: 1, want: Ok((1, 0)) },
-            Case { name: "defaults, 4 replicas", surge: Some(json!("25%")), unavailable: Some(json!("25%")), desired: 4, want: Ok((1, 1)) },
-            Case { name: "defaults, 10 replicas", surge: Some(json!("25%")), unavailable: Some(json!("25%")), desired: 10, want: Ok((3, 2)) },
-            Case { name: "0%/0% of 0 -> unavailable 1", surge: Some(json!("0%")), unavailable: Some(json!("0%")), desired: 0, want: Ok((0, 1)) },
-            Case { name: "39%/39% of 10", surge: Some(json!("39%")), unavailable: Some(json!("39%")), desired: 10, want: Ok((4, 3)) },
-            Case { name: "bad surge", surge: Some(json!("oops")), unavailable: Some(json!("39%")), desired: 10, want: Err("invalid value for IntOrString: invalid type: string is not a percentage") },
-            Case { name: "bad unavailable", surge: Some(json!("55%")), unavailable: Some(json!("urg")), desired: 10, want: Err("invalid value for IntOrString: invalid type: string is not a percentage") },
-            Case { name: "nil surge", surge: None, unavailable: Some(json!("39%")), desired: 10, want: Ok((0, 3)) },
-            Case { name: "nil unavailable", surge: Some(json!("39%")), unavailable: None, desired: 10, want: Ok((4, 0)) },
-            Case { name: "both nil", surge: None, unavailable: None, desired: 10, want: Ok((0, 1)) },
-            Case { name: "ints", surge: Some(json!(2)), unavailable: Some(json!(0)), desired: 5, want: Ok((2, 0)) },
-            Case { name: "1% of 2 rounds unavailable to 0 surge to 1", surge: Some(json!("1%")), unavailable: Some(json!("1%")), desired: 2, want: Ok((1, 0)) },
+            Case {
+                name: "defaults, 3 replicas",
+                surge: Some(json!("25%")),
+                unavailable: Some(json!("25%")),
+                desired: 3,
+                want: Ok((1, 0)),
+            },
+            Case {
+                name: "defaults, 1 replica",
+                surge: Some(json!("25%")),
+                unavailable: Some(json!("25%")),
+                desired: 1,
+                want: Ok((1, 0)),
+            },
+            Case {
+                name: "defaults, 4 replicas",
+                surge: Some(json!("25%")),
+                unavailable: Some(json!("25%")),
+                desired: 4,
+                want: Ok((1, 1)),
+            },
+            Case {
+                name: "defaults, 10 replicas",
+                surge: Some(json!("25%")),
+                unavailable: Some(json!("25%")),
+                desired: 10,
+                want: Ok((3, 2)),
+            },
+            Case {
+                name: "0%/0% of 0 -> unavailable 1",
+                surge: Some(json!("0%")),
+                unavailable: Some(json!("0%")),
+                desired: 0,
+                want: Ok((0, 1)),
+            },
+            Case {
+                name: "39%/39% of 10",
+                surge: Some(json!("39%")),
+                unavailable: Some(json!("39%")),
+                desired: 10,
+                want: Ok((4, 3)),
+            },
+            Case {
+                name: "bad surge",
+                surge: Some(json!("oops")),
+                unavailable: Some(json!("39%")),
+                desired: 10,
+                want: Err(
+                    "invalid value for IntOrString: invalid type: string is not a percentage",
+                ),
+            },
+            Case {
+                name: "bad unavailable",
+                surge: Some(json!("55%")),
+                unavailable: Some(json!("urg")),
+                desired: 10,
+                want: Err(
+                    "invalid value for IntOrString: invalid type: string is not a percentage",
+                ),
+            },
+            Case {
+                name: "nil surge",
+                surge: None,
+                unavailable: Some(json!("39%")),
+                desired: 10,
+                want: Ok((0, 3)),
+            },
+            Case {
+                name: "nil unavailable",
+                surge: Some(json!("39%")),
+                unavailable: None,
+                desired: 10,
+                want: Ok((4, 0)),
+            },
+            Case {
+                name: "both nil",
+                surge: None,
+                unavailable: None,
+                desired: 10,
+                want: Ok((0, 1)),
+            },
+            Case {
+                name: "ints",
+                surge: Some(json!(2)),
+                unavailable: Some(json!(0)),
+                desired: 5,
+                want: Ok((2, 0)),
+            },
+            Case {
+                name: "1% of 2 rounds unavailable to 0 surge to 1",
+                surge: Some(json!("1%")),
+                unavailable: Some(json!("1%")),
+                desired: 2,
+                want: Ok((1, 0)),
+            },
         ];
         for c in &cases {
             let got = resolve_fenceposts(c.surge.as_ref(), c.unavailable.as_ref(), c.desired);
@@ -1515,15 +1924,44 @@ mod tests {
         let mut recreate = deployment(3, json!("25%"), json!("25%"));
         recreate["spec"]["strategy"] = json!({"type": "Recreate"});
         let cases = [
-            Case { name: "3 replicas defaults", d: deployment(3, json!("25%"), json!("25%")), want: (0, 1, 3) },
-            Case { name: "4 replicas defaults", d: deployment(4, json!("25%"), json!("25%")), want: (1, 1, 3) },
-            Case { name: "unavailable capped at replicas", d: deployment(2, json!(0), json!(5)), want: (2, 0, 0) },
-            Case { name: "zero replicas", d: deployment(0, json!(1), json!(1)), want: (0, 1, 0) },
-            Case { name: "recreate", d: recreate, want: (0, 0, 0) },
-            Case { name: "both zero -> unavailable 1", d: deployment(5, json!(0), json!(0)), want: (1, 0, 4) },
+            Case {
+                name: "3 replicas defaults",
+                d: deployment(3, json!("25%"), json!("25%")),
+                want: (0, 1, 3),
+            },
+            Case {
+                name: "4 replicas defaults",
+                d: deployment(4, json!("25%"), json!("25%")),
+                want: (1, 1, 3),
+            },
+            Case {
+                name: "unavailable capped at replicas",
+                d: deployment(2, json!(0), json!(5)),
+                want: (2, 0, 0),
+            },
+            Case {
+                name: "zero replicas",
+                d: deployment(0, json!(1), json!(1)),
+                want: (0, 1, 0),
+            },
+            Case {
+                name: "recreate",
+                d: recreate,
+                want: (0, 0, 0),
+            },
+            Case {
+                name: "both zero -> unavailable 1",
+                d: deployment(5, json!(0), json!(0)),
+                want: (1, 0, 4),
+            },
         ];
         for c in &cases {
-            assert_eq!((max_unavailable(&c.d), max_surge(&c.d), min_available(&c.d)), c.want, "case {}", c.name);
+            assert_eq!(
+                (max_unavailable(&c.d), max_surge(&c.d), min_available(&c.d)),
+                c.want,
+                "case {}",
+                c.name
+            );
         }
     }
 
@@ -1539,12 +1977,60 @@ mod tests {
             want: Result<i32, &'static str>,
         }
         let cases = [
-            Case { name: "can not scale up - to newRSReplicas", strategy: "RollingUpdate", dep_replicas: 1, new_rs_replicas: 5, max_surge: json!(1), other_rs_replicas: 5, want: Ok(5) },
-            Case { name: "scale up - to depReplicas", strategy: "RollingUpdate", dep_replicas: 6, new_rs_replicas: 2, max_surge: json!(10), other_rs_replicas: 5, want: Ok(6) },
-            Case { name: "recreate - to depReplicas", strategy: "Recreate", dep_replicas: 3, new_rs_replicas: 1, max_surge: json!(1), other_rs_replicas: 5, want: Ok(3) },
-            Case { name: "fresh deployment creates at full size", strategy: "RollingUpdate", dep_replicas: 3, new_rs_replicas: 0, max_surge: json!("25%"), other_rs_replicas: 0, want: Ok(3) },
-            Case { name: "rollout step limited by surge", strategy: "RollingUpdate", dep_replicas: 10, new_rs_replicas: 0, max_surge: json!("25%"), other_rs_replicas: 10, want: Ok(3) },
-            Case { name: "unsupported type", strategy: "Canary", dep_replicas: 3, new_rs_replicas: 0, max_surge: json!(1), other_rs_replicas: 0, want: Err("deployment type Canary isn't supported") },
+            Case {
+                name: "can not scale up - to newRSReplicas",
+                strategy: "RollingUpdate",
+                dep_replicas: 1,
+                new_rs_replicas: 5,
+                max_surge: json!(1),
+                other_rs_replicas: 5,
+                want: Ok(5),
+            },
+            Case {
+                name: "scale up - to depReplicas",
+                strategy: "RollingUpdate",
+                dep_replicas: 6,
+                new_rs_replicas: 2,
+                max_surge: json!(10),
+                other_rs_replicas: 5,
+                want: Ok(6),
+            },
+            Case {
+                name: "recreate - to depReplicas",
+                strategy: "Recreate",
+                dep_replicas: 3,
+                new_rs_replicas: 1,
+                max_surge: json!(1),
+                other_rs_replicas: 5,
+                want: Ok(3),
+            },
+            Case {
+                name: "fresh deployment creates at full size",
+                strategy: "RollingUpdate",
+                dep_replicas: 3,
+                new_rs_replicas: 0,
+                max_surge: json!("25%"),
+                other_rs_replicas: 0,
+                want: Ok(3),
+            },
+            Case {
+                name: "rollout step limited by surge",
+                strategy: "RollingUpdate",
+                dep_replicas: 10,
+                new_rs_replicas: 0,
+                max_surge: json!("25%"),
+                other_rs_replicas: 10,
+                want: Ok(3),
+            },
+            Case {
+                name: "unsupported type",
+                strategy: "Canary",
+                dep_replicas: 3,
+                new_rs_replicas: 0,
+                max_surge: json!(1),
+                other_rs_replicas: 0,
+                want: Err("deployment type Canary isn't supported"),
+            },
         ];
         for c in &cases {
             let d = json!({"spec": {"replicas": c.dep_replicas, "strategy": {"type": c.strategy, "rollingUpdate": {"maxSurge": c.max_surge, "maxUnavailable": 0}}}});
@@ -1554,7 +2040,11 @@ mod tests {
             assert_eq!(got, c.want.map_err(String::from), "case {}", c.name);
         }
         let d = json!({"spec": {"replicas": 3, "strategy": {"type": "RollingUpdate"}}});
-        assert_eq!(new_rs_new_replicas(&d, &[], &rs("n", 0, "")), Err("nil value for IntOrString".to_string()), "case missing maxSurge");
+        assert_eq!(
+            new_rs_new_replicas(&d, &[], &rs("n", 0, "")),
+            Err("nil value for IntOrString".to_string()),
+            "case missing maxSurge"
+        );
     }
 
     #[test]
@@ -1593,17 +2083,62 @@ mod tests {
         let mut d_status = deployment(20, json!("25%"), json!("25%"));
         d_status["status"] = json!({"replicas": 10});
         let cases = [
-            Case { name: "scale to zero takes whole size", d: deployment(0, json!(1), json!(0)), rs: with_ann("a", 4, Some("5")), want: -4 },
-            Case { name: "10->20 with surge 25%: 5*25/13=9.6->10", d: deployment(20, json!("25%"), json!("25%")), rs: with_ann("a", 5, Some("13")), want: 5 },
-            Case { name: "half rounds up: 1*3/2=1.5->2", d: deployment(2, json!(1), json!(0)), rs: with_ann("a", 1, Some("2")), want: 1 },
-            Case { name: "half away from zero: 5*3/6=2.5->3", d: deployment(2, json!(1), json!(0)), rs: with_ann("a", 5, Some("6")), want: -2 },
-            Case { name: "missing annotation uses status.replicas", d: d_status.clone(), rs: with_ann("a", 5, None), want: 8 }, // 5*25/10=12.5->13
-            Case { name: "zero annotation uses status.replicas (v1.33+)", d: d_status.clone(), rs: with_ann("a", 5, Some("0")), want: 8 },
-            Case { name: "bad annotation uses status.replicas", d: d_status, rs: with_ann("a", 5, Some("x")), want: 8 },
-            Case { name: "no annotation and no status -> 0", d: deployment(20, json!("25%"), json!("25%")), rs: with_ann("a", 5, None), want: 0 },
+            Case {
+                name: "scale to zero takes whole size",
+                d: deployment(0, json!(1), json!(0)),
+                rs: with_ann("a", 4, Some("5")),
+                want: -4,
+            },
+            Case {
+                name: "10->20 with surge 25%: 5*25/13=9.6->10",
+                d: deployment(20, json!("25%"), json!("25%")),
+                rs: with_ann("a", 5, Some("13")),
+                want: 5,
+            },
+            Case {
+                name: "half rounds up: 1*3/2=1.5->2",
+                d: deployment(2, json!(1), json!(0)),
+                rs: with_ann("a", 1, Some("2")),
+                want: 1,
+            },
+            Case {
+                name: "half away from zero: 5*3/6=2.5->3",
+                d: deployment(2, json!(1), json!(0)),
+                rs: with_ann("a", 5, Some("6")),
+                want: -2,
+            },
+            Case {
+                name: "missing annotation uses status.replicas",
+                d: d_status.clone(),
+                rs: with_ann("a", 5, None),
+                want: 8,
+            }, // 5*25/10=12.5->13
+            Case {
+                name: "zero annotation uses status.replicas (v1.33+)",
+                d: d_status.clone(),
+                rs: with_ann("a", 5, Some("0")),
+                want: 8,
+            },
+            Case {
+                name: "bad annotation uses status.replicas",
+                d: d_status,
+                rs: with_ann("a", 5, Some("x")),
+                want: 8,
+            },
+            Case {
+                name: "no annotation and no status -> 0",
+                d: deployment(20, json!("25%"), json!("25%")),
+                rs: with_ann("a", 5, None),
+                want: 0,
+            },
         ];
         for c in &cases {
-            assert_eq!(get_replica_set_fraction(&c.rs, &c.d), c.want, "case {}", c.name);
+            assert_eq!(
+                get_replica_set_fraction(&c.rs, &c.d),
+                c.want,
+                "case {}",
+                c.name
+            );
         }
     }
 
@@ -1623,17 +2158,70 @@ mod tests {
         let mut down = rs("b", 5, "2026-01-01T00:00:00Z");
         down["metadata"]["annotations"] = json!({MAX_REPLICAS_ANNOTATION: "50"}); // 5*25/50 = 2.5 -> 3: -2
         let cases = [
-            Case { name: "nil rs", rs: None, to_add: 5, added: 0, want: 0 },
-            Case { name: "rs with 0 replicas", rs: Some(rs("z", 0, "")), to_add: 5, added: 0, want: 0 },
-            Case { name: "nothing to add", rs: Some(r.clone()), to_add: 0, added: 0, want: 0 },
-            Case { name: "all added already", rs: Some(r.clone()), to_add: 4, added: 4, want: 0 },
-            Case { name: "up: fraction fits", rs: Some(r.clone()), to_add: 12, added: 0, want: 5 },
-            Case { name: "up: capped by allowed", rs: Some(r.clone()), to_add: 12, added: 9, want: 3 },
-            Case { name: "down: fraction fits", rs: Some(down.clone()), to_add: -10, added: 0, want: -2 },
-            Case { name: "down: capped by allowed", rs: Some(down), to_add: -10, added: -9, want: -1 },
+            Case {
+                name: "nil rs",
+                rs: None,
+                to_add: 5,
+                added: 0,
+                want: 0,
+            },
+            Case {
+                name: "rs with 0 replicas",
+                rs: Some(rs("z", 0, "")),
+                to_add: 5,
+                added: 0,
+                want: 0,
+            },
+            Case {
+                name: "nothing to add",
+                rs: Some(r.clone()),
+                to_add: 0,
+                added: 0,
+                want: 0,
+            },
+            Case {
+                name: "all added already",
+                rs: Some(r.clone()),
+                to_add: 4,
+                added: 4,
+                want: 0,
+            },
+            Case {
+                name: "up: fraction fits",
+                rs: Some(r.clone()),
+                to_add: 12,
+                added: 0,
+                want: 5,
+            },
+            Case {
+                name: "up: capped by allowed",
+                rs: Some(r.clone()),
+                to_add: 12,
+                added: 9,
+                want: 3,
+            },
+            Case {
+                name: "down: fraction fits",
+                rs: Some(down.clone()),
+                to_add: -10,
+                added: 0,
+                want: -2,
+            },
+            Case {
+                name: "down: capped by allowed",
+                rs: Some(down),
+                to_add: -10,
+                added: -9,
+                want: -1,
+            },
         ];
         for c in &cases {
-            assert_eq!(get_proportion(c.rs.as_ref(), &d, c.to_add, c.added), c.want, "case {}", c.name);
+            assert_eq!(
+                get_proportion(c.rs.as_ref(), &d, c.to_add, c.added),
+                c.want,
+                "case {}",
+                c.name
+            );
         }
     }
 
@@ -1647,8 +2235,13 @@ mod tests {
         stale["metadata"]["annotations"][DESIRED_REPLICAS_ANNOTATION] = json!("2");
         let mut no_ann = sat.clone();
         no_ann["metadata"] = json!({});
-        let cases: [(&str, Option<&Value>, bool); 5] =
-            [("saturated", Some(&sat), true), ("not all available", Some(&unavailable), false), ("stale annotation", Some(&stale), false), ("no annotation", Some(&no_ann), false), ("nil", None, false)];
+        let cases: [(&str, Option<&Value>, bool); 5] = [
+            ("saturated", Some(&sat), true),
+            ("not all available", Some(&unavailable), false),
+            ("stale annotation", Some(&stale), false),
+            ("no annotation", Some(&no_ann), false),
+            ("nil", None, false),
+        ];
         for (name, r, want) in cases {
             assert_eq!(is_saturated(&d, r), want, "case {name}");
         }
@@ -1664,7 +2257,13 @@ mod tests {
             old_order_after: Vec<&'static str>,
         }
         let cases = [
-            Case { name: "nothing", new_rs: None, old: vec![], want: None, old_order_after: vec![] },
+            Case {
+                name: "nothing",
+                new_rs: None,
+                old: vec![],
+                want: None,
+                old_order_after: vec![],
+            },
             Case {
                 name: "only new active",
                 new_rs: Some(rs("new", 3, "2026-01-03T00:00:00Z")),
@@ -1675,7 +2274,10 @@ mod tests {
             Case {
                 name: "none active, no new -> newest old",
                 new_rs: None,
-                old: vec![rs("o1", 0, "2026-01-01T00:00:00Z"), rs("o2", 0, "2026-01-02T00:00:00Z")],
+                old: vec![
+                    rs("o1", 0, "2026-01-01T00:00:00Z"),
+                    rs("o2", 0, "2026-01-02T00:00:00Z"),
+                ],
                 want: Some("o2"),
                 old_order_after: vec!["o2", "o1"],
             },
@@ -1697,8 +2299,18 @@ mod tests {
         for c in cases {
             let mut old = c.old.clone();
             let got = find_active_or_latest(c.new_rs.as_ref(), &mut old);
-            assert_eq!(got.as_ref().map(|r| name_of(r).to_string()), c.want.map(String::from), "case {}", c.name);
-            assert_eq!(names(&old), c.old_order_after, "case {} (old order)", c.name);
+            assert_eq!(
+                got.as_ref().map(|r| name_of(r).to_string()),
+                c.want.map(String::from),
+                "case {}",
+                c.name
+            );
+            assert_eq!(
+                names(&old),
+                c.old_order_after,
+                "case {} (old order)",
+                c.name
+            );
         }
     }
 
@@ -1719,25 +2331,41 @@ mod tests {
             Case {
                 name: "by creation timestamp, ties by name, zero time first",
                 cmp: replica_sets_by_creation_timestamp,
-                input: vec![rs("c", 1, "2026-01-02T00:00:00Z"), rs("b", 1, "2026-01-01T00:00:00Z"), rs("a", 1, "2026-01-01T00:00:00Z"), json!({"metadata": {"name": "zero"}})],
+                input: vec![
+                    rs("c", 1, "2026-01-02T00:00:00Z"),
+                    rs("b", 1, "2026-01-01T00:00:00Z"),
+                    rs("a", 1, "2026-01-01T00:00:00Z"),
+                    json!({"metadata": {"name": "zero"}}),
+                ],
                 want: vec!["zero", "a", "b", "c"],
             },
             Case {
                 name: "by size older: big first, then older",
                 cmp: replica_sets_by_size_older,
-                input: vec![rs("new2", 2, "2026-01-03T00:00:00Z"), rs("old2", 2, "2026-01-01T00:00:00Z"), rs("big", 5, "2026-01-02T00:00:00Z")],
+                input: vec![
+                    rs("new2", 2, "2026-01-03T00:00:00Z"),
+                    rs("old2", 2, "2026-01-01T00:00:00Z"),
+                    rs("big", 5, "2026-01-02T00:00:00Z"),
+                ],
                 want: vec!["big", "old2", "new2"],
             },
             Case {
                 name: "by size newer: big first, then newer",
                 cmp: replica_sets_by_size_newer,
-                input: vec![rs("old2", 2, "2026-01-01T00:00:00Z"), rs("big", 5, "2026-01-02T00:00:00Z"), rs("new2", 2, "2026-01-03T00:00:00Z")],
+                input: vec![
+                    rs("old2", 2, "2026-01-01T00:00:00Z"),
+                    rs("big", 5, "2026-01-02T00:00:00Z"),
+                    rs("new2", 2, "2026-01-03T00:00:00Z"),
+                ],
                 want: vec!["big", "new2", "old2"],
             },
             Case {
                 name: "by size newer: same time -> reverse name",
                 cmp: replica_sets_by_size_newer,
-                input: vec![rs("a", 2, "2026-01-01T00:00:00Z"), rs("b", 2, "2026-01-01T00:00:00Z")],
+                input: vec![
+                    rs("a", 2, "2026-01-01T00:00:00Z"),
+                    rs("b", 2, "2026-01-01T00:00:00Z"),
+                ],
                 want: vec!["b", "a"],
             },
             Case {
@@ -1754,7 +2382,10 @@ mod tests {
             Case {
                 name: "by revision, bad revision falls back to time",
                 cmp: replica_sets_by_revision,
-                input: vec![with_rev("bad", "x", "2026-01-02T00:00:00Z"), with_rev("r1", "1", "2026-01-01T00:00:00Z")],
+                input: vec![
+                    with_rev("bad", "x", "2026-01-02T00:00:00Z"),
+                    with_rev("r1", "1", "2026-01-01T00:00:00Z"),
+                ],
                 want: vec!["r1", "bad"],
             },
         ];
@@ -1764,7 +2395,15 @@ mod tests {
             assert_eq!(names(&v), c.want, "case {}", c.name);
         }
         // Large lists and inconsistent comparators never panic.
-        let mut many: Vec<Value> = (0..40).map(|i| with_rev(&format!("rs{i}"), if i % 3 == 0 { "x" } else { "1" }, &rfc3339(T0 - i * 1000))).collect();
+        let mut many: Vec<Value> = (0..40)
+            .map(|i| {
+                with_rev(
+                    &format!("rs{i}"),
+                    if i % 3 == 0 { "x" } else { "1" },
+                    &rfc3339(T0 - i * 1000),
+                )
+            })
+            .collect();
         sort_replica_sets(&mut many, replica_sets_by_revision);
         assert_eq!(many.len(), 40, "case large sort keeps all elements");
     }
@@ -1780,15 +2419,40 @@ mod tests {
             want: Vec<i32>,
         }
         let cases = [
-            Case { name: "sorted stays", input: vec![1, 2, 3], key: |x| x, want: vec![1, 2, 3] },
-            Case { name: "reverse", input: vec![3, 2, 1], key: |x| x, want: vec![1, 2, 3] },
-            Case { name: "stable for equal keys (tens digit)", input: vec![21, 10, 20, 11], key: |x| x / 10, want: vec![10, 11, 21, 20] },
-            Case { name: "13 elements (merge path)", input: (0..13).rev().collect(), key: |x| x, want: (0..13).collect() },
-            Case { name: "30 elements stable (merge path)", input: (0..30).map(|i| (i % 3) * 100 + i).collect(), key: |x| x / 100, want: {
-                let mut w: Vec<i32> = (0..30).map(|i| (i % 3) * 100 + i).collect();
-                w.sort_by_key(|x| x / 100);
-                w
-            } },
+            Case {
+                name: "sorted stays",
+                input: vec![1, 2, 3],
+                key: |x| x,
+                want: vec![1, 2, 3],
+            },
+            Case {
+                name: "reverse",
+                input: vec![3, 2, 1],
+                key: |x| x,
+                want: vec![1, 2, 3],
+            },
+            Case {
+                name: "stable for equal keys (tens digit)",
+                input: vec![21, 10, 20, 11],
+                key: |x| x / 10,
+                want: vec![10, 11, 21, 20],
+            },
+            Case {
+                name: "13 elements (merge path)",
+                input: (0..13).rev().collect(),
+                key: |x| x,
+                want: (0..13).collect(),
+            },
+            Case {
+                name: "30 elements stable (merge path)",
+                input: (0..30).map(|i| (i % 3) * 100 + i).collect(),
+                key: |x| x / 100,
+                want: {
+                    let mut w: Vec<i32> = (0..30).map(|i| (i % 3) * 100 + i).collect();
+                    w.sort_by_key(|x| x / 100);
+                    w
+                },
+            },
         ];
         for c in cases {
             let mut v = c.input.clone();
@@ -1803,14 +2467,31 @@ mod tests {
         let cases: [(&str, Value, Result<i64, &str>); 5] = [
             ("absent", json!({}), Ok(0)),
             ("number string", with(json!("7")), Ok(7)),
-            ("garbage", with(json!("seven")), Err("strconv.ParseInt: parsing \"seven\": invalid syntax")),
-            ("empty", with(json!("")), Err("strconv.ParseInt: parsing \"\": invalid syntax")),
-            ("too big", with(json!("99999999999999999999")), Err("strconv.ParseInt: parsing \"99999999999999999999\": value out of range")),
+            (
+                "garbage",
+                with(json!("seven")),
+                Err("strconv.ParseInt: parsing \"seven\": invalid syntax"),
+            ),
+            (
+                "empty",
+                with(json!("")),
+                Err("strconv.ParseInt: parsing \"\": invalid syntax"),
+            ),
+            (
+                "too big",
+                with(json!("99999999999999999999")),
+                Err("strconv.ParseInt: parsing \"99999999999999999999\": value out of range"),
+            ),
         ];
         for (name, obj, want) in cases {
             assert_eq!(revision(&obj), want.map_err(String::from), "case {name}");
         }
-        let all = vec![with(json!("3")), with(json!("x")), with(json!("5")), json!({})];
+        let all = vec![
+            with(json!("3")),
+            with(json!("x")),
+            with(json!("5")),
+            json!({}),
+        ];
         assert_eq!(max_revision(&all), 5, "case max revision skips errors");
         assert_eq!(last_revision(&all), 3, "case last revision");
         assert_eq!(max_revision(&[]), 0, "case max revision empty");
@@ -1872,7 +2553,9 @@ mod tests {
             Case {
                 name: "rollback appends to history",
                 d_annotations: json!({}),
-                rs_annotations: Some(json!({REVISION_ANNOTATION: "3", REVISION_HISTORY_ANNOTATION: "1"})),
+                rs_annotations: Some(
+                    json!({REVISION_ANNOTATION: "3", REVISION_HISTORY_ANNOTATION: "1"}),
+                ),
                 new_revision: "5",
                 exists: true,
                 limit: 2000,
@@ -1882,7 +2565,9 @@ mod tests {
             Case {
                 name: "history trimmed from the front to fit the limit",
                 d_annotations: json!({}),
-                rs_annotations: Some(json!({REVISION_ANNOTATION: "7", REVISION_HISTORY_ANNOTATION: "1,3,5"})),
+                rs_annotations: Some(
+                    json!({REVISION_ANNOTATION: "7", REVISION_HISTORY_ANNOTATION: "1,3,5"}),
+                ),
                 new_revision: "9",
                 exists: true,
                 limit: 5,
@@ -1907,9 +2592,14 @@ mod tests {
             if let Some(a) = &c.rs_annotations {
                 r["metadata"]["annotations"] = a.clone();
             }
-            let changed = set_new_replica_set_annotations(&d, &mut r, c.new_revision, c.exists, c.limit);
+            let changed =
+                set_new_replica_set_annotations(&d, &mut r, c.new_revision, c.exists, c.limit);
             assert_eq!(changed, c.want_changed, "case {} (changed)", c.name);
-            assert_eq!(r["metadata"]["annotations"], c.want_annotations, "case {} (annotations)", c.name);
+            assert_eq!(
+                r["metadata"]["annotations"], c.want_annotations,
+                "case {} (annotations)",
+                c.name
+            );
         }
     }
 
@@ -1917,17 +2607,48 @@ mod tests {
     fn replicas_annotations_table() {
         let cases: [(&str, Value, bool); 4] = [
             ("no annotations", json!({}), true),
-            ("up to date", json!({"metadata": {"annotations": {DESIRED_REPLICAS_ANNOTATION: "3", MAX_REPLICAS_ANNOTATION: "4"}}}), false),
-            ("stale max", json!({"metadata": {"annotations": {DESIRED_REPLICAS_ANNOTATION: "3", MAX_REPLICAS_ANNOTATION: "5"}}}), true),
-            ("missing desired", json!({"metadata": {"annotations": {MAX_REPLICAS_ANNOTATION: "4"}}}), true),
+            (
+                "up to date",
+                json!({"metadata": {"annotations": {DESIRED_REPLICAS_ANNOTATION: "3", MAX_REPLICAS_ANNOTATION: "4"}}}),
+                false,
+            ),
+            (
+                "stale max",
+                json!({"metadata": {"annotations": {DESIRED_REPLICAS_ANNOTATION: "3", MAX_REPLICAS_ANNOTATION: "5"}}}),
+                true,
+            ),
+            (
+                "missing desired",
+                json!({"metadata": {"annotations": {MAX_REPLICAS_ANNOTATION: "4"}}}),
+                true,
+            ),
         ];
         for (name, obj, want) in cases {
-            assert_eq!(replicas_annotations_need_update(&obj, 3, 4), want, "case {name}");
+            assert_eq!(
+                replicas_annotations_need_update(&obj, 3, 4),
+                want,
+                "case {name}"
+            );
             let mut o = obj.clone();
-            assert_eq!(set_replicas_annotations(&mut o, 3, 4), want, "case {name} (set)");
-            assert!(!replicas_annotations_need_update(&o, 3, 4), "case {name} (after set)");
+            assert_eq!(
+                set_replicas_annotations(&mut o, 3, 4),
+                want,
+                "case {name} (set)"
+            );
+            assert!(
+                !replicas_annotations_need_update(&o, 3, 4),
+                "case {name} (after set)"
+            );
         }
-        let skip = [(LAST_APPLIED_CONFIG_ANNOTATION, true), (REVISION_ANNOTATION, true), (REVISION_HISTORY_ANNOTATION, true), (DESIRED_REPLICAS_ANNOTATION, true), (MAX_REPLICAS_ANNOTATION, true), (DEPRECATED_ROLLBACK_TO_ANNOTATION, true), ("team", false)];
+        let skip = [
+            (LAST_APPLIED_CONFIG_ANNOTATION, true),
+            (REVISION_ANNOTATION, true),
+            (REVISION_HISTORY_ANNOTATION, true),
+            (DESIRED_REPLICAS_ANNOTATION, true),
+            (MAX_REPLICAS_ANNOTATION, true),
+            (DEPRECATED_ROLLBACK_TO_ANNOTATION, true),
+            ("team", false),
+        ];
         for (k, want) in skip {
             assert_eq!(skip_copy_annotation(k), want, "case skip {k}");
         }
@@ -1944,7 +2665,8 @@ mod tests {
         zeroes["metadata"]["creationTimestamp"] = Value::Null;
         zeroes["spec"]["hostNetwork"] = json!(false);
         zeroes["spec"]["containers"][0]["args"] = json!([]);
-        let no_labels = json!({"metadata": {"labels": {DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY: "x"}}, "spec": {}});
+        let no_labels =
+            json!({"metadata": {"labels": {DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY: "x"}}, "spec": {}});
         let cases: [(&str, &Value, &Value, bool); 5] = [
             ("identical", &t, &t, true),
             ("hash label ignored", &t, &hashed, true),
@@ -1974,7 +2696,11 @@ mod tests {
             mk("v0", 0, "2026-01-00T00:00:00Z", "v0"), // unparseable time = zero time, sorts first
         ];
         let new_rs = find_new_replica_set(&d, &mut list);
-        assert_eq!(new_rs.as_ref().map(|r| name_of(r).to_string()), Some("v2".to_string()), "case oldest matching template is new");
+        assert_eq!(
+            new_rs.as_ref().map(|r| name_of(r).to_string()),
+            Some("v2".to_string()),
+            "case oldest matching template is new"
+        );
         let (required, all) = find_old_replica_sets(&d, &mut list);
         assert_eq!(names(&required), vec!["v1"], "case required old");
         assert_eq!(names(&all), vec!["v0", "v1", "v2-newer"], "case all old");
@@ -1992,22 +2718,62 @@ mod tests {
             cond: Value,
             want: Value,
         }
-        let avail_true_t0 = new_deployment_condition(DEPLOYMENT_AVAILABLE, CONDITION_TRUE, MINIMUM_REPLICAS_AVAILABLE, MINIMUM_REPLICAS_AVAILABLE_MESSAGE, t0);
-        let avail_false_t0 = new_deployment_condition(DEPLOYMENT_AVAILABLE, CONDITION_FALSE, MINIMUM_REPLICAS_UNAVAILABLE, MINIMUM_REPLICAS_UNAVAILABLE_MESSAGE, t0);
-        let prog_created_t0 = new_deployment_condition(DEPLOYMENT_PROGRESSING, CONDITION_TRUE, NEW_REPLICA_SET_REASON, &new_replica_set_created_message("web-7c79c4bf97"), t0);
+        let avail_true_t0 = new_deployment_condition(
+            DEPLOYMENT_AVAILABLE,
+            CONDITION_TRUE,
+            MINIMUM_REPLICAS_AVAILABLE,
+            MINIMUM_REPLICAS_AVAILABLE_MESSAGE,
+            t0,
+        );
+        let avail_false_t0 = new_deployment_condition(
+            DEPLOYMENT_AVAILABLE,
+            CONDITION_FALSE,
+            MINIMUM_REPLICAS_UNAVAILABLE,
+            MINIMUM_REPLICAS_UNAVAILABLE_MESSAGE,
+            t0,
+        );
+        let prog_created_t0 = new_deployment_condition(
+            DEPLOYMENT_PROGRESSING,
+            CONDITION_TRUE,
+            NEW_REPLICA_SET_REASON,
+            &new_replica_set_created_message("web-7c79c4bf97"),
+            t0,
+        );
         let cases = [
-            Case { name: "append to empty status", before: json!({}), cond: avail_true_t0.clone(), want: json!({"conditions": [avail_true_t0.clone()]}) },
-            Case { name: "null status becomes object", before: Value::Null, cond: avail_true_t0.clone(), want: json!({"conditions": [avail_true_t0.clone()]}) },
+            Case {
+                name: "append to empty status",
+                before: json!({}),
+                cond: avail_true_t0.clone(),
+                want: json!({"conditions": [avail_true_t0.clone()]}),
+            },
+            Case {
+                name: "null status becomes object",
+                before: Value::Null,
+                cond: avail_true_t0.clone(),
+                want: json!({"conditions": [avail_true_t0.clone()]}),
+            },
             Case {
                 name: "same status and reason is a no-op (lastUpdateTime kept)",
                 before: json!({"conditions": [avail_true_t0.clone()]}),
-                cond: new_deployment_condition(DEPLOYMENT_AVAILABLE, CONDITION_TRUE, MINIMUM_REPLICAS_AVAILABLE, "other message", t1),
+                cond: new_deployment_condition(
+                    DEPLOYMENT_AVAILABLE,
+                    CONDITION_TRUE,
+                    MINIMUM_REPLICAS_AVAILABLE,
+                    "other message",
+                    t1,
+                ),
                 want: json!({"conditions": [avail_true_t0.clone()]}),
             },
             Case {
                 name: "reason change keeps lastTransitionTime and moves to the end",
                 before: json!({"conditions": [prog_created_t0.clone(), avail_false_t0.clone()]}),
-                cond: new_deployment_condition(DEPLOYMENT_PROGRESSING, CONDITION_TRUE, REPLICA_SET_UPDATED_REASON, &progressing_message("web", Some("web-7c79c4bf97")), t1),
+                cond: new_deployment_condition(
+                    DEPLOYMENT_PROGRESSING,
+                    CONDITION_TRUE,
+                    REPLICA_SET_UPDATED_REASON,
+                    &progressing_message("web", Some("web-7c79c4bf97")),
+                    t1,
+                ),
                 want: json!({"conditions": [avail_false_t0.clone(), {
                     "type": "Progressing", "status": "True", "reason": "ReplicaSetUpdated",
                     "message": "ReplicaSet \"web-7c79c4bf97\" is progressing.",
@@ -2017,7 +2783,13 @@ mod tests {
             Case {
                 name: "status change takes the new lastTransitionTime",
                 before: json!({"conditions": [avail_false_t0.clone(), prog_created_t0.clone()]}),
-                cond: new_deployment_condition(DEPLOYMENT_AVAILABLE, CONDITION_TRUE, MINIMUM_REPLICAS_AVAILABLE, MINIMUM_REPLICAS_AVAILABLE_MESSAGE, t1),
+                cond: new_deployment_condition(
+                    DEPLOYMENT_AVAILABLE,
+                    CONDITION_TRUE,
+                    MINIMUM_REPLICAS_AVAILABLE,
+                    MINIMUM_REPLICAS_AVAILABLE_MESSAGE,
+                    t1,
+                ),
                 want: json!({"conditions": [prog_created_t0.clone(), {
                     "type": "Available", "status": "True", "reason": "MinimumReplicasAvailable",
                     "message": "Deployment has minimum availability.", "lastUpdateTime": t1, "lastTransitionTime": t1
@@ -2032,19 +2804,51 @@ mod tests {
         let mut st = json!({"conditions": [avail_true_t0.clone()]});
         remove_deployment_condition(&mut st, DEPLOYMENT_AVAILABLE);
         assert_eq!(st, json!({}), "case remove last condition drops the list");
-        assert_eq!(get_deployment_condition(&json!({"conditions": "bad"}), DEPLOYMENT_AVAILABLE), None, "case mistyped conditions");
+        assert_eq!(
+            get_deployment_condition(&json!({"conditions": "bad"}), DEPLOYMENT_AVAILABLE),
+            None,
+            "case mistyped conditions"
+        );
     }
 
     #[test]
     fn messages_table() {
         let cases = [
-            ("created", new_replica_set_created_message("web-5d4b"), "Created new replica set \"web-5d4b\""),
-            ("found", found_new_replica_set_message("web-5d4b"), "Found new replica set \"web-5d4b\""),
-            ("failed", failed_rs_create_message("web-5d4b", "boom"), "Failed to create new replica set \"web-5d4b\": boom"),
-            ("complete rs", successfully_progressed_message("web", Some("web-5d4b")), "ReplicaSet \"web-5d4b\" has successfully progressed."),
-            ("complete no rs", successfully_progressed_message("web", None), "Deployment \"web\" has successfully progressed."),
-            ("progressing no rs", progressing_message("web", None), "Deployment \"web\" is progressing."),
-            ("timed out", timed_out_message("web", Some("web-5d4b")), "ReplicaSet \"web-5d4b\" has timed out progressing."),
+            (
+                "created",
+                new_replica_set_created_message("web-5d4b"),
+                "Created new replica set \"web-5d4b\"",
+            ),
+            (
+                "found",
+                found_new_replica_set_message("web-5d4b"),
+                "Found new replica set \"web-5d4b\"",
+            ),
+            (
+                "failed",
+                failed_rs_create_message("web-5d4b", "boom"),
+                "Failed to create new replica set \"web-5d4b\": boom",
+            ),
+            (
+                "complete rs",
+                successfully_progressed_message("web", Some("web-5d4b")),
+                "ReplicaSet \"web-5d4b\" has successfully progressed.",
+            ),
+            (
+                "complete no rs",
+                successfully_progressed_message("web", None),
+                "Deployment \"web\" has successfully progressed.",
+            ),
+            (
+                "progressing no rs",
+                progressing_message("web", None),
+                "Deployment \"web\" is progressing.",
+            ),
+            (
+                "timed out",
+                timed_out_message("web", Some("web-5d4b")),
+                "ReplicaSet \"web-5d4b\" has timed out progressing.",
+            ),
             ("quote escapes", go_quote("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\""),
         ];
         for (name, got, want) in cases {
@@ -2094,7 +2898,10 @@ mod tests {
             Case {
                 name: "mid rollout: 4 replicas, maxUnavailable 1",
                 d: deployment(4, json!("25%"), json!("25%")),
-                all: vec![rs_with_status("old", 3, 3, 3, 3), rs_with_status("new", 2, 2, 1, 0)],
+                all: vec![
+                    rs_with_status("old", 3, 3, 3, 3),
+                    rs_with_status("new", 2, 2, 1, 0),
+                ],
                 new_index: Some(1),
                 want: json!({
                     "observedGeneration": 1, "replicas": 5, "updatedReplicas": 2, "readyReplicas": 4, "availableReplicas": 3, "unavailableReplicas": 2,
@@ -2114,7 +2921,12 @@ mod tests {
         ];
         for c in cases {
             let new_rs = c.new_index.and_then(|i| c.all.get(i));
-            assert_eq!(calculate_status(&c.d, &c.all, new_rs, now), c.want, "case {}", c.name);
+            assert_eq!(
+                calculate_status(&c.d, &c.all, new_rs, now),
+                c.want,
+                "case {}",
+                c.name
+            );
         }
     }
 
@@ -2126,43 +2938,127 @@ mod tests {
         d["status"] = json!({"replicas": 4, "updatedReplicas": 1, "readyReplicas": 3, "availableReplicas": 3});
         let cases: [(&str, Value, bool, bool); 5] = [
             // (name, new status, complete, progressing)
-            ("no change", json!({"replicas": 4, "updatedReplicas": 1, "readyReplicas": 3, "availableReplicas": 3, "observedGeneration": 2}), false, false),
-            ("more updated", json!({"replicas": 4, "updatedReplicas": 2, "readyReplicas": 3, "availableReplicas": 3}), false, true),
-            ("fewer old", json!({"replicas": 3, "updatedReplicas": 1, "readyReplicas": 3, "availableReplicas": 3}), false, true),
-            ("complete", json!({"replicas": 3, "updatedReplicas": 3, "readyReplicas": 3, "availableReplicas": 3, "observedGeneration": 2}), true, true),
-            ("complete but old generation", json!({"replicas": 3, "updatedReplicas": 3, "availableReplicas": 3, "observedGeneration": 1}), false, true),
+            (
+                "no change",
+                json!({"replicas": 4, "updatedReplicas": 1, "readyReplicas": 3, "availableReplicas": 3, "observedGeneration": 2}),
+                false,
+                false,
+            ),
+            (
+                "more updated",
+                json!({"replicas": 4, "updatedReplicas": 2, "readyReplicas": 3, "availableReplicas": 3}),
+                false,
+                true,
+            ),
+            (
+                "fewer old",
+                json!({"replicas": 3, "updatedReplicas": 1, "readyReplicas": 3, "availableReplicas": 3}),
+                false,
+                true,
+            ),
+            (
+                "complete",
+                json!({"replicas": 3, "updatedReplicas": 3, "readyReplicas": 3, "availableReplicas": 3, "observedGeneration": 2}),
+                true,
+                true,
+            ),
+            (
+                "complete but old generation",
+                json!({"replicas": 3, "updatedReplicas": 3, "availableReplicas": 3, "observedGeneration": 1}),
+                false,
+                true,
+            ),
         ];
         for (name, st, complete, progressing) in cases {
-            assert_eq!(deployment_complete(&d, &st), complete, "case {name} (complete)");
-            assert_eq!(deployment_progressing(&d, &st), progressing, "case {name} (progressing)");
+            assert_eq!(
+                deployment_complete(&d, &st),
+                complete,
+                "case {name} (complete)"
+            );
+            assert_eq!(
+                deployment_progressing(&d, &st),
+                progressing,
+                "case {name} (progressing)"
+            );
         }
         let cond = |reason: &str, updated: &str| json!({"conditions": [{"type": "Progressing", "status": "True", "reason": reason, "lastUpdateTime": updated}]});
         let timeout_cases: [(&str, Value, i64, bool); 6] = [
-            ("within deadline", cond("ReplicaSetUpdated", "2026-01-01T00:00:00Z"), T0 + 600_000, false),
-            ("just past deadline", cond("ReplicaSetUpdated", "2026-01-01T00:00:00Z"), T0 + 600_001, true),
-            ("complete never times out", cond("NewReplicaSetAvailable", "2026-01-01T00:00:00Z"), T0 + 10_000_000, false),
-            ("already timed out", cond("ProgressDeadlineExceeded", "2026-01-01T00:00:00Z"), T0, true),
+            (
+                "within deadline",
+                cond("ReplicaSetUpdated", "2026-01-01T00:00:00Z"),
+                T0 + 600_000,
+                false,
+            ),
+            (
+                "just past deadline",
+                cond("ReplicaSetUpdated", "2026-01-01T00:00:00Z"),
+                T0 + 600_001,
+                true,
+            ),
+            (
+                "complete never times out",
+                cond("NewReplicaSetAvailable", "2026-01-01T00:00:00Z"),
+                T0 + 10_000_000,
+                false,
+            ),
+            (
+                "already timed out",
+                cond("ProgressDeadlineExceeded", "2026-01-01T00:00:00Z"),
+                T0,
+                true,
+            ),
             ("no condition", json!({}), T0 + 10_000_000, false),
-            ("bad time is zero time", cond("ReplicaSetUpdated", "garbage"), T0, true),
+            (
+                "bad time is zero time",
+                cond("ReplicaSetUpdated", "garbage"),
+                T0,
+                true,
+            ),
         ];
         for (name, st, now, want) in timeout_cases {
             assert_eq!(deployment_timed_out(&d, &st, now), want, "case {name}");
         }
         let mut no_deadline = d.clone();
         no_deadline["spec"]["progressDeadlineSeconds"] = json!(i32::MAX);
-        assert!(!deployment_timed_out(&no_deadline, &cond("ReplicaSetUpdated", "2026-01-01T00:00:00Z"), T0 * 2), "case MaxInt32 deadline");
-        assert!(has_progress_deadline(&d) && !has_progress_deadline(&no_deadline), "case has_progress_deadline");
+        assert!(
+            !deployment_timed_out(
+                &no_deadline,
+                &cond("ReplicaSetUpdated", "2026-01-01T00:00:00Z"),
+                T0 * 2
+            ),
+            "case MaxInt32 deadline"
+        );
+        assert!(
+            has_progress_deadline(&d) && !has_progress_deadline(&no_deadline),
+            "case has_progress_deadline"
+        );
     }
 
     #[test]
     fn replica_counts_table() {
-        let all = vec![rs_with_status("a", 3, 2, 2, 1), rs_with_status("b", 2, 2, 1, 1), json!({"spec": {}})];
+        let all = vec![
+            rs_with_status("a", 3, 2, 2, 1),
+            rs_with_status("b", 2, 2, 1, 1),
+            json!({"spec": {}}),
+        ];
         let cases = [
-            ("spec sum (missing replicas = 1)", get_replica_count_for_replica_sets(&all), 6),
+            (
+                "spec sum (missing replicas = 1)",
+                get_replica_count_for_replica_sets(&all),
+                6,
+            ),
             ("actual", get_actual_replica_count_for_replica_sets(&all), 4),
             ("ready", get_ready_replica_count_for_replica_sets(&all), 3),
-            ("available", get_available_replica_count_for_replica_sets(&all), 2),
-            ("active", filter_active_replica_sets(&[rs("x", 0, ""), rs("y", 2, "")]).len() as i32, 1),
+            (
+                "available",
+                get_available_replica_count_for_replica_sets(&all),
+                2,
+            ),
+            (
+                "active",
+                filter_active_replica_sets(&[rs("x", 0, ""), rs("y", 2, "")]).len() as i32,
+                1,
+            ),
         ];
         for (name, got, want) in cases {
             assert_eq!(got, want, "case {name}");
@@ -2178,30 +3074,78 @@ mod tests {
             micro: &'static str,
         }
         let cases = [
-            Case { name: "epoch", ms: 0, text: "1970-01-01T00:00:00Z", micro: "1970-01-01T00:00:00.000000Z" },
-            Case { name: "2026 new year", ms: T0, text: "2026-01-01T00:00:00Z", micro: "2026-01-01T00:00:00.000000Z" },
-            Case { name: "milliseconds truncated", ms: T0 + 123, text: "2026-01-01T00:00:00Z", micro: "2026-01-01T00:00:00.123000Z" },
-            Case { name: "leap day", ms: 1_709_210_096_000, text: "2024-02-29T12:34:56Z", micro: "2024-02-29T12:34:56.000000Z" },
-            Case { name: "before epoch floors", ms: -1, text: "1969-12-31T23:59:59Z", micro: "1969-12-31T23:59:59.999000Z" },
-            Case { name: "end of 2000", ms: 978_307_199_000, text: "2000-12-31T23:59:59Z", micro: "2000-12-31T23:59:59.000000Z" },
+            Case {
+                name: "epoch",
+                ms: 0,
+                text: "1970-01-01T00:00:00Z",
+                micro: "1970-01-01T00:00:00.000000Z",
+            },
+            Case {
+                name: "2026 new year",
+                ms: T0,
+                text: "2026-01-01T00:00:00Z",
+                micro: "2026-01-01T00:00:00.000000Z",
+            },
+            Case {
+                name: "milliseconds truncated",
+                ms: T0 + 123,
+                text: "2026-01-01T00:00:00Z",
+                micro: "2026-01-01T00:00:00.123000Z",
+            },
+            Case {
+                name: "leap day",
+                ms: 1_709_210_096_000,
+                text: "2024-02-29T12:34:56Z",
+                micro: "2024-02-29T12:34:56.000000Z",
+            },
+            Case {
+                name: "before epoch floors",
+                ms: -1,
+                text: "1969-12-31T23:59:59Z",
+                micro: "1969-12-31T23:59:59.999000Z",
+            },
+            Case {
+                name: "end of 2000",
+                ms: 978_307_199_000,
+                text: "2000-12-31T23:59:59Z",
+                micro: "2000-12-31T23:59:59.000000Z",
+            },
         ];
         for c in &cases {
             assert_eq!(rfc3339(c.ms), c.text, "case {}", c.name);
             assert_eq!(rfc3339_micro(c.ms), c.micro, "case {} (micro)", c.name);
-            assert_eq!(parse_rfc3339(c.text), Some(c.ms.div_euclid(1000) * 1000), "case {} (parse)", c.name);
-            assert_eq!(parse_rfc3339(c.micro), Some(c.ms), "case {} (parse micro)", c.name);
+            assert_eq!(
+                parse_rfc3339(c.text),
+                Some(c.ms.div_euclid(1000) * 1000),
+                "case {} (parse)",
+                c.name
+            );
+            assert_eq!(
+                parse_rfc3339(c.micro),
+                Some(c.ms),
+                "case {} (parse micro)",
+                c.name
+            );
         }
         // Round trip over a range of days, including century leap rules.
         let mut ms = -86_400_000i64 * 800;
         while ms < 86_400_000i64 * 50_000 {
-            assert_eq!(parse_rfc3339(&rfc3339(ms)), Some(ms), "case round trip {ms}");
+            assert_eq!(
+                parse_rfc3339(&rfc3339(ms)),
+                Some(ms),
+                "case round trip {ms}"
+            );
             ms += 86_400_000 * 7 + 3_723_000;
         }
         let parse_cases: [(&str, &str, Option<i64>); 12] = [
             ("offset +01:00", "2026-01-01T01:00:00+01:00", Some(T0)),
             ("offset -05:30", "2025-12-31T18:30:00-05:30", Some(T0)),
             ("fraction .5", "2026-01-01T00:00:00.5Z", Some(T0 + 500)),
-            ("fraction nanos truncated", "2026-01-01T00:00:00.999999999Z", Some(T0 + 999)),
+            (
+                "fraction nanos truncated",
+                "2026-01-01T00:00:00.999999999Z",
+                Some(T0 + 999),
+            ),
             ("month 13", "2026-13-01T00:00:00Z", None),
             ("feb 30", "2026-02-30T00:00:00Z", None),
             ("feb 29 non leap", "2025-02-29T00:00:00Z", None),

@@ -59,7 +59,11 @@ fn str_at<'a>(v: &'a Value, path: &[&str]) -> Option<&'a str> {
 
 fn i64_at(v: &Value, path: &[&str]) -> Option<i64> {
     let n = get_path(v, path)?;
-    n.as_i64().or_else(|| n.as_f64().filter(|f| f.is_finite() && f.fract() == 0.0).map(|f| f as i64))
+    n.as_i64().or_else(|| {
+        n.as_f64()
+            .filter(|f| f.is_finite() && f.fract() == 0.0)
+            .map(|f| f as i64)
+    })
 }
 
 fn node_name(pod: &Value) -> &str {
@@ -123,12 +127,18 @@ pub fn filter_active_pods(pods: &[Value]) -> Vec<Value> {
 
 /// `GetPodReadyCondition`: the first condition of type `Ready`.
 pub fn get_pod_ready_condition(pod: &Value) -> Option<&Value> {
-    get_path(pod, &["status", "conditions"])?.as_array()?.iter().find(|c| c.get("type").and_then(Value::as_str) == Some("Ready"))
+    get_path(pod, &["status", "conditions"])?
+        .as_array()?
+        .iter()
+        .find(|c| c.get("type").and_then(Value::as_str) == Some("Ready"))
 }
 
 /// `IsPodReady`: the Ready condition has status `True`.
 pub fn is_pod_ready(pod: &Value) -> bool {
-    get_pod_ready_condition(pod).and_then(|c| c.get("status")).and_then(Value::as_str) == Some("True")
+    get_pod_ready_condition(pod)
+        .and_then(|c| c.get("status"))
+        .and_then(Value::as_str)
+        == Some("True")
 }
 
 /// `IsPodAvailable`: ready, and ready for at least `min_ready_seconds`
@@ -151,7 +161,12 @@ pub fn is_pod_available(pod: &Value, min_ready_seconds: i32, now_ms: i64) -> boo
 /// `int32`. Absent → `Ok(0)`. A leading `+` or leading zeros (`"007"`) are invalid;
 /// callers use 0 for any invalid value.
 pub fn get_deletion_cost_from_pod_annotations(pod: &Value) -> Result<i32, String> {
-    let Some(v) = get_path(pod, &["metadata", "annotations", POD_DELETION_COST_ANNOTATION]) else { return Ok(0) };
+    let Some(v) = get_path(
+        pod,
+        &["metadata", "annotations", POD_DELETION_COST_ANNOTATION],
+    ) else {
+        return Ok(0);
+    };
     let s = v.as_str().unwrap_or("");
     let first = s.as_bytes().first().copied();
     let valid_first = match first {
@@ -161,7 +176,10 @@ pub fn get_deletion_cost_from_pod_annotations(pod: &Value) -> Result<i32, String
         None => false,
     };
     if !valid_first {
-        return Err(format!("invalid value {}", crate::controllers::deployment::util::go_quote(s)));
+        return Err(format!(
+            "invalid value {}",
+            crate::controllers::deployment::util::go_quote(s)
+        ));
     }
     go_parse_int("ParseInt", s, 32).map(|i| i as i32)
 }
@@ -177,7 +195,13 @@ pub fn max_container_restarts(pod: &Value) -> (i64, i64) {
         list.and_then(Value::as_array)
             .map(|a| {
                 a.iter()
-                    .filter(|c| only.is_none_or(|names| c.get("name").and_then(Value::as_str).is_some_and(|n| names.contains(&n))))
+                    .filter(|c| {
+                        only.is_none_or(|names| {
+                            c.get("name")
+                                .and_then(Value::as_str)
+                                .is_some_and(|n| names.contains(&n))
+                        })
+                    })
                     .map(|c| c.get("restartCount").and_then(Value::as_i64).unwrap_or(0))
                     .fold(0, i64::max)
             })
@@ -193,7 +217,10 @@ pub fn max_container_restarts(pod: &Value) -> (i64, i64) {
                 .collect()
         })
         .unwrap_or_default();
-    let sidecar = restarts(get_path(pod, &["status", "initContainerStatuses"]), Some(&sidecars));
+    let sidecar = restarts(
+        get_path(pod, &["status", "initContainerStatuses"]),
+        Some(&sidecars),
+    );
     (regular, sidecar)
 }
 
@@ -229,7 +256,10 @@ fn pod_ready_time(pod: &Value) -> Option<i64> {
     get_path(pod, &["status", "conditions"])?
         .as_array()?
         .iter()
-        .find(|c| c.get("type").and_then(Value::as_str) == Some("Ready") && c.get("status").and_then(Value::as_str) == Some("True"))
+        .find(|c| {
+            c.get("type").and_then(Value::as_str) == Some("Ready")
+                && c.get("status").and_then(Value::as_str) == Some("True")
+        })
         .and_then(|c| time_at(c, &["lastTransitionTime"]))
 }
 
@@ -279,7 +309,13 @@ fn time_rule(t1: Option<i64>, t2: Option<i64>, uid_i: &str, uid_j: &str, now_ms:
 /// 6. both ready: more recently ready < ready longer (log2 buckets, then UID);
 /// 7. more container restarts < fewer (sidecars as tie-break);
 /// 8. newer < older creation (log2 buckets, then UID; zero time is newest).
-pub fn active_pods_with_ranks_less(pi: &Value, pj: &Value, rank_i: usize, rank_j: usize, now_ms: i64) -> bool {
+pub fn active_pods_with_ranks_less(
+    pi: &Value,
+    pj: &Value,
+    rank_i: usize,
+    rank_j: usize,
+    now_ms: i64,
+) -> bool {
     let (ni, nj) = (node_name(pi), node_name(pj));
     if ni != nj && (ni.is_empty() || nj.is_empty()) {
         return ni.is_empty();
@@ -308,7 +344,10 @@ pub fn active_pods_with_ranks_less(pi: &Value, pj: &Value, rank_i: usize, rank_j
     if let Some(res) = compare_max_container_restarts(pi, pj) {
         return res;
     }
-    let (c1, c2) = (time_at(pi, &["metadata", "creationTimestamp"]), time_at(pj, &["metadata", "creationTimestamp"]));
+    let (c1, c2) = (
+        time_at(pi, &["metadata", "creationTimestamp"]),
+        time_at(pj, &["metadata", "creationTimestamp"]),
+    );
     if c1 != c2 {
         return time_rule(c1, c2, uid(pi), uid(pj), now_ms);
     }
@@ -318,24 +357,36 @@ pub fn active_pods_with_ranks_less(pi: &Value, pj: &Value, rank_i: usize, rank_j
 /// `getPodsRankedByRelatedPodsOnSameNode`: for each pod, how many *active* pods of
 /// the related ReplicaSets (same controlling owner, including this RS) share its
 /// node. Unassigned pods share the node name `""`.
-pub fn get_pods_ranked_by_related_pods_on_same_node(pods: &[Value], related_pods: &[Value]) -> Vec<usize> {
+pub fn get_pods_ranked_by_related_pods_on_same_node(
+    pods: &[Value],
+    related_pods: &[Value],
+) -> Vec<usize> {
     let mut on_node: BTreeMap<&str, usize> = BTreeMap::new();
     for p in related_pods.iter().filter(|p| is_pod_active(p)) {
         *on_node.entry(node_name(p)).or_insert(0) += 1;
     }
-    pods.iter().map(|p| on_node.get(node_name(p)).copied().unwrap_or(0)).collect()
+    pods.iter()
+        .map(|p| on_node.get(node_name(p)).copied().unwrap_or(0))
+        .collect()
 }
 
 /// `getPodsToDelete`: the `diff` pods to delete on scale-down. When only some pods
 /// go, they are sorted with [`active_pods_with_ranks_less`] first; when all go, the
 /// input order is kept (upstream skips the sort).
-pub fn get_pods_to_delete(filtered_pods: &[Value], related_pods: &[Value], diff: usize, now_ms: i64) -> Vec<Value> {
+pub fn get_pods_to_delete(
+    filtered_pods: &[Value],
+    related_pods: &[Value],
+    diff: usize,
+    now_ms: i64,
+) -> Vec<Value> {
     if diff >= filtered_pods.len() {
         return filtered_pods.to_vec();
     }
     let ranks = get_pods_ranked_by_related_pods_on_same_node(filtered_pods, related_pods);
     let mut ranked: Vec<(Value, usize)> = filtered_pods.iter().cloned().zip(ranks).collect();
-    go_sort_by_less(&mut ranked, |a, b| active_pods_with_ranks_less(&a.0, &b.0, a.1, b.1, now_ms));
+    go_sort_by_less(&mut ranked, |a, b| {
+        active_pods_with_ranks_less(&a.0, &b.0, a.1, b.1, now_ms)
+    });
     ranked.into_iter().take(diff).map(|(p, _)| p).collect()
 }
 
@@ -345,11 +396,24 @@ pub fn get_pods_to_delete(filtered_pods: &[Value], related_pods: &[Value], diff:
 
 /// `NewReplicaSetCondition`: `lastTransitionTime` is `now` (RFC 3339); empty reason
 /// and message are omitted.
-pub fn new_replica_set_condition(type_: &str, status: &str, reason: &str, message: &str, now: &str) -> Value {
+pub fn new_replica_set_condition(
+    type_: &str,
+    status: &str,
+    reason: &str,
+    message: &str,
+    now: &str,
+) -> Value {
     let mut m = Map::new();
     m.insert("type".into(), Value::from(type_));
     m.insert("status".into(), Value::from(status));
-    m.insert("lastTransitionTime".into(), if now.is_empty() { Value::Null } else { Value::from(now) });
+    m.insert(
+        "lastTransitionTime".into(),
+        if now.is_empty() {
+            Value::Null
+        } else {
+            Value::from(now)
+        },
+    );
     if !reason.is_empty() {
         m.insert("reason".into(), Value::from(reason));
     }
@@ -365,7 +429,12 @@ fn cond_field<'a>(c: &'a Value, f: &str) -> &'a str {
 
 /// `GetCondition(status, type)` on a ReplicaSet `status` object.
 pub fn get_condition(status: &Value, type_: &str) -> Option<Value> {
-    status.get("conditions")?.as_array()?.iter().find(|c| cond_field(c, "type") == type_).cloned()
+    status
+        .get("conditions")?
+        .as_array()?
+        .iter()
+        .find(|c| cond_field(c, "type") == type_)
+        .cloned()
 }
 
 /// `RemoveCondition`; an emptied list is dropped (Go's nil slice is omitted).
@@ -393,13 +462,17 @@ pub fn set_condition(status: &mut Value, cond: Value) {
     }
     let type_ = cond_field(&cond, "type").to_string();
     if let Some(cur) = get_condition(status, &type_) {
-        if cond_field(&cur, "status") == cond_field(&cond, "status") && cond_field(&cur, "reason") == cond_field(&cond, "reason") {
+        if cond_field(&cur, "status") == cond_field(&cond, "status")
+            && cond_field(&cur, "reason") == cond_field(&cond, "reason")
+        {
             return;
         }
     }
     remove_condition(status, &type_);
     if let Some(obj) = status.as_object_mut() {
-        let entry = obj.entry("conditions").or_insert_with(|| Value::Array(Vec::new()));
+        let entry = obj
+            .entry("conditions")
+            .or_insert_with(|| Value::Array(Vec::new()));
         if !entry.is_array() {
             *entry = Value::Array(Vec::new());
         }
@@ -432,20 +505,31 @@ pub fn calculate_replica_set_status(rs: &Value, filtered_pods: &[Value], now_ms:
 /// `ReplicaFailure=True` with reason `FailedCreate` (fewer pods than wanted) or
 /// `FailedDelete` (more) and the error as message; without an error an existing
 /// `ReplicaFailure` condition is removed.
-pub fn calculate_replica_set_status_with_error(rs: &Value, filtered_pods: &[Value], manage_replicas_err: Option<&str>, now_ms: i64) -> Value {
+pub fn calculate_replica_set_status_with_error(
+    rs: &Value,
+    filtered_pods: &[Value],
+    manage_replicas_err: Option<&str>,
+    now_ms: i64,
+) -> Value {
     let mut status = match rs.get("status") {
         Some(Value::Object(m)) => Value::Object(m.clone()),
         _ => Value::Object(Map::new()),
     };
-    let template_labels: Vec<(&String, &Value)> = get_path(rs, &["spec", "template", "metadata", "labels"])
-        .and_then(Value::as_object)
-        .map(|m| m.iter().collect())
-        .unwrap_or_default();
-    let min_ready = i64_at(rs, &["spec", "minReadySeconds"]).unwrap_or(0).clamp(i32::MIN as i64, i32::MAX as i64) as i32;
+    let template_labels: Vec<(&String, &Value)> =
+        get_path(rs, &["spec", "template", "metadata", "labels"])
+            .and_then(Value::as_object)
+            .map(|m| m.iter().collect())
+            .unwrap_or_default();
+    let min_ready = i64_at(rs, &["spec", "minReadySeconds"])
+        .unwrap_or(0)
+        .clamp(i32::MIN as i64, i32::MAX as i64) as i32;
     let (mut fully_labeled, mut ready, mut available) = (0i64, 0i64, 0i64);
     for pod in filtered_pods {
         let labels = get_path(pod, &["metadata", "labels"]);
-        if template_labels.iter().all(|(k, v)| labels.and_then(|l| l.get(k.as_str())) == Some(*v)) {
+        if template_labels
+            .iter()
+            .all(|(k, v)| labels.and_then(|l| l.get(k.as_str())) == Some(*v))
+        {
             fully_labeled += 1;
         }
         if is_pod_ready(pod) {
@@ -466,7 +550,13 @@ pub fn calculate_replica_set_status_with_error(rs: &Value, filtered_pods: &[Valu
                 d if d > 0 => FAILED_DELETE_REASON,
                 _ => "",
             };
-            let cond = new_replica_set_condition(REPLICA_SET_REPLICA_FAILURE, "True", reason, err, &rfc3339(now_ms));
+            let cond = new_replica_set_condition(
+                REPLICA_SET_REPLICA_FAILURE,
+                "True",
+                reason,
+                err,
+                &rfc3339(now_ms),
+            );
             set_condition(&mut status, cond);
         }
         (None, Some(_)) => remove_condition(&mut status, REPLICA_SET_REPLICA_FAILURE),
@@ -475,7 +565,11 @@ pub fn calculate_replica_set_status_with_error(rs: &Value, filtered_pods: &[Valu
 
     if let Some(obj) = status.as_object_mut() {
         obj.insert("replicas".into(), Value::from(filtered_pods.len() as i64));
-        for (key, v) in [("fullyLabeledReplicas", fully_labeled), ("readyReplicas", ready), ("availableReplicas", available)] {
+        for (key, v) in [
+            ("fullyLabeledReplicas", fully_labeled),
+            ("readyReplicas", ready),
+            ("availableReplicas", available),
+        ] {
             if v != 0 {
                 obj.insert(key.into(), Value::from(v));
             } else {
@@ -522,7 +616,9 @@ mod tests {
     }
 
     fn names(v: &[Value]) -> Vec<String> {
-        v.iter().map(|p| str_at(p, &["metadata", "name"]).unwrap_or("").to_string()).collect()
+        v.iter()
+            .map(|p| str_at(p, &["metadata", "name"]).unwrap_or("").to_string())
+            .collect()
     }
 
     #[test]
@@ -533,20 +629,52 @@ mod tests {
             want: Vec<usize>,
         }
         let cases = [
-            Case { name: "0", count: 0, want: vec![] },
-            Case { name: "1", count: 1, want: vec![1] },
-            Case { name: "3", count: 3, want: vec![1, 2] },
-            Case { name: "10", count: 10, want: vec![1, 2, 4, 3] },
-            Case { name: "16", count: 16, want: vec![1, 2, 4, 8, 1] },
-            Case { name: "500 (burst)", count: 500, want: vec![1, 2, 4, 8, 16, 32, 64, 128, 245] },
-            Case { name: "600 capped to burst", count: cap_to_burst_replicas(600), want: vec![1, 2, 4, 8, 16, 32, 64, 128, 245] },
+            Case {
+                name: "0",
+                count: 0,
+                want: vec![],
+            },
+            Case {
+                name: "1",
+                count: 1,
+                want: vec![1],
+            },
+            Case {
+                name: "3",
+                count: 3,
+                want: vec![1, 2],
+            },
+            Case {
+                name: "10",
+                count: 10,
+                want: vec![1, 2, 4, 3],
+            },
+            Case {
+                name: "16",
+                count: 16,
+                want: vec![1, 2, 4, 8, 1],
+            },
+            Case {
+                name: "500 (burst)",
+                count: 500,
+                want: vec![1, 2, 4, 8, 16, 32, 64, 128, 245],
+            },
+            Case {
+                name: "600 capped to burst",
+                count: cap_to_burst_replicas(600),
+                want: vec![1, 2, 4, 8, 16, 32, 64, 128, 245],
+            },
         ];
         for c in &cases {
             let got = slow_start_batches(c.count, SLOW_START_INITIAL_BATCH_SIZE);
             assert_eq!(got, c.want, "case {}", c.name);
             assert_eq!(got.iter().sum::<usize>(), c.count, "case {} (sum)", c.name);
         }
-        assert_eq!(slow_start_batches(5, 0), Vec::<usize>::new(), "case initial 0 does nothing");
+        assert_eq!(
+            slow_start_batches(5, 0),
+            Vec::<usize>::new(),
+            "case initial 0 does nothing"
+        );
         assert_eq!(slow_start_batches(5, 4), vec![4, 1], "case initial 4");
         assert_eq!(BURST_REPLICAS, 500, "case burst constant");
     }
@@ -572,21 +700,94 @@ mod tests {
             available_min10_at: (i64, bool),
         }
         let cases = [
-            Case { name: "running ready", pod: ready.clone(), active: true, ready: true, available_min0: true, available_min10_at: (T0 + 11_000, true) },
-            Case { name: "ready exactly min seconds is not available", pod: ready.clone(), active: true, ready: true, available_min0: true, available_min10_at: (T0 + 10_000, false) },
-            Case { name: "succeeded", pod: succeeded, active: false, ready: true, available_min0: true, available_min10_at: (T0 + 11_000, true) },
-            Case { name: "failed", pod: failed, active: false, ready: true, available_min0: true, available_min10_at: (T0 + 11_000, true) },
-            Case { name: "deleting", pod: deleting, active: false, ready: true, available_min0: true, available_min10_at: (T0 + 11_000, true) },
-            Case { name: "pending, no Ready condition", pod: pending, active: true, ready: false, available_min0: false, available_min10_at: (NOW, false) },
-            Case { name: "not ready", pod: not_ready(ready), active: true, ready: false, available_min0: false, available_min10_at: (NOW, false) },
-            Case { name: "ready without transition time", pod: no_ltt, active: true, ready: true, available_min0: true, available_min10_at: (NOW, false) },
-            Case { name: "not an object", pod: json!("x"), active: true, ready: false, available_min0: false, available_min10_at: (NOW, false) },
+            Case {
+                name: "running ready",
+                pod: ready.clone(),
+                active: true,
+                ready: true,
+                available_min0: true,
+                available_min10_at: (T0 + 11_000, true),
+            },
+            Case {
+                name: "ready exactly min seconds is not available",
+                pod: ready.clone(),
+                active: true,
+                ready: true,
+                available_min0: true,
+                available_min10_at: (T0 + 10_000, false),
+            },
+            Case {
+                name: "succeeded",
+                pod: succeeded,
+                active: false,
+                ready: true,
+                available_min0: true,
+                available_min10_at: (T0 + 11_000, true),
+            },
+            Case {
+                name: "failed",
+                pod: failed,
+                active: false,
+                ready: true,
+                available_min0: true,
+                available_min10_at: (T0 + 11_000, true),
+            },
+            Case {
+                name: "deleting",
+                pod: deleting,
+                active: false,
+                ready: true,
+                available_min0: true,
+                available_min10_at: (T0 + 11_000, true),
+            },
+            Case {
+                name: "pending, no Ready condition",
+                pod: pending,
+                active: true,
+                ready: false,
+                available_min0: false,
+                available_min10_at: (NOW, false),
+            },
+            Case {
+                name: "not ready",
+                pod: not_ready(ready),
+                active: true,
+                ready: false,
+                available_min0: false,
+                available_min10_at: (NOW, false),
+            },
+            Case {
+                name: "ready without transition time",
+                pod: no_ltt,
+                active: true,
+                ready: true,
+                available_min0: true,
+                available_min10_at: (NOW, false),
+            },
+            Case {
+                name: "not an object",
+                pod: json!("x"),
+                active: true,
+                ready: false,
+                available_min0: false,
+                available_min10_at: (NOW, false),
+            },
         ];
         for c in &cases {
             assert_eq!(is_pod_active(&c.pod), c.active, "case {} (active)", c.name);
             assert_eq!(is_pod_ready(&c.pod), c.ready, "case {} (ready)", c.name);
-            assert_eq!(is_pod_available(&c.pod, 0, NOW), c.available_min0, "case {} (available 0)", c.name);
-            assert_eq!(is_pod_available(&c.pod, 10, c.available_min10_at.0), c.available_min10_at.1, "case {} (available 10)", c.name);
+            assert_eq!(
+                is_pod_available(&c.pod, 0, NOW),
+                c.available_min0,
+                "case {} (available 0)",
+                c.name
+            );
+            assert_eq!(
+                is_pod_available(&c.pod, 10, c.available_min10_at.0),
+                c.available_min10_at.1,
+                "case {} (available 10)",
+                c.name
+            );
         }
         let all: Vec<Value> = cases.iter().map(|c| c.pod.clone()).collect();
         assert_eq!(filter_active_pods(&all).len(), 6, "case filter_active_pods");
@@ -594,19 +795,36 @@ mod tests {
 
     #[test]
     fn deletion_cost_table() {
-        let with = |v: Value| json!({"metadata": {"annotations": {POD_DELETION_COST_ANNOTATION: v}}});
+        let with =
+            |v: Value| json!({"metadata": {"annotations": {POD_DELETION_COST_ANNOTATION: v}}});
         let cases: [(&str, Value, Result<i32, &str>); 8] = [
             ("absent", json!({}), Ok(0)),
             ("positive", with(json!("100")), Ok(100)),
             ("negative", with(json!("-5")), Ok(-5)),
             ("zero", with(json!("0")), Ok(0)),
-            ("plus sign invalid", with(json!("+10")), Err("invalid value \"+10\"")),
-            ("leading zero invalid", with(json!("007")), Err("invalid value \"007\"")),
-            ("out of int32 range", with(json!("2147483648")), Err("strconv.ParseInt: parsing \"2147483648\": value out of range")),
+            (
+                "plus sign invalid",
+                with(json!("+10")),
+                Err("invalid value \"+10\""),
+            ),
+            (
+                "leading zero invalid",
+                with(json!("007")),
+                Err("invalid value \"007\""),
+            ),
+            (
+                "out of int32 range",
+                with(json!("2147483648")),
+                Err("strconv.ParseInt: parsing \"2147483648\": value out of range"),
+            ),
             ("empty", with(json!("")), Err("invalid value \"\"")),
         ];
         for (name, p, want) in cases {
-            assert_eq!(get_deletion_cost_from_pod_annotations(&p), want.map_err(String::from), "case {name}");
+            assert_eq!(
+                get_deletion_cost_from_pod_annotations(&p),
+                want.map_err(String::from),
+                "case {name}"
+            );
         }
     }
 
@@ -638,13 +856,16 @@ mod tests {
         };
         let restarts = |name: &str, n: i64| {
             let mut p = base(name);
-            p["status"]["containerStatuses"] = json!([{"name": "c", "restartCount": 0}, {"name": "d", "restartCount": n}]);
+            p["status"]["containerStatuses"] =
+                json!([{"name": "c", "restartCount": 0}, {"name": "d", "restartCount": n}]);
             p
         };
         let sidecar_restarts = |name: &str, n: i64| {
             let mut p = base(name);
-            p["spec"]["initContainers"] = json!([{"name": "proxy", "restartPolicy": "Always"}, {"name": "init"}]);
-            p["status"]["initContainerStatuses"] = json!([{"name": "proxy", "restartCount": n}, {"name": "init", "restartCount": 50}]);
+            p["spec"]["initContainers"] =
+                json!([{"name": "proxy", "restartPolicy": "Always"}, {"name": "init"}]);
+            p["status"]["initContainerStatuses"] =
+                json!([{"name": "proxy", "restartCount": n}, {"name": "init", "restartCount": 50}]);
             p
         };
         let created = |name: &str, ms: i64| {
@@ -657,93 +878,235 @@ mod tests {
             p
         };
         let cases = [
-            Case { name: "1 unassigned before assigned", pods: vec![base("assigned"), not_ready(pod("unassigned", "", T0))], related: None, want_first: "unassigned" },
-            Case { name: "2 pending before running", pods: vec![not_ready(base("running")), with_phase("pending", "Pending")], related: None, want_first: "pending" },
-            Case { name: "2 unknown before running", pods: vec![not_ready(base("running")), with_phase("unknown", "Unknown")], related: None, want_first: "unknown" },
-            Case { name: "2 pending before unknown", pods: vec![with_phase("unknown", "Unknown"), with_phase("pending", "Pending")], related: None, want_first: "pending" },
-            Case { name: "3 not ready before ready", pods: vec![base("ready"), not_ready(base("notready"))], related: None, want_first: "notready" },
-            Case { name: "4 lower deletion cost first", pods: vec![with_cost("expensive", "10"), with_cost("cheap", "-10")], related: None, want_first: "cheap" },
-            Case { name: "4 invalid cost counts as 0", pods: vec![with_cost("one", "1"), with_cost("invalid", "+5")], related: None, want_first: "invalid" },
+            Case {
+                name: "1 unassigned before assigned",
+                pods: vec![base("assigned"), not_ready(pod("unassigned", "", T0))],
+                related: None,
+                want_first: "unassigned",
+            },
+            Case {
+                name: "2 pending before running",
+                pods: vec![not_ready(base("running")), with_phase("pending", "Pending")],
+                related: None,
+                want_first: "pending",
+            },
+            Case {
+                name: "2 unknown before running",
+                pods: vec![not_ready(base("running")), with_phase("unknown", "Unknown")],
+                related: None,
+                want_first: "unknown",
+            },
+            Case {
+                name: "2 pending before unknown",
+                pods: vec![
+                    with_phase("unknown", "Unknown"),
+                    with_phase("pending", "Pending"),
+                ],
+                related: None,
+                want_first: "pending",
+            },
+            Case {
+                name: "3 not ready before ready",
+                pods: vec![base("ready"), not_ready(base("notready"))],
+                related: None,
+                want_first: "notready",
+            },
+            Case {
+                name: "4 lower deletion cost first",
+                pods: vec![with_cost("expensive", "10"), with_cost("cheap", "-10")],
+                related: None,
+                want_first: "cheap",
+            },
+            Case {
+                name: "4 invalid cost counts as 0",
+                pods: vec![with_cost("one", "1"), with_cost("invalid", "+5")],
+                related: None,
+                want_first: "invalid",
+            },
             Case {
                 name: "5 more co-located related pods first",
                 pods: vec![pod("alone", "n2", T0), pod("crowded", "n1", T0)],
-                related: Some(vec![pod("r1", "n1", T0), pod("r2", "n1", T0), pod("r3", "n2", T0)]),
+                related: Some(vec![
+                    pod("r1", "n1", T0),
+                    pod("r2", "n1", T0),
+                    pod("r3", "n2", T0),
+                ]),
                 want_first: "crowded",
             },
             Case {
                 name: "5 inactive related pods do not count",
                 pods: vec![pod("b", "n2", T0), pod("a", "n1", T0)],
-                related: Some(vec![pod("r1", "n1", T0), {
-                    let mut t = pod("t1", "n2", T0);
-                    t["metadata"]["deletionTimestamp"] = json!("2026-01-01T00:00:00Z");
-                    t
-                }, {
-                    let mut t = pod("t2", "n2", T0);
-                    t["status"]["phase"] = json!("Failed");
-                    t
-                }]),
+                related: Some(vec![
+                    pod("r1", "n1", T0),
+                    {
+                        let mut t = pod("t1", "n2", T0);
+                        t["metadata"]["deletionTimestamp"] = json!("2026-01-01T00:00:00Z");
+                        t
+                    },
+                    {
+                        let mut t = pod("t2", "n2", T0);
+                        t["status"]["phase"] = json!("Failed");
+                        t
+                    },
+                ]),
                 want_first: "a",
             },
-            Case { name: "6 more recently ready first (different log buckets)", pods: vec![ready_at("old", NOW - 100_000), ready_at("recent", NOW - 10_000)], related: None, want_first: "recent" },
+            Case {
+                name: "6 more recently ready first (different log buckets)",
+                pods: vec![
+                    ready_at("old", NOW - 100_000),
+                    ready_at("recent", NOW - 10_000),
+                ],
+                related: None,
+                want_first: "recent",
+            },
             Case {
                 name: "6 same log bucket falls back to UID",
-                pods: vec![with_uid(ready_at("recent", NOW - 10_000), "uid-z"), with_uid(ready_at("older", NOW - 11_000), "uid-a")],
+                pods: vec![
+                    with_uid(ready_at("recent", NOW - 10_000), "uid-z"),
+                    with_uid(ready_at("older", NOW - 11_000), "uid-a"),
+                ],
                 related: None,
                 want_first: "older",
             },
-            Case { name: "6 zero ready time counts as newest", pods: vec![ready_at("recent", NOW - 1_000), {
-                let mut p = base("zero");
-                p["status"]["conditions"][0].as_object_mut().unwrap().remove("lastTransitionTime");
-                p
-            }], related: None, want_first: "zero" },
-            Case { name: "7 more restarts first", pods: vec![restarts("calm", 1), restarts("crashy", 7)], related: None, want_first: "crashy" },
-            Case { name: "7 sidecar restarts break ties", pods: vec![sidecar_restarts("calm", 0), sidecar_restarts("sidecar", 3)], related: None, want_first: "sidecar" },
-            Case { name: "8 newer creation first", pods: vec![created("old", T0 - 86_400_000 * 30), created("new", T0)], related: None, want_first: "new" },
+            Case {
+                name: "6 zero ready time counts as newest",
+                pods: vec![ready_at("recent", NOW - 1_000), {
+                    let mut p = base("zero");
+                    p["status"]["conditions"][0]
+                        .as_object_mut()
+                        .unwrap()
+                        .remove("lastTransitionTime");
+                    p
+                }],
+                related: None,
+                want_first: "zero",
+            },
+            Case {
+                name: "7 more restarts first",
+                pods: vec![restarts("calm", 1), restarts("crashy", 7)],
+                related: None,
+                want_first: "crashy",
+            },
+            Case {
+                name: "7 sidecar restarts break ties",
+                pods: vec![sidecar_restarts("calm", 0), sidecar_restarts("sidecar", 3)],
+                related: None,
+                want_first: "sidecar",
+            },
+            Case {
+                name: "8 newer creation first",
+                pods: vec![created("old", T0 - 86_400_000 * 30), created("new", T0)],
+                related: None,
+                want_first: "new",
+            },
             Case {
                 name: "8 same creation bucket falls back to UID",
-                pods: vec![with_uid(created("new", NOW - 10_000), "uid-z"), with_uid(created("older", NOW - 11_000), "uid-a")],
+                pods: vec![
+                    with_uid(created("new", NOW - 10_000), "uid-z"),
+                    with_uid(created("older", NOW - 11_000), "uid-a"),
+                ],
                 related: None,
                 want_first: "older",
             },
-            Case { name: "8 zero creation time counts as newest", pods: vec![created("dated", T0), {
-                let mut p = created("zero", T0);
-                p["metadata"].as_object_mut().unwrap().remove("creationTimestamp");
-                p
-            }], related: None, want_first: "zero" },
-            Case { name: "earlier rule wins: unassigned beats high cost", pods: vec![with_cost("cheap", "-100"), {
-                let mut p = pod("unassigned", "", T0);
-                p["metadata"]["annotations"] = json!({POD_DELETION_COST_ANNOTATION: "100"});
-                p
-            }], related: None, want_first: "unassigned" },
+            Case {
+                name: "8 zero creation time counts as newest",
+                pods: vec![created("dated", T0), {
+                    let mut p = created("zero", T0);
+                    p["metadata"]
+                        .as_object_mut()
+                        .unwrap()
+                        .remove("creationTimestamp");
+                    p
+                }],
+                related: None,
+                want_first: "zero",
+            },
+            Case {
+                name: "earlier rule wins: unassigned beats high cost",
+                pods: vec![with_cost("cheap", "-100"), {
+                    let mut p = pod("unassigned", "", T0);
+                    p["metadata"]["annotations"] = json!({POD_DELETION_COST_ANNOTATION: "100"});
+                    p
+                }],
+                related: None,
+                want_first: "unassigned",
+            },
         ];
         for c in &cases {
             let related = c.related.clone().unwrap_or_else(|| c.pods.clone());
             let got = get_pods_to_delete(&c.pods, &related, 1, NOW);
-            assert_eq!(names(&got), vec![c.want_first.to_string()], "case {}", c.name);
+            assert_eq!(
+                names(&got),
+                vec![c.want_first.to_string()],
+                "case {}",
+                c.name
+            );
         }
     }
 
     #[test]
     fn pods_to_delete_counts_table() {
-        let pods = vec![pod("a", "n1", T0), not_ready(pod("b", "n1", T0)), pod("c", "", T0)];
+        let pods = vec![
+            pod("a", "n1", T0),
+            not_ready(pod("b", "n1", T0)),
+            pod("c", "", T0),
+        ];
         struct Case {
             name: &'static str,
             diff: usize,
             want: Vec<&'static str>,
         }
         let cases = [
-            Case { name: "delete none", diff: 0, want: vec![] },
-            Case { name: "delete two, ranked", diff: 2, want: vec!["c", "b"] },
-            Case { name: "delete all keeps input order (no sort)", diff: 3, want: vec!["a", "b", "c"] },
-            Case { name: "diff beyond len is clamped", diff: 9, want: vec!["a", "b", "c"] },
+            Case {
+                name: "delete none",
+                diff: 0,
+                want: vec![],
+            },
+            Case {
+                name: "delete two, ranked",
+                diff: 2,
+                want: vec!["c", "b"],
+            },
+            Case {
+                name: "delete all keeps input order (no sort)",
+                diff: 3,
+                want: vec!["a", "b", "c"],
+            },
+            Case {
+                name: "diff beyond len is clamped",
+                diff: 9,
+                want: vec!["a", "b", "c"],
+            },
         ];
         for c in &cases {
-            assert_eq!(names(&get_pods_to_delete(&pods, &pods, c.diff, NOW)), c.want, "case {}", c.name);
+            assert_eq!(
+                names(&get_pods_to_delete(&pods, &pods, c.diff, NOW)),
+                c.want,
+                "case {}",
+                c.name
+            );
         }
-        assert_eq!(get_pods_ranked_by_related_pods_on_same_node(&pods, &pods), vec![2, 2, 1], "case ranks");
+        assert_eq!(
+            get_pods_ranked_by_related_pods_on_same_node(&pods, &pods),
+            vec![2, 2, 1],
+            "case ranks"
+        );
         // Many pods: never panics, returns diff pods.
-        let many: Vec<Value> = (0..40).map(|i| pod(&format!("p{i}"), if i % 2 == 0 { "n1" } else { "n2" }, T0 + i * 1000)).collect();
-        assert_eq!(get_pods_to_delete(&many, &many, 25, NOW).len(), 25, "case many pods");
+        let many: Vec<Value> = (0..40)
+            .map(|i| {
+                pod(
+                    &format!("p{i}"),
+                    if i % 2 == 0 { "n1" } else { "n2" },
+                    T0 + i * 1000,
+                )
+            })
+            .collect();
+        assert_eq!(
+            get_pods_to_delete(&many, &many, 25, NOW).len(),
+            25,
+            "case many pods"
+        );
     }
 
     #[test]
@@ -786,13 +1149,21 @@ mod tests {
             Case {
                 name: "counts, partial labels, min ready seconds",
                 rs: rs(3, 60, json!({"replicas": 1, "terminatingReplicas": 1})),
-                pods: vec![full("old-enough", NOW - 120_000), full("too-new", NOW - 30_000), not_ready(pod("partial", "n1", T0))],
+                pods: vec![
+                    full("old-enough", NOW - 120_000),
+                    full("too-new", NOW - 30_000),
+                    not_ready(pod("partial", "n1", T0)),
+                ],
                 err: None,
                 want: json!({"replicas": 3, "fullyLabeledReplicas": 2, "readyReplicas": 2, "availableReplicas": 1, "observedGeneration": 3}),
             },
             Case {
                 name: "no pods: replicas 0 stays, zero counters dropped",
-                rs: rs(0, 0, json!({"replicas": 2, "readyReplicas": 2, "availableReplicas": 2, "fullyLabeledReplicas": 2})),
+                rs: rs(
+                    0,
+                    0,
+                    json!({"replicas": 2, "readyReplicas": 2, "availableReplicas": 2, "fullyLabeledReplicas": 2}),
+                ),
                 pods: vec![],
                 err: None,
                 want: json!({"replicas": 0, "observedGeneration": 3}),
@@ -833,7 +1204,11 @@ mod tests {
             },
             Case {
                 name: "other conditions kept",
-                rs: rs(1, 0, json!({"conditions": [{"type": "Custom", "status": "True"}]})),
+                rs: rs(
+                    1,
+                    0,
+                    json!({"conditions": [{"type": "Custom", "status": "True"}]}),
+                ),
                 pods: vec![],
                 err: None,
                 want: json!({"replicas": 0, "observedGeneration": 3, "conditions": [{"type": "Custom", "status": "True"}]}),
@@ -843,22 +1218,64 @@ mod tests {
             let got = calculate_replica_set_status_with_error(&c.rs, &c.pods, c.err, NOW);
             assert_eq!(got, c.want, "case {}", c.name);
             if c.err.is_none() {
-                assert_eq!(calculate_replica_set_status(&c.rs, &c.pods, NOW), c.want, "case {} (no-error entry point)", c.name);
+                assert_eq!(
+                    calculate_replica_set_status(&c.rs, &c.pods, NOW),
+                    c.want,
+                    "case {} (no-error entry point)",
+                    c.name
+                );
             }
         }
-        assert_eq!(calculate_replica_set_status(&Value::Null, &[], NOW), json!({"replicas": 0}), "case null rs");
+        assert_eq!(
+            calculate_replica_set_status(&Value::Null, &[], NOW),
+            json!({"replicas": 0}),
+            "case null rs"
+        );
     }
 
     #[test]
     fn replica_set_condition_table() {
-        let c1 = new_replica_set_condition(REPLICA_SET_REPLICA_FAILURE, "True", FAILED_CREATE_REASON, "a", "2026-01-01T00:00:00Z");
-        let c2 = new_replica_set_condition(REPLICA_SET_REPLICA_FAILURE, "True", FAILED_CREATE_REASON, "b", "2026-01-01T00:01:00Z");
-        let c3 = new_replica_set_condition(REPLICA_SET_REPLICA_FAILURE, "True", FAILED_DELETE_REASON, "c", "2026-01-01T00:02:00Z");
+        let c1 = new_replica_set_condition(
+            REPLICA_SET_REPLICA_FAILURE,
+            "True",
+            FAILED_CREATE_REASON,
+            "a",
+            "2026-01-01T00:00:00Z",
+        );
+        let c2 = new_replica_set_condition(
+            REPLICA_SET_REPLICA_FAILURE,
+            "True",
+            FAILED_CREATE_REASON,
+            "b",
+            "2026-01-01T00:01:00Z",
+        );
+        let c3 = new_replica_set_condition(
+            REPLICA_SET_REPLICA_FAILURE,
+            "True",
+            FAILED_DELETE_REASON,
+            "c",
+            "2026-01-01T00:02:00Z",
+        );
         let other = json!({"type": "Other", "status": "True"});
         let cases: [(&str, Value, Value, Value); 3] = [
-            ("append", json!({}), c1.clone(), json!({"conditions": [c1.clone()]})),
-            ("same status and reason no-op", json!({"conditions": [c1.clone()]}), c2, json!({"conditions": [c1.clone()]})),
-            ("reason change replaces at end, new transition time", json!({"conditions": [c1, other.clone()]}), c3.clone(), json!({"conditions": [other, c3]})),
+            (
+                "append",
+                json!({}),
+                c1.clone(),
+                json!({"conditions": [c1.clone()]}),
+            ),
+            (
+                "same status and reason no-op",
+                json!({"conditions": [c1.clone()]}),
+                c2,
+                json!({"conditions": [c1.clone()]}),
+            ),
+            (
+                "reason change replaces at end, new transition time",
+                json!({"conditions": [c1, other.clone()]}),
+                c3.clone(),
+                json!({"conditions": [other, c3]}),
+            ),
         ];
         for (name, before, cond, want) in cases {
             let mut st = before.clone();

@@ -43,59 +43,147 @@ const SPECIAL: &[(&str, &str)] = &[
 /// decoder dereferences them before it reports a type error.
 const NAMED_TYPES: &[(&str, &str, &str)] = &[
     // apps/v1
-    ("apps.DeploymentCondition", "type", "v1.DeploymentConditionType"),
+    (
+        "apps.DeploymentCondition",
+        "type",
+        "v1.DeploymentConditionType",
+    ),
     ("apps.DeploymentCondition", "status", "v1.ConditionStatus"),
-    ("apps.DeploymentStrategy", "type", "v1.DeploymentStrategyType"),
-    ("apps.ReplicaSetCondition", "type", "v1.ReplicaSetConditionType"),
+    (
+        "apps.DeploymentStrategy",
+        "type",
+        "v1.DeploymentStrategyType",
+    ),
+    (
+        "apps.ReplicaSetCondition",
+        "type",
+        "v1.ReplicaSetConditionType",
+    ),
     ("apps.ReplicaSetCondition", "status", "v1.ConditionStatus"),
     // core/v1
     ("core.AppArmorProfile", "type", "v1.AppArmorProfileType"),
     ("core.AttachedVolume", "name", "v1.UniqueVolumeName"),
-    ("core.AzureDiskVolumeSource", "cachingMode", "v1.AzureDataDiskCachingMode"),
+    (
+        "core.AzureDiskVolumeSource",
+        "cachingMode",
+        "v1.AzureDataDiskCachingMode",
+    ),
     ("core.AzureDiskVolumeSource", "kind", "v1.AzureDataDiskKind"),
     ("core.Capabilities", "add", "[]v1.Capability"),
     ("core.Capabilities", "drop", "[]v1.Capability"),
     ("core.ConfigMapNodeConfigSource", "uid", "types.UID"),
     ("core.Container", "imagePullPolicy", "v1.PullPolicy"),
-    ("core.Container", "restartPolicy", "v1.ContainerRestartPolicy"),
-    ("core.Container", "terminationMessagePolicy", "v1.TerminationMessagePolicy"),
+    (
+        "core.Container",
+        "restartPolicy",
+        "v1.ContainerRestartPolicy",
+    ),
+    (
+        "core.Container",
+        "terminationMessagePolicy",
+        "v1.TerminationMessagePolicy",
+    ),
     ("core.ContainerPort", "protocol", "v1.Protocol"),
-    ("core.ContainerResizePolicy", "resourceName", "v1.ResourceName"),
-    ("core.ContainerResizePolicy", "restartPolicy", "v1.ResourceResizeRestartPolicy"),
-    ("core.ContainerRestartRule", "action", "v1.ContainerRestartRuleAction"),
-    ("core.ContainerRestartRuleOnExitCodes", "operator", "v1.ContainerRestartRuleOnExitCodesOperator"),
-    ("core.ContainerStatus", "allocatedResources", "v1.ResourceList"),
+    (
+        "core.ContainerResizePolicy",
+        "resourceName",
+        "v1.ResourceName",
+    ),
+    (
+        "core.ContainerResizePolicy",
+        "restartPolicy",
+        "v1.ResourceResizeRestartPolicy",
+    ),
+    (
+        "core.ContainerRestartRule",
+        "action",
+        "v1.ContainerRestartRuleAction",
+    ),
+    (
+        "core.ContainerRestartRuleOnExitCodes",
+        "operator",
+        "v1.ContainerRestartRuleOnExitCodesOperator",
+    ),
+    (
+        "core.ContainerStatus",
+        "allocatedResources",
+        "v1.ResourceList",
+    ),
     ("core.ContainerStatus", "stopSignal", "v1.Signal"),
     ("core.EmptyDirVolumeSource", "medium", "v1.StorageMedium"),
-    ("core.EphemeralContainer", "imagePullPolicy", "v1.PullPolicy"),
-    ("core.EphemeralContainer", "restartPolicy", "v1.ContainerRestartPolicy"),
-    ("core.EphemeralContainer", "terminationMessagePolicy", "v1.TerminationMessagePolicy"),
+    (
+        "core.EphemeralContainer",
+        "imagePullPolicy",
+        "v1.PullPolicy",
+    ),
+    (
+        "core.EphemeralContainer",
+        "restartPolicy",
+        "v1.ContainerRestartPolicy",
+    ),
+    (
+        "core.EphemeralContainer",
+        "terminationMessagePolicy",
+        "v1.TerminationMessagePolicy",
+    ),
     ("core.HTTPGetAction", "scheme", "v1.URIScheme"),
     ("core.HostPathVolumeSource", "type", "v1.HostPathType"),
     ("core.ImageVolumeSource", "pullPolicy", "v1.PullPolicy"),
     ("core.Lifecycle", "stopSignal", "v1.Signal"),
-    ("core.NamespaceCondition", "type", "v1.NamespaceConditionType"),
+    (
+        "core.NamespaceCondition",
+        "type",
+        "v1.NamespaceConditionType",
+    ),
     ("core.NamespaceCondition", "status", "v1.ConditionStatus"),
     ("core.NamespaceSpec", "finalizers", "[]v1.FinalizerName"),
     ("core.NamespaceStatus", "phase", "v1.NamespacePhase"),
     ("core.NodeAddress", "type", "v1.NodeAddressType"),
     ("core.NodeCondition", "type", "v1.NodeConditionType"),
     ("core.NodeCondition", "status", "v1.ConditionStatus"),
-    ("core.NodeSelectorRequirement", "operator", "v1.NodeSelectorOperator"),
+    (
+        "core.NodeSelectorRequirement",
+        "operator",
+        "v1.NodeSelectorOperator",
+    ),
     ("core.NodeStatus", "allocatable", "v1.ResourceList"),
     ("core.NodeStatus", "capacity", "v1.ResourceList"),
     ("core.NodeStatus", "phase", "v1.NodePhase"),
     ("core.NodeStatus", "volumesInUse", "[]v1.UniqueVolumeName"),
     ("core.ObjectReference", "uid", "types.UID"),
-    ("core.PersistentVolumeClaimSpec", "accessModes", "[]v1.PersistentVolumeAccessMode"),
-    ("core.PersistentVolumeClaimSpec", "volumeMode", "v1.PersistentVolumeMode"),
+    (
+        "core.PersistentVolumeClaimSpec",
+        "accessModes",
+        "[]v1.PersistentVolumeAccessMode",
+    ),
+    (
+        "core.PersistentVolumeClaimSpec",
+        "volumeMode",
+        "v1.PersistentVolumeMode",
+    ),
     ("core.PodCondition", "type", "v1.PodConditionType"),
     ("core.PodCondition", "status", "v1.ConditionStatus"),
     ("core.PodOS", "name", "v1.OSName"),
-    ("core.PodReadinessGate", "conditionType", "v1.PodConditionType"),
-    ("core.PodSecurityContext", "fsGroupChangePolicy", "v1.PodFSGroupChangePolicy"),
-    ("core.PodSecurityContext", "seLinuxChangePolicy", "v1.PodSELinuxChangePolicy"),
-    ("core.PodSecurityContext", "supplementalGroupsPolicy", "v1.SupplementalGroupsPolicy"),
+    (
+        "core.PodReadinessGate",
+        "conditionType",
+        "v1.PodConditionType",
+    ),
+    (
+        "core.PodSecurityContext",
+        "fsGroupChangePolicy",
+        "v1.PodFSGroupChangePolicy",
+    ),
+    (
+        "core.PodSecurityContext",
+        "seLinuxChangePolicy",
+        "v1.PodSELinuxChangePolicy",
+    ),
+    (
+        "core.PodSecurityContext",
+        "supplementalGroupsPolicy",
+        "v1.SupplementalGroupsPolicy",
+    ),
     ("core.PodSpec", "dnsPolicy", "v1.DNSPolicy"),
     ("core.PodSpec", "overhead", "v1.ResourceList"),
     ("core.PodSpec", "preemptionPolicy", "v1.PreemptionPolicy"),
@@ -113,17 +201,57 @@ const NAMED_TYPES: &[(&str, &str, &str)] = &[
     ("core.Taint", "effect", "v1.TaintEffect"),
     ("core.Toleration", "effect", "v1.TaintEffect"),
     ("core.Toleration", "operator", "v1.TolerationOperator"),
-    ("core.TopologySpreadConstraint", "nodeAffinityPolicy", "v1.NodeInclusionPolicy"),
-    ("core.TopologySpreadConstraint", "nodeTaintsPolicy", "v1.NodeInclusionPolicy"),
-    ("core.TopologySpreadConstraint", "whenUnsatisfiable", "v1.UnsatisfiableConstraintAction"),
-    ("core.VolumeMount", "mountPropagation", "v1.MountPropagationMode"),
-    ("core.VolumeMount", "recursiveReadOnly", "v1.RecursiveReadOnlyMode"),
-    ("core.VolumeMountStatus", "recursiveReadOnly", "v1.RecursiveReadOnlyMode"),
-    ("core.VolumeResourceRequirements", "limits", "v1.ResourceList"),
-    ("core.VolumeResourceRequirements", "requests", "v1.ResourceList"),
+    (
+        "core.TopologySpreadConstraint",
+        "nodeAffinityPolicy",
+        "v1.NodeInclusionPolicy",
+    ),
+    (
+        "core.TopologySpreadConstraint",
+        "nodeTaintsPolicy",
+        "v1.NodeInclusionPolicy",
+    ),
+    (
+        "core.TopologySpreadConstraint",
+        "whenUnsatisfiable",
+        "v1.UnsatisfiableConstraintAction",
+    ),
+    (
+        "core.VolumeMount",
+        "mountPropagation",
+        "v1.MountPropagationMode",
+    ),
+    (
+        "core.VolumeMount",
+        "recursiveReadOnly",
+        "v1.RecursiveReadOnlyMode",
+    ),
+    (
+        "core.VolumeMountStatus",
+        "recursiveReadOnly",
+        "v1.RecursiveReadOnlyMode",
+    ),
+    (
+        "core.VolumeResourceRequirements",
+        "limits",
+        "v1.ResourceList",
+    ),
+    (
+        "core.VolumeResourceRequirements",
+        "requests",
+        "v1.ResourceList",
+    ),
     // meta/v1
-    ("meta.LabelSelectorRequirement", "operator", "v1.LabelSelectorOperator"),
-    ("meta.ManagedFieldsEntry", "operation", "v1.ManagedFieldsOperationType"),
+    (
+        "meta.LabelSelectorRequirement",
+        "operator",
+        "v1.LabelSelectorOperator",
+    ),
+    (
+        "meta.ManagedFieldsEntry",
+        "operation",
+        "v1.ManagedFieldsOperationType",
+    ),
     ("meta.ObjectMeta", "uid", "types.UID"),
     ("meta.OwnerReference", "uid", "types.UID"),
 ];
@@ -131,7 +259,10 @@ const NAMED_TYPES: &[(&str, &str, &str)] = &[
 /// Short name (`core.PodSpec`) of an OpenAPI definition name, or None for other packages.
 fn short_name(def: &str) -> Option<String> {
     let (pkg, name) = def.rsplit_once('.')?;
-    PACKAGES.iter().find(|(p, _, _)| *p == pkg).map(|(_, alias, _)| format!("{alias}.{name}"))
+    PACKAGES
+        .iter()
+        .find(|(p, _, _)| *p == pkg)
+        .map(|(_, alias, _)| format!("{alias}.{name}"))
 }
 
 fn ref_target(schema: &Map<String, Value>) -> Option<String> {
@@ -152,7 +283,10 @@ fn type_code(schema: &Map<String, Value>, ctx: &str) -> String {
         if let Some((_, code)) = SPECIAL.iter().find(|(d, _)| *d == target) {
             return code.to_string();
         }
-        return format!("@{}", short_name(&target).unwrap_or_else(|| panic!("{ctx}: unknown package of {target}")));
+        return format!(
+            "@{}",
+            short_name(&target).unwrap_or_else(|| panic!("{ctx}: unknown package of {target}"))
+        );
     }
     if schema.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true)) {
         return "any".into();
@@ -187,8 +321,16 @@ fn main() {
     let mut generator = SchemaGenerator::new(SchemaSettings::openapi3());
     // (apiVersion, kind, Rust type) for every kind kubesim serves.
     let kinds: Vec<(&str, &str, String)> = vec![
-        ("apps/v1", "Deployment", def_of::<apps::Deployment>(&mut generator)),
-        ("apps/v1", "ReplicaSet", def_of::<apps::ReplicaSet>(&mut generator)),
+        (
+            "apps/v1",
+            "Deployment",
+            def_of::<apps::Deployment>(&mut generator),
+        ),
+        (
+            "apps/v1",
+            "ReplicaSet",
+            def_of::<apps::ReplicaSet>(&mut generator),
+        ),
         ("v1", "Binding", def_of::<core::Binding>(&mut generator)),
         ("v1", "Event", def_of::<core::Event>(&mut generator)),
         ("v1", "Namespace", def_of::<core::Namespace>(&mut generator)),
@@ -202,7 +344,8 @@ fn main() {
         if SPECIAL.iter().any(|(d, _)| d == def) {
             continue;
         }
-        let short = short_name(def).unwrap_or_else(|| panic!("definition {def} outside known packages"));
+        let short =
+            short_name(def).unwrap_or_else(|| panic!("definition {def} outside known packages"));
         let schema = schema.as_object().expect("schema object");
         let mut fields = Vec::new();
         if let Some(Value::Object(props)) = schema.get("properties") {
@@ -218,26 +361,40 @@ fn main() {
     // Attach the named Go types.
     let mut used = BTreeSet::new();
     for (ty, field, go) in NAMED_TYPES {
-        let fields = types.get_mut(*ty).unwrap_or_else(|| panic!("NAMED_TYPES: no type {ty}"));
+        let fields = types
+            .get_mut(*ty)
+            .unwrap_or_else(|| panic!("NAMED_TYPES: no type {ty}"));
         let entry = fields
             .iter_mut()
             .find(|(f, _)| f == field)
             .unwrap_or_else(|| panic!("NAMED_TYPES: no field {ty}.{field}"));
         entry.1 = format!("{}|{}", entry.1, go);
-        assert!(used.insert((ty, field)), "NAMED_TYPES: duplicate {ty}.{field}");
+        assert!(
+            used.insert((ty, field)),
+            "NAMED_TYPES: duplicate {ty}.{field}"
+        );
     }
 
-    println!("# kubesim strict-decoding schema: Kubernetes v1.34 (k8s-openapi 0.29, feature v1_34).");
-    println!("# GENERATED by tools/genschema; do not edit by hand (see tools/genschema/README.md).");
+    println!(
+        "# kubesim strict-decoding schema: Kubernetes v1.34 (k8s-openapi 0.29, feature v1_34)."
+    );
+    println!(
+        "# GENERATED by tools/genschema; do not edit by hand (see tools/genschema/README.md)."
+    );
     println!("#");
     println!("# `kind <apiVersion> <Kind> <type>` names the root struct of a kind.");
     println!("# `<pkg>.<GoStruct> <field>:<type> ...` lists a struct's JSON fields. Packages: apps = apps/v1,");
     println!("# core = core/v1, meta = meta/v1 (all Go package `v1`). Types: s string, b bool, i32 int32,");
     println!("# i64 int64, f64 float64, byte base64 []byte, q resource.Quantity, ios intstr.IntOrString,");
     println!("# t metav1.Time, mt metav1.MicroTime, any raw JSON, @pkg.Name a struct, []T a slice, {{}}T a map");
-    println!("# with string keys. `|GoType` gives Go's name for a named type (e.g. v1.ResourceList).");
+    println!(
+        "# with string keys. `|GoType` gives Go's name for a named type (e.g. v1.ResourceList)."
+    );
     for (api_version, kind, def) in &kinds {
-        println!("kind {api_version} {kind} {}", short_name(def).expect("kind in known package"));
+        println!(
+            "kind {api_version} {kind} {}",
+            short_name(def).expect("kind in known package")
+        );
     }
     for (name, fields) in &types {
         let mut line = name.clone();

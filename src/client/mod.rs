@@ -1,0 +1,229 @@
+//! client-go, the parts every component uses: informer caches, work queues and event recorders.
+//!
+//! Real counterparts: `staging/src/k8s.io/client-go/tools/cache` (Reflector, Indexer/informer
+//! store), `util/workqueue` (deduplicating queue), `tools/record` (core/v1 EventRecorder with the
+//! events cache that aggregates repeats) and `tools/events` (the events.k8s.io/v1 recorder the
+//! scheduler uses).
+//!
+//! What kubesim simplifies: informers keep one `BTreeMap` store and no indexers; the work queue has
+//! no rate limiter (retries are scheduled with a fixed delay); the spam filter is not simulated.
+
+use crate::api::{meta, time};
+use crate::apiserver::Method;
+use crate::cluster::Ctx;
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+/// An informer's store: `namespace/name` → latest object seen through list + watch.
+#[derive(Clone, Debug, Default)]
+pub struct Store {
+    pub items: BTreeMap<String, Value>,
+}
+
+impl Store {
+    pub fn replace(&mut self, items: Vec<Value>) {
+        self.items = items.into_iter().map(|o| (meta::key(&o), o)).collect();
+    }
+    /// Applies a watch event; returns the previous version.
+    pub fn apply(&mut self, event_type: &str, obj: &Value) -> Option<Value> {
+        let k = meta::key(obj);
+        if event_type == "DELETED" {
+            self.items.remove(&k)
+        } else {
+            self.items.insert(k, obj.clone())
+        }
+    }
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.items.get(key)
+    }
+    pub fn in_namespace<'a>(&'a self, ns: &'a str) -> impl Iterator<Item = &'a Value> + 'a {
+        let prefix = format!("{}/", ns);
+        self.items.range(prefix.clone()..).take_while(move |(k, _)| k.starts_with(&prefix)).map(|(_, v)| v)
+    }
+    pub fn values(&self) -> impl Iterator<Item = &Value> {
+        self.items.values()
+    }
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+}
+
+/// `workqueue`: FIFO of keys, each key at most once in the queue.
+#[derive(Clone, Debug, Default)]
+pub struct WorkQueue {
+    queue: VecDeque<String>,
+    set: BTreeSet<String>,
+    /// Whether a worker wake-up timer is pending.
+    pub armed: bool,
+}
+
+impl WorkQueue {
+    pub fn add(&mut self, key: &str) -> bool {
+        if self.set.insert(key.to_string()) {
+            self.queue.push_back(key.to_string());
+            true
+        } else {
+            false
+        }
+    }
+    pub fn pop(&mut self) -> Option<String> {
+        let k = self.queue.pop_front()?;
+        self.set.remove(&k);
+        Some(k)
+    }
+    pub fn len(&self) -> usize {
+        self.queue.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.queue.is_empty()
+    }
+    /// Adds a key and arms the worker timer if needed.
+    pub fn enqueue(&mut self, ctx: &mut Ctx, key: &str) {
+        self.add(key);
+        if !self.armed {
+            self.armed = true;
+            let d = ctx.timing().workqueue_delay_ms;
+            ctx.after(d, "workqueue", false);
+        }
+    }
+}
+
+/// Who records events (the `source` of core/v1 events).
+#[derive(Clone, Debug, Default)]
+pub struct Recorder {
+    pub component: String,
+    pub host: String,
+    /// events cache: aggregation key → (event name, namespace, count)
+    seen: BTreeMap<String, (String, String, i64)>,
+    counter: u64,
+}
+
+/// `{kind, namespace, name, uid, apiVersion, resourceVersion}` of an object (`ref.GetReference`).
+pub fn object_reference(obj: &Value, field_path: Option<&str>) -> Value {
+    let mut r = json!({
+        "kind": meta::kind(obj),
+        "name": meta::name(obj),
+        "uid": meta::uid(obj),
+        "apiVersion": meta::get_str(obj, &["apiVersion"]),
+        "resourceVersion": meta::resource_version(obj),
+    });
+    if !meta::namespace(obj).is_empty() {
+        r["namespace"] = json!(meta::namespace(obj));
+    }
+    if let Some(fp) = field_path {
+        r["fieldPath"] = json!(fp);
+    }
+    r
+}
+
+/// Bound on the recorder's aggregation cache (upstream: an LRU of 4096 entries).
+pub const EVENT_CACHE_SIZE: usize = 4096;
+
+impl Recorder {
+    pub fn new(component: &str, host: &str) -> Recorder {
+        Recorder { component: component.into(), host: host.into(), ..Default::default() }
+    }
+
+    /// `recorder.Eventf`: POST a new Event, or PATCH the count of an identical earlier one.
+    pub fn event(&mut self, ctx: &mut Ctx, involved: &Value, field_path: Option<&str>, type_: &str, reason: &str, message: &str) {
+        let mut obj_ref = object_reference(involved, field_path);
+        if obj_ref["apiVersion"].as_str().unwrap_or("").is_empty() {
+            obj_ref["apiVersion"] = json!(api_version_of(meta::kind(involved)));
+        }
+        let ns = match meta::namespace(involved) {
+            "" => "default".to_string(),
+            n => n.to_string(),
+        };
+        let agg_key = format!(
+            "{}|{}|{}|{}|{}|{}|{}|{}",
+            self.component,
+            self.host,
+            meta::kind(involved),
+            ns,
+            meta::name(involved),
+            field_path.unwrap_or(""),
+            type_,
+            reason
+        ) + "|" + message;
+        let ts = time::rfc3339(ctx.now);
+        if let Some((name, ens, count)) = self.seen.get(&agg_key).cloned() {
+            let patch = json!({"count": count + 1, "lastTimestamp": ts, "message": message});
+            let resp = ctx.merge_patch(&format!("/api/v1/namespaces/{}/events/{}", ens, name), patch);
+            if resp.ok() {
+                self.seen.insert(agg_key, (name, ens, count + 1));
+                return;
+            }
+        }
+        // event name: involvedObject name + "." + hex unix nanoseconds
+        self.counter += 1;
+        let nanos = (time::EPOCH_MS + ctx.now) as u64 * 1_000_000 + self.counter % 1_000_000;
+        let name = format!("{}.{:x}", meta::name(involved), nanos);
+        let mut source = json!({"component": self.component});
+        if !self.host.is_empty() {
+            source["host"] = json!(self.host);
+        }
+        let ev = json!({
+            "apiVersion": "v1",
+            "kind": "Event",
+            "metadata": {"name": name, "namespace": ns},
+            "involvedObject": obj_ref,
+            "reason": reason,
+            "message": message,
+            "source": source,
+            "firstTimestamp": ts,
+            "lastTimestamp": ts,
+            "count": 1,
+            "type": type_,
+            "eventTime": null,
+            "reportingComponent": self.component,
+            "reportingInstance": self.host,
+        });
+        let resp = ctx.request(Method::Post, &format!("/api/v1/namespaces/{}/events", ns), Some(ev));
+        if resp.ok() {
+            if self.seen.len() >= EVENT_CACHE_SIZE {
+                self.seen.clear();
+            }
+            self.seen.insert(agg_key, (name, ns, 1));
+        }
+    }
+
+    /// The events.k8s.io/v1 recorder (`tools/events`), used by kube-scheduler.
+    pub fn event_v1(&mut self, ctx: &mut Ctx, regarding: &Value, type_: &str, reason: &str, action: &str, note: &str) {
+        self.counter += 1;
+        let nanos = (time::EPOCH_MS + ctx.now) as u64 * 1_000_000 + self.counter % 1_000_000;
+        let ns = match meta::namespace(regarding) {
+            "" => "default".to_string(),
+            n => n.to_string(),
+        };
+        let mut r = object_reference(regarding, None);
+        if r["apiVersion"].as_str().unwrap_or("").is_empty() {
+            r["apiVersion"] = json!(api_version_of(meta::kind(regarding)));
+        }
+        // the note is truncated to the 1 KiB event message limit
+        let note: String = note.chars().take(1024).collect();
+        let ev = json!({
+            "apiVersion": "events.k8s.io/v1",
+            "kind": "Event",
+            "metadata": {"name": format!("{}.{:x}", meta::name(regarding), nanos), "namespace": ns},
+            "eventTime": time::rfc3339_micro(ctx.now),
+            "reportingController": self.component,
+            "reportingInstance": self.host,
+            "action": action,
+            "reason": reason,
+            "regarding": r,
+            "note": note,
+            "type": type_,
+        });
+        ctx.request(Method::Post, &format!("/apis/events.k8s.io/v1/namespaces/{}/events", ns), Some(ev));
+    }
+}
+
+fn api_version_of(kind: &str) -> &'static str {
+    match kind {
+        "Deployment" | "ReplicaSet" => "apps/v1",
+        _ => "v1",
+    }
+}

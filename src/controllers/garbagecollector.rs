@@ -1,0 +1,149 @@
+//! The garbage collector (`generic-garbage-collector` in kube-controller-manager).
+//!
+//! Real counterpart: `pkg/controller/garbagecollector/` — `graph_builder.go` (the owner/dependent
+//! graph built from metadata informers of every resource), `garbagecollector.go`
+//! (`attemptToDeleteItem`, `orphanDependents`, `processDeletingDependentsItem`).
+//!
+//! Deleting an owner removes what it owns, following `metadata.ownerReferences`:
+//! - **Background** (the default): the owner is gone at once; the collector then deletes every
+//!   dependent whose owners are all gone.
+//! - **Foreground**: the owner stays with `deletionTimestamp` and the `foregroundDeletion`
+//!   finalizer; the collector deletes its dependents (in the foreground as well) and removes the
+//!   finalizer when none is left.
+//! - **Orphan**: the `orphan` finalizer; the collector removes the owner reference from each
+//!   dependent, then the finalizer.
+//!
+//! What kubesim simplifies: only Deployments, ReplicaSets and Pods are tracked; no virtual nodes.
+
+use crate::api::meta;
+use crate::apiserver::{Identity, Method};
+use crate::client::Store;
+use crate::cluster::{Component, Ctx, Input};
+use crate::controllers::deployment::controller_identity;
+use crate::sim::Actor;
+use serde_json::{json, Value};
+
+#[derive(Default)]
+pub struct GarbageCollector {
+    stores: [Store; 3],
+}
+
+const TRACKED: [&str; 3] = ["deployments", "replicasets", "pods"];
+
+fn finalizers(o: &Value) -> Vec<String> {
+    meta::get(o, &["metadata", "finalizers"])
+        .and_then(|f| f.as_array())
+        .map(|a| a.iter().filter_map(|x| x.as_str().map(String::from)).collect())
+        .unwrap_or_default()
+}
+
+fn owner_uids(o: &Value) -> Vec<String> {
+    meta::get(o, &["metadata", "ownerReferences"])
+        .and_then(|r| r.as_array())
+        .map(|a| a.iter().map(|r| meta::get_str(r, &["uid"]).to_string()).collect())
+        .unwrap_or_default()
+}
+
+fn path_of(o: &Value) -> String {
+    let info = meta::RESOURCES.iter().find(|r| r.kind == meta::kind(o)).copied().unwrap_or(meta::RESOURCES[2]);
+    info.object_path(meta::namespace(o), meta::name(o))
+}
+
+impl GarbageCollector {
+    fn all(&self) -> impl Iterator<Item = &Value> {
+        self.stores.iter().flat_map(|s| s.values())
+    }
+
+    fn exists_uid(&self, uid: &str) -> bool {
+        self.all().any(|o| meta::uid(o) == uid)
+    }
+
+    fn dependents_of(&self, uid: &str) -> Vec<Value> {
+        self.all().filter(|o| owner_uids(o).iter().any(|u| u == uid)).cloned().collect()
+    }
+
+    /// Examine an owner that is being deleted (foreground / orphan), or dependents of a gone owner.
+    fn process(&mut self, ctx: &mut Ctx, obj: &Value, deleted: bool) {
+        let uid = meta::uid(obj).to_string();
+        if deleted {
+            // attemptToDeleteItem for each dependent: delete it if none of its owners exists
+            for dep in self.dependents_of(&uid) {
+                if meta::is_deleting(&dep) {
+                    continue;
+                }
+                if owner_uids(&dep).iter().all(|u| !self.exists_uid(u)) {
+                    ctx.request(Method::Delete, &path_of(&dep), Some(json!({"kind": "DeleteOptions", "apiVersion": "v1", "propagationPolicy": "Background"})));
+                }
+            }
+            // an owner waiting in the foreground for this dependent may now be finished
+            for owner in owner_uids(obj) {
+                let found = self.all().find(|x| meta::uid(x) == owner).cloned();
+                if let Some(o) = found {
+                    self.process(ctx, &o, false);
+                }
+            }
+            return;
+        }
+        if !meta::is_deleting(obj) {
+            return;
+        }
+        let fins = finalizers(obj);
+        if fins.iter().any(|f| f == "orphan") {
+            for dep in self.dependents_of(&uid) {
+                let refs: Vec<Value> = meta::get(&dep, &["metadata", "ownerReferences"])
+                    .and_then(|r| r.as_array())
+                    .map(|a| a.iter().filter(|r| meta::get_str(r, &["uid"]) != uid).cloned().collect())
+                    .unwrap_or_default();
+                let body = if refs.is_empty() { json!({"metadata": {"ownerReferences": null}}) } else { json!({"metadata": {"ownerReferences": refs}}) };
+                ctx.merge_patch(&path_of(&dep), body);
+            }
+            self.remove_finalizer(ctx, obj, "orphan");
+        } else if fins.iter().any(|f| f == "foregroundDeletion") {
+            let deps = self.dependents_of(&uid);
+            if deps.is_empty() {
+                self.remove_finalizer(ctx, obj, "foregroundDeletion");
+                return;
+            }
+            for dep in deps {
+                if !meta::is_deleting(&dep) {
+                    ctx.request(Method::Delete, &path_of(&dep), Some(json!({"kind": "DeleteOptions", "apiVersion": "v1", "propagationPolicy": "Foreground"})));
+                }
+            }
+        }
+    }
+
+    fn remove_finalizer(&mut self, ctx: &mut Ctx, obj: &Value, f: &str) {
+        let rest: Vec<String> = finalizers(obj).into_iter().filter(|x| x != f).collect();
+        let body = if rest.is_empty() { json!({"metadata": {"finalizers": null}}) } else { json!({"metadata": {"finalizers": rest}}) };
+        ctx.merge_patch(&path_of(obj), body);
+    }
+}
+
+impl Component for GarbageCollector {
+    fn actor(&self) -> Actor {
+        Actor::GarbageCollector
+    }
+
+    fn identity(&self) -> Identity {
+        controller_identity("generic-garbage-collector", "generic-garbage-collector")
+    }
+
+    fn start(&mut self, ctx: &mut Ctx) {
+        for (i, r) in TRACKED.iter().enumerate() {
+            let items = ctx.list_and_watch(meta::lookup(r).expect("tracked"), "", "", "");
+            self.stores[i].replace(items);
+        }
+    }
+
+    fn handle(&mut self, ctx: &mut Ctx, input: Input) {
+        if let Input::Watch { resource, event_type, object } = input {
+            let Some(i) = TRACKED.iter().position(|r| *r == resource) else { return };
+            self.stores[i].apply(event_type, &object);
+            self.process(ctx, &object, event_type == "DELETED");
+        }
+    }
+
+    fn inspect(&self) -> Value {
+        json!({"objects": self.stores.iter().map(|s| s.len()).sum::<usize>()})
+    }
+}

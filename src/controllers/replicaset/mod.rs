@@ -1,0 +1,302 @@
+//! The replicaset controller (`replicaset-controller` in kube-controller-manager).
+//!
+//! Real counterpart: `pkg/controller/replicaset/replica_set.go` (`syncReplicaSet`,
+//! `manageReplicas`, `slowStartBatch`), `replica_set_utils.go` (status), and `pkg/controller/
+//! controller_utils.go` (`ControllerExpectations`, `GetPodFromTemplate`, `ActivePodsWithRanks`).
+//!
+//! It watches ReplicaSets and Pods; for each ReplicaSet it counts the active Pods it controls and
+//! creates (in slow-start batches 1, 2, 4, …, at most 500 per sync) or deletes (lowest ranked
+//! first) Pods until the count matches `spec.replicas`, then writes status. Expectations stop it
+//! from acting again before its own creates and deletes have come back through the watch.
+//!
+//! What kubesim simplifies: orphan Pods are not adopted; creates inside one batch are sequential
+//! (upstream runs them in parallel goroutines).
+
+pub mod util;
+
+use crate::api::{meta, time};
+use crate::apiserver::{Identity, Method};
+use crate::client::{Recorder, Store, WorkQueue};
+use crate::cluster::{Component, Ctx, Input};
+use crate::controllers::deployment::controller_identity;
+use crate::sim::Actor;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use util as ru;
+
+/// Upstream `ExpectationsTimeout`: expectations older than this are considered satisfied.
+pub const EXPECTATIONS_TIMEOUT_MS: i64 = 5 * 60 * 1000;
+
+#[derive(Clone, Debug, Default)]
+struct Expectation {
+    adds: i64,
+    dels: i64,
+    set_at: i64,
+}
+
+pub struct ReplicaSetController {
+    replica_sets: Store,
+    pods: Store,
+    queue: WorkQueue,
+    recorder: Recorder,
+    expectations: BTreeMap<String, Expectation>,
+}
+
+impl Default for ReplicaSetController {
+    fn default() -> Self {
+        ReplicaSetController {
+            replica_sets: Store::default(),
+            pods: Store::default(),
+            queue: WorkQueue::default(),
+            recorder: Recorder::new("replicaset-controller", ""),
+            expectations: BTreeMap::new(),
+        }
+    }
+}
+
+fn owner_rs_key(pod: &Value) -> Option<String> {
+    let r = meta::controller_of(pod)?;
+    if meta::get_str(r, &["kind"]) != "ReplicaSet" {
+        return None;
+    }
+    Some(format!("{}/{}", meta::namespace(pod), meta::get_str(r, &["name"])))
+}
+
+impl ReplicaSetController {
+    fn satisfied(&self, key: &str, now: i64) -> bool {
+        match self.expectations.get(key) {
+            None => true,
+            Some(e) => (e.adds <= 0 && e.dels <= 0) || now - e.set_at > EXPECTATIONS_TIMEOUT_MS,
+        }
+    }
+
+    /// The active pods controlled by this ReplicaSet (`claimPods` without adoption).
+    fn pods_for(&self, rs: &Value) -> Vec<Value> {
+        let uid = meta::uid(rs);
+        self.pods
+            .in_namespace(meta::namespace(rs))
+            .filter(|p| meta::controller_of(p).map(|r| meta::get_str(r, &["uid"]) == uid).unwrap_or(false))
+            .cloned()
+            .collect()
+    }
+
+    /// `GetPodFromTemplate`.
+    fn pod_from_template(rs: &Value) -> Value {
+        let tpl = meta::get(rs, &["spec", "template"]).cloned().unwrap_or(json!({}));
+        let mut md = json!({
+            "generateName": format!("{}-", meta::name(rs)),
+            "namespace": meta::namespace(rs),
+            "ownerReferences": [meta::new_controller_ref(rs, "apps/v1", "ReplicaSet")],
+        });
+        for f in ["labels", "annotations", "finalizers"] {
+            if let Some(v) = meta::get(&tpl, &["metadata", f]) {
+                md[f] = v.clone();
+            }
+        }
+        json!({"apiVersion": "v1", "kind": "Pod", "metadata": md, "spec": tpl.get("spec").cloned().unwrap_or(json!({}))})
+    }
+
+    /// `manageReplicas`: create or delete pods so that the count matches spec.replicas.
+    fn manage_replicas(&mut self, ctx: &mut Ctx, filtered: &[Value], rs: &Value) -> Option<String> {
+        let key = meta::key(rs);
+        let want = meta::get_i64(rs, &["spec", "replicas"]).unwrap_or(1);
+        let diff = filtered.len() as i64 - want;
+        if diff < 0 {
+            let count = ru::cap_to_burst_replicas((-diff) as usize);
+            self.expectations.insert(key.clone(), Expectation { adds: count as i64, dels: 0, set_at: ctx.now });
+            let mut created = 0;
+            let mut error = None;
+            'batches: for batch in ru::slow_start_batches(count, ru::SLOW_START_INITIAL_BATCH_SIZE) {
+                for _ in 0..batch {
+                    let pod = Self::pod_from_template(rs);
+                    let resp = ctx.request(Method::Post, &format!("/api/v1/namespaces/{}/pods", meta::namespace(rs)), Some(pod));
+                    if resp.ok() {
+                        created += 1;
+                        let msg = format!("Created pod: {}", meta::name(&resp.body));
+                        self.recorder.event(ctx, rs, None, "Normal", "SuccessfulCreate", &msg);
+                    } else {
+                        let msg = format!("Error creating: {}", resp.message());
+                        self.recorder.event(ctx, rs, None, "Warning", ru::FAILED_CREATE_REASON, &msg);
+                        error = Some(msg);
+                        break 'batches;
+                    }
+                }
+            }
+            if created < count {
+                // skipped creates are subtracted from expectations
+                if let Some(e) = self.expectations.get_mut(&key) {
+                    e.adds -= (count - created) as i64;
+                }
+            }
+            return error;
+        } else if diff > 0 {
+            let count = ru::cap_to_burst_replicas(diff as usize);
+            // related pods: active pods of ReplicaSets owned by the same controller
+            let owner_uid = meta::controller_of(rs).map(|o| meta::get_str(o, &["uid"]).to_string());
+            let related: Vec<Value> = match &owner_uid {
+                Some(ou) => {
+                    let sibling_uids: Vec<String> = self
+                        .replica_sets
+                        .in_namespace(meta::namespace(rs))
+                        .filter(|r| meta::controller_of(r).map(|o| meta::get_str(o, &["uid"]) == ou).unwrap_or(false))
+                        .map(|r| meta::uid(r).to_string())
+                        .collect();
+                    ru::filter_active_pods(
+                        &self
+                            .pods
+                            .in_namespace(meta::namespace(rs))
+                            .filter(|p| meta::controller_of(p).map(|o| sibling_uids.iter().any(|u| u == meta::get_str(o, &["uid"]))).unwrap_or(false))
+                            .cloned()
+                            .collect::<Vec<_>>(),
+                    )
+                }
+                None => filtered.to_vec(),
+            };
+            let to_delete = ru::get_pods_to_delete(filtered, &related, count, time::EPOCH_MS + ctx.now);
+            self.expectations.insert(key.clone(), Expectation { adds: 0, dels: to_delete.len() as i64, set_at: ctx.now });
+            let mut error = None;
+            for p in to_delete {
+                let resp = ctx.request(Method::Delete, &format!("/api/v1/namespaces/{}/pods/{}", meta::namespace(&p), meta::name(&p)), None);
+                if resp.ok() || resp.code == 404 {
+                    if resp.ok() {
+                        let msg = format!("Deleted pod: {}", meta::name(&p));
+                        self.recorder.event(ctx, rs, None, "Normal", "SuccessfulDelete", &msg);
+                    } else if let Some(e) = self.expectations.get_mut(&key) {
+                        e.dels -= 1;
+                    }
+                } else {
+                    let msg = format!("Error deleting: {}", resp.message());
+                    self.recorder.event(ctx, rs, None, "Warning", ru::FAILED_DELETE_REASON, &msg);
+                    if let Some(e) = self.expectations.get_mut(&key) {
+                        e.dels -= 1;
+                    }
+                    error = Some(msg);
+                }
+            }
+            return error;
+        }
+        None
+    }
+
+    /// `syncReplicaSet`.
+    fn sync_replica_set(&mut self, ctx: &mut Ctx, key: &str) {
+        let Some(rs) = self.replica_sets.get(key).cloned() else {
+            self.expectations.remove(key);
+            return;
+        };
+        let needs_sync = self.satisfied(key, ctx.now);
+        let all = self.pods_for(&rs);
+        let filtered = ru::filter_active_pods(&all);
+        let mut err = None;
+        if needs_sync && !meta::is_deleting(&rs) {
+            err = self.manage_replicas(ctx, &filtered, &rs);
+        }
+        let wall = time::EPOCH_MS + ctx.now;
+        // status counts what the informer has seen (new pods arrive through the watch)
+        let new_status = ru::calculate_replica_set_status_with_error(&rs, &filtered, err.as_deref(), wall);
+        if rs.get("status") != Some(&new_status) {
+            let mut copy = rs.clone();
+            copy["status"] = new_status.clone();
+            let path = format!("/apis/apps/v1/namespaces/{}/replicasets/{}/status", meta::namespace(&rs), meta::name(&rs));
+            let resp = ctx.request(Method::Put, &path, Some(copy));
+            if resp.ok() {
+                self.replica_sets.apply("MODIFIED", &resp.body);
+            }
+        }
+        // minReadySeconds: check again when pods should have become available
+        let min_ready = meta::get_i64(&rs, &["spec", "minReadySeconds"]).unwrap_or(0);
+        let ready = meta::get_i64(&new_status, &["readyReplicas"]).unwrap_or(0);
+        let avail = meta::get_i64(&new_status, &["availableReplicas"]).unwrap_or(0);
+        let replicas = meta::get_i64(&new_status, &["replicas"]).unwrap_or(0);
+        if err.is_none() && min_ready > 0 && ready == replicas && avail != replicas {
+            ctx.after(min_ready * 1000 + 1, &format!("requeue:{}", key), false);
+        }
+        if err.is_some() {
+            ctx.after_background(1000, &format!("requeue:{}", key));
+        }
+    }
+}
+
+impl Component for ReplicaSetController {
+    fn actor(&self) -> Actor {
+        Actor::ReplicaSetController
+    }
+
+    fn identity(&self) -> Identity {
+        controller_identity("replicaset-controller", "replicaset-controller")
+    }
+
+    fn start(&mut self, ctx: &mut Ctx) {
+        let rs = ctx.list_and_watch(meta::lookup("replicasets").expect("rs"), "", "", "");
+        self.replica_sets.replace(rs);
+        let pods = ctx.list_and_watch(meta::lookup("pods").expect("pods"), "", "", "");
+        self.pods.replace(pods);
+        let keys: Vec<String> = self.replica_sets.items.keys().cloned().collect();
+        for k in keys {
+            self.queue.enqueue(ctx, &k);
+        }
+    }
+
+    fn handle(&mut self, ctx: &mut Ctx, input: Input) {
+        match input {
+            Input::Watch { resource: "replicasets", event_type, object } => {
+                self.replica_sets.apply(event_type, &object);
+                if event_type == "DELETED" {
+                    self.expectations.remove(&meta::key(&object));
+                }
+                self.queue.enqueue(ctx, &meta::key(&object));
+            }
+            Input::Watch { resource: "pods", event_type, object } => {
+                let old = self.pods.apply(event_type, &object);
+                if let Some(k) = owner_rs_key(&object) {
+                    match event_type {
+                        "ADDED" => {
+                            if let Some(e) = self.expectations.get_mut(&k) {
+                                e.adds -= 1;
+                            }
+                        }
+                        "DELETED" => {
+                            if let Some(e) = self.expectations.get_mut(&k) {
+                                e.dels -= 1;
+                            }
+                        }
+                        _ => {
+                            // a pod starting graceful deletion counts as observed deletion
+                            if meta::is_deleting(&object) && !old.as_ref().map(meta::is_deleting).unwrap_or(false) {
+                                if let Some(e) = self.expectations.get_mut(&k) {
+                                    e.dels -= 1;
+                                }
+                            }
+                        }
+                    }
+                    if self.replica_sets.get(&k).is_some() {
+                        self.queue.enqueue(ctx, &k);
+                    }
+                }
+            }
+            Input::Watch { .. } => {}
+            Input::Timer { key } if key == "workqueue" => {
+                self.queue.armed = false;
+                if let Some(k) = self.queue.pop() {
+                    self.sync_replica_set(ctx, &k);
+                }
+                if !self.queue.is_empty() && !self.queue.armed {
+                    self.queue.armed = true;
+                    let d = ctx.timing().workqueue_delay_ms;
+                    ctx.after(d, "workqueue", false);
+                }
+            }
+            Input::Timer { key } => {
+                if let Some(k) = key.strip_prefix("requeue:") {
+                    if self.replica_sets.get(k).is_some() {
+                        self.queue.enqueue(ctx, k);
+                    }
+                }
+            }
+        }
+    }
+
+    fn inspect(&self) -> Value {
+        json!({"queue": self.queue.len(), "replicaSets": self.replica_sets.len(), "pods": self.pods.len()})
+    }
+}

@@ -1,0 +1,220 @@
+//! The container runtime: a containerd-like CRI implementation with a built-in image registry.
+//!
+//! Real counterparts: the CRI API (`k8s.io/cri-api/pkg/apis/runtime/v1`: RuntimeService
+//! `RunPodSandbox`, `CreateContainer`, `StartContainer`, `StopContainer`, `RemovePodSandbox`;
+//! ImageService `PullImage`, `ImageStatus`) as containerd 2.x serves it, and a container registry
+//! (Docker Hub) behind it.
+//!
+//! kubesim's runtime does not run anything: it answers the kubelet's CRI calls with plausible
+//! durations (pulls take time proportional to the image size) and the errors a registry gives for an
+//! unknown repository or tag. Every call is recorded in the trace by the kubelet's [`Ctx`](crate::cluster::Ctx).
+
+use std::collections::BTreeMap;
+
+/// A well-known image: repository (normalized), tag, compressed size in bytes.
+pub struct KnownImage {
+    pub repo: &'static str,
+    pub tags: &'static [(&'static str, i64)],
+}
+
+/// The built-in registry. Sizes are the compressed linux/amd64 sizes Docker Hub reports (rounded).
+pub const REGISTRY: &[KnownImage] = &[
+    KnownImage { repo: "docker.io/library/nginx", tags: &[("1.14.2", 44_710_204), ("1.16.1", 51_033_547), ("1.25", 70_544_635), ("1.27", 72_955_450), ("1.29", 72_225_394), ("stable", 72_955_450), ("alpine", 21_540_184), ("latest", 72_225_394)] },
+    KnownImage { repo: "docker.io/library/busybox", tags: &[("1.36", 2_155_024), ("1.37", 2_162_110), ("latest", 2_162_110)] },
+    KnownImage { repo: "docker.io/library/redis", tags: &[("6.2", 40_171_553), ("7", 45_337_290), ("7.2", 45_337_290), ("alpine", 17_233_210), ("latest", 49_111_530)] },
+    KnownImage { repo: "docker.io/library/httpd", tags: &[("2.4", 58_402_218), ("latest", 58_402_218)] },
+    KnownImage { repo: "docker.io/library/alpine", tags: &[("3.20", 3_626_496), ("3.22", 3_799_552), ("latest", 3_799_552)] },
+    KnownImage { repo: "docker.io/library/ubuntu", tags: &[("22.04", 29_535_004), ("24.04", 29_752_931), ("latest", 29_752_931)] },
+    KnownImage { repo: "docker.io/library/postgres", tags: &[("16", 158_441_009), ("17", 159_922_384), ("latest", 159_922_384)] },
+    KnownImage { repo: "docker.io/library/mysql", tags: &[("8.0", 171_328_011), ("8.4", 175_123_402), ("latest", 246_003_112)] },
+    KnownImage { repo: "docker.io/library/python", tags: &[("3.12", 389_710_401), ("3.12-slim", 45_120_991), ("3.13-slim", 44_998_112), ("latest", 391_224_003)] },
+    KnownImage { repo: "docker.io/library/node", tags: &[("20", 388_118_204), ("22", 397_601_090), ("22-alpine", 50_512_803), ("latest", 399_020_114)] },
+    KnownImage { repo: "docker.io/library/memcached", tags: &[("1.6", 32_604_183), ("latest", 32_604_183)] },
+    KnownImage { repo: "docker.io/library/traefik", tags: &[("v3.1", 48_203_400), ("latest", 49_002_101)] },
+    KnownImage { repo: "registry.k8s.io/pause", tags: &[("3.10", 320_368), ("3.10.1", 320_368)] },
+    KnownImage { repo: "registry.k8s.io/echoserver", tags: &[("1.10", 46_236_720)] },
+    KnownImage { repo: "gcr.io/google-samples/hello-app", tags: &[("1.0", 11_366_245), ("2.0", 11_366_245)] },
+    KnownImage { repo: "registry.k8s.io/e2e-test-images/agnhost", tags: &[("2.53", 51_254_102)] },
+];
+
+/// A parsed image reference (`parsers.ParseImageName` + containerd's normalization).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImageRef {
+    /// `docker.io/library/nginx`
+    pub repo: String,
+    /// `1.14.2` (or `latest` when absent)
+    pub tag: String,
+    pub digest: Option<String>,
+}
+
+impl ImageRef {
+    /// `docker.io/library/nginx:1.14.2`
+    pub fn full(&self) -> String {
+        match &self.digest {
+            Some(d) => format!("{}@{}", self.repo, d),
+            None => format!("{}:{}", self.repo, self.tag),
+        }
+    }
+}
+
+/// Parses and normalizes an image name; errors use the docker reference library's words.
+pub fn parse_image(image: &str) -> Result<ImageRef, String> {
+    let invalid = || format!("couldn't parse image name \"{}\": invalid reference format", image);
+    if image.is_empty() || image.contains(char::is_whitespace) {
+        return Err(invalid());
+    }
+    let (name, digest) = match image.split_once('@') {
+        Some((n, d)) => (n, Some(d.to_string())),
+        None => (image, None),
+    };
+    let last = name.rsplit('/').next().unwrap_or(name);
+    let (name, tag) = match last.rfind(':') {
+        Some(i) => (&name[..name.len() - (last.len() - i)], last[i + 1..].to_string()),
+        None => (name, "latest".to_string()),
+    };
+    if name.chars().any(|c| c.is_ascii_uppercase()) {
+        let repo = if name.contains('/') { name.to_string() } else { format!("library/{}", name) };
+        return Err(format!("couldn't parse image name \"{}\": invalid reference format: repository name ({}) must be lowercase", image, repo));
+    }
+    if name.is_empty() || tag.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || "._-/:".contains(c)) {
+        return Err(invalid());
+    }
+    let parts: Vec<&str> = name.split('/').collect();
+    let has_domain = parts.len() > 1 && (parts[0].contains('.') || parts[0].contains(':') || parts[0] == "localhost");
+    let repo = if has_domain {
+        name.to_string()
+    } else if parts.len() == 1 {
+        format!("docker.io/library/{}", name)
+    } else {
+        format!("docker.io/{}", name)
+    };
+    Ok(ImageRef { repo, tag, digest })
+}
+
+/// FNV-1a 64 — used to derive stable fake digests and container IDs.
+pub fn fnv64(s: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in s.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// A stable fake `sha256:` digest for a repository and tag.
+pub fn digest_for(repo: &str, tag: &str) -> String {
+    let mut s = String::from("sha256:");
+    for i in 0..4 {
+        s.push_str(&format!("{:016x}", fnv64(&format!("{}:{}#{}", repo, tag, i))));
+    }
+    s
+}
+
+/// The registry's answer to a pull.
+pub fn resolve(r: &ImageRef) -> Result<(i64, String), String> {
+    let full = r.full();
+    let Some(img) = REGISTRY.iter().find(|i| i.repo == r.repo) else {
+        return Err(format!(
+            "rpc error: code = Unknown desc = failed to pull and unpack image \"{}\": failed to resolve reference \"{}\": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed",
+            full, full
+        ));
+    };
+    if let Some(d) = &r.digest {
+        // digests: accept those we would have produced for a known tag
+        if let Some((t, size)) = img.tags.iter().find(|(t, _)| digest_for(img.repo, t) == *d) {
+            let _ = t;
+            return Ok((*size, d.clone()));
+        }
+        return Err(format!(
+            "rpc error: code = NotFound desc = failed to pull and unpack image \"{}\": failed to resolve reference \"{}\": {}: not found",
+            full, full, full
+        ));
+    }
+    match img.tags.iter().find(|(t, _)| *t == r.tag) {
+        Some((_, size)) => Ok((*size, digest_for(img.repo, &r.tag))),
+        None => Err(format!(
+            "rpc error: code = NotFound desc = failed to pull and unpack image \"{}\": failed to resolve reference \"{}\": {}: not found",
+            full, full, full
+        )),
+    }
+}
+
+/// A pulled image in a node's content store.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredImage {
+    pub digest: String,
+    pub size: i64,
+    pub names: Vec<String>,
+}
+
+/// One node's runtime state: its image store and counters for IDs.
+#[derive(Clone, Debug, Default)]
+pub struct Runtime {
+    /// `repo:tag` → image
+    pub images: BTreeMap<String, StoredImage>,
+    next_id: u64,
+}
+
+impl Runtime {
+    /// `ImageStatus`: is the image present?
+    pub fn image_status(&self, r: &ImageRef) -> Option<&StoredImage> {
+        self.images.get(&r.full())
+    }
+
+    /// Records a completed pull in the content store.
+    pub fn store_image(&mut self, r: &ImageRef, size: i64, digest: &str) {
+        let by_digest = format!("{}@{}", r.repo, digest);
+        let e = self.images.entry(r.full()).or_insert_with(|| StoredImage { digest: digest.to_string(), size, names: vec![] });
+        for n in [by_digest, r.full()] {
+            if !e.names.contains(&n) {
+                e.names.push(n);
+            }
+        }
+    }
+
+    /// A new 64-hex container or sandbox id.
+    pub fn new_id(&mut self, node: &str) -> String {
+        self.next_id += 1;
+        let mut s = String::new();
+        for i in 0..4 {
+            s.push_str(&format!("{:016x}", fnv64(&format!("{}/{}/{}", node, self.next_id, i))));
+        }
+        s
+    }
+
+    /// `node.status.images` as the kubelet reports it (largest first, like upstream's sort).
+    pub fn node_images(&self) -> Vec<serde_json::Value> {
+        let mut v: Vec<&StoredImage> = self.images.values().collect();
+        v.sort_by(|a, b| b.size.cmp(&a.size).then(a.names.cmp(&b.names)));
+        v.dedup_by(|a, b| a.digest == b.digest);
+        v.iter().map(|i| serde_json::json!({"names": i.names, "sizeBytes": i.size})).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn image_names_normalize_like_containerd() {
+        let cases = [
+            ("short name", "nginx", "docker.io/library/nginx:latest"),
+            ("tag", "nginx:1.14.2", "docker.io/library/nginx:1.14.2"),
+            ("user repo", "bitnami/redis:7", "docker.io/bitnami/redis:7"),
+            ("registry", "registry.k8s.io/pause:3.10", "registry.k8s.io/pause:3.10"),
+            ("registry with port", "localhost:5000/app", "localhost:5000/app:latest"),
+        ];
+        for (name, input, want) in cases {
+            assert_eq!(parse_image(input).unwrap().full(), want, "{}", name);
+        }
+        assert!(parse_image("NGINX").unwrap_err().contains("must be lowercase"));
+    }
+
+    #[test]
+    fn registry_errors() {
+        let missing_tag = resolve(&parse_image("nginx:1.99").unwrap()).unwrap_err();
+        assert_eq!(missing_tag, "rpc error: code = NotFound desc = failed to pull and unpack image \"docker.io/library/nginx:1.99\": failed to resolve reference \"docker.io/library/nginx:1.99\": docker.io/library/nginx:1.99: not found");
+        assert!(resolve(&parse_image("ngnix").unwrap()).unwrap_err().contains("pull access denied"));
+        assert_eq!(resolve(&parse_image("nginx:1.14.2").unwrap()).unwrap().0, 44_710_204);
+    }
+}

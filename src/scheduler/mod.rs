@@ -1,0 +1,391 @@
+//! kube-scheduler (`default-scheduler`).
+//!
+//! Real counterpart: `pkg/scheduler/` — `scheduler.go` and `eventhandlers.go` (informers, the
+//! scheduler cache), `internal/queue/scheduling_queue.go` (activeQ ordered by PrioritySort,
+//! backoffQ, unschedulable pods), `schedule_one.go` (`scheduleOne`, `schedulePod`,
+//! `findNodesThatFitPod`, `prioritizeNodes`, `selectHost`, `handleSchedulingFailure`, the binding
+//! cycle), and the plugins in [`plugins`].
+//!
+//! One pod at a time: pop the highest-priority pod, filter every node, score the feasible ones,
+//! pick the best (ties broken by the seeded RNG), "assume" it in the cache and POST the `binding`
+//! subresource. On failure: the `FailedScheduling` event, the `PodScheduled=False` condition, and
+//! the pod waits until a cluster event (node added or changed, pod deleted) could make it fit.
+//! Every attempt keeps its per-node, per-plugin verdicts and scores for the page.
+//!
+//! What kubesim simplifies: no preemption victims are evicted (all pods have priority 0 unless set);
+//! no volume, topology-spread or inter-pod-affinity plugins; the queueing hints are "any node or pod
+//! change may help" with upstream's 1 s → 10 s back-off.
+
+pub mod plugins;
+
+use crate::api::{meta, time};
+use crate::apiserver::{Identity, Method};
+use crate::client::{Recorder, Store};
+use crate::cluster::{Component, Ctx, Input};
+use crate::sim::Actor;
+use plugins::{NodeInfo, ScheduleOutcome};
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Upstream `podInitialBackoffSeconds` / `podMaxBackoffSeconds`.
+pub const POD_INITIAL_BACKOFF_MS: i64 = 1_000;
+pub const POD_MAX_BACKOFF_MS: i64 = 10_000;
+/// Attempts kept for the page (oldest dropped first).
+pub const MAX_ATTEMPTS_KEPT: usize = 2_000;
+/// Above this many nodes the per-node table of an attempt keeps only the failed nodes and the scores.
+pub const FULL_TABLE_MAX_NODES: usize = 100;
+/// Scheduling cycle duration on the virtual clock.
+pub const SCHEDULING_CYCLE_MS: i64 = 1;
+
+/// One scheduling attempt, as kube-scheduler-simulator shows it.
+#[derive(Clone, Debug)]
+pub struct Attempt {
+    pub pod: String,
+    pub time_ms: i64,
+    pub result: String,
+    /// per node: (node, [(filter plugin, "passed" | reason)], [(score plugin, raw, normalized, weighted)], total)
+    pub nodes: Vec<(String, Vec<(String, String)>, Vec<(String, i64, i64, i64)>, i64)>,
+}
+
+pub struct Scheduler {
+    pods: Store,
+    nodes: BTreeMap<String, usize>,
+    infos: Vec<NodeInfo>,
+    /// pod key -> node it is assumed/bound to
+    assigned: BTreeMap<String, String>,
+    /// (priority desc, enqueue time, key)
+    active: BTreeSet<(i64, i64, String)>,
+    /// key -> (attempts, time it became unschedulable)
+    unschedulable: BTreeMap<String, (u32, i64)>,
+    attempts_by_pod: BTreeMap<String, u32>,
+    next_start_node_index: usize,
+    armed: bool,
+    recorder: Recorder,
+    pub attempts: Vec<Attempt>,
+}
+
+impl Default for Scheduler {
+    fn default() -> Self {
+        Scheduler {
+            pods: Store::default(),
+            nodes: BTreeMap::new(),
+            infos: Vec::new(),
+            assigned: BTreeMap::new(),
+            active: BTreeSet::new(),
+            unschedulable: BTreeMap::new(),
+            attempts_by_pod: BTreeMap::new(),
+            next_start_node_index: 0,
+            armed: false,
+            recorder: Recorder::new("default-scheduler", "default-scheduler-control-plane"),
+            attempts: Vec::new(),
+        }
+    }
+}
+
+fn is_terminal(p: &Value) -> bool {
+    let ph = meta::get_str(p, &["status", "phase"]);
+    ph == "Succeeded" || ph == "Failed"
+}
+
+fn responsible(p: &Value) -> bool {
+    let s = meta::get_str(p, &["spec", "schedulerName"]);
+    s.is_empty() || s == "default-scheduler"
+}
+
+impl Scheduler {
+    fn arm(&mut self, ctx: &mut Ctx) {
+        if !self.armed && !self.active.is_empty() {
+            self.armed = true;
+            ctx.after(SCHEDULING_CYCLE_MS, "schedule", false);
+        }
+    }
+
+    fn enqueue(&mut self, pod: &Value, now: i64) {
+        let key = meta::key(pod);
+        if self.active.iter().any(|(_, _, k)| *k == key) {
+            return;
+        }
+        let prio = meta::get_i64(pod, &["spec", "priority"]).unwrap_or(0);
+        self.unschedulable.remove(&key);
+        self.active.insert((-prio, now, key));
+    }
+
+    fn remove_from_queues(&mut self, key: &str) {
+        self.active.retain(|(_, _, k)| k != key);
+        self.unschedulable.remove(key);
+    }
+
+    fn node_info_mut(&mut self, node: &str) -> Option<&mut NodeInfo> {
+        let i = *self.nodes.get(node)?;
+        self.infos.get_mut(i)
+    }
+
+    fn cache_add_pod(&mut self, pod: &Value, node: &str) {
+        let key = meta::key(pod);
+        if let Some(old) = self.assigned.get(&key).cloned() {
+            if let Some(ni) = self.node_info_mut(&old) {
+                ni.pods.retain(|p| meta::key(p) != key);
+            }
+        }
+        if let Some(ni) = self.node_info_mut(node) {
+            ni.pods.push(pod.clone());
+            self.assigned.insert(key, node.to_string());
+        }
+    }
+
+    fn cache_remove_pod(&mut self, key: &str) {
+        if let Some(node) = self.assigned.remove(key) {
+            if let Some(ni) = self.node_info_mut(&node) {
+                ni.pods.retain(|p| meta::key(p) != key);
+            }
+        }
+    }
+
+    /// A cluster event that may make unschedulable pods fit: move them to the active queue after back-off.
+    fn move_all_to_active(&mut self, ctx: &mut Ctx) {
+        let keys: Vec<(String, u32)> = self.unschedulable.iter().map(|(k, (n, _))| (k.clone(), *n)).collect();
+        for (k, n) in keys {
+            let backoff = (POD_INITIAL_BACKOFF_MS << (n.saturating_sub(1)).min(4)).min(POD_MAX_BACKOFF_MS);
+            ctx.after(backoff, &format!("backoff:{}", k), false);
+        }
+    }
+
+    fn on_pod(&mut self, ctx: &mut Ctx, event_type: &str, pod: Value) {
+        let key = meta::key(&pod);
+        let old = self.pods.apply(event_type, &pod);
+        let node = meta::get_str(&pod, &["spec", "nodeName"]).to_string();
+        if event_type == "DELETED" || is_terminal(&pod) {
+            self.remove_from_queues(&key);
+            let had = self.assigned.contains_key(&key);
+            self.cache_remove_pod(&key);
+            if had {
+                self.move_all_to_active(ctx);
+            }
+            return;
+        }
+        if !node.is_empty() {
+            self.remove_from_queues(&key);
+            self.cache_add_pod(&pod, &node);
+            return;
+        }
+        if !responsible(&pod) || meta::is_deleting(&pod) {
+            return;
+        }
+        // unassigned pod: queue it if new (updates of a pending pod do not requeue it here)
+        if old.is_none() {
+            self.enqueue(&pod, ctx.now);
+            self.arm(ctx);
+        }
+    }
+
+    fn on_node(&mut self, ctx: &mut Ctx, event_type: &str, node: Value) {
+        let name = meta::name(&node).to_string();
+        match (event_type, self.nodes.get(&name).copied()) {
+            ("DELETED", Some(i)) => {
+                self.infos.remove(i);
+                self.nodes = self.infos.iter().enumerate().map(|(i, n)| (n.name().to_string(), i)).collect();
+            }
+            ("DELETED", None) => {}
+            (_, Some(i)) => {
+                let pods = std::mem::take(&mut self.infos[i].pods);
+                self.infos[i] = NodeInfo::new(node, pods);
+                self.move_all_to_active(ctx);
+            }
+            (_, None) => {
+                self.infos.push(NodeInfo::new(node, Vec::new()));
+                self.nodes.insert(name, self.infos.len() - 1);
+                self.move_all_to_active(ctx);
+            }
+        }
+    }
+
+    /// `scheduleOne`.
+    fn schedule_one(&mut self, ctx: &mut Ctx) {
+        let Some(first) = self.active.iter().next().cloned() else { return };
+        self.active.remove(&first);
+        let key = first.2;
+        let Some(pod) = self.pods.get(&key).cloned() else { return };
+        if !meta::get_str(&pod, &["spec", "nodeName"]).is_empty() || meta::is_deleting(&pod) {
+            return;
+        }
+        let tie = ctx.rng.next_u64();
+        let (outcome, next) = plugins::schedule_pod(&pod, &self.infos, self.next_start_node_index, 0, tie);
+        self.next_start_node_index = next;
+        *self.attempts_by_pod.entry(key.clone()).or_default() += 1;
+        let ns = meta::namespace(&pod).to_string();
+        let name = meta::name(&pod).to_string();
+        match outcome {
+            ScheduleOutcome::Scheduled { node, scores, .. } => {
+                self.record_attempt(ctx, &pod, &format!("Scheduled to {}", node), &scores);
+                // assume, then bind (the binding cycle)
+                self.cache_add_pod(&pod, &node);
+                let binding = json!({
+                    "kind": "Binding",
+                    "apiVersion": "v1",
+                    "metadata": {"name": name, "namespace": ns, "uid": meta::uid(&pod)},
+                    "target": {"kind": "Node", "name": node},
+                });
+                let resp = ctx.request(Method::Post, &format!("/api/v1/namespaces/{}/pods/{}/binding", ns, name), Some(binding));
+                if resp.ok() {
+                    let msg = format!("Successfully assigned {}/{} to {}", ns, name, node);
+                    self.recorder.event_v1(ctx, &pod, "Normal", "Scheduled", "Binding", &msg);
+                } else {
+                    // forget the assumed pod and retry
+                    self.cache_remove_pod(&key);
+                    self.unschedulable.insert(key.clone(), (1, ctx.now));
+                    self.move_all_to_active(ctx);
+                }
+            }
+            ScheduleOutcome::Unschedulable { message, .. } => {
+                self.record_attempt(ctx, &pod, &message, &[]);
+                self.handle_scheduling_failure(ctx, &pod, "Unschedulable", &message);
+            }
+            ScheduleOutcome::NoNodes => {
+                let message = format!("0/0 nodes are available: {}.", plugins::NO_NODES_AVAILABLE_MSG);
+                self.record_attempt(ctx, &pod, &message, &[]);
+                self.handle_scheduling_failure(ctx, &pod, "Unschedulable", &message);
+            }
+        }
+    }
+
+    /// `handleSchedulingFailure`: event, condition, and park the pod until something changes.
+    fn handle_scheduling_failure(&mut self, ctx: &mut Ctx, pod: &Value, reason: &str, message: &str) {
+        let key = meta::key(pod);
+        let n = *self.attempts_by_pod.get(&key).unwrap_or(&1);
+        self.unschedulable.insert(key, (n, ctx.now));
+        self.recorder.event_v1(ctx, pod, "Warning", "FailedScheduling", "Scheduling", message);
+        let current = meta::get(pod, &["status", "conditions"])
+            .and_then(|c| c.as_array())
+            .and_then(|a| a.iter().find(|c| meta::get_str(c, &["type"]) == "PodScheduled"))
+            .cloned();
+        let same = current
+            .as_ref()
+            .map(|c| meta::get_str(c, &["status"]) == "False" && meta::get_str(c, &["reason"]) == reason && meta::get_str(c, &["message"]) == message)
+            .unwrap_or(false);
+        if !same {
+            let cond = json!({
+                "type": "PodScheduled",
+                "status": "False",
+                "reason": reason,
+                "message": message,
+                "lastProbeTime": null,
+                "lastTransitionTime": time::rfc3339(ctx.now),
+                "observedGeneration": meta::get_i64(pod, &["metadata", "generation"]).unwrap_or(1),
+            });
+            let path = format!("/api/v1/namespaces/{}/pods/{}/status", meta::namespace(pod), meta::name(pod));
+            let resp = ctx.request_with(crate::apiserver::Request {
+                method: Method::Patch,
+                path,
+                body: Some(json!({"status": {"conditions": [cond]}})),
+                patch_type: crate::apiserver::PatchType::Strategic,
+            });
+            if resp.ok() {
+                self.pods.apply("MODIFIED", &resp.body);
+            }
+        }
+        // upstream flushes unschedulable pods after podMaxInUnschedulablePodsDuration (5 min)
+        ctx.after_background(300_000, &format!("flush:{}", meta::key(pod)));
+    }
+
+    fn record_attempt(&mut self, ctx: &Ctx, pod: &Value, result: &str, scores: &[plugins::NodeScore]) {
+        let full = self.infos.len() <= FULL_TABLE_MAX_NODES;
+        let mut nodes = Vec::new();
+        for ni in &self.infos {
+            let score = scores.iter().find(|s| s.node == ni.name());
+            if !full && score.is_none() {
+                continue;
+            }
+            let filters: Vec<(String, String)> = if full {
+                let mut v: Vec<(String, String)> = plugins::run_filter_plugins(pod, ni)
+                    .into_iter()
+                    .map(|(p, st)| (p, if st.is_success() { "passed".to_string() } else { st.message() }))
+                    .collect();
+                // plugins after the first failure did not run upstream
+                if let Some(i) = v.iter().position(|(_, r)| r != "passed") {
+                    v.truncate(i + 1);
+                }
+                v
+            } else {
+                vec![]
+            };
+            let (per, total) = score.map(|s| (s.per_plugin.clone(), s.total)).unwrap_or_default();
+            nodes.push((ni.name().to_string(), filters, per, total));
+        }
+        if self.attempts.len() >= MAX_ATTEMPTS_KEPT {
+            self.attempts.drain(..MAX_ATTEMPTS_KEPT / 2);
+        }
+        self.attempts.push(Attempt { pod: meta::key(pod), time_ms: ctx.now, result: result.to_string(), nodes });
+    }
+}
+
+impl Component for Scheduler {
+    fn actor(&self) -> Actor {
+        Actor::Scheduler
+    }
+
+    fn identity(&self) -> Identity {
+        Identity {
+            username: "system:kube-scheduler".into(),
+            uid: String::new(),
+            groups: vec!["system:authenticated".into()],
+            user_agent: format!("kube-scheduler/{} (linux/amd64) kubernetes/{}/scheduler", crate::KUBE_VERSION, crate::KUBE_COMMIT),
+            rbac_reason: "RBAC: allowed by ClusterRoleBinding \"system:kube-scheduler\" of ClusterRole \"system:kube-scheduler\" to User \"system:kube-scheduler\"".into(),
+            source_ip: "192.168.49.2".into(),
+        }
+    }
+
+    fn start(&mut self, ctx: &mut Ctx) {
+        let nodes = ctx.list_and_watch(meta::lookup("nodes").expect("nodes"), "", "", "");
+        for n in nodes {
+            self.on_node(ctx, "ADDED", n);
+        }
+        let pods = ctx.list_and_watch(meta::lookup("pods").expect("pods"), "", "", "status.phase!=Succeeded,status.phase!=Failed");
+        for p in pods {
+            self.on_pod(ctx, "ADDED", p);
+        }
+    }
+
+    fn handle(&mut self, ctx: &mut Ctx, input: Input) {
+        match input {
+            Input::Watch { resource: "pods", event_type, object } => self.on_pod(ctx, event_type, object),
+            Input::Watch { resource: "nodes", event_type, object } => self.on_node(ctx, event_type, object),
+            Input::Watch { .. } => {}
+            Input::Timer { key } if key == "schedule" => {
+                self.armed = false;
+                self.schedule_one(ctx);
+            }
+            Input::Timer { key } => {
+                let k = key.strip_prefix("backoff:").or_else(|| key.strip_prefix("flush:")).unwrap_or("").to_string();
+                if self.unschedulable.contains_key(&k) {
+                    if let Some(p) = self.pods.get(&k).cloned() {
+                        if meta::get_str(&p, &["spec", "nodeName"]).is_empty() {
+                            self.enqueue(&p, ctx.now);
+                        }
+                    }
+                }
+            }
+        }
+        self.arm(ctx);
+    }
+
+    fn inspect(&self) -> Value {
+        let attempts: Vec<Value> = self
+            .attempts
+            .iter()
+            .map(|a| {
+                json!({
+                    "pod": a.pod,
+                    "timeMs": a.time_ms,
+                    "result": a.result,
+                    "nodes": a.nodes.iter().map(|(n, f, s, t)| json!({
+                        "node": n,
+                        "filters": f.iter().map(|(p, r)| json!([p, r])).collect::<Vec<_>>(),
+                        "scores": s.iter().map(|(p, raw, norm, w)| json!([p, raw, norm, w])).collect::<Vec<_>>(),
+                        "total": t,
+                    })).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        json!({"activeQ": self.active.len(), "unschedulable": self.unschedulable.len(), "attempts": attempts})
+    }
+}
