@@ -27,6 +27,17 @@ pub mod scheduler;
 pub mod script;
 pub mod sim;
 
+macro_rules! scenario {
+    ($name:literal) => {
+        (
+            $name,
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scenarios/", $name, ".sh")),
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scenarios/", $name, ".out")),
+        )
+    };
+}
+pub mod testing;
+
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 

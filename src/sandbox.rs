@@ -68,7 +68,7 @@ fn parse_duration_ms(s: &str) -> Result<i64, String> {
     Ok(v * unit)
 }
 
-const SIM_USAGE: &str = "usage: sim settle | sim advance DURATION | sim node add|fail|recover NAME | sim trace | sim audit | sim etcd get KEY [--rev N] | sim etcd keys [PREFIX]";
+const SIM_USAGE: &str = "usage: sim settle | sim advance DURATION | sim node add|fail|recover NAME | sim trace | sim audit [--verb V] [--resource R] [--user U] | sim etcd get KEY [--rev N] | sim etcd keys [PREFIX]";
 
 /// Runs one `sim …` command.
 pub fn sim_command(c: &mut Cluster, sb: &mut Sandbox, args: &[String]) -> Result<String, String> {
@@ -165,18 +165,41 @@ pub fn sim_command(c: &mut Cluster, sb: &mut Sandbox, args: &[String]) -> Result
             sb.trace_cursor = c.trace().total();
             Ok(s)
         }
-        ["audit"] => {
+        ["audit", filters @ ..] => {
+            // optional filters, like the CloudWatch queries of seed 000: --verb V --resource R --user U
+            let mut want: Vec<(&str, String)> = Vec::new();
+            let mut i = 0;
+            while i < filters.len() {
+                let f = filters[i];
+                let v = filters.get(i + 1).ok_or_else(|| format!("{} needs a value", f))?;
+                match f {
+                    "--verb" => want.push(("verb", v.to_string())),
+                    "--resource" => want.push(("resource", v.to_string())),
+                    "--user" => want.push(("user", v.to_string())),
+                    _ => return Err("usage: sim audit [--verb V] [--resource R] [--user U]".into()),
+                }
+                i += 2;
+            }
             let total = c.api.audit_total();
             let kept = c.api.audit.len() as u64;
             let first = total - kept;
             let mut s = String::new();
             for (i, ev) in c.api.audit.iter().enumerate() {
                 if first + i as u64 >= sb.audit_cursor {
-                    s.push_str(&serde_json::to_string(ev).unwrap_or_default());
-                    s.push('\n');
+                    let ok = want.iter().all(|(k, v)| match *k {
+                        "verb" => meta::get_str(ev, &["verb"]) == v,
+                        "resource" => meta::get_str(ev, &["objectRef", "resource"]) == v,
+                        _ => meta::get_str(ev, &["user", "username"]) == v,
+                    });
+                    if ok {
+                        s.push_str(&crate::apiserver::audit_json(ev));
+                        s.push('\n');
+                    }
                 }
             }
-            sb.audit_cursor = total;
+            if want.is_empty() {
+                sb.audit_cursor = total;
+            }
             Ok(s)
         }
         ["etcd", "get", key, rest @ ..] => {

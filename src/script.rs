@@ -88,6 +88,9 @@ pub fn run(cluster: &mut Cluster, script: &str, read_file: &dyn Fn(&str) -> Opti
         transcript.push('\n');
         let out = exec(cluster, &mut sb, &c, read_file);
         transcript.push_str(&out);
+        if !out.is_empty() && !out.ends_with('\n') {
+            transcript.push('\n');
+        }
     }
     transcript
 }

@@ -707,9 +707,7 @@ impl ApiServer {
             "Node" => defaults::set_object_defaults_node(&mut obj),
             "Namespace" => {
                 defaults::set_object_defaults_namespace(&mut obj);
-                meta::set(&mut obj, &["status"], json!({"phase": "Active"}));
-                let name = meta::name(&obj).to_string();
-                meta::set(&mut obj, &["metadata", "labels", "kubernetes.io/metadata.name"], json!(name));
+                defaults::prepare_namespace_for_create(&mut obj);
             }
             _ => {}
         }
@@ -1181,3 +1179,51 @@ fn events_v1_to_core(e: &Value) -> Value {
 
 #[allow(dead_code)]
 fn _unused(_: Map<String, Value>) {}
+
+/// An audit event as one JSON line with the field order of `audit.k8s.io/v1` Event (Go struct
+/// order), as the log backend writes it.
+pub fn audit_json(ev: &Value) -> String {
+    const ORDER: &[&str] = &[
+        "kind", "apiVersion", "level", "auditID", "stage", "requestURI", "verb", "user", "impersonatedUser", "sourceIPs",
+        "userAgent", "objectRef", "responseStatus", "requestObject", "responseObject", "requestReceivedTimestamp",
+        "stageTimestamp", "annotations",
+        // user
+        "username", "uid", "groups", "extra",
+        // objectRef
+        "resource", "namespace", "name", "apiGroup", "resourceVersion", "subresource",
+        // responseStatus
+        "metadata", "status", "message", "reason", "details", "code",
+    ];
+    fn write(v: &Value, out: &mut String) {
+        match v {
+            Value::Object(m) => {
+                out.push('{');
+                let mut keys: Vec<&String> = m.keys().collect();
+                keys.sort_by_key(|k| (ORDER.iter().position(|o| o == k).unwrap_or(usize::MAX), (*k).clone()));
+                for (i, k) in keys.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&serde_json::to_string(k).unwrap_or_default());
+                    out.push(':');
+                    write(&m[k.as_str()], out);
+                }
+                out.push('}');
+            }
+            Value::Array(a) => {
+                out.push('[');
+                for (i, x) in a.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write(x, out);
+                }
+                out.push(']');
+            }
+            other => out.push_str(&other.to_string()),
+        }
+    }
+    let mut s = String::new();
+    write(ev, &mut s);
+    s
+}

@@ -96,6 +96,7 @@ pub fn three_way_merge_patch(original: &Value, modified: &Value, current: &Value
         for (k, mv) in m {
             match c.get(k) {
                 Some(cv) if cv == mv => {}
+                Some(cv) if cv.is_array() && mv.is_array() && !needs_change(mv, cv) && original.get(k) == Some(mv) => {}
                 Some(cv) if cv.is_object() && mv.is_object() => {
                     let o = original.get(k).cloned().unwrap_or(Value::Null);
                     let sub = three_way_merge_patch(&o, mv, cv);
@@ -119,6 +120,19 @@ pub fn three_way_merge_patch(original: &Value, modified: &Value, current: &Value
         return modified.clone();
     }
     Value::Object(patch)
+}
+
+/// Would applying `modified` change `current`, ignoring fields only `current` has (defaults)?
+/// This is the "ignore deletions" half of kubectl's three-way diff.
+pub fn needs_change(modified: &Value, current: &Value) -> bool {
+    match (modified, current) {
+        (Value::Object(m), Value::Object(c)) => m.iter().any(|(k, mv)| match c.get(k) {
+            Some(cv) => needs_change(mv, cv),
+            None => !mv.is_null(),
+        }),
+        (Value::Array(m), Value::Array(c)) => m.len() != c.len() || m.iter().zip(c.iter()).any(|(a, b)| needs_change(a, b)),
+        (m, c) => m != c,
+    }
 }
 
 #[cfg(test)]

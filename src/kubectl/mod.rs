@@ -111,6 +111,7 @@ struct Flags {
     all_namespaces: bool,
     output: String,
     selector: String,
+    field_selector: String,
     replicas: Option<String>,
     cascade: String,
     grace_period: Option<i64>,
@@ -145,6 +146,7 @@ fn parse_flags(args: &[String]) -> Result<Flags, String> {
             "-A" | "--all-namespaces" => f.all_namespaces = true,
             "-o" | "--output" => f.output = take(&mut i, "'o' in -o", inline)?,
             "-l" | "--selector" => f.selector = take(&mut i, "'l' in -l", inline)?,
+            "--field-selector" => f.field_selector = take(&mut i, "--field-selector", inline)?,
             "--replicas" => f.replicas = Some(take(&mut i, "--replicas", inline)?),
             "--cascade" => f.cascade = take(&mut i, "--cascade", inline)?,
             "--grace-period" => {
@@ -486,10 +488,18 @@ fn targets(pos: &[String]) -> Result<Vec<(&'static meta::ResourceInfo, Vec<Strin
 }
 
 fn list_path(info: &meta::ResourceInfo, ns: &str, all: bool, selector: &str) -> String {
+    list_path_fields(info, ns, all, selector, "")
+}
+
+fn list_path_fields(info: &meta::ResourceInfo, ns: &str, all: bool, selector: &str, fields: &str) -> String {
+    let enc = |s: &str| s.replace('=', "%3D").replace(',', "%2C").replace('!', "%21");
     let base = info.collection_path(if all { "" } else { ns });
     let mut q = vec!["limit=500".to_string()];
     if !selector.is_empty() {
-        q.push(format!("labelSelector={}", selector));
+        q.push(format!("labelSelector={}", enc(selector)));
+    }
+    if !fields.is_empty() {
+        q.push(format!("fieldSelector={}", enc(fields)));
     }
     format!("{}?{}", base, q.join("&"))
 }
@@ -500,7 +510,8 @@ fn get(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
         Err(e) => return out.err(&e),
     };
     let wide = f.output == "wide";
-    if !["", "wide", "yaml", "json", "name"].contains(&f.output.as_str()) {
+    let jsonpath = f.output.strip_prefix("jsonpath=").map(|p| p.trim_matches('\'').to_string());
+    if jsonpath.is_none() && !["", "wide", "yaml", "json", "name"].contains(&f.output.as_str()) {
         return out.err(&format!(
             "error: unable to match a printer suitable for the output format \"{}\", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml",
             f.output
@@ -513,7 +524,7 @@ fn get(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
     for (info, names) in &targets {
         let mut objs = Vec::new();
         if names.is_empty() {
-            let resp = kubectl(cluster, Method::Get, &list_path(info, ns, f.all_namespaces, &f.selector), None);
+            let resp = kubectl(cluster, Method::Get, &list_path_fields(info, ns, f.all_namespaces, &f.selector, &f.field_selector), None);
             if !resp.ok() {
                 out.err(&server_error(&resp, None));
                 continue;
@@ -540,7 +551,11 @@ fn get(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
             tables.push(printers::print_events(&objs, wall_ms(cluster)));
         } else if f.output.is_empty() || wide {
             if !objs.is_empty() {
-                tables.push(printers::print_table(info.kind, &objs, wide, with_kind, wall_ms(cluster)));
+                let mut table = printers::print_table(info.kind, &objs, wide, with_kind, wall_ms(cluster));
+                if f.show_labels {
+                    table = add_labels_column(&table, &objs);
+                }
+                tables.push(table);
             }
         }
         if f.output == "name" {
@@ -566,6 +581,18 @@ fn get(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
             }
         }
         "name" => {}
+        _ if jsonpath.is_some() => {
+            let expr = jsonpath.unwrap_or_default();
+            let target = if single_named && all_objs.len() == 1 {
+                all_objs[0].clone()
+            } else {
+                json!({"apiVersion": "v1", "kind": "List", "items": all_objs, "metadata": {"resourceVersion": ""}})
+            };
+            match printers_jsonpath(&target, &expr) {
+                Ok(s) => out.stdout.push_str(&s),
+                Err(e) => out.err(&format!("error: error parsing jsonpath {}, {}", expr, e)),
+            }
+        }
         _ => {
             let tables: Vec<String> = tables.into_iter().filter(|t| !t.is_empty()).collect();
             if tables.is_empty() {
@@ -932,4 +959,72 @@ fn describe_cmd(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
     if !sections.is_empty() {
         out.out(&sections.join("\n\n"));
     }
+}
+
+/// A small subset of kubectl's JSONPath: `{.a.b[0].c}` and `{.items[*].metadata.name}`, with
+/// literal text between expressions. Values print as kubectl prints them (strings bare, others JSON;
+/// several matches joined by a space).
+fn printers_jsonpath(obj: &Value, expr: &str) -> Result<String, String> {
+    let mut out = String::new();
+    let mut rest = expr;
+    while let Some(start) = rest.find('{') {
+        out.push_str(&rest[..start]);
+        let end = rest[start..].find('}').ok_or("unclosed action")? + start;
+        let path = rest[start + 1..end].trim();
+        let mut cur: Vec<&Value> = vec![obj];
+        for seg in path.trim_start_matches('.').split('.').filter(|s| !s.is_empty()) {
+            let (name, idx) = match seg.find('[') {
+                Some(i) => (&seg[..i], Some(seg[i + 1..].trim_end_matches(']'))),
+                None => (seg, None),
+            };
+            let mut next = Vec::new();
+            for v in cur {
+                let v = if name.is_empty() { Some(v) } else { v.get(name) };
+                match (v, idx) {
+                    (Some(v), None) => next.push(v),
+                    (Some(Value::Array(a)), Some("*")) => next.extend(a.iter()),
+                    (Some(Value::Array(a)), Some(i)) => {
+                        let i: usize = i.parse().map_err(|_| format!("invalid array index {}", i))?;
+                        if let Some(x) = a.get(i) {
+                            next.push(x);
+                        } else {
+                            return Err("array index out of bounds".into());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            cur = next;
+        }
+        let parts: Vec<String> = cur.iter().map(|v| match v {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        }).collect();
+        out.push_str(&parts.join(" "));
+        rest = &rest[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// `--show-labels`: a LABELS column after the others (`k=v,k2=v2` or `<none>`).
+fn add_labels_column(table: &str, objs: &[Value]) -> String {
+    let lines: Vec<&str> = table.lines().collect();
+    let width = lines.iter().map(|l| l.trim_end().chars().count()).max().unwrap_or(0) + 3;
+    let mut out = String::new();
+    for (i, l) in lines.iter().enumerate() {
+        let l = l.trim_end();
+        let label = if i == 0 {
+            "LABELS".to_string()
+        } else {
+            let m = objs.get(i - 1).map(meta::labels).unwrap_or_default();
+            if m.is_empty() {
+                "<none>".to_string()
+            } else {
+                m.iter().map(|(k, v)| format!("{}={}", k, v.as_str().unwrap_or(""))).collect::<Vec<_>>().join(",")
+            }
+        };
+        out.push_str(&format!("{:<w$}{}\n", l, label, w = width));
+    }
+    out
 }

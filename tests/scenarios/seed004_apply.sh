@@ -1,4 +1,5 @@
-# Seed 004: apply the nginx Deployment of the blog post.
+# Seed 004's manifest applied with client-side apply: GET (404), then POST with the
+# last-applied annotation. The stored object carries every default of facts §2.1.
 kubectl apply -f - <<EOF
 apiVersion: apps/v1
 kind: Deployment
@@ -24,6 +25,4 @@ spec:
 EOF
 sim audit
 sim etcd get /registry/deployments/default/nginx-deployment
-kubectl get deployments
-kubectl get nodes
 kubectl get deploy nginx-deployment -o yaml

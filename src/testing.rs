@@ -1,0 +1,51 @@
+//! Scenario transcripts shared by the native tests (`tests/transcripts.rs`) and the browser tests
+//! (`tests/web.rs`): each scenario is a script in `tests/scenarios/NAME.sh` and its expected
+//! transcript `NAME.out`, both compiled in with `include_str!` so wasm needs no file system.
+//!
+//! A script may start with `# seed: N` (default 1). Set `UPDATE_EXPECT=1` when running the native
+//! tests to rewrite the `.out` files after an intended change (then review the diff).
+
+/// (name, script, expected transcript)
+pub const SCENARIOS: &[(&str, &str, &str)] = &[
+    scenario!("seed004_apply"),
+    scenario!("seed004_chain"),
+    scenario!("seed000_audit"),
+    scenario!("apply_update"),
+    scenario!("multi_document"),
+    scenario!("conflict"),
+    scenario!("roundtrip"),
+    scenario!("bad_input"),
+    scenario!("pending_then_scheduled"),
+    scenario!("image_pull_backoff"),
+    scenario!("scale_up_down"),
+    scenario!("cascading_delete"),
+    scenario!("kubectl_commands"),
+];
+
+/// Reads the `# seed: N` header.
+pub fn seed_of(script: &str) -> u64 {
+    script
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("# seed:").and_then(|s| s.trim().parse().ok()))
+        .unwrap_or(1)
+}
+
+/// Runs a scenario and returns its transcript.
+pub fn run(script: &str) -> String {
+    crate::run_script(seed_of(script), script)
+}
+
+/// A readable first difference between two transcripts.
+pub fn first_difference(want: &str, got: &str) -> Option<String> {
+    if want == got {
+        return None;
+    }
+    let (w, g): (Vec<&str>, Vec<&str>) = (want.lines().collect(), got.lines().collect());
+    for i in 0..w.len().max(g.len()) {
+        let (a, b) = (w.get(i).copied().unwrap_or("<end>"), g.get(i).copied().unwrap_or("<end>"));
+        if a != b {
+            return Some(format!("line {}:\n  want: {}\n  got:  {}", i + 1, a, b));
+        }
+    }
+    Some("transcripts differ in trailing whitespace".into())
+}
