@@ -1,3 +1,4 @@
+#![cfg(not(target_arch = "wasm32"))]
 //! Scenario transcripts: script in, expected transcript out (see `src/testing.rs`).
 //! `UPDATE_EXPECT=1 cargo test --test transcripts` rewrites the expected files.
 

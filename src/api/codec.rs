@@ -169,22 +169,31 @@ fn json_error_text(e: &serde_json::Error) -> String {
 
 fn yaml_error(e: &serde_yaml::Error, doc_start_line: usize) -> DecodeError {
     let raw = e.to_string();
-    // serde_yaml appends " at line L column C"; kubectl (go-yaml) says "yaml: line L: msg".
-    let msg = match raw.rfind(" at line ") {
-        Some(i) => raw[..i].to_string(),
-        None => raw.clone(),
+    // serde_yaml: "<problem> at line L column C[, while <context> at line L2 column C2]".
+    // go-yaml (kubectl) prints "yaml: line N: <problem>", where N is the 1-based problem line for
+    // scanner errors but the 0-based one for parser errors (the ones "while parsing …"): a quirk of
+    // yaml.v2's parser.fail, reproduced here so the numbers match what kubectl prints.
+    let (head, context) = match raw.split_once(", while ") {
+        Some((h, c)) => (h.to_string(), c.to_string()),
+        None => (raw.clone(), String::new()),
     };
-    let msg = msg.strip_prefix("yaml: ").unwrap_or(&msg).to_string();
+    let problem = match head.rfind(" at line ") {
+        Some(i) => head[..i].to_string(),
+        None => head.clone(),
+    };
+    let problem = problem.strip_prefix("yaml: ").unwrap_or(&problem).to_string();
+    let parser_error = context.starts_with("parsing");
     match e.location() {
         Some(loc) => {
             let rel_line = loc.line();
+            let shown = if parser_error { rel_line.saturating_sub(1) } else { rel_line };
             DecodeError {
-                message: format!("error converting YAML to JSON: yaml: line {}: {}", rel_line, msg),
+                message: format!("error converting YAML to JSON: yaml: line {}: {}", shown, problem),
                 line: Some(doc_start_line + rel_line - 1),
                 column: Some(loc.column()),
             }
         }
-        None => DecodeError { message: format!("error converting YAML to JSON: yaml: {}", msg), line: None, column: None },
+        None => DecodeError { message: format!("error converting YAML to JSON: yaml: {}", problem), line: None, column: None },
     }
 }
 
@@ -263,6 +272,7 @@ mod tests {
             message: &'static str,
             line: usize,
         }
+        // Expected messages were checked against the real kubectl (go-yaml) on this machine.
         let cases = [
             Case {
                 name: "mapping value in plain scalar",
@@ -285,7 +295,7 @@ mod tests {
             Case {
                 name: "unclosed flow sequence",
                 text: "kind: Pod\nspec:\n  args: [a, b\n",
-                message: "error converting YAML to JSON: yaml: line 4: did not find expected ',' or ']'",
+                message: "error converting YAML to JSON: yaml: line 3: did not find expected ',' or ']'",
                 line: 4,
             },
             Case {
@@ -295,9 +305,21 @@ mod tests {
                 line: 5,
             },
             Case {
+                name: "dedented key (kubectl: did not find expected key)",
+                text: "kind: Pod\nmetadata:\n  name: a\n labels: x\n",
+                message: "error converting YAML to JSON: yaml: line 3: did not find expected key",
+                line: 4,
+            },
+            Case {
+                name: "mapping entry after a sequence item",
+                text: "kind: Pod\nmetadata:\n  - a\n  b: c\n",
+                message: "error converting YAML to JSON: yaml: line 3: did not find expected '-' indicator",
+                line: 4,
+            },
+            Case {
                 name: "unclosed quote",
                 text: "kind: Pod\nmetadata:\n  name: \"abc\n",
-                message: "error converting YAML to JSON: yaml: line 3: found unexpected end of stream",
+                message: "error converting YAML to JSON: yaml: line 4: found unexpected end of stream",
                 line: 4,
             },
         ];
