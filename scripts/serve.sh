@@ -9,7 +9,8 @@
 # nothing (setup has put every tool on PATH; `cargo fetch` has fetched the crates).
 set -euo pipefail
 
-. "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+# shellcheck source=scripts/setup.sh
+. "$(dirname "${BASH_SOURCE[0]}")/setup.sh" --install
 cd "$KUBESIM_ROOT"
 
 address="${ADDRESS:-127.0.0.1}"

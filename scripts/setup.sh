@@ -7,9 +7,12 @@
 # is missing or wrong, so a run on a ready machine takes about a second.
 #
 # Run it (`scripts/setup.sh`) or source it from another script
-# (`. scripts/setup.sh`); when sourced it also leaves PATH set for what follows:
+# (`. scripts/setup.sh --install`: name the option, or bash passes the caller's
+# own arguments on); when sourced it also leaves PATH set for what follows:
 # the repo's node_modules/.bin (wasm-opt) and cargo's bin folder (trunk,
 # wasm-bindgen, wasm-pack) come first.
+# `scripts/setup.sh --check` only reports: it installs nothing, and exits 1 if
+# anything is missing or at the wrong version.
 #
 # What it installs, and why:
 #   wasm32-unknown-unknown (rustup)  the browser build
@@ -46,6 +49,15 @@ _ks_setup() (
     set -uo pipefail
     ROOT="$KUBESIM_ROOT"
     START=$SECONDS
+    CHECK_ONLY=""
+    case "${1:-}" in
+        "" | --install) ;;
+        --check) CHECK_ONLY=--check ;;
+        *)
+            echo "setup: ERROR: unknown option '$1' (usage: scripts/setup.sh [--check])" >&2
+            exit 2
+            ;;
+    esac
 
     say() { echo "setup: $*"; }
     die() {
@@ -56,6 +68,19 @@ _ks_setup() (
     version_of() { "$@" --version 2>/dev/null | grep -oE '[0-9]+(\.[0-9]+){2,3}' | head -n 1; }
 
     cd "$ROOT" || die "cannot cd to $ROOT"
+    # Every package in the lock file must be in node_modules at the locked version.
+    npm_in_sync() {
+        [ -d node_modules ] && command -v node >/dev/null || return 1
+        node -e '
+            const fs = require("fs");
+            const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8"));
+            for (const [path, meta] of Object.entries(lock.packages || {})) {
+                if (!path.startsWith("node_modules/")) continue;
+                let have = null;
+                try { have = JSON.parse(fs.readFileSync(path + "/package.json", "utf8")).version; } catch (e) {}
+                if (have !== meta.version) process.exit(1);
+            }' 2>/dev/null
+    }
 
     # ---- what is wanted ------------------------------------------------------------------
     WANT_BINDGEN="$(sed -nE 's/^[[:space:]]*wasm-bindgen[[:space:]]*=[[:space:]]*(\{[^}]*version[[:space:]]*=[[:space:]]*)?"=([0-9]+\.[0-9]+\.[0-9]+)".*/\2/p' Cargo.toml | head -n 1)"
@@ -68,11 +93,15 @@ _ks_setup() (
     CHROMIUM=/usr/bin/chromium
     CHROMEDRIVER=/usr/bin/chromedriver
 
+    MISSING_TARGET=0
     # ---- Rust ----------------------------------------------------------------------------
     command -v cargo >/dev/null || die "cargo not found: install Rust with rustup (https://rustup.rs) first"
     command -v rustup >/dev/null || die "rustup not found: the wasm32 target is installed through rustup"
     if rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
         say "ok   rust target wasm32-unknown-unknown ($(rustc --version))"
+    elif [ -n "$CHECK_ONLY" ]; then
+        say "need rust target wasm32-unknown-unknown"
+        MISSING_TARGET=1
     else
         say "add  rust target wasm32-unknown-unknown"
         rustup target add wasm32-unknown-unknown || die "rustup target add wasm32-unknown-unknown failed"
@@ -126,6 +155,24 @@ _ks_setup() (
             dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || APT+=("$pkg")
         done
     fi
+    # ---- --check: report and stop before installing anything -------------------------
+    if [ "$CHECK_ONLY" = --check ]; then
+        missing=("${CARGO_INSTALLS[@]}" "${APT[@]}")
+        [ "$MISSING_TARGET" = 0 ] || missing+=(wasm32-target)
+        if [ -x node_modules/.bin/wasm-opt ] && npm_in_sync; then
+            say "ok   node_modules matches package-lock.json"
+        else
+            say "need npm ci"
+            missing+=(npm-ci)
+        fi
+        if [ ${#missing[@]} -gt 0 ]; then
+            say "check: missing or wrong: ${missing[*]} (run scripts/setup.sh to install)"
+            exit 1
+        fi
+        say "check: everything is in place"
+        exit 0
+    fi
+
     if [ ${#APT[@]} -gt 0 ]; then
         SUDO=()
         if [ "$(id -u)" -ne 0 ]; then
@@ -145,11 +192,11 @@ _ks_setup() (
         say "ok   chromium $have, chromedriver $have_driver, node $(node --version)"
     fi
 
-    # ---- cargo installs (the slow part of a cold run: ~4.5 + 9 + 3.5 minutes on 2 cores) --
+    # ---- cargo installs: the slow part of a cold run (about 15 minutes in all on 2 cores) --
     for tool in "${CARGO_INSTALLS[@]}"; do
         case "$tool" in
             bindgen)
-                say "cargo install wasm-bindgen-cli --version $WANT_BINDGEN (about 5 minutes)"
+                say "cargo install wasm-bindgen-cli --version $WANT_BINDGEN (3 to 5 minutes)"
                 cargo install wasm-bindgen-cli --version "$WANT_BINDGEN" --force ||
                     die "cargo install wasm-bindgen-cli $WANT_BINDGEN failed"
                 have="$(version_of wasm-bindgen)"
@@ -158,14 +205,14 @@ _ks_setup() (
                     die "installed wasm-bindgen-cli $WANT_BINDGEN, but PATH finds wasm-bindgen '$have' ($(command -v wasm-bindgen)), test runner '$have_runner'"
                 ;;
             trunk)
-                say "cargo install trunk --version ~$WANT_TRUNK_MINOR --locked (about 9 minutes)"
+                say "cargo install trunk --version ~$WANT_TRUNK_MINOR --locked (9 to 11 minutes)"
                 cargo install trunk --version "~$WANT_TRUNK_MINOR" --locked --force ||
                     die "cargo install trunk ~$WANT_TRUNK_MINOR failed"
                 have="$(version_of trunk)"
                 case "$have" in "$WANT_TRUNK_MINOR".*) ;; *) die "installed trunk, but PATH finds '$have' ($(command -v trunk))" ;; esac
                 ;;
             wasm-pack)
-                say "cargo install wasm-pack --version ~$WANT_WASM_PACK_MINOR (about 4 minutes)"
+                say "cargo install wasm-pack --version ~$WANT_WASM_PACK_MINOR (2 to 4 minutes)"
                 cargo install wasm-pack --version "~$WANT_WASM_PACK_MINOR" --force ||
                     die "cargo install wasm-pack failed"
                 have="$(version_of wasm-pack)"
@@ -177,19 +224,6 @@ _ks_setup() (
 
     # ---- npm packages, exactly as package-lock.json says ---------------------------------
     command -v npm >/dev/null || die "npm not found (node is $(command -v node))"
-    # Every package in the lock file must be in node_modules at the locked version.
-    npm_in_sync() {
-        [ -d node_modules ] || return 1
-        node -e '
-            const fs = require("fs");
-            const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8"));
-            for (const [path, meta] of Object.entries(lock.packages || {})) {
-                if (!path.startsWith("node_modules/")) continue;
-                let have = null;
-                try { have = JSON.parse(fs.readFileSync(path + "/package.json", "utf8")).version; } catch (e) {}
-                if (have !== meta.version) process.exit(1);
-            }' 2>/dev/null
-    }
     if npm_in_sync; then
         say "ok   node_modules matches package-lock.json (node $(node --version))"
     else
@@ -207,11 +241,12 @@ _ks_setup() (
     say "done in $((SECONDS - START))s"
 )
 
-if _ks_setup; then
+if _ks_setup "${1:-}"; then
     unset -f _ks_setup
 else
     unset -f _ks_setup
-    echo "setup: FAILED (see the ERROR above)" >&2
+    [ "${1:-}" = --check ] || echo "setup: FAILED (see the ERROR above)" >&2
     # `return` when sourced, `exit` when run.
+    # shellcheck disable=SC2317
     return 1 2>/dev/null || exit 1
 fi

@@ -15,7 +15,8 @@
 # Works from any directory: everything is relative to the repo this script lives in.
 set -euo pipefail
 
-. "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+# shellcheck source=scripts/setup.sh
+. "$(dirname "${BASH_SOURCE[0]}")/setup.sh" --install
 ROOT="$KUBESIM_ROOT"
 cd "$ROOT"
 

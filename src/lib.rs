@@ -52,10 +52,6 @@ pub fn run_script(seed: u64, script: &str) -> String {
     script::run(&mut c, script, &|_| None)
 }
 
-#[cfg(not(target_arch = "wasm32"))]
-fn cli_bench(_args: &[String]) -> Result<i32, String> {
-    Err("bench is not available yet".into())
-}
 
 /// The page's entry point (placeholder until the sandbox page lands).
 #[cfg(target_arch = "wasm32")]

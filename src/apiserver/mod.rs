@@ -152,9 +152,16 @@ impl Default for Limits {
 
 pub struct ApiServer {
     pub etcd: Etcd,
-    pub audit: Vec<Value>,
+    /// Audit events, one JSON line each (field order as the log backend writes them). Kept as text:
+    /// a parsed `Value` per request would cost several KiB each in a long run.
+    pub audit: Vec<String>,
     audit_dropped: u64,
     pub watchers: Vec<Watcher>,
+    /// Watch index (the watch cache's "triggers"): kubelets watch pods with
+    /// `fieldSelector=spec.nodeName=NODE`; an event is only offered to the two kubelets whose node
+    /// the object was or is on, instead of to every watcher.
+    node_watchers: std::collections::BTreeMap<(&'static str, String), Vec<usize>>,
+    general_watchers: std::collections::BTreeMap<&'static str, Vec<usize>>,
     pub limits: Limits,
     objects: usize,
 }
@@ -270,7 +277,16 @@ fn invalid(info: &ResourceInfo, name: &str, errs: &[field::FieldError]) -> Respo
 
 impl ApiServer {
     pub fn new() -> ApiServer {
-        ApiServer { etcd: Etcd::new(), audit: Vec::new(), audit_dropped: 0, watchers: Vec::new(), limits: Limits::default(), objects: 0 }
+        ApiServer {
+            etcd: Etcd::new(),
+            audit: Vec::new(),
+            audit_dropped: 0,
+            watchers: Vec::new(),
+            node_watchers: Default::default(),
+            general_watchers: Default::default(),
+            limits: Limits::default(),
+            objects: 0,
+        }
     }
 
     pub fn audit_total(&self) -> u64 {
@@ -419,13 +435,33 @@ impl ApiServer {
 
     /// Registers a watch for `subscriber` (used by informers after their initial LIST).
     pub fn add_watcher(&mut self, w: Watcher) {
+        let idx = self.watchers.len();
+        let node_scoped = w.label_selector.is_empty()
+            && w.namespace.is_empty()
+            && w.field_selector.len() == 1
+            && w.field_selector[0].0 == "spec.nodeName"
+            && w.field_selector[0].1 == "=";
+        if node_scoped {
+            self.node_watchers.entry((w.resource, w.field_selector[0].2.clone())).or_default().push(idx);
+        } else {
+            self.general_watchers.entry(w.resource).or_default().push(idx);
+        }
         self.watchers.push(w);
     }
 
     fn fan_out(&self, changes: &[Change]) -> Vec<(usize, WatchDelivery)> {
         let mut out = Vec::new();
         for ch in changes {
-            for w in &self.watchers {
+            let mut candidates: Vec<usize> = self.general_watchers.get(ch.resource).cloned().unwrap_or_default();
+            for o in [&ch.old, &ch.new].into_iter().flatten() {
+                let node = meta::get_str(o, &["spec", "nodeName"]);
+                if let Some(ix) = self.node_watchers.get(&(ch.resource, node.to_string())) {
+                    candidates.extend(ix.iter().copied());
+                }
+            }
+            candidates.sort_unstable();
+            candidates.dedup();
+            for w in candidates.iter().filter_map(|i| self.watchers.get(*i)) {
                 if w.resource != ch.resource {
                     continue;
                 }
@@ -434,8 +470,8 @@ impl ApiServer {
                         None => false,
                         Some(v) => {
                             (w.namespace.is_empty() || meta::namespace(v) == w.namespace)
-                                && meta::label_selector_matches(&w.label_selector, &meta::labels(v))
                                 && field_selector_matches(&w.field_selector, v)
+                                && (w.label_selector.is_empty() || meta::label_selector_matches(&w.label_selector, &meta::labels(v)))
                         }
                     }
                 };
@@ -522,7 +558,7 @@ impl ApiServer {
             self.audit.drain(..half);
             self.audit_dropped += half as u64;
         }
-        self.audit.push(ev);
+        self.audit.push(audit_json(&ev));
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1081,17 +1117,20 @@ pub fn parse_field_selector(s: &str) -> Vec<(String, String, String)> {
 
 pub fn field_selector_matches(sel: &[(String, String, String)], obj: &Value) -> bool {
     sel.iter().all(|(k, op, v)| {
-        let path: Vec<&str> = k.split('.').collect();
-        let have = match meta::get(obj, &path) {
-            Some(Value::String(s)) => s.clone(),
-            Some(Value::Number(n)) => n.to_string(),
-            Some(Value::Bool(b)) => b.to_string(),
-            _ => String::new(),
+        let mut cur = Some(obj);
+        for seg in k.split('.') {
+            cur = cur.and_then(|c| c.get(seg));
+        }
+        let eq = match cur {
+            Some(Value::String(s)) => s == v,
+            Some(Value::Number(n)) => n.to_string() == *v,
+            Some(Value::Bool(b)) => b.to_string() == *v,
+            _ => v.is_empty(),
         };
         if op == "!=" {
-            have != *v
+            !eq
         } else {
-            have == *v
+            eq
         }
     })
 }

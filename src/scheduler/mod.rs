@@ -55,6 +55,8 @@ pub struct Scheduler {
     assigned: BTreeMap<String, String>,
     /// (priority desc, enqueue time, key)
     active: BTreeSet<(i64, i64, String)>,
+    /// key -> its entry in `active`
+    active_keys: BTreeMap<String, (i64, i64, String)>,
     /// key -> (attempts, time it became unschedulable)
     unschedulable: BTreeMap<String, (u32, i64)>,
     attempts_by_pod: BTreeMap<String, u32>,
@@ -72,6 +74,7 @@ impl Default for Scheduler {
             infos: Vec::new(),
             assigned: BTreeMap::new(),
             active: BTreeSet::new(),
+            active_keys: BTreeMap::new(),
             unschedulable: BTreeMap::new(),
             attempts_by_pod: BTreeMap::new(),
             next_start_node_index: 0,
@@ -102,16 +105,20 @@ impl Scheduler {
 
     fn enqueue(&mut self, pod: &Value, now: i64) {
         let key = meta::key(pod);
-        if self.active.iter().any(|(_, _, k)| *k == key) {
+        if self.active_keys.contains_key(&key) {
             return;
         }
         let prio = meta::get_i64(pod, &["spec", "priority"]).unwrap_or(0);
         self.unschedulable.remove(&key);
-        self.active.insert((-prio, now, key));
+        let entry = (-prio, now, key.clone());
+        self.active.insert(entry.clone());
+        self.active_keys.insert(key, entry);
     }
 
     fn remove_from_queues(&mut self, key: &str) {
-        self.active.retain(|(_, _, k)| k != key);
+        if let Some(e) = self.active_keys.remove(key) {
+            self.active.remove(&e);
+        }
         self.unschedulable.remove(key);
     }
 
@@ -122,13 +129,24 @@ impl Scheduler {
 
     fn cache_add_pod(&mut self, pod: &Value, node: &str) {
         let key = meta::key(pod);
+        if self.assigned.get(&key).map(|n| n == node).unwrap_or(false) {
+            // an update of a pod already on this node (status): its requests did not change
+            if let Some(ni) = self.node_info_mut(node) {
+                if let Some(p) = ni.pods.iter_mut().find(|p| meta::key(p) == key) {
+                    *p = pod.clone();
+                }
+            }
+            return;
+        }
         if let Some(old) = self.assigned.get(&key).cloned() {
             if let Some(ni) = self.node_info_mut(&old) {
                 ni.pods.retain(|p| meta::key(p) != key);
+                ni.refresh();
             }
         }
         if let Some(ni) = self.node_info_mut(node) {
             ni.pods.push(pod.clone());
+            ni.refresh();
             self.assigned.insert(key, node.to_string());
         }
     }
@@ -137,6 +155,7 @@ impl Scheduler {
         if let Some(node) = self.assigned.remove(key) {
             if let Some(ni) = self.node_info_mut(&node) {
                 ni.pods.retain(|p| meta::key(p) != key);
+                ni.refresh();
             }
         }
     }
@@ -189,10 +208,13 @@ impl Scheduler {
             (_, Some(i)) => {
                 let pods = std::mem::take(&mut self.infos[i].pods);
                 self.infos[i] = NodeInfo::new(node, pods);
+                self.infos[i].refresh();
                 self.move_all_to_active(ctx);
             }
             (_, None) => {
-                self.infos.push(NodeInfo::new(node, Vec::new()));
+                let mut ni = NodeInfo::new(node, Vec::new());
+                ni.refresh();
+                self.infos.push(ni);
                 self.nodes.insert(name, self.infos.len() - 1);
                 self.move_all_to_active(ctx);
             }
@@ -203,6 +225,7 @@ impl Scheduler {
     fn schedule_one(&mut self, ctx: &mut Ctx) {
         let Some(first) = self.active.iter().next().cloned() else { return };
         self.active.remove(&first);
+        self.active_keys.remove(&first.2);
         let key = first.2;
         let Some(pod) = self.pods.get(&key).cloned() else { return };
         if !meta::get_str(&pod, &["spec", "nodeName"]).is_empty() || meta::is_deleting(&pod) {
@@ -289,9 +312,10 @@ impl Scheduler {
 
     fn record_attempt(&mut self, ctx: &Ctx, pod: &Value, result: &str, scores: &[plugins::NodeScore]) {
         let full = self.infos.len() <= FULL_TABLE_MAX_NODES;
+        let by_node: BTreeMap<&str, &plugins::NodeScore> = scores.iter().map(|s| (s.node.as_str(), s)).collect();
         let mut nodes = Vec::new();
         for ni in &self.infos {
-            let score = scores.iter().find(|s| s.node == ni.name());
+            let score = by_node.get(ni.name()).copied();
             if !full && score.is_none() {
                 continue;
             }

@@ -135,6 +135,10 @@ pub struct NodeInfo {
     pub pods: Vec<Value>,
     /// Images present on the node: every name from `status.images[].names` -> `sizeBytes`.
     pub image_sizes: BTreeMap<String, i64>,
+    /// Sums kept up to date by the scheduler cache (upstream NodeInfo stores them too):
+    /// (allocatable, requested, non-zero requested). `None` means "compute from `pods`"; whoever
+    /// mutates `pods` directly must call [`NodeInfo::refresh`] or leave this `None`.
+    pub cache: Option<(Resource, Resource, (i64, i64))>,
 }
 
 impl NodeInfo {
@@ -150,16 +154,25 @@ impl NodeInfo {
                 }
             }
         }
-        NodeInfo { node, pods, image_sizes }
+        NodeInfo { node, pods, image_sizes, cache: None }
+    }
+
+    /// Recomputes the cached sums after `pods` or `node` changed.
+    pub fn refresh(&mut self) {
+        self.cache = None;
+        self.cache = Some((self.allocatable(), self.requested(), self.non_zero_requested()));
     }
 
     /// `metadata.name` of the node ("" if missing).
     pub fn name(&self) -> &str {
-        s(self.node.pointer("/metadata/name"))
+        s(self.node.get("metadata").and_then(|m| m.get("name")))
     }
 
     /// `NodeInfo.Allocatable`: `status.allocatable` as a Resource (pods -> AllowedPodNumber).
     pub fn allocatable(&self) -> Resource {
+        if let Some((a, _, _)) = &self.cache {
+            return a.clone();
+        }
         let mut r = Resource::default();
         r.add(&resource_list(self.node.pointer("/status/allocatable")));
         r
@@ -167,6 +180,9 @@ impl NodeInfo {
 
     /// `NodeInfo.Requested`: the sum of the pods' effective requests, no defaults.
     pub fn requested(&self) -> Resource {
+        if let Some((_, r, _)) = &self.cache {
+            return r.clone();
+        }
         let mut r = Resource::default();
         for p in &self.pods {
             r.add(&pod_requests(p, &PodResourcesOptions::for_cache()));
@@ -176,6 +192,9 @@ impl NodeInfo {
 
     /// `NodeInfo.NonZeroRequested`: (millicores, bytes) with 100m / 200Mi for missing requests.
     pub fn non_zero_requested(&self) -> (i64, i64) {
+        if let Some((_, _, nz)) = &self.cache {
+            return *nz;
+        }
         let mut cpu = 0i64;
         let mut mem = 0i64;
         for p in &self.pods {
@@ -372,7 +391,40 @@ fn is_pod_level_requests_set(pod: &Value) -> bool {
 /// pod needs the max of (sum of containers) and (each init container + the sidecars started
 /// before it); sidecars (`restartPolicy: Always` init containers) also add to the total. Pod-level
 /// requests override cpu/memory; `spec.overhead` is added.
+/// Memo of the last few `pod_requests` results, keyed by (uid, resourceVersion, options): one
+/// scheduling attempt asks for the incoming pod's requests once per node.
+type RequestsMemo = Vec<((String, String, bool, usize), BTreeMap<String, Quantity>)>;
+thread_local! {
+    static REQUESTS_MEMO: std::cell::RefCell<RequestsMemo> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 fn pod_requests(pod: &Value, opts: &PodResourcesOptions) -> BTreeMap<String, Quantity> {
+    let uid = s(pod.get("metadata").and_then(|m| m.get("uid")));
+    let rv = s(pod.get("metadata").and_then(|m| m.get("resourceVersion")));
+    if uid.is_empty() || rv.is_empty() {
+        return pod_requests_uncached(pod, opts);
+    }
+    let hit = REQUESTS_MEMO.with(|m| {
+        m.borrow()
+            .iter()
+            .find(|((u, r, st, n), _)| u == uid && r == rv && *st == opts.use_status_resources && *n == opts.non_missing.len())
+            .map(|(_, v)| v.clone())
+    });
+    if let Some(v) = hit {
+        return v;
+    }
+    let v = pod_requests_uncached(pod, opts);
+    REQUESTS_MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= 8 {
+            m.remove(0);
+        }
+        m.push(((uid.to_string(), rv.to_string(), opts.use_status_resources, opts.non_missing.len()), v.clone()));
+    });
+    v
+}
+
+fn pod_requests_uncached(pod: &Value, opts: &PodResourcesOptions) -> BTreeMap<String, Quantity> {
     let mut reqs = BTreeMap::new();
     let cstatus = statuses_by_name(pod, "containerStatuses");
     for c in arr(pod.pointer("/spec/containers")) {
@@ -1072,7 +1124,7 @@ fn select_victims_on_node(pod: &Value, ni: &NodeInfo) -> Result<Vec<Value>, Stat
             &["No preemption victims found for incoming pod"],
         ));
     }
-    let mut trial = NodeInfo { node: ni.node.clone(), pods: kept, image_sizes: ni.image_sizes.clone() };
+    let mut trial = NodeInfo { node: ni.node.clone(), pods: kept, image_sizes: ni.image_sizes.clone(), cache: None };
     let st = filter(pod, &trial);
     if !st.is_success() {
         return Err(st);

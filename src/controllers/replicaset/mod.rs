@@ -40,6 +40,9 @@ pub struct ReplicaSetController {
     queue: WorkQueue,
     recorder: Recorder,
     expectations: BTreeMap<String, Expectation>,
+    /// owner (ReplicaSet) uid -> keys of the pods it controls: the informer index upstream's
+    /// `claimPods` gets from a label-selector list.
+    by_owner: BTreeMap<String, std::collections::BTreeSet<String>>,
 }
 
 impl Default for ReplicaSetController {
@@ -50,6 +53,7 @@ impl Default for ReplicaSetController {
             queue: WorkQueue::default(),
             recorder: Recorder::new("replicaset-controller", ""),
             expectations: BTreeMap::new(),
+            by_owner: BTreeMap::new(),
         }
     }
 }
@@ -70,14 +74,30 @@ impl ReplicaSetController {
         }
     }
 
-    /// The active pods controlled by this ReplicaSet (`claimPods` without adoption).
-    fn pods_for(&self, rs: &Value) -> Vec<Value> {
-        let uid = meta::uid(rs);
-        self.pods
-            .in_namespace(meta::namespace(rs))
-            .filter(|p| meta::controller_of(p).map(|r| meta::get_str(r, &["uid"]) == uid).unwrap_or(false))
-            .cloned()
-            .collect()
+    /// The pods controlled by this ReplicaSet (`claimPods` without adoption).
+    fn pods_for(&self, rs: &Value) -> Vec<&Value> {
+        self.by_owner
+            .get(meta::uid(rs))
+            .map(|keys| keys.iter().filter_map(|k| self.pods.get(k)).collect())
+            .unwrap_or_default()
+    }
+
+    fn index_pod(&mut self, event_type: &str, pod: &Value, old: Option<&Value>) {
+        let key = meta::key(pod);
+        let owner_uid = |p: &Value| meta::controller_of(p).map(|r| meta::get_str(r, &["uid"]).to_string());
+        if let Some(o) = old.and_then(owner_uid) {
+            if let Some(set) = self.by_owner.get_mut(&o) {
+                set.remove(&key);
+                if set.is_empty() {
+                    self.by_owner.remove(&o);
+                }
+            }
+        }
+        if event_type != "DELETED" {
+            if let Some(o) = owner_uid(pod) {
+                self.by_owner.entry(o).or_default().insert(key);
+            }
+        }
     }
 
     /// `GetPodFromTemplate`.
@@ -185,12 +205,14 @@ impl ReplicaSetController {
             return;
         };
         let needs_sync = self.satisfied(key, ctx.now);
-        let all = self.pods_for(&rs);
-        let filtered = ru::filter_active_pods(&all);
+        let want = meta::get_i64(&rs, &["spec", "replicas"]).unwrap_or(1);
+        let active_count = self.pods_for(&rs).into_iter().filter(|p| ru::is_pod_active(p)).count() as i64;
         let mut err = None;
-        if needs_sync && !meta::is_deleting(&rs) {
+        if needs_sync && !meta::is_deleting(&rs) && active_count != want {
+            let filtered: Vec<Value> = self.pods_for(&rs).into_iter().filter(|p| ru::is_pod_active(p)).cloned().collect();
             err = self.manage_replicas(ctx, &filtered, &rs);
         }
+        let filtered: Vec<&Value> = self.pods_for(&rs).into_iter().filter(|p| ru::is_pod_active(p)).collect();
         let wall = time::EPOCH_MS + ctx.now;
         // status counts what the informer has seen (new pods arrive through the watch)
         let new_status = ru::calculate_replica_set_status_with_error(&rs, &filtered, err.as_deref(), wall);
@@ -230,6 +252,9 @@ impl Component for ReplicaSetController {
         let rs = ctx.list_and_watch(meta::lookup("replicasets").expect("rs"), "", "", "");
         self.replica_sets.replace(rs);
         let pods = ctx.list_and_watch(meta::lookup("pods").expect("pods"), "", "", "");
+        for p in &pods {
+            self.index_pod("ADDED", p, None);
+        }
         self.pods.replace(pods);
         let keys: Vec<String> = self.replica_sets.items.keys().cloned().collect();
         for k in keys {
@@ -248,6 +273,7 @@ impl Component for ReplicaSetController {
             }
             Input::Watch { resource: "pods", event_type, object } => {
                 let old = self.pods.apply(event_type, &object);
+                self.index_pod(event_type, &object, old.as_ref());
                 if let Some(k) = owner_rs_key(&object) {
                     match event_type {
                         "ADDED" => {

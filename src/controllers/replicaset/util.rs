@@ -505,9 +505,9 @@ pub fn calculate_replica_set_status(rs: &Value, filtered_pods: &[Value], now_ms:
 /// `ReplicaFailure=True` with reason `FailedCreate` (fewer pods than wanted) or
 /// `FailedDelete` (more) and the error as message; without an error an existing
 /// `ReplicaFailure` condition is removed.
-pub fn calculate_replica_set_status_with_error(
+pub fn calculate_replica_set_status_with_error<P: std::borrow::Borrow<Value>>(
     rs: &Value,
-    filtered_pods: &[Value],
+    filtered_pods: &[P],
     manage_replicas_err: Option<&str>,
     now_ms: i64,
 ) -> Value {
@@ -525,6 +525,7 @@ pub fn calculate_replica_set_status_with_error(
         .clamp(i32::MIN as i64, i32::MAX as i64) as i32;
     let (mut fully_labeled, mut ready, mut available) = (0i64, 0i64, 0i64);
     for pod in filtered_pods {
+        let pod: &Value = pod.borrow();
         let labels = get_path(pod, &["metadata", "labels"]);
         if template_labels
             .iter()
