@@ -1,0 +1,136 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! Property test: over many seeds and random sequences of applies, scales, deletes and node
+//! additions, the invariants of a healthy control plane hold after every settle:
+//! - no node holds more requested CPU/memory or pods than it can allocate;
+//! - no pod was bound twice (one `binding` create per pod in the audit log);
+//! - every ReplicaSet converges: status.replicas == spec.replicas (pending pods count as replicas);
+//! - no orphan pods: every pod's owner ReplicaSet exists, every ReplicaSet's Deployment exists.
+
+use kubesim::api::{meta, quantity};
+use kubesim::cluster::Cluster;
+use kubesim::sandbox::default_cluster;
+use kubesim::sim::Rng;
+use kubesim::{kubectl, script};
+use std::collections::BTreeMap;
+
+fn run(c: &mut Cluster, line: &str, stdin: Option<&str>) -> String {
+    let args = kubectl::split_args(line).unwrap();
+    let out = kubectl::run(c, &args[1..], stdin, &|_| None);
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+    out.combined()
+}
+
+fn manifest(name: &str, replicas: u64, cpu_m: u64, image: &str) -> String {
+    format!(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {name}\nspec:\n  replicas: {replicas}\n  selector:\n    matchLabels:\n      app: {name}\n  template:\n    metadata:\n      labels:\n        app: {name}\n    spec:\n      containers:\n      - name: c\n        image: {image}\n        resources:\n          requests:\n            cpu: {cpu_m}m\n            memory: 256Mi\n"
+    )
+}
+
+fn list(c: &Cluster, r: &str) -> Vec<serde_json::Value> {
+    c.api.peek_list(meta::lookup(r).unwrap(), "")
+}
+
+fn check_invariants(c: &Cluster, ctx: &str) {
+    let pods = list(c, "pods");
+    // capacity
+    for node in list(c, "nodes") {
+        let name = meta::name(&node);
+        let on: Vec<&serde_json::Value> = pods.iter().filter(|p| meta::get_str(p, &["spec", "nodeName"]) == name).collect();
+        let alloc_cpu = quantity::parse_quantity(&node["status"]["allocatable"]["cpu"]).unwrap().milli_value();
+        let alloc_mem = quantity::parse_quantity(&node["status"]["allocatable"]["memory"]).unwrap().value();
+        let alloc_pods = quantity::parse_quantity(&node["status"]["allocatable"]["pods"]).unwrap().value();
+        let (mut cpu, mut mem) = (0, 0);
+        for p in &on {
+            for ctr in p["spec"]["containers"].as_array().unwrap() {
+                if let Some(q) = quantity::parse_quantity(&ctr["resources"]["requests"]["cpu"]) {
+                    cpu += q.milli_value();
+                }
+                if let Some(q) = quantity::parse_quantity(&ctr["resources"]["requests"]["memory"]) {
+                    mem += q.value();
+                }
+            }
+        }
+        assert!(cpu <= alloc_cpu, "{}: node {} cpu {}m > {}m", ctx, name, cpu, alloc_cpu);
+        assert!(mem <= alloc_mem, "{}: node {} memory over allocatable", ctx, name);
+        assert!(on.len() as i64 <= alloc_pods, "{}: node {} too many pods", ctx, name);
+    }
+    // one binding per pod
+    let mut bindings: BTreeMap<String, usize> = BTreeMap::new();
+    for line in &c.api.audit {
+        let ev: serde_json::Value = serde_json::from_str(line).unwrap();
+        if meta::get_str(&ev, &["objectRef", "subresource"]) == "binding" && ev["responseStatus"]["code"] == 201 {
+            *bindings.entry(meta::get_str(&ev, &["objectRef", "name"]).to_string()).or_default() += 1;
+        }
+    }
+    for (pod, n) in &bindings {
+        assert_eq!(*n, 1, "{}: pod {} bound {} times", ctx, pod, n);
+    }
+    // convergence and ownership
+    let rss = list(c, "replicasets");
+    let deploys = list(c, "deployments");
+    for rs in &rss {
+        let spec = rs["spec"]["replicas"].as_i64().unwrap_or(1);
+        let status = rs["status"]["replicas"].as_i64().unwrap_or(0);
+        assert_eq!(spec, status, "{}: replicaset {} has {} of {} replicas", ctx, meta::name(rs), status, spec);
+        let owner = meta::controller_of(rs).map(|o| meta::get_str(o, &["uid"]).to_string()).unwrap_or_default();
+        assert!(deploys.iter().any(|d| meta::uid(d) == owner), "{}: replicaset {} is orphaned", ctx, meta::name(rs));
+    }
+    for p in &pods {
+        let owner = meta::controller_of(p).map(|o| meta::get_str(o, &["uid"]).to_string()).unwrap_or_default();
+        assert!(rss.iter().any(|rs| meta::uid(rs) == owner), "{}: pod {} is orphaned", ctx, meta::name(p));
+    }
+}
+
+#[test]
+fn invariants_hold_over_random_operations() {
+    let images = ["nginx:1.27", "redis:7", "busybox:1.36", "nginx:1.99"];
+    let (mut pods_seen, mut pending_seen, mut deletes_seen) = (0usize, 0usize, 0usize);
+    for seed in 0..12u64 {
+        let mut c = default_cluster(seed);
+        let mut rng = Rng::new(seed * 7919 + 1);
+        let mut names: Vec<String> = Vec::new();
+        for step in 0..12 {
+            let op = rng.below(10);
+            let ctx = format!("seed {} step {} op {}", seed, step, op);
+            match op {
+                0..=3 => {
+                    let name = format!("d{}", rng.below(5));
+                    let m = manifest(&name, rng.below(6), 100 + rng.below(1500), images[rng.below(4) as usize]);
+                    run(&mut c, "kubectl apply -f -", Some(&m));
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
+                4 | 5 if !names.is_empty() => {
+                    let n = &names[rng.below(names.len() as u64) as usize];
+                    run(&mut c, &format!("kubectl scale deployment {} --replicas={}", n, rng.below(8)), None);
+                }
+                6 if !names.is_empty() => {
+                    let i = rng.below(names.len() as u64) as usize;
+                    let n = names.remove(i);
+                    let cascade = ["background", "foreground"][rng.below(2) as usize];
+                    run(&mut c, &format!("kubectl delete deployment {} --cascade={}", n, cascade), None);
+                }
+                7 => {
+                    let mut sb = kubesim::sandbox::Sandbox::attach(&c);
+                    let cmd = script::Command { line: format!("sim node add extra-{}-{} --cpu 2 --memory 4Gi", seed, step), line_no: 1, stdin: None };
+                    script::exec(&mut c, &mut sb, &cmd, &|_| None);
+                }
+                _ => {
+                    c.advance(rng.below(20_000) as i64);
+                }
+            }
+            let s = c.run_until_settled();
+            assert!(s.settled, "{}: did not settle", ctx);
+            check_invariants(&c, &ctx);
+            let pods = list(&c, "pods");
+            pods_seen += pods.len();
+            pending_seen += pods.iter().filter(|p| meta::get_str(p, &["spec", "nodeName"]).is_empty()).count();
+            deletes_seen += usize::from(op == 6);
+        }
+    }
+    // the random walk must actually exercise the control plane
+    assert!(pods_seen > 200, "only {} pods seen", pods_seen);
+    assert!(pending_seen > 0, "no unschedulable pods seen");
+    assert!(deletes_seen > 5, "only {} deletes", deletes_seen);
+}
