@@ -142,7 +142,7 @@ pub fn sim_command(c: &mut Cluster, sb: &mut Sandbox, args: &[String]) -> Result
             }
             add_node(c, cfg);
             let s = c.run_until_settled();
-            Ok(format!("node/{} added (registered at {})\n", name, format_ms(s.time_ms)))
+            Ok(format!("node/{} added; settled at {}\n", name, format_ms(s.time_ms)))
         }
         ["node", verb @ ("fail" | "recover"), name] => {
             let running = *verb == "recover";

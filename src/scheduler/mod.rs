@@ -160,12 +160,23 @@ impl Scheduler {
         }
     }
 
-    /// A cluster event that may make unschedulable pods fit: move them to the active queue after back-off.
+    /// A cluster event that may make unschedulable pods fit: move them to the active queue, or to
+    /// the back-off queue until their back-off (1 s doubling to 10 s, counted from the last
+    /// attempt) has passed (`MoveAllToActiveOrBackoffQueue`).
     fn move_all_to_active(&mut self, ctx: &mut Ctx) {
-        let keys: Vec<(String, u32)> = self.unschedulable.iter().map(|(k, (n, _))| (k.clone(), *n)).collect();
-        for (k, n) in keys {
+        let entries: Vec<(String, u32, i64)> = self.unschedulable.iter().map(|(k, (n, t))| (k.clone(), *n, *t)).collect();
+        for (k, n, last) in entries {
             let backoff = (POD_INITIAL_BACKOFF_MS << (n.saturating_sub(1)).min(4)).min(POD_MAX_BACKOFF_MS);
-            ctx.after(backoff, &format!("backoff:{}", k), false);
+            let remaining = last + backoff - ctx.now;
+            if remaining <= 0 {
+                if let Some(p) = self.pods.get(&k).cloned() {
+                    if meta::get_str(&p, &["spec", "nodeName"]).is_empty() {
+                        self.enqueue(&p, ctx.now);
+                    }
+                }
+            } else {
+                ctx.after(remaining, &format!("backoff:{}", k), false);
+            }
         }
     }
 
