@@ -21,6 +21,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("cascading_delete"),
     scenario!("kubectl_commands"),
     scenario!("trace"),
+    scenario!("rolling_update"),
 ];
 
 /// Reads the `# seed: N` header.

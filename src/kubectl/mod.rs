@@ -23,25 +23,34 @@ pub struct Output {
     pub stdout: String,
     pub stderr: String,
     pub code: i32,
+    /// Both streams interleaved in the order they were written, as a terminal shows them.
+    pub all: String,
 }
 
 impl Output {
     fn out(&mut self, s: &str) {
+        let line = if s.ends_with('\n') { s.to_string() } else { format!("{}\n", s) };
+        self.stdout.push_str(&line);
+        self.all.push_str(&line);
+    }
+    /// stdout without adding a newline (jsonpath output has none).
+    fn out_raw(&mut self, s: &str) {
         self.stdout.push_str(s);
-        if !s.ends_with('\n') {
-            self.stdout.push('\n');
-        }
+        self.all.push_str(s);
+    }
+    /// stderr without failing (warnings, "No resources found").
+    fn note(&mut self, s: &str) {
+        let line = if s.ends_with('\n') { s.to_string() } else { format!("{}\n", s) };
+        self.stderr.push_str(&line);
+        self.all.push_str(&line);
     }
     fn err(&mut self, s: &str) {
-        self.stderr.push_str(s);
-        if !s.ends_with('\n') {
-            self.stderr.push('\n');
-        }
+        self.note(s);
         self.code = 1;
     }
-    /// stdout then stderr, as a terminal shows them for sequential commands.
+    /// Both streams in the order they were written, as a terminal shows them.
     pub fn combined(&self) -> String {
-        format!("{}{}", self.stdout, self.stderr)
+        self.all.clone()
     }
 }
 
@@ -419,6 +428,12 @@ fn apply_one(cluster: &mut Cluster, info: &'static meta::ResourceInfo, ns: &str,
         return;
     }
     let current = got.body;
+    if meta::annotation(&current, LAST_APPLIED).is_none() {
+        out.note(&format!(
+            "Warning: resource {}/{} is missing the kubectl.kubernetes.io/last-applied-configuration annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.\n",
+            info.resource, name
+        ));
+    }
     let original: Value = meta::annotation(&current, LAST_APPLIED).and_then(|s| serde_json::from_str(s).ok()).unwrap_or(json!({}));
     let patch = patch::three_way_merge_patch(&original, &modified, &current);
     if patch.as_object().map(|p| p.is_empty()).unwrap_or(true) {
@@ -589,7 +604,7 @@ fn get(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
                 json!({"apiVersion": "v1", "kind": "List", "items": all_objs, "metadata": {"resourceVersion": ""}})
             };
             match printers_jsonpath(&target, &expr) {
-                Ok(s) => out.stdout.push_str(&s),
+                Ok(s) => out.out_raw(&s),
                 Err(e) => out.err(&format!("error: error parsing jsonpath {}, {}", expr, e)),
             }
         }
@@ -602,7 +617,7 @@ fn get(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
                     } else {
                         format!(" in {} namespace", ns)
                     };
-                    out.stderr.push_str(&format!("No resources found{}.\n", scope));
+                    out.note(&format!("No resources found{}.\n", scope));
                 }
             } else {
                 out.out(&tables.join("\n"));
