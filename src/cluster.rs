@@ -55,7 +55,7 @@ impl Default for Timing {
 /// What the kernel delivers to a component.
 #[derive(Clone, Debug)]
 pub enum Input {
-    Watch { resource: &'static str, event_type: &'static str, object: Value },
+    Watch { resource: &'static str, event_type: &'static str, object: std::rc::Rc<Value> },
     Timer { key: String },
 }
 

@@ -128,7 +128,8 @@ pub struct Watcher {
 pub struct WatchDelivery {
     pub subscriber: usize,
     pub event_type: &'static str,
-    pub object: Value,
+    /// One decoded object shared by every watcher that receives this change.
+    pub object: std::rc::Rc<Value>,
 }
 
 /// Limits, stated and enforced.
@@ -452,6 +453,8 @@ impl ApiServer {
     fn fan_out(&self, changes: &[Change]) -> Vec<(usize, WatchDelivery)> {
         let mut out = Vec::new();
         for ch in changes {
+            let new_rc = ch.new.clone().map(std::rc::Rc::new);
+            let mut deleted_rc: Option<std::rc::Rc<Value>> = None;
             let mut candidates: Vec<usize> = self.general_watchers.get(ch.resource).cloned().unwrap_or_default();
             for o in [&ch.old, &ch.new].into_iter().flatten() {
                 let node = meta::get_str(o, &["spec", "nodeName"]);
@@ -477,18 +480,22 @@ impl ApiServer {
                 };
                 let (was, is) = (sel(&ch.old), sel(&ch.new));
                 let ev = match (was, is) {
-                    (false, true) => Some(("ADDED", ch.new.clone())),
-                    (true, true) => Some(("MODIFIED", ch.new.clone())),
-                    (true, false) => Some((
-                        "DELETED",
+                    (false, true) => Some(("ADDED", new_rc.clone())),
+                    (true, true) => Some(("MODIFIED", new_rc.clone())),
+                    (true, false) => {
                         // the DELETED event carries the last state (with the deletion's revision)
-                        ch.new.clone().or_else(|| {
-                            ch.old.clone().map(|mut o| {
-                                meta::set(&mut o, &["metadata", "resourceVersion"], json!(ch.revision.to_string()));
-                                o
-                            })
-                        }),
-                    )),
+                        if new_rc.is_some() {
+                            Some(("DELETED", new_rc.clone()))
+                        } else {
+                            if deleted_rc.is_none() {
+                                deleted_rc = ch.old.clone().map(|mut o| {
+                                    meta::set(&mut o, &["metadata", "resourceVersion"], json!(ch.revision.to_string()));
+                                    std::rc::Rc::new(o)
+                                });
+                            }
+                            Some(("DELETED", deleted_rc.clone()))
+                        }
+                    }
                     (false, false) => None,
                 };
                 if let Some((t, Some(obj))) = ev {

@@ -13,35 +13,44 @@ use crate::apiserver::Method;
 use crate::cluster::Ctx;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::rc::Rc;
 
 /// An informer's store: `namespace/name` → latest object seen through list + watch.
+///
+/// Objects are shared (`Rc`) with the watch event that delivered them and with the other
+/// informers that got the same event, the way client-go's informers share pointers to one decoded
+/// object: objects in a store are read-only, a component that wants to change one clones it first.
 #[derive(Clone, Debug, Default)]
 pub struct Store {
-    pub items: BTreeMap<String, Value>,
+    pub items: BTreeMap<String, Rc<Value>>,
 }
 
 impl Store {
     pub fn replace(&mut self, items: Vec<Value>) {
-        self.items = items.into_iter().map(|o| (meta::key(&o), o)).collect();
+        self.items = items.into_iter().map(|o| (meta::key(&o), Rc::new(o))).collect();
     }
-    /// Applies a watch event; returns the previous version.
-    pub fn apply(&mut self, event_type: &str, obj: &Value) -> Option<Value> {
-        let k = meta::key(obj);
+    /// Applies a watch event (or a write's response); returns the previous version.
+    pub fn apply(&mut self, event_type: &str, obj: &Value) -> Option<Rc<Value>> {
+        self.apply_shared(event_type, Rc::new(obj.clone()))
+    }
+    /// Like [`Store::apply`] without copying the object.
+    pub fn apply_shared(&mut self, event_type: &str, obj: Rc<Value>) -> Option<Rc<Value>> {
+        let k = meta::key(&obj);
         if event_type == "DELETED" {
             self.items.remove(&k)
         } else {
-            self.items.insert(k, obj.clone())
+            self.items.insert(k, obj)
         }
     }
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.items.get(key)
+        self.items.get(key).map(|v| &**v)
     }
     pub fn in_namespace<'a>(&'a self, ns: &'a str) -> impl Iterator<Item = &'a Value> + 'a {
         let prefix = format!("{}/", ns);
-        self.items.range(prefix.clone()..).take_while(move |(k, _)| k.starts_with(&prefix)).map(|(_, v)| v)
+        self.items.range(prefix.clone()..).take_while(move |(k, _)| k.starts_with(&prefix)).map(|(_, v)| &**v)
     }
     pub fn values(&self) -> impl Iterator<Item = &Value> {
-        self.items.values()
+        self.items.values().map(|v| &**v)
     }
     pub fn len(&self) -> usize {
         self.items.len()

@@ -138,7 +138,7 @@ impl Component for GarbageCollector {
     fn handle(&mut self, ctx: &mut Ctx, input: Input) {
         if let Input::Watch { resource, event_type, object } = input {
             let Some(i) = TRACKED.iter().position(|r| *r == resource) else { return };
-            self.stores[i].apply(event_type, &object);
+            self.stores[i].apply_shared(event_type, object.clone());
             self.process(ctx, &object, event_type == "DELETED");
         }
     }

@@ -204,7 +204,7 @@ impl Component for Kubelet {
         let name = self.cfg.name.clone();
         let ip = self.node_ip();
         match input {
-            Input::Watch { event_type, object, .. } => self.pods.on_pod(ctx, &name, &ip, event_type, object),
+            Input::Watch { event_type, object, .. } => self.pods.on_pod(ctx, &name, &ip, event_type, (*object).clone()),
             Input::Timer { key } if key == "node-status" => {
                 self.report_status(ctx);
                 ctx.after_background(NODE_STATUS_REPORT_MS, "node-status");

@@ -346,6 +346,11 @@ impl Scheduler {
             let (per, total) = score.map(|s| (s.per_plugin.clone(), s.total)).unwrap_or_default();
             nodes.push((ni.name().to_string(), filters, per, total));
         }
+        if !full {
+            // large clusters: keep the 20 best-scored nodes of the attempt, not hundreds
+            nodes.sort_by(|a, b| b.3.cmp(&a.3).then(a.0.cmp(&b.0)));
+            nodes.truncate(20);
+        }
         if self.attempts.len() >= MAX_ATTEMPTS_KEPT {
             self.attempts.drain(..MAX_ATTEMPTS_KEPT / 2);
         }
@@ -382,8 +387,8 @@ impl Component for Scheduler {
 
     fn handle(&mut self, ctx: &mut Ctx, input: Input) {
         match input {
-            Input::Watch { resource: "pods", event_type, object } => self.on_pod(ctx, event_type, object),
-            Input::Watch { resource: "nodes", event_type, object } => self.on_node(ctx, event_type, object),
+            Input::Watch { resource: "pods", event_type, object } => self.on_pod(ctx, event_type, (*object).clone()),
+            Input::Watch { resource: "nodes", event_type, object } => self.on_node(ctx, event_type, (*object).clone()),
             Input::Watch { .. } => {}
             Input::Timer { key } if key == "schedule" => {
                 self.armed = false;

@@ -693,13 +693,13 @@ impl Component for DeploymentController {
     fn handle(&mut self, ctx: &mut Ctx, input: Input) {
         match input {
             Input::Watch { resource: "deployments", event_type, object } => {
-                self.deployments.apply(event_type, &object);
+                self.deployments.apply_shared(event_type, object.clone());
                 if event_type != "DELETED" {
                     self.queue.enqueue(ctx, &meta::key(&object));
                 }
             }
             Input::Watch { resource: "replicasets", event_type, object } => {
-                self.replica_sets.apply(event_type, &object);
+                self.replica_sets.apply_shared(event_type, object.clone());
                 self.enqueue_for_rs(ctx, &object);
             }
             Input::Watch { .. } => {}

@@ -265,15 +265,15 @@ impl Component for ReplicaSetController {
     fn handle(&mut self, ctx: &mut Ctx, input: Input) {
         match input {
             Input::Watch { resource: "replicasets", event_type, object } => {
-                self.replica_sets.apply(event_type, &object);
+                self.replica_sets.apply_shared(event_type, object.clone());
                 if event_type == "DELETED" {
                     self.expectations.remove(&meta::key(&object));
                 }
                 self.queue.enqueue(ctx, &meta::key(&object));
             }
             Input::Watch { resource: "pods", event_type, object } => {
-                let old = self.pods.apply(event_type, &object);
-                self.index_pod(event_type, &object, old.as_ref());
+                let old = self.pods.apply_shared(event_type, object.clone());
+                self.index_pod(event_type, &object, old.as_deref());
                 if let Some(k) = owner_rs_key(&object) {
                     match event_type {
                         "ADDED" => {
@@ -288,7 +288,7 @@ impl Component for ReplicaSetController {
                         }
                         _ => {
                             // a pod starting graceful deletion counts as observed deletion
-                            if meta::is_deleting(&object) && !old.as_ref().map(meta::is_deleting).unwrap_or(false) {
+                            if meta::is_deleting(&object) && !old.as_deref().map(meta::is_deleting).unwrap_or(false) {
                                 if let Some(e) = self.expectations.get_mut(&k) {
                                     e.dels -= 1;
                                 }
