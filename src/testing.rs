@@ -22,6 +22,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("kubectl_commands"),
     scenario!("trace"),
     scenario!("rolling_update"),
+    scenario!("node_failure"),
 ];
 
 /// Reads the `# seed: N` header.

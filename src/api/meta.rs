@@ -89,6 +89,7 @@ pub const RESOURCES: &[ResourceInfo] = &[
     ResourceInfo { resource: "events", singular: "event", kind: "Event", group: "", version: "v1", namespaced: true, etcd_prefix: "events", short_names: &["ev"] },
     ResourceInfo { resource: "deployments", singular: "deployment", kind: "Deployment", group: "apps", version: "v1", namespaced: true, etcd_prefix: "deployments", short_names: &["deploy"] },
     ResourceInfo { resource: "replicasets", singular: "replicaset", kind: "ReplicaSet", group: "apps", version: "v1", namespaced: true, etcd_prefix: "replicasets", short_names: &["rs"] },
+    ResourceInfo { resource: "leases", singular: "lease", kind: "Lease", group: "coordination.k8s.io", version: "v1", namespaced: true, etcd_prefix: "leases", short_names: &[] },
 ];
 
 /// Find a resource by any name kubectl accepts: plural, singular, short name, kind, or `deployments.apps`.

@@ -7,6 +7,7 @@
 
 pub mod deployment;
 pub mod garbagecollector;
+pub mod nodelifecycle;
 pub mod replicaset;
 
 use crate::cluster::Cluster;
@@ -16,5 +17,6 @@ pub fn install(c: &mut Cluster) {
     c.add_component(Box::new(deployment::DeploymentController::default()));
     c.add_component(Box::new(replicaset::ReplicaSetController::default()));
     c.add_component(Box::new(garbagecollector::GarbageCollector::default()));
+    c.add_component(Box::new(nodelifecycle::NodeLifecycleController::default()));
     c.add_component(Box::new(crate::scheduler::Scheduler::default()));
 }

@@ -35,6 +35,9 @@ impl NodeConfig {
 
 /// Upstream default `nodeStatusReportFrequency`.
 pub const NODE_STATUS_REPORT_MS: i64 = 300_000;
+/// The node Lease is renewed every 10 s (`nodeLeaseDurationSeconds` 40 × 0.25).
+pub const LEASE_RENEW_MS: i64 = 10_000;
+pub const LEASE_DURATION_SECONDS: i64 = 40;
 /// Upstream default `evictionHard: memory.available<100Mi`: subtracted from allocatable memory.
 pub const EVICTION_HARD_MEMORY_BYTES: i64 = 100 * 1024 * 1024;
 
@@ -43,11 +46,16 @@ pub struct Kubelet {
     pub index: usize,
     pub running: bool,
     pub pods: pods::PodWorkers,
+    /// Set when the kubelet comes back: report node status at the next tick.
+    needs_status_report: bool,
+    lease_rv: String,
+    /// Watch events that arrived while the kubelet was down (its watch re-lists on restart).
+    missed: Vec<(&'static str, Value)>,
 }
 
 impl Kubelet {
     pub fn new(cfg: NodeConfig, index: usize) -> Kubelet {
-        Kubelet { cfg, index, running: true, pods: pods::PodWorkers::default() }
+        Kubelet { cfg, index, running: true, pods: pods::PodWorkers::default(), needs_status_report: false, lease_rv: String::new(), missed: Vec::new() }
     }
 
     pub fn node_ip(&self) -> String {
@@ -125,9 +133,43 @@ impl Kubelet {
         })
     }
 
+    /// The node heartbeat: create or renew the Lease in `kube-node-lease` (`pkg/kubelet/nodelease`).
+    fn renew_lease(&mut self, ctx: &mut Ctx, node_uid: Option<&str>) {
+        let name = self.cfg.name.clone();
+        let path = format!("/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/{}", name);
+        let mut lease = json!({
+            "apiVersion": "coordination.k8s.io/v1",
+            "kind": "Lease",
+            "metadata": {"name": name, "namespace": "kube-node-lease"},
+            "spec": {"holderIdentity": name, "leaseDurationSeconds": LEASE_DURATION_SECONDS, "renewTime": time::rfc3339_micro(ctx.now)},
+        });
+        if let Some(uid) = node_uid {
+            lease["metadata"]["ownerReferences"] = json!([{"apiVersion": "v1", "kind": "Node", "name": name, "uid": uid}]);
+            let resp = ctx.request(Method::Post, "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases", Some(lease));
+            self.lease_rv = meta::resource_version(&resp.body).to_string();
+            return;
+        }
+        if self.lease_rv.is_empty() {
+            let got = ctx.request(Method::Get, &path, None);
+            if !got.ok() {
+                return;
+            }
+            lease = got.body;
+            lease["spec"]["renewTime"] = json!(time::rfc3339_micro(ctx.now));
+        } else {
+            lease["metadata"]["resourceVersion"] = json!(self.lease_rv);
+        }
+        let resp = ctx.request(Method::Put, &path, Some(lease));
+        self.lease_rv = if resp.ok() { meta::resource_version(&resp.body).to_string() } else { String::new() };
+    }
+
     fn register(&mut self, ctx: &mut Ctx) {
         let node = self.initial_node(ctx.now);
         let resp = ctx.request(Method::Post, "/api/v1/nodes", Some(node));
+        if resp.ok() {
+            let uid = meta::uid(&resp.body).to_string();
+            self.renew_lease(ctx, Some(&uid));
+        }
         if resp.code == 409 {
             // already registered (a restarted kubelet): upstream reconciles the existing Node
             let path = format!("/api/v1/nodes/{}/status", self.cfg.name);
@@ -187,14 +229,20 @@ impl Component for Kubelet {
             self.pods.on_pod(ctx, &self.cfg.name.clone(), &self.node_ip(), "ADDED", p);
         }
         ctx.after_background(NODE_STATUS_REPORT_MS, "node-status");
+        ctx.after_background(LEASE_RENEW_MS, "lease");
     }
 
     fn handle(&mut self, ctx: &mut Ctx, input: Input) {
         if !self.running {
             // A failed node does nothing; its timers keep ticking (re-armed) so it can recover.
+            if let Input::Watch { event_type, object, .. } = &input {
+                self.missed.push((event_type, (**object).clone()));
+            }
             if let Input::Timer { key } = &input {
                 if key == "node-status" {
                     ctx.after_background(NODE_STATUS_REPORT_MS, "node-status");
+                } else if key == "lease" {
+                    ctx.after_background(LEASE_RENEW_MS, "lease");
                 } else {
                     self.pods.deferred.push(key.clone());
                 }
@@ -209,6 +257,21 @@ impl Component for Kubelet {
                 self.report_status(ctx);
                 ctx.after_background(NODE_STATUS_REPORT_MS, "node-status");
             }
+            Input::Timer { key } if key == "lease" => {
+                self.renew_lease(ctx, None);
+                if self.needs_status_report {
+                    // back after a failure: the node's conditions changed, report at once
+                    self.needs_status_report = false;
+                    self.report_status(ctx);
+                    for (event_type, pod) in std::mem::take(&mut self.missed) {
+                        self.pods.on_pod(ctx, &name, &ip, event_type, pod);
+                    }
+                    for k in std::mem::take(&mut self.pods.deferred) {
+                        self.pods.on_timer(ctx, &name, &ip, &k);
+                    }
+                }
+                ctx.after_background(LEASE_RENEW_MS, "lease");
+            }
             Input::Timer { key } => self.pods.on_timer(ctx, &name, &ip, &key),
         }
     }
@@ -218,6 +281,10 @@ impl Component for Kubelet {
     }
 
     fn set_running(&mut self, running: bool) {
+        if running && !self.running {
+            self.needs_status_report = true;
+            self.lease_rv.clear();
+        }
         self.running = running;
     }
 }

@@ -7,7 +7,7 @@ apiVersion: v1
 kind: Namespace
 metadata:
   name: team
-  resourceVersion: "9"
+  resourceVersion: "12"
   labels:
     tier: silver
 EOF
