@@ -933,7 +933,7 @@ impl ApiServer {
         // re-read old for watch semantics
         let mut change = change;
         change.old = self.etcd.get(&change.key, Some(change.revision - 1)).ok().flatten().and_then(|kv| serde_json::from_str(kv.value.as_deref()?).ok());
-        self.objects -= 1; // store() counted it as new
+        self.objects = self.objects.saturating_sub(1); // store() counted it as new
         changes.push(change);
         Ok(Response { code: 201, body: json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "code": 201}) })
     }
@@ -983,7 +983,7 @@ impl ApiServer {
                     let change = self.store(info, &mut obj, rev, None)?;
                     let mut change = change;
                     change.old = self.read_at(info, &change.key, change.revision - 1);
-                    self.objects -= 1;
+                    self.objects = self.objects.saturating_sub(1);
                     changes.push(change);
                 } else if g == 0 && finalizers(&obj).is_empty() {
                     let change = self.remove(info, &obj, rev)?;
@@ -1025,7 +1025,7 @@ impl ApiServer {
             }
             let mut change = self.store(info, &mut obj, rev, None)?;
             change.old = self.read_at(info, &change.key, change.revision - 1);
-            self.objects -= 1;
+            self.objects = self.objects.saturating_sub(1);
             changes.push(change);
             return Ok(Response { code: 202, body: obj });
         }
