@@ -91,14 +91,16 @@ pub fn parse_image(image: &str) -> Result<ImageRef, String> {
     Ok(ImageRef { repo, tag, digest })
 }
 
-/// FNV-1a 64 — used to derive stable fake digests and container IDs.
+/// FNV-1a 64 followed by a SplitMix64 finalizer — stable, well-mixed fake digests and IDs.
 pub fn fnv64(s: &str) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in s.bytes() {
         h ^= b as u64;
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
-    h
+    h = (h ^ (h >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    h = (h ^ (h >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    h ^ (h >> 31)
 }
 
 /// A stable fake `sha256:` digest for a repository and tag.
