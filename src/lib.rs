@@ -11,7 +11,10 @@
 //! - [`kubelet`]: the node agent, with [`runtime`], the container runtime behind a CRI-shaped interface.
 //! - [`kubectl`]: the client — command parsing, apply, printers. Shared by the CLI and the page.
 //! - [`script`], [`sandbox`]: scenario scripts (`kubesim run`) and the default cluster.
-//! - `cli` (native only) and `ui` (wasm only): the thin shells.
+//! - [`ui`]: the sandbox page — a pure model (sessions, time travel over etcd history, narration
+//!   in English and Korean, URL fragments) compiled everywhere, and `ui::app`, the Yew components
+//!   (wasm32 only).
+//! - `cli` (native only): the terminal shell.
 
 pub mod api;
 pub mod apiserver;
@@ -26,6 +29,7 @@ pub mod sandbox;
 pub mod scheduler;
 pub mod script;
 pub mod sim;
+pub mod ui;
 
 macro_rules! scenario {
     ($name:literal) => {
@@ -53,6 +57,8 @@ pub fn run_script(seed: u64, script: &str) -> String {
 }
 
 
-/// The page's entry point (placeholder until the sandbox page lands).
+/// The page's entry point: installs the panic hook and mounts the sandbox page ([`ui::app`]).
 #[cfg(target_arch = "wasm32")]
-pub fn web_start() {}
+pub fn web_start() {
+    ui::app::start();
+}

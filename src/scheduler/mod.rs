@@ -232,8 +232,12 @@ impl Scheduler {
         }
     }
 
-    /// `scheduleOne`.
+    /// `scheduleOne` (the incoming pod's requests are computed once for the whole attempt).
     fn schedule_one(&mut self, ctx: &mut Ctx) {
+        plugins::with_requests_memo(|| self.schedule_one_inner(ctx))
+    }
+
+    fn schedule_one_inner(&mut self, ctx: &mut Ctx) {
         let Some(first) = self.active.iter().next().cloned() else { return };
         self.active.remove(&first);
         self.active_keys.remove(&first.2);

@@ -396,12 +396,34 @@ fn is_pod_level_requests_set(pod: &Value) -> bool {
 type RequestsMemo = Vec<((String, String, bool, usize), BTreeMap<String, Quantity>)>;
 thread_local! {
     static REQUESTS_MEMO: std::cell::RefCell<RequestsMemo> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The memo only lives during one `schedule_pod` call, so it can never mix up two clusters
+    /// (two runs with one seed have the same uids and resourceVersions).
+    static MEMO_DEPTH: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Runs `f` with the per-attempt requests memo on; the memo is empty when the outermost scope
+/// starts and ends. `schedule_pod` uses it; the scheduler wraps a whole attempt in it.
+pub fn with_requests_memo<R>(f: impl FnOnce() -> R) -> R {
+    let depth = MEMO_DEPTH.with(|d| {
+        let v = d.get();
+        d.set(v + 1);
+        v
+    });
+    if depth == 0 {
+        REQUESTS_MEMO.with(|m| m.borrow_mut().clear());
+    }
+    let r = f();
+    MEMO_DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
+    if depth == 0 {
+        REQUESTS_MEMO.with(|m| m.borrow_mut().clear());
+    }
+    r
 }
 
 fn pod_requests(pod: &Value, opts: &PodResourcesOptions) -> BTreeMap<String, Quantity> {
     let uid = s(pod.get("metadata").and_then(|m| m.get("uid")));
     let rv = s(pod.get("metadata").and_then(|m| m.get("resourceVersion")));
-    if uid.is_empty() || rv.is_empty() {
+    if uid.is_empty() || rv.is_empty() || MEMO_DEPTH.with(|d| d.get()) == 0 {
         return pod_requests_uncached(pod, opts);
     }
     let hit = REQUESTS_MEMO.with(|m| {
@@ -1520,6 +1542,16 @@ pub fn schedule_pod(
     if nodes.is_empty() {
         return (ScheduleOutcome::NoNodes, next_start_node_index);
     }
+    with_requests_memo(|| schedule_pod_inner(pod, nodes, next_start_node_index, percentage_of_nodes_to_score, tie_breaker))
+}
+
+fn schedule_pod_inner(
+    pod: &Value,
+    nodes: &[NodeInfo],
+    next_start_node_index: usize,
+    percentage_of_nodes_to_score: i32,
+    tie_breaker: u64,
+) -> (ScheduleOutcome, usize) {
     let found = find_nodes_that_fit(pod, nodes, next_start_node_index, percentage_of_nodes_to_score);
     let next = found.next_start_node_index;
     let evaluated = found.feasible.len() + found.diagnosis.node_statuses.len();

@@ -1,0 +1,118 @@
+//! The manifest editor: a textarea with line numbers, presets, Apply and Reset, and kubectl's
+//! errors shown at their line and column.
+
+use super::{Action, ApplyResult};
+use crate::ui::i18n::{fill, tr, Lang};
+use crate::ui::presets::PRESETS;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct EditorProps {
+    pub text: String,
+    pub apply: Option<ApplyResult>,
+    pub lang: Lang,
+    pub embed: bool,
+    pub dispatch: Callback<Action>,
+}
+
+#[function_component(Editor)]
+pub fn editor(p: &EditorProps) -> Html {
+    let lang = p.lang;
+    let t = |k: &str| tr(lang, k);
+    let lines = p.text.split('\n').count().max(1);
+    let cols = p.text.split('\n').map(|l| l.chars().count()).max().unwrap_or(0) + 2;
+    let marks = p.apply.as_ref().map(|a| a.marks.clone()).unwrap_or_default();
+    let oninput = p.dispatch.reform(|e: InputEvent| Action::SetEditor(e.target_unchecked_into::<web_sys::HtmlTextAreaElement>().value()));
+    let onpreset = {
+        let d = p.dispatch.clone();
+        Callback::from(move |e: Event| {
+            let sel = e.target_unchecked_into::<web_sys::HtmlSelectElement>();
+            if let Ok(i) = sel.value().parse::<usize>() {
+                d.emit(Action::Preset(i));
+            }
+            sel.set_value("");
+        })
+    };
+    // Ctrl/Cmd+Enter applies
+    let onkeydown = {
+        let d = p.dispatch.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Enter" && (e.ctrl_key() || e.meta_key()) {
+                e.prevent_default();
+                d.emit(Action::Apply);
+            }
+        })
+    };
+    let gutter: Html = (1..=lines)
+        .map(|n| {
+            let bad = marks.iter().any(|m| m.line == n);
+            html! { <div class={classes!("ln", bad.then_some("bad"))}>{n}</div> }
+        })
+        .collect();
+    let overlays: Html = marks
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let top = format!("top: calc({} * var(--lh) + var(--pad))", m.line - 1);
+            let msg_top = format!("top: calc({} * var(--lh) + var(--pad))", m.line);
+            let caret = format!("left: calc({}ch + var(--pad))", m.column.saturating_sub(1));
+            let at = fill(t("editor.error_at"), &[("line", m.line.to_string()), ("col", m.column.to_string())]);
+            html! {
+                <>
+                    <div class="err-line" style={top} aria-hidden="true"></div>
+                    <div class="err-msg" style={msg_top} role="alert" id={format!("err-{}", i)}>
+                        <span class="err-caret" style={caret}></span>
+                        <span class="err-at">{at}</span>
+                        <span class="err-text">{m.message.clone()}</span>
+                    </div>
+                </>
+            }
+        })
+        .collect();
+    let status = match &p.apply {
+        Some(a) if !a.text.is_empty() => html! {
+            <div class={classes!("editor-status", if a.ok { "ok" } else { "bad" })} role="status">
+                <div class="status-title">{if a.ok { t("editor.output") } else { t("editor.failed") }}</div>
+                <pre class="kubectl-out">{a.text.clone()}</pre>
+            </div>
+        },
+        _ => html! { <div class="editor-status hint">{t("editor.hint")}</div> },
+    };
+    html! {
+        <section class="editor" aria-labelledby="editor-title">
+            <div class="editor-head">
+                <h2 id="editor-title">{t("editor.title")}</h2>
+                <select class="preset" aria-label={t("editor.preset")} onchange={onpreset}>
+                    <option value="" selected=true>{t("preset.choose")}</option>
+                    { for PRESETS.iter().enumerate().map(|(i, (_, key, _))| html! { <option value={i.to_string()}>{t(key)}</option> }) }
+                </select>
+            </div>
+            <div class="editor-scroll">
+                <div class="gutter" aria-hidden="true">{gutter}</div>
+                <div class="code">
+                    {overlays}
+                    <textarea
+                        id="editor-text"
+                        class="code-text"
+                        aria-label={t("editor.label")}
+                        aria-describedby={if marks.is_empty() { None } else { Some("err-0".to_string()) }}
+                        spellcheck="false"
+                        autocapitalize="off"
+                        autocomplete="off"
+                        wrap="off"
+                        rows={(lines + 1).to_string()}
+                        cols={cols.max(40).to_string()}
+                        value={p.text.clone()}
+                        oninput={oninput}
+                        onkeydown={onkeydown}
+                    />
+                </div>
+            </div>
+            <div class="editor-actions">
+                <button id="apply" class="btn primary" onclick={p.dispatch.reform(|_| Action::Apply)} title="Ctrl+Enter">{t("editor.apply")}</button>
+                <button id="reset" class="btn" onclick={p.dispatch.reform(|_| Action::Reset)} title={t("editor.reset_title")}>{t("editor.reset")}</button>
+            </div>
+            {status}
+        </section>
+    }
+}

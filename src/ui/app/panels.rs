@@ -1,0 +1,344 @@
+//! The tabbed panels: Events, Audit log, etcd, Objects (with describe), Scheduler — each shows the
+//! state at the current step.
+
+use super::{Action, SessionRef, Tab};
+use crate::api::meta;
+use crate::sim::format_ms;
+use crate::ui::i18n::{fill, tr, Lang};
+use crate::ui::model::Session;
+use serde_json::Value;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct PanelsProps {
+    pub session: SessionRef,
+    pub pos: usize,
+    pub lang: Lang,
+    pub tab: Tab,
+    pub object: Option<(String, String)>,
+    pub etcd_key: Option<String>,
+    pub pod: Option<String>,
+    pub dispatch: Callback<Action>,
+}
+
+/// Rows of the audit table shown at most (the newest).
+const AUDIT_ROWS: usize = 400;
+
+#[function_component(Panels)]
+pub fn panels(p: &PanelsProps) -> Html {
+    let lang = p.lang;
+    let t = |k: &str| tr(lang, k);
+    let body_ref = use_node_ref();
+    let deps = (p.session.clone(), p.pos, p.tab, p.object.clone(), p.etcd_key.clone(), p.pod.clone(), lang);
+    let body = {
+        let d = p.dispatch.clone();
+        use_memo(deps, move |(session, pos, tab, object, key, pod, lang)| {
+            let s = session.rc.borrow();
+            match tab {
+                Tab::Events => events(&s, *pos, *lang),
+                Tab::Audit => audit(&s, *pos, *lang),
+                Tab::Etcd => etcd(&s, *pos, key.clone(), *lang, &d),
+                Tab::Objects => objects(&s, *pos, object.clone(), *lang, &d),
+                Tab::Scheduler => scheduler(&s, *pos, pod.clone(), *lang, &d),
+            }
+        })
+    };
+    // the audit log grows at the bottom: keep it scrolled there
+    {
+        let body_ref = body_ref.clone();
+        use_effect_with((p.pos, p.tab, p.session.version), move |(_, tab, _)| {
+            if *tab == Tab::Audit {
+                if let Some(el) = body_ref.cast::<web_sys::Element>() {
+                    el.set_scroll_top(el.scroll_height());
+                }
+            }
+            || ()
+        });
+    }
+    let tabs: Html = Tab::ALL
+        .iter()
+        .map(|tab| {
+            let sel = *tab == p.tab;
+            let tab_v = *tab;
+            html! {
+                <button
+                    role="tab"
+                    id={format!("tab-{}", tab.id())}
+                    class={classes!("tab", sel.then_some("on"))}
+                    aria-selected={sel.to_string()}
+                    aria-controls="panel-body"
+                    tabindex={if sel { "0" } else { "-1" }}
+                    onclick={p.dispatch.reform(move |_| Action::SetTab(tab_v))}
+                >{t(tab.key())}</button>
+            }
+        })
+        .collect();
+    // arrow keys move between tabs (WAI-ARIA tabs pattern)
+    let onkeydown = {
+        let d = p.dispatch.clone();
+        let cur = p.tab;
+        Callback::from(move |e: KeyboardEvent| {
+            let i = Tab::ALL.iter().position(|x| *x == cur).unwrap_or(0);
+            let n = Tab::ALL.len();
+            let next = match e.key().as_str() {
+                "ArrowRight" => Some((i + 1) % n),
+                "ArrowLeft" => Some((i + n - 1) % n),
+                _ => None,
+            };
+            if let Some(j) = next {
+                e.prevent_default();
+                e.stop_propagation();
+                d.emit(Action::SetTab(Tab::ALL[j]));
+                if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|doc| doc.get_element_by_id(&format!("tab-{}", Tab::ALL[j].id()))) {
+                    if let Ok(h) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el) {
+                        let _ = h.focus();
+                    }
+                }
+            }
+        })
+    };
+    html! {
+        <section class="panels">
+            <div class="tabs" role="tablist" onkeydown={onkeydown}>{tabs}</div>
+            <div id="panel-body" class={classes!("panel-body", p.tab.id())} role="tabpanel" aria-labelledby={format!("tab-{}", p.tab.id())} ref={body_ref} tabindex="0">
+                {(*body).clone()}
+            </div>
+        </section>
+    }
+}
+
+fn events(s: &Session, pos: usize, lang: Lang) -> Html {
+    let evs = s.objects("events", "default", pos);
+    if evs.is_empty() {
+        return html! { <p class="muted">{tr(lang, "events.empty")}</p> };
+    }
+    html! {
+        <>
+            <div class="cmd"><code>{"$ kubectl get events"}</code></div>
+            <pre class="term" id="events-out">{s.events_text(pos)}</pre>
+        </>
+    }
+}
+
+fn audit(s: &Session, pos: usize, lang: Lang) -> Html {
+    let t = |k: &str| tr(lang, k);
+    let rows = s.audit_upto(pos);
+    if rows.is_empty() {
+        return html! { <p class="muted">{t("audit.empty")}</p> };
+    }
+    let cur = pos.checked_sub(1);
+    let skip = rows.len().saturating_sub(AUDIT_ROWS);
+    html! {
+        <table class="audit" id="audit-table">
+            <thead><tr>
+                <th>{"#"}</th><th>{t("audit.verb")}</th><th>{t("audit.uri")}</th><th>{t("audit.user")}</th><th>{t("audit.useragent")}</th><th>{t("audit.code")}</th>
+            </tr></thead>
+            <tbody>
+                { for rows.iter().enumerate().skip(skip).map(|(i, r)| html! {
+                    <tr class={classes!((Some(r.step) == cur).then_some("cur"), (r.code >= 400).then_some("err"))}>
+                        <td class="num">{i + 1}</td>
+                        <td><span class={classes!("verb", r.verb.clone())}>{r.verb.clone()}</span></td>
+                        <td class="uri">{r.uri.clone()}</td>
+                        <td>{r.user.clone()}</td>
+                        <td class="ua">{r.user_agent.clone()}</td>
+                        <td class="num">{r.code}</td>
+                    </tr>
+                }) }
+            </tbody>
+        </table>
+    }
+}
+
+fn etcd(s: &Session, pos: usize, key: Option<String>, lang: Lang, d: &Callback<Action>) -> Html {
+    let t = |k: &str| tr(lang, k);
+    let rev = s.rev_at(pos);
+    let keys = s.etcd_keys(pos);
+    let last = s.last_written_key(pos);
+    let sel = key.filter(|k| keys.iter().any(|(x, _)| x == k)).or_else(|| last.clone().filter(|k| keys.iter().any(|(x, _)| x == k)));
+    let list: Html = keys
+        .iter()
+        .map(|(k, mrev)| {
+            let on = sel.as_deref() == Some(k.as_str());
+            let recent = last.as_deref() == Some(k.as_str());
+            let kk = k.clone();
+            html! {
+                <li>
+                    <button class={classes!("key", on.then_some("on"), recent.then_some("recent"))} aria-pressed={on.to_string()} onclick={d.reform(move |_| Action::SelectKey(Some(kk.clone())))}>
+                        <span class="k">{k.strip_prefix("/registry/").unwrap_or(k).to_string()}</span>
+                        <span class="rev">{*mrev}</span>
+                    </button>
+                </li>
+            }
+        })
+        .collect();
+    let detail = match sel.as_deref().and_then(|k| s.etcd_entry(k, pos)) {
+        Some(e) => {
+            let diff: Html = e
+                .diff
+                .iter()
+                .take(200)
+                .map(|l| {
+                    let (class, text) = match l.op {
+                        '+' if l.path.is_empty() => ("add", tr(lang, "etcd.created").to_string()),
+                        '+' => ("add", format!("+ {}: {}", l.path, l.new)),
+                        '-' => ("del", format!("- {}: {}", l.path, l.old)),
+                        _ => ("chg", format!("~ {}: {} → {}", l.path, l.old, l.new)),
+                    };
+                    html! { <div class={classes!("diff-line", class)}>{text}</div> }
+                })
+                .collect();
+            html! {
+                <div class="etcd-detail">
+                    <h3>{fill(t("etcd.value"), &[("key", e.key.clone()), ("rev", rev.to_string())])}</h3>
+                    <div class="muted small">{fill(t("etcd.meta"), &[("c", e.create_revision.to_string()), ("m", e.mod_revision.to_string()), ("v", e.version.to_string())])}</div>
+                    <h4>{fill(t("etcd.changed"), &[("rev", e.mod_revision.to_string())])}</h4>
+                    <div class="diff" id="etcd-diff">{diff}</div>
+                    <pre class="term json" id="etcd-value">{e.pretty}</pre>
+                </div>
+            }
+        }
+        None => html! { <p class="muted">{t("etcd.none")}</p> },
+    };
+    html! {
+        <div class="etcd-panel">
+            <div class="etcd-keys">
+                <h3>{fill(t("etcd.keys"), &[("rev", rev.to_string())])}</h3>
+                <ul>{list}</ul>
+            </div>
+            {detail}
+        </div>
+    }
+}
+
+fn objects(s: &Session, pos: usize, object: Option<(String, String)>, lang: Lang, d: &Callback<Action>) -> Html {
+    let t = |k: &str| tr(lang, k);
+    if let Some((res, name)) = object {
+        let text = s.describe(&res, &name, pos);
+        let kind = crate::ui::model::kind_of(&res).to_lowercase();
+        return html! {
+            <>
+                <div class="cmd">
+                    <button class="btn ghost small" onclick={d.reform(|_| Action::SelectObject(None))}>{t("objects.back")}</button>
+                    <code>{format!("$ kubectl describe {} {}", kind, name)}</code>
+                </div>
+                <pre class="term" id="describe-out">{text}</pre>
+            </>
+        };
+    }
+    let lines = s.objects_lines(pos);
+    html! {
+        <>
+            <div class="cmd"><code>{"$ kubectl get deploy,rs,pods -o wide"}</code><span class="muted small">{t("objects.hint")}</span></div>
+            <pre class="term objects" id="objects-out">
+                { for lines.into_iter().map(|l| match l.target {
+                    Some(target) => {
+                        let label = format!("kubectl describe {}", target.1);
+                        html! { <button class="row-btn" aria-label={label} onclick={d.reform(move |_| Action::SelectObject(Some(target.clone())))}>{l.text}{"\n"}</button> }
+                    }
+                    None => html! { <span class="row">{l.text}{"\n"}</span> },
+                }) }
+            </pre>
+        </>
+    }
+}
+
+fn scheduler(s: &Session, pos: usize, pod: Option<String>, lang: Lang, d: &Callback<Action>) -> Html {
+    let t = |k: &str| tr(lang, k);
+    let attempts = s.attempts(pos);
+    let mut pods: Vec<String> = Vec::new();
+    for a in &attempts {
+        let p = meta::get_str(a, &["pod"]).to_string();
+        if !pods.contains(&p) {
+            pods.push(p);
+        }
+    }
+    if pods.is_empty() {
+        return html! { <><p class="muted">{t("sched.hint")}</p><p class="muted">{t("sched.nopods")}</p></> };
+    }
+    let sel = pod
+        .filter(|p| pods.contains(p))
+        .or_else(|| s.pod_of_step(pos).filter(|p| pods.contains(p)))
+        .unwrap_or_else(|| pods.last().cloned().unwrap_or_default());
+    let onchange = d.reform(|e: Event| Action::SelectPod(Some(e.target_unchecked_into::<web_sys::HtmlSelectElement>().value())));
+    let mine: Vec<&Value> = attempts.iter().filter(|a| meta::get_str(a, &["pod"]) == sel).collect();
+    let tables: Html = mine
+        .iter()
+        .map(|a| {
+            let time = format_ms(meta::get_i64(a, &["timeMs"]).unwrap_or(0));
+            let result = meta::get_str(a, &["result"]).to_string();
+            let nodes = a.get("nodes").and_then(|n| n.as_array()).cloned().unwrap_or_default();
+            let rows: Html = nodes
+                .iter()
+                .map(|n| {
+                    let node = meta::get_str(n, &["node"]).to_string();
+                    let filters = n.get("filters").and_then(|f| f.as_array()).cloned().unwrap_or_default();
+                    let scores = n.get("scores").and_then(|f| f.as_array()).cloned().unwrap_or_default();
+                    let passed = filters.iter().all(|f| f.get(1).and_then(|v| v.as_str()).map(verdict_ok).unwrap_or(true));
+                    let chosen = result.ends_with(&format!(" {}", node));
+                    let fl: Html = filters
+                        .iter()
+                        .map(|f| {
+                            let plugin = f.get(0).and_then(|v| v.as_str()).unwrap_or("").to_string();
+                            let verdict = f.get(1).and_then(|v| v.as_str()).unwrap_or("").to_string();
+                            let ok = verdict_ok(&verdict);
+                            html! { <div class={classes!("verdict", if ok { "ok" } else { "bad" })}><span class="plugin">{plugin}</span>{": "}<span>{verdict}</span></div> }
+                        })
+                        .collect();
+                    let sc: Html = if scores.is_empty() {
+                        html! { <span class="muted">{if passed { "—".to_string() } else { t("sched.filtered").to_string() }}</span> }
+                    } else {
+                        scores
+                            .iter()
+                            .map(|x| {
+                                let plugin = x.get(0).and_then(|v| v.as_str()).unwrap_or("");
+                                let num = |i: usize| x.get(i).and_then(|v| v.as_i64()).unwrap_or(0);
+                                let (raw, norm, weighted) = (num(1), num(2), num(3));
+                                let weight = if norm != 0 { weighted / norm } else { default_weight(plugin) };
+                                html! { <div class="score"><span class="plugin">{plugin.to_string()}</span>{format!(": {} → {} ×{} = {}", raw, norm, weight, weighted)}</div> }
+                            })
+                            .collect()
+                    };
+                    let total = n.get("total").map(|v| v.to_string()).unwrap_or_default();
+                    html! {
+                        <tr class={classes!(chosen.then_some("chosen"), (!passed).then_some("out"))}>
+                            <th scope="row">{node}{if chosen { " ✓" } else { "" }}</th>
+                            <td>{fl}</td>
+                            <td>{sc}</td>
+                            <td class="num">{if passed { total } else { "—".into() }}</td>
+                        </tr>
+                    }
+                })
+                .collect();
+            html! {
+                <div class="attempt">
+                    <h4>{fill(t("sched.attempt"), &[("t", time), ("result", result.clone())])}</h4>
+                    <table class="sched-table">
+                        <thead><tr><th>{t("sched.node")}</th><th>{t("sched.filters")}</th><th>{t("sched.scores")}</th><th>{t("sched.total")}</th></tr></thead>
+                        <tbody>{rows}</tbody>
+                    </table>
+                </div>
+            }
+        })
+        .collect();
+    html! {
+        <div class="sched-panel">
+            <p class="muted small">{t("sched.hint")}</p>
+            <label class="field inline">{t("sched.pod")}
+                <select id="sched-pod" onchange={onchange}>
+                    { for pods.iter().map(|p| html! { <option value={p.clone()} selected={*p == sel}>{p.clone()}</option> }) }
+                </select>
+            </label>
+            if mine.is_empty() { <p class="muted">{t("sched.none")}</p> }
+            {tables}
+        </div>
+    }
+}
+
+fn verdict_ok(v: &str) -> bool {
+    v.is_empty() || v == "passed" || v == "Success"
+}
+
+/// The score plugin's weight in kube-scheduler's default profile.
+fn default_weight(plugin: &str) -> i64 {
+    crate::scheduler::plugins::SCORE_PLUGINS.iter().find(|(p, _)| *p == plugin).map(|(_, w)| *w).unwrap_or(1)
+}

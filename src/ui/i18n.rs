@@ -1,0 +1,366 @@
+//! The page's one translation table: every UI string and every narration template, in English and
+//! Korean. Templates use `{name}` placeholders; `{name|이/가}` appends the Korean particle that fits
+//! the value (with or without a final consonant).
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Lang {
+    En,
+    Ko,
+}
+
+impl Lang {
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Ko => "ko",
+        }
+    }
+    pub fn from_code(s: &str) -> Option<Lang> {
+        match s {
+            "en" => Some(Lang::En),
+            "ko" => Some(Lang::Ko),
+            _ => None,
+        }
+    }
+    /// The default for a browser language tag (`navigator.language`): Korean for `ko…`.
+    pub fn from_browser(tag: &str) -> Lang {
+        if tag.to_ascii_lowercase().starts_with("ko") {
+            Lang::Ko
+        } else {
+            Lang::En
+        }
+    }
+}
+
+/// The text for `key`, or the key itself when it is missing (the unit tests make sure none is).
+pub fn tr(lang: Lang, key: &str) -> &'static str {
+    match TABLE.binary_search_by(|(k, _, _)| (*k).cmp(key)) {
+        Ok(i) => match lang {
+            Lang::En => TABLE[i].1,
+            Lang::Ko => TABLE[i].2,
+        },
+        Err(_) => {
+            // leak-free fallback: a missing key shows as itself (tests forbid this)
+            match TABLE.iter().find(|(k, _, _)| *k == key) {
+                Some(e) => e.1,
+                None => "?",
+            }
+        }
+    }
+}
+
+/// Whether a word ends in a final consonant (받침), for choosing Korean particles.
+fn has_batchim(word: &str) -> bool {
+    let Some(c) = word.chars().rev().find(|c| c.is_alphanumeric()) else { return false };
+    let lower = word.to_ascii_lowercase();
+    match c {
+        '가'..='힣' => !(c as u32 - 0xAC00).is_multiple_of(28),
+        '0' | '1' | '3' | '6' | '7' | '8' => true,
+        '2' | '4' | '5' | '9' => false,
+        _ => {
+            let c = c.to_ascii_lowercase();
+            matches!(c, 'l' | 'm' | 'n' | 't' | 'k' | 'p' | 'b') || lower.ends_with("ng")
+        }
+    }
+}
+
+/// Fills `{name}` and `{name|A/B}` placeholders. Unknown placeholders are left as they are.
+pub fn fill(template: &str, vars: &[(&str, String)]) -> String {
+    let mut out = String::with_capacity(template.len() + 32);
+    let mut rest = template;
+    while let Some(i) = rest.find('{') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        let Some(j) = after.find('}') else {
+            out.push_str(&rest[i..]);
+            return out;
+        };
+        let inner = &after[..j];
+        let (name, particle) = match inner.split_once('|') {
+            Some((n, p)) => (n, Some(p)),
+            None => (inner, None),
+        };
+        match vars.iter().find(|(k, _)| *k == name) {
+            Some((_, v)) => {
+                out.push_str(v);
+                if let Some(p) = particle {
+                    let (a, b) = p.split_once('/').unwrap_or((p, p));
+                    out.push_str(if has_batchim(v) { a } else { b });
+                }
+            }
+            None => {
+                out.push('{');
+                out.push_str(inner);
+                out.push('}');
+            }
+        }
+        rest = &after[j + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// (key, English, Korean), sorted by key (a unit test checks the order).
+pub static TABLE: &[(&str, &str, &str)] = &[
+    ("actor.dc", "the deployment controller", "디플로이먼트 컨트롤러"),
+    ("actor.gc", "the garbage collector", "가비지 컬렉터"),
+    ("actor.kubelet", "the kubelet on {node}", "{node} 노드의 kubelet"),
+    ("actor.nlc", "the node lifecycle controller", "노드 라이프사이클 컨트롤러"),
+    ("actor.rsc", "the replicaset controller", "레플리카셋 컨트롤러"),
+    ("actor.runtime", "containerd on {node}", "{node} 노드의 containerd"),
+    ("actor.sched", "the scheduler", "스케줄러"),
+    ("app.tagline", "A Kubernetes v1.34 control plane, simulated step by step in your browser", "브라우저에서 한 단계씩 시뮬레이션하는 쿠버네티스 v1.34 컨트롤 플레인"),
+    ("audit.code", "code", "코드"),
+    ("audit.empty", "No requests yet. Each request to kube-apiserver adds one audit event.", "아직 요청이 없습니다. kube-apiserver로 가는 요청마다 감사(audit) 이벤트가 하나씩 기록됩니다."),
+    ("audit.uri", "requestURI", "requestURI"),
+    ("audit.user", "user", "user"),
+    ("audit.useragent", "userAgent", "userAgent"),
+    ("audit.verb", "verb", "verb"),
+    ("console.clear", "Clear", "지우기"),
+    ("console.hint", "Same interpreter as `kubesim run`: kubectl get/describe/scale/delete/apply -f - (reads the editor) and sim … commands. Commands run at the end of the timeline; ↑/↓ for history.", "`kubesim run`과 같은 인터프리터입니다: kubectl get/describe/scale/delete/apply -f - (편집기 내용을 읽음)와 sim … 명령. 명령은 타임라인의 끝에서 실행되며 ↑/↓로 기록을 불러옵니다."),
+    ("console.label", "kubectl console input", "kubectl 콘솔 입력"),
+    ("console.placeholder", "kubectl get pods -o wide", "kubectl get pods -o wide"),
+    ("console.run", "Run", "실행"),
+    ("console.title", "Console", "콘솔"),
+    ("ctl.back", "Step back", "이전 단계"),
+    ("ctl.end", "Go to the end", "끝으로"),
+    ("ctl.fwd", "Step forward", "다음 단계"),
+    ("ctl.keys", "Space: play/pause · ←/→: step", "Space: 재생/일시정지 · ←/→: 단계 이동"),
+    ("ctl.pause", "Pause", "일시정지"),
+    ("ctl.play", "Play", "재생"),
+    ("ctl.speed", "Speed", "속도"),
+    ("ctl.start", "Go to the start", "처음으로"),
+    ("ctl.step", "Step {n} / {total}", "단계 {n} / {total}"),
+    ("ctl.timeline", "Timeline: step {n} of {total}", "타임라인: {total}단계 중 {n}단계"),
+    ("diagram.kcm", "kube-controller-manager", "kube-controller-manager"),
+    ("diagram.label", "Diagram of the control plane and the nodes; the current message travels along its edge.", "컨트롤 플레인과 노드의 다이어그램. 현재 메시지가 해당 연결선을 따라 이동합니다."),
+    ("diagram.more", "+{n} more", "외 {n}개"),
+    ("diagram.notready", "NotReady", "NotReady"),
+    ("diagram.queue", "scheduling queue", "스케줄링 큐"),
+    ("diagram.ready", "Ready", "Ready"),
+    ("diagram.unregistered", "not registered", "미등록"),
+    ("editor.apply", "Apply", "Apply (적용)"),
+    ("editor.applying", "Running…", "실행 중…"),
+    ("editor.error_at", "line {line}, column {col}", "{line}행 {col}열"),
+    ("editor.failed", "kubectl apply failed", "kubectl apply 실패"),
+    ("editor.hide", "Hide the manifest", "매니페스트 숨기기"),
+    ("editor.hint", "Apply runs `kubectl apply -f -` on the simulated cluster and lets it settle; the timeline then plays every message.", "Apply는 시뮬레이션 클러스터에 `kubectl apply -f -`를 실행하고 안정될 때까지 진행합니다. 그다음 타임라인이 모든 메시지를 재생합니다."),
+    ("editor.label", "Manifest editor (YAML, or a script of kubectl and sim lines)", "매니페스트 편집기 (YAML 또는 kubectl·sim 명령 스크립트)"),
+    ("editor.output", "kubectl printed", "kubectl 출력"),
+    ("editor.preset", "Preset", "예제"),
+    ("editor.reset", "Reset cluster", "클러스터 초기화"),
+    ("editor.reset_title", "Start again from a fresh cluster (3 nodes), keeping the editor", "편집기 내용은 그대로 두고 새 클러스터(노드 3개)에서 다시 시작"),
+    ("editor.show", "Show the manifest", "매니페스트 보기"),
+    ("editor.title", "Manifest", "매니페스트"),
+    ("embed.open", "Open the full sandbox", "전체 샌드박스 열기"),
+    ("etcd.changed", "What revision {rev} changed", "리비전 {rev}에서 바뀐 내용"),
+    ("etcd.created", "(new key)", "(새 키)"),
+    ("etcd.keys", "Keys at revision {rev}", "리비전 {rev}의 키"),
+    ("etcd.meta", "create_revision {c} · mod_revision {m} · version {v}", "create_revision {c} · mod_revision {m} · version {v}"),
+    ("etcd.none", "Select a key.", "키를 선택하세요."),
+    ("etcd.value", "Value of {key} at revision {rev}", "리비전 {rev}에서 {key}의 값"),
+    ("events.empty", "No events yet.", "아직 이벤트가 없습니다."),
+    ("lang.label", "Language", "언어"),
+    ("legend.cri", "CRI call", "CRI 호출"),
+    ("legend.etcd", "etcd write", "etcd 쓰기"),
+    ("legend.request", "request", "요청"),
+    ("legend.response", "response", "응답"),
+    ("legend.watch", "watch event", "watch 이벤트"),
+    ("n.before", "The cluster is idle: three nodes are registered, and every controller, the scheduler and each kubelet have listed their resources and are watching them through kube-apiserver. Press play or step forward.", "클러스터는 대기 상태입니다. 노드 세 개가 등록되어 있고, 컨트롤러와 스케줄러, 각 kubelet은 kube-apiserver를 통해 맡은 리소스를 list 한 뒤 watch하고 있습니다. 재생하거나 다음 단계로 넘어가 보세요."),
+    ("n.cri.create", "CreateContainer: containerd on {node} creates the container {container} from the image, inside the Pod's sandbox.", "CreateContainer: {node} 노드의 containerd가 이미지로 {container} 컨테이너를 파드 샌드박스 안에 만듭니다."),
+    ("n.cri.create_done", "containerd created the container {container}. The kubelet records a Created event and asks the runtime to start it.", "containerd가 {container} 컨테이너를 만들었습니다. kubelet은 Created 이벤트를 기록하고 런타임에 컨테이너 시작을 요청합니다."),
+    ("n.cri.generic", "{From} → {to}: CRI call {call} {detail}.", "{from} → {to}: CRI 호출 {call} {detail}."),
+    ("n.cri.pull", "The image is not on {node} yet (imagePullPolicy IfNotPresent), so the kubelet asks containerd to pull {image} from the registry. A node pulls one image at a time by default (serializeImagePulls); a Pulling event has been recorded.", "이미지가 아직 {node} 노드에 없으므로(imagePullPolicy IfNotPresent) kubelet이 containerd에 레지스트리에서 {image} 이미지를 받아오라고(PullImage) 요청합니다. 기본적으로 노드는 이미지를 한 번에 하나씩 받으며(serializeImagePulls), Pulling 이벤트가 기록되었습니다."),
+    ("n.cri.pull_done", "containerd finished the pull; the tag resolved to the digest {digest}. The kubelet records a Pulled event and goes on to create the container.", "containerd가 이미지 풀을 마쳤고, 태그는 다이제스트 {digest}(으)로 확인되었습니다. kubelet은 Pulled 이벤트를 기록하고 컨테이너 생성으로 넘어갑니다."),
+    ("n.cri.pull_error", "The pull failed: the registry has no such tag. The container stays Waiting with reason ErrImagePull, and the kubelet will retry with an exponential back-off (10s, 20s, 40s… up to 5 minutes), shown as ImagePullBackOff.", "이미지 풀이 실패했습니다: 레지스트리에 그런 태그가 없습니다. 컨테이너는 ErrImagePull 사유로 Waiting 상태에 머물고, kubelet은 지수 백오프(10초, 20초, 40초… 최대 5분)로 재시도하며 이 상태가 ImagePullBackOff로 보입니다."),
+    ("n.cri.remove", "RemovePodSandbox: containerd on {node} releases the Pod's sandbox and its network namespace.", "RemovePodSandbox: {node} 노드의 containerd가 파드 샌드박스와 네트워크 네임스페이스를 해제합니다."),
+    ("n.cri.sandbox", "The kubelet on {node} calls the container runtime over CRI: RunPodSandbox creates the Pod's sandbox, the pause container that holds its network namespace and the Pod IP. The app containers will join it.", "{node} 노드의 kubelet이 CRI로 컨테이너 런타임을 호출합니다. RunPodSandbox는 파드의 샌드박스, 즉 네트워크 네임스페이스와 파드 IP를 가진 pause 컨테이너를 만들고, 애플리케이션 컨테이너들이 여기에 합류합니다."),
+    ("n.cri.sandbox_done", "containerd on {node} reports the sandbox is ready. The kubelet now makes sure the image is present before it creates the container.", "{node} 노드의 containerd가 샌드박스 준비 완료를 알립니다. kubelet은 컨테이너를 만들기 전에 이미지가 있는지 확인합니다."),
+    ("n.cri.start", "StartContainer: containerd on {node} starts the process of the container {container}.", "StartContainer: {node} 노드의 containerd가 {container} 컨테이너의 프로세스를 시작합니다."),
+    ("n.cri.start_done", "The container {container} is running. The kubelet records a Started event; its next status update reports the Pod Running and, without a readiness probe, Ready.", "{container} 컨테이너가 실행 중입니다. kubelet은 Started 이벤트를 기록하고, 다음 상태 업데이트에서 파드를 Running으로, readiness probe가 없으므로 Ready로 보고합니다."),
+    ("n.cri.stop", "StopContainer: the kubelet on {node} stops {container} (SIGTERM, then SIGKILL if the grace period runs out).", "StopContainer: {node} 노드의 kubelet이 {container} 컨테이너를 멈춥니다 (SIGTERM, grace period가 지나면 SIGKILL)."),
+    ("n.cri.stop_done", "containerd on {node} reports the containers {container} stopped.", "{node} 노드의 containerd가 {container} 컨테이너가 멈췄다고 알립니다."),
+    ("n.etcd.create", "kube-apiserver writes the new {kind} to etcd under the key {key}. etcd's revision becomes {rev}, and this number is the object's resourceVersion. Only the API server talks to etcd; every other component goes through the API server.", "kube-apiserver가 새 {kind|을/를} etcd의 {key} 키에 씁니다. etcd 리비전은 {rev|이/가} 되고, 이 숫자가 객체의 resourceVersion입니다. etcd와 직접 통신하는 것은 API 서버뿐이며, 다른 구성요소는 모두 API 서버를 거칩니다."),
+    ("n.etcd.delete", "kube-apiserver deletes the key {key} from etcd (revision {rev}). Everyone watching {kind} objects will receive a DELETED event.", "kube-apiserver가 etcd에서 {key} 키를 삭제합니다 (리비전 {rev}). {kind|을/를} watch하는 구성요소들은 DELETED 이벤트를 받게 됩니다."),
+    ("n.etcd.update", "kube-apiserver stores the updated {kind} {name} in etcd at {key} (revision {rev}; version {version} of this key). The etcd tab shows exactly which fields changed.", "kube-apiserver가 변경된 {kind} {name|을/를} etcd의 {key}에 저장합니다 (리비전 {rev}, 이 키의 version {version}). 어떤 필드가 바뀌었는지는 etcd 탭에서 볼 수 있습니다."),
+    ("n.req.dc.create_rs", "The deployment controller's syncDeployment finds no ReplicaSet whose pod template matches the Deployment, so it creates ReplicaSet {name} (replicas {want}, ownerReference → Deployment {owner}). The suffix {hash} is the pod-template-hash, a hash of the pod template, also added to the selector and to the Pods' labels so that ReplicaSets of different revisions never share Pods.", "디플로이먼트 컨트롤러의 syncDeployment가 파드 템플릿이 일치하는 레플리카셋을 찾지 못해 {name} 레플리카셋을 만듭니다 (replicas {want}, ownerReference → {owner} 디플로이먼트). 이름 끝의 {hash}는 파드 템플릿의 해시인 pod-template-hash로, 셀렉터와 파드 레이블에도 붙어서 리비전이 다른 레플리카셋끼리 파드를 공유하지 않게 합니다."),
+    ("n.req.dc.scale_rs", "The deployment controller sets spec.replicas of ReplicaSet {name} to {want}. It never creates Pods itself: it only scales ReplicaSets (during a rollout, the new one up and the old one down).", "디플로이먼트 컨트롤러가 {name} 레플리카셋의 spec.replicas를 {want}개로 조정합니다. 디플로이먼트 컨트롤러는 파드를 직접 만들지 않고 레플리카셋의 개수만 조절합니다 (롤아웃 중에는 새 레플리카셋을 늘리고 이전 레플리카셋을 줄입니다)."),
+    ("n.req.dc.status", "The deployment controller writes the Deployment's status subresource: observedGeneration, replicas, the updated/ready/available counts and the Progressing and Available conditions. These are the numbers `kubectl get deployment` shows.", "디플로이먼트 컨트롤러가 디플로이먼트의 status 서브리소스를 갱신합니다: observedGeneration, replicas, updated/ready/available 개수, 그리고 Progressing·Available 컨디션입니다. `kubectl get deployment`에 보이는 숫자가 바로 이것입니다."),
+    ("n.req.delete", "{From} deletes {kind} {name}.", "{from|이/가} {kind} {name|을/를} 삭제합니다."),
+    ("n.req.event", "{From} records an Event: {reason} for {object} (\"{msg}\"). Events are ordinary API objects, stored in etcd like everything else; `kubectl get events` lists them.", "{from|이/가} 이벤트를 기록합니다: {object}에 대한 {reason} (\"{msg}\"). 이벤트도 etcd에 저장되는 평범한 API 객체이며, `kubectl get events`로 조회합니다."),
+    ("n.req.gc.delete", "The garbage collector's dependency graph shows that {kind} {name} belongs to an owner that no longer exists, so it deletes it. Cascading deletion is done by the garbage collector, not by kubectl.", "가비지 컬렉터의 의존성 그래프를 보면 {kind} {name}의 소유자가 더 이상 없으므로 이를 삭제합니다. 연쇄 삭제(cascading deletion)는 kubectl이 아니라 가비지 컬렉터가 수행합니다."),
+    ("n.req.generic", "{From} sends {verb} {path} to kube-apiserver.", "{from|이/가} kube-apiserver에 {verb} {path} 요청을 보냅니다."),
+    ("n.req.get", "{From} reads {kind} {name} from kube-apiserver.", "{from|이/가} kube-apiserver에서 {kind} {name|을/를} 읽습니다."),
+    ("n.req.kubectl.create", "kubectl sends the {kind} manifest to kube-apiserver as an HTTP POST to {path}. The API server authenticates the user kubernetes-admin, authorizes the request with RBAC, runs admission (defaulting) and validates the object strictly before it stores anything.", "kubectl이 {kind} 매니페스트를 {path}에 HTTP POST로 보냅니다. API 서버는 사용자 kubernetes-admin을 인증하고, RBAC으로 요청을 인가하고, 어드미션(기본값 채우기)을 거쳐 객체를 엄격하게 검증한 뒤에야 저장합니다."),
+    ("n.req.kubectl.delete", "kubectl asks kube-apiserver to DELETE {kind} {name}. With the default background propagation the object goes away at once, and the garbage collector later deletes its dependents (the objects whose ownerReference points to it).", "kubectl이 kube-apiserver에 {kind} {name}의 삭제(DELETE)를 요청합니다. 기본값인 background 전파 정책에서는 객체가 바로 삭제되고, 이 객체를 ownerReference로 가리키는 종속 객체들은 이후 가비지 컬렉터가 삭제합니다."),
+    ("n.req.kubectl.get", "kubectl reads {kind} {name} with an HTTP GET. Reads also go through kube-apiserver, which authenticates and authorizes them and answers from etcd; nothing else talks to etcd directly.", "kubectl이 HTTP GET으로 {kind} {name|을/를} 읽습니다. 읽기 요청도 kube-apiserver를 거치며, API 서버가 인증·인가한 뒤 etcd의 데이터로 응답합니다. 그 밖에 etcd에 직접 접근하는 구성요소는 없습니다."),
+    ("n.req.kubectl.get_apply", "kubectl apply first asks kube-apiserver for {kind} {name} (HTTP GET). Client-side apply needs the live object to compute a patch against its last-applied-configuration annotation; if the object does not exist yet, kubectl will create it.", "kubectl apply는 먼저 kube-apiserver에 {kind} {name|을/를} 요청합니다 (HTTP GET). 클라이언트 사이드 apply는 last-applied-configuration 어노테이션과 비교해 패치를 계산하려면 현재 객체가 필요하고, 객체가 아직 없으면 새로 생성합니다."),
+    ("n.req.kubectl.list", "kubectl lists {resource} with an HTTP GET on the collection {path}. kube-apiserver authenticates and authorizes the request and answers from etcd.", "kubectl이 컬렉션 {path}에 HTTP GET을 보내 {resource} 목록을 가져옵니다. kube-apiserver가 요청을 인증·인가하고 etcd의 데이터로 응답합니다."),
+    ("n.req.kubectl.other", "kubectl sends {verb} {path} to kube-apiserver.", "kubectl이 kube-apiserver에 {verb} {path} 요청을 보냅니다."),
+    ("n.req.kubectl.patch", "kubectl sends a three-way merge patch for {kind} {name}: the difference between the last-applied configuration, your new manifest and the live object. Only the changed fields travel; if the spec changes, the API server bumps metadata.generation.", "kubectl이 {kind} {name}에 대한 3-way 머지 패치를 보냅니다. 마지막으로 적용한 설정, 새 매니페스트, 현재 객체 사이의 차이만 전송되며, spec이 바뀌면 API 서버가 metadata.generation을 올립니다."),
+    ("n.req.kubectl.scale", "kubectl scale writes the scale subresource of {kind} {name}: only spec.replicas changes. The controllers notice the new number through their watches and do the rest.", "kubectl scale은 {kind} {name}의 scale 서브리소스에 씁니다. spec.replicas만 바뀌고, 나머지는 watch로 변경을 알아챈 컨트롤러들이 처리합니다."),
+    ("n.req.kubelet.delete", "The containers of Pod {name} have stopped, so the kubelet on {node} confirms the deletion with a DELETE with grace period 0. Only now does the API server remove the Pod from etcd.", "{name} 파드의 컨테이너가 모두 멈췄으므로 {node} 노드의 kubelet이 grace period 0으로 DELETE를 보내 삭제를 확정합니다. 이제야 API 서버가 etcd에서 파드를 지웁니다."),
+    ("n.req.kubelet.lease", "The kubelet on {node} renews its Lease in the kube-node-lease namespace: the node's heartbeat, every 10 s. The node lifecycle controller watches these Leases; a node silent for 50 s is marked unreachable.", "{node} 노드의 kubelet이 kube-node-lease 네임스페이스의 Lease를 갱신합니다. 10초마다 보내는 노드의 하트비트입니다. 노드 라이프사이클 컨트롤러가 이 Lease를 watch하며, 50초 동안 소식이 없는 노드는 unreachable로 표시됩니다."),
+    ("n.req.kubelet.node", "The kubelet on {node} reports its node status (a heartbeat): conditions such as Ready, plus capacity and allocatable.", "{node} 노드의 kubelet이 노드 상태(하트비트)를 보고합니다: Ready 같은 컨디션과 capacity, allocatable입니다."),
+    ("n.req.kubelet.register", "The kubelet on {node} registers its Node object with the API server: capacity, allocatable and labels. The scheduler will see the node through its node informer.", "{node} 노드의 kubelet이 용량(capacity), 할당 가능량(allocatable), 레이블을 담은 Node 객체를 API 서버에 등록합니다. 스케줄러는 노드 인포머로 이 노드를 보게 됩니다."),
+    ("n.req.kubelet.status", "The kubelet's status manager on {node} patches the status of Pod {name}: {summary}. This is how the control plane learns what happens on the node; the replicaset controller and kubectl read it from here.", "{node} 노드의 kubelet 상태 관리자(status manager)가 {name} 파드의 status를 패치합니다: {summary}. 노드에서 일어난 일은 이렇게 컨트롤 플레인에 전달되고, 레플리카셋 컨트롤러와 kubectl은 이 값을 읽습니다."),
+    ("n.req.list", "{From} LISTs {resource} from kube-apiserver: an informer fills its local cache with a LIST before it starts watching.", "{from|이/가} kube-apiserver에서 {resource} 목록을 LIST 합니다. 인포머는 watch를 시작하기 전에 LIST로 로컬 캐시를 채웁니다."),
+    ("n.req.nlc.evict", "The Pod's node has carried the NoExecute taint node.kubernetes.io/unreachable for longer than the Pod tolerates it (300 s by default), so the node lifecycle controller's taint eviction deletes Pod {name}; its ReplicaSet will create a replacement on a healthy node.", "파드가 있는 노드가 파드의 허용 시간(기본 300초)보다 오래 NoExecute 테인트 node.kubernetes.io/unreachable을 달고 있어서, 노드 라이프사이클 컨트롤러의 테인트 축출 기능이 {name} 파드를 삭제합니다. 레플리카셋이 건강한 노드에 대체 파드를 만들 것입니다."),
+    ("n.req.nlc.pod_notready", "The node lifecycle controller marks Pod {name} not Ready (MarkPodsNotReady): its node stopped sending heartbeats, so nothing vouches for the Pod any more. Services stop sending it traffic.", "노드 라이프사이클 컨트롤러가 {name} 파드를 Ready가 아닌 상태로 표시합니다(MarkPodsNotReady). 노드가 하트비트를 멈춰 이 파드를 보증해 줄 곳이 없기 때문이며, 서비스도 더 이상 이 파드로 트래픽을 보내지 않습니다."),
+    ("n.req.nlc.taint", "The node lifecycle controller updates the taints of Node {name}: node.kubernetes.io/unreachable with effect NoSchedule (no new Pods) and NoExecute (running Pods are evicted once their toleration runs out), or removes them when the node is back.", "노드 라이프사이클 컨트롤러가 {name} 노드의 테인트를 갱신합니다: node.kubernetes.io/unreachable 테인트를 NoSchedule(새 파드 금지)과 NoExecute(허용 시간이 지나면 실행 중인 파드 축출) 효과로 추가하거나, 노드가 돌아오면 제거합니다."),
+    ("n.req.nlc.unknown", "Node {name} has not renewed its Lease for longer than the grace period (50 s), so the node lifecycle controller sets all its conditions to Unknown: \"Kubelet stopped posting node status.\"", "{name} 노드가 유예 기간(50초)보다 오래 Lease를 갱신하지 않아서, 노드 라이프사이클 컨트롤러가 모든 컨디션을 Unknown으로 바꿉니다: \"Kubelet stopped posting node status.\""),
+    ("n.req.rsc.create_pod", "syncReplicaSet → manageReplicas: ReplicaSet {owner} wants {want} replicas but owns fewer Pods, so the replicaset controller creates Pod {name} from the pod template (generateName {owner}- plus a random suffix, an ownerReference to the ReplicaSet). The Pod has no node yet: spec.nodeName is empty.", "syncReplicaSet → manageReplicas: {owner} 레플리카셋은 레플리카 {want}개를 원하지만 소유한 파드가 부족하므로, 레플리카셋 컨트롤러가 파드 템플릿으로 {name} 파드를 생성합니다 (generateName {owner}- 뒤에 무작위 접미사, 레플리카셋을 가리키는 ownerReference). 이 파드에는 아직 노드가 없습니다: spec.nodeName이 비어 있습니다."),
+    ("n.req.rsc.delete_pod", "The ReplicaSet has more Pods than spec.replicas, so the replicaset controller deletes Pod {name}. It ranks the candidates: unscheduled before scheduled, not ready before ready, newer before older.", "레플리카셋의 파드 수가 spec.replicas보다 많아서 레플리카셋 컨트롤러가 {name} 파드를 삭제합니다. 삭제 후보는 순위로 고릅니다: 스케줄되지 않은 파드, 준비되지 않은 파드, 더 최근 파드가 먼저입니다."),
+    ("n.req.rsc.status", "The replicaset controller updates the ReplicaSet's status (replicas, readyReplicas, availableReplicas) from the Pods in its informer cache. The deployment controller watches ReplicaSets and will pick this up.", "레플리카셋 컨트롤러가 인포머 캐시의 파드들을 세어 레플리카셋의 status(replicas, readyReplicas, availableReplicas)를 갱신합니다. 레플리카셋을 watch하는 디플로이먼트 컨트롤러가 이 변경을 받게 됩니다."),
+    ("n.req.sched.bind", "The scheduler ran its filter plugins (NodeResourcesFit, NodeAffinity, TaintToleration…) on every node and scored the nodes that passed: {node} won. It POSTs a Binding to the Pod's binding subresource, and the API server sets spec.nodeName. The scheduler never talks to the kubelet: the kubelet learns about the Pod through its own watch.", "스케줄러가 모든 노드에 필터 플러그인(NodeResourcesFit, NodeAffinity, TaintToleration…)을 실행하고 통과한 노드에 점수를 매겨 {node|을/를} 골랐습니다. 파드의 binding 서브리소스에 바인딩(Binding)을 POST 하면 API 서버가 spec.nodeName을 채웁니다. 스케줄러는 kubelet과 직접 통신하지 않으며, kubelet은 자신의 watch로 이 파드를 알게 됩니다."),
+    ("n.req.sched.unschedulable", "No node passed the filters, so the scheduler patches the Pod's status with the condition PodScheduled=False, reason Unschedulable (the Scheduler tab shows each plugin's verdict). The Pod waits in the unschedulable queue until a change in the cluster (a new node, a deleted Pod) may make it fit.", "필터를 통과한 노드가 없어서 스케줄러가 파드 status에 PodScheduled=False(reason Unschedulable) 컨디션을 기록합니다 (플러그인별 판정은 Scheduler 탭에서 볼 수 있습니다). 파드는 노드 추가나 파드 삭제처럼 클러스터가 바뀔 때까지 unschedulable 큐에서 기다립니다."),
+    ("n.req.watch", "{From} opens a WATCH on {resource} from resourceVersion {rv}. From now on kube-apiserver streams every change as ADDED, MODIFIED or DELETED events: the list-and-watch of an informer.", "{from|이/가} resourceVersion {rv}부터 {resource}에 대한 WATCH를 엽니다. 이제부터 kube-apiserver는 모든 변경을 ADDED, MODIFIED, DELETED 이벤트로 보내 줍니다. 인포머의 list-and-watch입니다."),
+    ("n.resp.conflict", "kube-apiserver answers 409 Conflict: the update was based on an outdated resourceVersion (optimistic concurrency, enforced by an etcd transaction). {To} will read the latest version and try again.", "kube-apiserver가 409 Conflict로 응답합니다: 오래된 resourceVersion을 기준으로 한 업데이트였기 때문입니다 (etcd 트랜잭션으로 보장되는 낙관적 동시성 제어). {to|은/는} 최신 버전을 다시 읽고 재시도합니다."),
+    ("n.resp.created", "kube-apiserver answers {code} Created to {to}: {kind} {name} is stored in etcd at revision {rev}, which becomes its resourceVersion. Everyone watching this kind of object will be told.", "kube-apiserver가 {to}에게 {code} Created로 응답합니다: {kind} {name|이/가} etcd 리비전 {rev}에 저장되었고, 이 값이 resourceVersion이 됩니다. 이 종류의 객체를 watch하는 구성요소들에게 곧 알림이 갑니다."),
+    ("n.resp.deleted", "kube-apiserver answers {code} OK to {to}: the deletion is recorded in etcd (revision {rev}).", "kube-apiserver가 {to}에게 {code} OK로 응답합니다: 삭제가 etcd에 기록되었습니다 (리비전 {rev})."),
+    ("n.resp.error", "kube-apiserver answers {code} {reason} to {to}.", "kube-apiserver가 {to}에게 {code} {reason}(으)로 응답합니다."),
+    ("n.resp.invalid", "kube-apiserver answers 422 Invalid: validation rejected the object and nothing was written to etcd. The editor shows kubectl's message at the offending line.", "kube-apiserver가 422 Invalid로 응답합니다: 검증에서 객체가 거부되어 etcd에는 아무것도 기록되지 않았습니다. 편집기에서 해당 줄에 kubectl의 메시지가 표시됩니다."),
+    ("n.resp.notfound", "kube-apiserver answers 404 NotFound to {to}: {req} found nothing.", "kube-apiserver가 {to}에게 404 NotFound로 응답합니다: {req}에 해당하는 것이 없습니다."),
+    ("n.resp.notfound_apply", "kube-apiserver answers 404 NotFound: {kind} {name} does not exist yet. So kubectl apply will create it with a POST, keeping your manifest in the last-applied-configuration annotation.", "kube-apiserver가 404 NotFound로 응답합니다: {kind} {name|은/는} 아직 없습니다. 그래서 kubectl apply는 매니페스트를 last-applied-configuration 어노테이션에 담아 POST로 생성합니다."),
+    ("n.resp.read", "kube-apiserver answers {code} OK to {to} with the result of {req}.", "kube-apiserver가 {to}에게 {code} OK와 함께 {req}의 결과를 돌려줍니다."),
+    ("n.resp.updated", "kube-apiserver answers {code} OK to {to}: the change is stored (revision {rev}).", "kube-apiserver가 {to}에게 {code} OK로 응답합니다: 변경이 저장되었습니다 (리비전 {rev})."),
+    ("n.resp.watch", "kube-apiserver accepts the watch ({code}); the connection stays open and events will flow to {to}.", "kube-apiserver가 watch를 수락합니다 ({code}). 연결이 유지되며 이벤트가 {to}에게 흘러갑니다."),
+    ("n.start", "Press Apply to send the manifest to the cluster. Every message between the components then plays here, one step at a time: kubectl's request, the API server's writes to etcd, the watch events that wake the controllers, the scheduler's binding and the kubelet's calls to the container runtime.", "Apply(적용)를 누르면 매니페스트가 클러스터로 전송됩니다. 그러면 구성요소 사이의 모든 메시지가 여기에서 한 단계씩 재생됩니다: kubectl의 요청, API 서버의 etcd 쓰기, 컨트롤러를 깨우는 watch 이벤트, 스케줄러의 바인딩, 그리고 kubelet의 컨테이너 런타임 호출까지."),
+    ("n.timer", "A timer fires inside {from}: {what}.", "{from} 내부의 타이머가 동작합니다: {what}."),
+    ("n.watch.dc.deploy", "The deployment controller's informer receives {event} Deployment {ns}/{name} from its watch on kube-apiserver. Its event handler puts the key {ns}/{name} into the work queue; a worker will pick it up and run syncDeployment.", "디플로이먼트 컨트롤러의 인포머가 kube-apiserver에 걸어 둔 watch로 {event} 디플로이먼트 {ns}/{name} 이벤트를 받습니다. 이벤트 핸들러가 키({ns}/{name})를 워크 큐에 넣으면, 워커가 이를 꺼내 syncDeployment를 실행합니다."),
+    ("n.watch.dc.rs", "The deployment controller's informer receives {event} ReplicaSet {name}. The ReplicaSet's ownerReference points to Deployment {owner}, so the handler puts {ns}/{owner} into the work queue: the controller re-checks that Deployment's rollout and status.", "디플로이먼트 컨트롤러의 인포머가 {event} 레플리카셋 {name} 이벤트를 받습니다. 이 레플리카셋의 ownerReference가 {owner} 디플로이먼트를 가리키므로, 핸들러는 키({ns}/{owner})를 워크 큐에 넣어 그 디플로이먼트의 롤아웃과 상태를 다시 확인하게 합니다."),
+    ("n.watch.dc.rs_orphan", "The deployment controller's informer receives {event} ReplicaSet {name}. It has no controller ownerReference, so the controller looks for a Deployment whose selector matches it (adoption).", "디플로이먼트 컨트롤러의 인포머가 {event} 레플리카셋 {name} 이벤트를 받습니다. 컨트롤러 ownerReference가 없으므로, 셀렉터가 일치하는 디플로이먼트가 있는지 찾습니다 (입양, adoption)."),
+    ("n.watch.gc", "The garbage collector's informer receives {event} {kind} {name}. It records the object's ownerReferences in its dependency graph so that, when an owner is deleted, it can find and delete the dependents; nothing to collect now.", "가비지 컬렉터의 인포머가 {event} {kind} {name} 이벤트를 받습니다. 객체의 ownerReference를 의존성 그래프에 기록해 두었다가, 소유자가 삭제되면 종속 객체를 찾아 삭제합니다. 지금은 정리할 것이 없습니다."),
+    ("n.watch.gc.deleted", "The garbage collector's informer receives DELETED {kind} {name}. Objects whose ownerReference points to it are now orphans, and the garbage collector will delete them (cascading deletion).", "가비지 컬렉터의 인포머가 DELETED {kind} {name} 이벤트를 받습니다. 이 객체를 ownerReference로 가리키던 객체들은 이제 고아가 되었고, 가비지 컬렉터가 이들을 삭제합니다 (연쇄 삭제)."),
+    ("n.watch.generic", "kube-apiserver delivers the watch event {event} {kind} {name} to {to}.", "kube-apiserver가 {to}에게 watch 이벤트 {event} {kind} {name|을/를} 전달합니다."),
+    ("n.watch.kubelet.added", "The kubelet on {node} watches only the Pods with spec.nodeName={node} (a field selector). Pod {name} was just bound to this node, so it arrives as ADDED: the kubelet starts a pod worker that will create the sandbox, pull the image and start the containers.", "{node} 노드의 kubelet은 spec.nodeName={node}인 파드만 watch합니다 (필드 셀렉터). {name} 파드가 방금 이 노드에 바인딩되어 ADDED로 도착했고, kubelet은 파드 워커를 시작해 샌드박스 생성, 이미지 풀, 컨테이너 시작을 진행합니다."),
+    ("n.watch.kubelet.deleted", "The kubelet on {node} receives DELETED Pod {name} and forgets it.", "{node} 노드의 kubelet이 DELETED {name} 파드 이벤트를 받고 이 파드를 잊습니다."),
+    ("n.watch.kubelet.deleting", "Pod {name} now has a deletionTimestamp: the kubelet on {node} starts graceful termination and stops the containers within the grace period.", "{name} 파드에 deletionTimestamp가 생겼습니다: {node} 노드의 kubelet이 정상 종료(graceful termination)를 시작해 grace period 안에 컨테이너를 멈춥니다."),
+    ("n.watch.kubelet.modified", "The kubelet on {node} receives MODIFIED Pod {name} (resourceVersion {rv}), often its own status update coming back through the watch. The pod worker compares the Pod with what runs on the node; nothing new to do.", "{node} 노드의 kubelet이 MODIFIED {name} 파드 이벤트(resourceVersion {rv})를 받습니다. 대개 자신이 보낸 상태 업데이트가 watch로 돌아온 것이며, 파드 워커가 노드에서 실행 중인 것과 비교해 보지만 새로 할 일은 없습니다."),
+    ("n.watch.nlc.lease", "The node lifecycle controller's informer receives {event} Lease {name}: the node's heartbeat was renewed. Every 5 s the controller checks each node's latest heartbeat against the 50 s grace period.", "노드 라이프사이클 컨트롤러의 인포머가 {event} Lease {name} 이벤트를 받습니다: 노드의 하트비트가 갱신되었습니다. 컨트롤러는 5초마다 각 노드의 마지막 하트비트를 50초 유예 기간과 비교합니다."),
+    ("n.watch.nlc.node", "The node lifecycle controller's informer receives {event} Node {name}; it keeps the node's conditions and taints in its cache to decide whether the node is healthy.", "노드 라이프사이클 컨트롤러의 인포머가 {event} {name} 노드 이벤트를 받아, 노드가 건강한지 판단하는 데 쓰는 컨디션과 테인트를 캐시에 반영합니다."),
+    ("n.watch.nlc.pod", "The node lifecycle controller's informer receives {event} Pod {name}. It tracks which Pods run on which node, so that it can mark them not Ready, and evict them, if their node stops sending heartbeats.", "노드 라이프사이클 컨트롤러의 인포머가 {event} {name} 파드 이벤트를 받습니다. 어느 파드가 어느 노드에서 실행되는지 추적해 두었다가, 노드가 하트비트를 멈추면 파드를 NotReady로 표시하고 축출합니다."),
+    ("n.watch.rsc.pod", "The replicaset controller's Pod informer receives {event} Pod {name} (owner: ReplicaSet {owner}) and puts {ns}/{owner} into the work queue: the Pod's phase or readiness changed, so the ReplicaSet's status counts may change.", "레플리카셋 컨트롤러의 파드 인포머가 {event} {name} 파드 이벤트(소유자: {owner} 레플리카셋)를 받아 키({ns}/{owner})를 워크 큐에 넣습니다. 파드의 phase나 준비 상태가 바뀌었으니 레플리카셋 status의 개수도 바뀔 수 있습니다."),
+    ("n.watch.rsc.pod_added", "The replicaset controller's Pod informer receives ADDED Pod {name}. Its ownerReference names ReplicaSet {owner}: the controller marks one expected creation as observed (expectations) and puts {ns}/{owner} into the work queue to update the counts.", "레플리카셋 컨트롤러의 파드 인포머가 ADDED {name} 파드 이벤트를 받습니다. ownerReference가 {owner} 레플리카셋을 가리키므로, 컨트롤러는 기대했던 생성 하나가 관찰되었다고 기록하고(expectations) 키({ns}/{owner})를 워크 큐에 넣어 개수를 갱신합니다."),
+    ("n.watch.rsc.rs", "The replicaset controller's informer receives {event} ReplicaSet {ns}/{name} and puts the key {ns}/{name} into its work queue. A worker will run syncReplicaSet, which compares spec.replicas with the Pods the ReplicaSet owns.", "레플리카셋 컨트롤러의 인포머가 {event} 레플리카셋 {ns}/{name} 이벤트를 받아 키({ns}/{name})를 워크 큐에 넣습니다. 워커가 syncReplicaSet을 실행해 spec.replicas와 레플리카셋이 소유한 파드 수를 비교합니다."),
+    ("n.watch.sched.node", "The scheduler's node informer receives {event} Node {name}: its cache of node capacity, labels and taints is updated, and unschedulable Pods may get another try.", "스케줄러의 노드 인포머가 {event} {name} 노드 이벤트를 받습니다. 노드 용량, 레이블, 테인트 캐시가 갱신되고, 스케줄되지 못한 파드들이 다시 시도할 기회를 얻습니다."),
+    ("n.watch.sched.pod_bound", "The scheduler's informer sees Pod {name} bound to {node}. It confirms the Pod it had assumed in its cache, so the node's requested CPU and memory include this Pod in the next decisions.", "스케줄러의 인포머가 {node}에 바인딩된 {name} 파드를 봅니다. 캐시에 가정(assume)해 두었던 파드를 확정하므로, 이후 결정에서 이 노드의 요청 CPU·메모리에 이 파드가 포함됩니다."),
+    ("n.watch.sched.pod_deleted", "The scheduler's informer receives DELETED Pod {name}: its resources are released in the scheduler's cache, and Pods waiting as unschedulable get another try.", "스케줄러의 인포머가 DELETED {name} 파드 이벤트를 받습니다. 스케줄러 캐시에서 이 파드의 자원이 해제되고, 스케줄되지 못한 파드들이 다시 시도할 기회를 얻습니다."),
+    ("n.watch.sched.pod_pending", "The scheduler's informer receives {event} Pod {name}: spec.nodeName is empty and schedulerName is default-scheduler, so the Pod goes into the scheduling queue (activeQ). The next scheduling cycle will pop it.", "스케줄러의 인포머가 {event} {name} 파드 이벤트를 받습니다. spec.nodeName이 비어 있고 schedulerName이 default-scheduler이므로 파드가 스케줄링 큐(activeQ)에 들어가고, 다음 스케줄링 사이클이 이 파드를 꺼내 처리합니다."),
+    ("narr.title", "What is happening", "지금 일어나는 일"),
+    ("objects.back", "← Back to the list", "← 목록으로"),
+    ("objects.hint", "Click a row for `kubectl describe` at this step.", "행을 클릭하면 이 단계 시점의 `kubectl describe`를 보여 줍니다."),
+    ("panic.body", "The page hit an internal error and stopped. Your editor content is saved; reload to continue.", "페이지에 내부 오류가 발생해 멈췄습니다. 편집기 내용은 저장되어 있으니 새로고침하면 이어서 할 수 있습니다."),
+    ("panic.reload", "Reload", "새로고침"),
+    ("panic.title", "kubesim stopped", "kubesim이 멈췄습니다"),
+    ("preset.bad_image", "Bad image tag (nginx:1.99)", "잘못된 이미지 태그 (nginx:1.99)"),
+    ("preset.choose", "Load a preset…", "예제 불러오기…"),
+    ("preset.no_node", "nodeSelector that matches no node", "어떤 노드와도 맞지 않는 nodeSelector"),
+    ("preset.script", "Script: apply, scale down, delete", "스크립트: 적용, 스케일 다운, 삭제"),
+    ("preset.seed", "Seed post: nginx Deployment, 3 replicas", "블로그 예제: nginx 디플로이먼트 (레플리카 3개)"),
+    ("preset.too_big", "More replicas than fit (4 × 3 CPU)", "노드에 다 들어가지 않는 레플리카 (4 × CPU 3)"),
+    ("sched.attempt", "Attempt at {t}: {result}", "{t} 시도: {result}"),
+    ("sched.filtered", "filtered out", "제외됨"),
+    ("sched.filters", "Filter plugins", "필터 플러그인"),
+    ("sched.hint", "The scheduler filters out the nodes that cannot run the Pod, scores the rest (raw → normalized × weight), and binds the Pod to the best.", "스케줄러는 파드를 실행할 수 없는 노드를 걸러 내고, 나머지 노드에 점수(원점수 → 정규화 × 가중치)를 매겨 가장 좋은 노드에 파드를 바인딩합니다."),
+    ("sched.node", "Node", "노드"),
+    ("sched.none", "No scheduling attempts for this Pod yet.", "이 파드에 대한 스케줄링 시도가 아직 없습니다."),
+    ("sched.nopods", "No Pods have been scheduled yet.", "아직 스케줄링된 파드가 없습니다."),
+    ("sched.pod", "Pod", "파드"),
+    ("sched.scores", "Score plugins (raw → normalized × weight)", "점수 플러그인 (원점수 → 정규화 × 가중치)"),
+    ("sched.total", "Total", "합계"),
+    ("seed.label", "Seed", "시드"),
+    ("share.button", "Share", "공유"),
+    ("share.copied", "Copied", "복사됨"),
+    ("share.copy", "Copy", "복사"),
+    ("share.hint", "Anyone opening this link gets exactly the same run (same seed, same commands), at this step.", "이 링크를 여는 사람은 누구나 정확히 같은 실행(같은 시드, 같은 명령)을 이 단계에서 보게 됩니다."),
+    ("share.iframe", "Embed in a page", "페이지에 삽입"),
+    ("share.link", "Link", "링크"),
+    ("share.title", "Share this run", "이 실행 공유하기"),
+    ("tab.audit", "Audit log", "감사 로그"),
+    ("tab.etcd", "etcd", "etcd"),
+    ("tab.events", "Events", "이벤트"),
+    ("tab.objects", "Objects", "오브젝트"),
+    ("tab.scheduler", "Scheduler", "스케줄러"),
+    ("ui.close", "Close", "닫기"),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_is_sorted_unique_and_complete() {
+        for w in TABLE.windows(2) {
+            assert!(w[0].0 < w[1].0, "table out of order or duplicate at {} / {}", w[0].0, w[1].0);
+        }
+        for (k, en, ko) in TABLE {
+            assert!(!en.is_empty() && !ko.is_empty(), "{} lacks a translation", k);
+            // the same placeholders in both languages
+            let names = |s: &str| {
+                let mut v: Vec<String> = s.split('{').skip(1).filter_map(|x| x.split_once('}')).map(|(n, _)| n.split('|').next().unwrap_or("").to_lowercase()).collect();
+                v.sort();
+                v.dedup();
+                v
+            };
+            assert_eq!(names(en), names(ko), "placeholders differ for {}", k);
+        }
+    }
+
+    /// Every `tr(…, "key")`/`t("key")` in the page's sources names a key of the table.
+    #[test]
+    fn every_used_key_exists() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/ui");
+        let mut files = vec![];
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                for e2 in std::fs::read_dir(&p).unwrap() {
+                    files.push(e2.unwrap().path());
+                }
+            } else {
+                files.push(p);
+            }
+        }
+        let mut checked = 0;
+        for f in files {
+            if f.extension().map(|x| x != "rs").unwrap_or(true) || f.ends_with("i18n.rs") {
+                continue;
+            }
+            let src = std::fs::read_to_string(&f).unwrap();
+            for marker in ["t(\"", "tr(lang, \"", "say(lang, \"", "tr(l, \""] {
+                for (i, _) in src.match_indices(marker) {
+                    let before = src[..i].chars().last().unwrap_or(' ');
+                    if before.is_alphanumeric() || before == '_' {
+                        continue;
+                    }
+                    let key = src[i + marker.len()..].split('"').next().unwrap();
+                    if key.contains(' ') || key.is_empty() {
+                        continue;
+                    }
+                    assert!(TABLE.iter().any(|(k, _, _)| *k == key), "{}: key {:?} is not in the table", f.display(), key);
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 50, "only {} keys checked", checked);
+    }
+
+    #[test]
+    fn particles_follow_the_final_consonant() {
+        assert_eq!(fill("{x|을/를}", &[("x", "node-3".into())]), "node-3을");
+        assert_eq!(fill("{x|을/를}", &[("x", "node-2".into())]), "node-2를");
+        assert_eq!(fill("{x|이/가}", &[("x", "스케줄러".into())]), "스케줄러가");
+        assert_eq!(fill("{x|이/가}", &[("x", "node-1 노드의 kubelet".into())]), "node-1 노드의 kubelet이");
+        assert_eq!(fill("{x|이/가}", &[("x", "파드".into())]), "파드가");
+        assert_eq!(fill("{x|은/는}", &[("x", "디플로이먼트 컨트롤러".into())]), "디플로이먼트 컨트롤러는");
+        assert_eq!(fill("a {y} b", &[]), "a {y} b");
+    }
+
+    #[test]
+    fn browser_language() {
+        assert_eq!(Lang::from_browser("ko-KR"), Lang::Ko);
+        assert_eq!(Lang::from_browser("en-US"), Lang::En);
+        assert_eq!(Lang::from_browser(""), Lang::En);
+    }
+}

@@ -1,0 +1,380 @@
+//! Geometry of the diagram: where each component's box is in the SVG's fixed coordinate system
+//! (1000 units wide; the SVG scales), and the route a message takes between two components.
+//! Watches and every other component message go through kube-apiserver; only the API server has
+//! an edge to etcd.
+
+use crate::sim::{Actor, Message, MessageKind};
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rect {
+    pub x: f64,
+    pub y: f64,
+    pub w: f64,
+    pub h: f64,
+}
+
+impl Rect {
+    pub const fn new(x: f64, y: f64, w: f64, h: f64) -> Rect {
+        Rect { x, y, w, h }
+    }
+    pub fn cx(&self) -> f64 {
+        self.x + self.w / 2.0
+    }
+    pub fn cy(&self) -> f64 {
+        self.y + self.h / 2.0
+    }
+    pub fn bottom(&self) -> f64 {
+        self.y + self.h
+    }
+    pub fn right(&self) -> f64 {
+        self.x + self.w
+    }
+    fn shift(self, dx: f64) -> Rect {
+        Rect { x: self.x + dx, ..self }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeBox {
+    pub name: String,
+    pub outer: Rect,
+    pub kubelet: Rect,
+    pub runtime: Rect,
+    /// Where the Pod chips go (inside the runtime box).
+    pub pods: Rect,
+    /// Route from the kubelet's top to the API server (polyline through the corridor).
+    pub route: Vec<(f64, f64)>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layout {
+    pub width: f64,
+    pub height: f64,
+    pub kubectl: Rect,
+    pub apiserver: Rect,
+    pub etcd: Rect,
+    pub kcm: Rect,
+    pub dc: Rect,
+    pub rsc: Rect,
+    pub gc: Rect,
+    /// The node lifecycle controller (`node-controller`).
+    pub nlc: Rect,
+    pub scheduler: Rect,
+    /// The scheduling queue area inside the scheduler box.
+    pub queue: Rect,
+    pub nodes: Vec<NodeBox>,
+}
+
+pub const NODE_H: f64 = 232.0;
+pub const NODE_TOP: f64 = 344.0;
+pub const CHIP_W: f64 = 128.0;
+pub const CHIP_H: f64 = 34.0;
+pub const CHIP_GAP: f64 = 6.0;
+/// Nodes drawn side by side before the diagram grows wider (and scrolls).
+pub const NODES_PER_VIEW: usize = 6;
+
+impl Layout {
+    pub fn new(nodes: &[String]) -> Layout {
+        let n = nodes.len().max(1);
+        let min_node_w = 150.0;
+        let gap = 16.0;
+        let width: f64 = if n <= NODES_PER_VIEW { 1000.0 } else { 40.0 + n as f64 * (min_node_w + gap) - gap };
+        let dx = (width - 1000.0) / 2.0;
+        let kubectl = Rect::new(20.0, 32.0, 150.0, 56.0).shift(dx);
+        let apiserver = Rect::new(330.0, 18.0, 340.0, 80.0).shift(dx);
+        let etcd = Rect::new(830.0, 26.0, 150.0, 66.0).shift(dx);
+        let kcm = Rect::new(20.0, 140.0, 450.0, 176.0).shift(dx);
+        // the deployment and replicaset controllers list their objects: they get more room
+        let (wide, narrow) = (126.0, 78.5);
+        let dc = Rect::new(30.0, 150.0, wide, 132.0).shift(dx);
+        let rsc = Rect::new(30.0 + wide + 7.0, 150.0, wide, 132.0).shift(dx);
+        let gc = Rect::new(30.0 + 2.0 * (wide + 7.0), 150.0, narrow, 132.0).shift(dx);
+        let nlc = Rect::new(30.0 + 2.0 * (wide + 7.0) + narrow + 7.0, 150.0, narrow, 132.0).shift(dx);
+        let scheduler = Rect::new(560.0, 140.0, 420.0, 176.0).shift(dx);
+        let queue = Rect::new(572.0, 196.0, 396.0, 110.0).shift(dx);
+        // nodes: one row; wider than 6 makes the diagram wider
+        let avail = width - 40.0;
+        let mut node_w = ((avail - gap * (n as f64 - 1.0)) / n as f64).max(min_node_w);
+        if n <= 3 {
+            node_w = node_w.min(300.0);
+        }
+        let total = node_w * n as f64 + gap * (n as f64 - 1.0);
+        let x0 = (width - total) / 2.0;
+        let corridor_c = 515.0 + dx;
+        let mut boxes = Vec::new();
+        // routes: nodes left of the corridor turn at decreasing heights the farther they are
+        let centers: Vec<f64> = (0..nodes.len()).map(|i| x0 + i as f64 * (node_w + gap) + node_w / 2.0).collect();
+        let left: Vec<usize> = (0..nodes.len()).filter(|i| centers[*i] < corridor_c - 20.0).collect();
+        let right: Vec<usize> = (0..nodes.len()).filter(|i| centers[*i] > corridor_c + 20.0).collect();
+        for (i, name) in nodes.iter().enumerate() {
+            let x = x0 + i as f64 * (node_w + gap);
+            let outer = Rect::new(x, NODE_TOP, node_w, NODE_H);
+            let kubelet = Rect::new(x + 8.0, NODE_TOP + 28.0, node_w - 16.0, 30.0);
+            let runtime = Rect::new(x + 8.0, NODE_TOP + 84.0, node_w - 16.0, NODE_H - 92.0);
+            let pods = Rect::new(runtime.x + 6.0, runtime.y + 24.0, runtime.w - 12.0, runtime.h - 30.0);
+            let cx = kubelet.cx();
+            let top = kubelet.y;
+            let route = if let Some(pos) = left.iter().position(|j| *j == i) {
+                // farthest left = index 0 -> highest turn, leftmost lane
+                let k = left.len() - pos; // 1 for the nearest
+                let lane = corridor_c - 8.0 * k as f64;
+                let turn = NODE_TOP - 8.0 - 5.0 * (k as f64 - 1.0);
+                vec![(cx, top), (cx, turn), (lane, turn), (lane, apiserver.bottom())]
+            } else if let Some(pos) = right.iter().position(|j| *j == i) {
+                let k = pos + 1;
+                let lane = corridor_c + 8.0 * k as f64;
+                let turn = NODE_TOP - 8.0 - 5.0 * (k as f64 - 1.0);
+                vec![(cx, top), (cx, turn), (lane, turn), (lane, apiserver.bottom())]
+            } else {
+                vec![(cx, top), (cx, apiserver.bottom())]
+            };
+            boxes.push(NodeBox { name: name.clone(), outer, kubelet, runtime, pods, route });
+        }
+        Layout { width, height: NODE_TOP + NODE_H + 40.0, kubectl, apiserver, etcd, kcm, dc, rsc, gc, nlc, scheduler, queue, nodes: boxes }
+    }
+
+    pub fn node(&self, name: &str) -> Option<&NodeBox> {
+        self.nodes.iter().find(|n| n.name == name)
+    }
+
+    pub fn rect(&self, a: &Actor) -> Option<Rect> {
+        Some(match a {
+            Actor::Kubectl => self.kubectl,
+            Actor::ApiServer => self.apiserver,
+            Actor::Etcd => self.etcd,
+            Actor::DeploymentController => self.dc,
+            Actor::ReplicaSetController => self.rsc,
+            Actor::GarbageCollector => self.gc,
+            Actor::NodeController => self.nlc,
+            Actor::Scheduler => self.scheduler,
+            Actor::Kubelet(n) => self.node(n)?.kubelet,
+            Actor::Runtime(n) => self.node(n)?.runtime,
+        })
+    }
+
+    /// The edge between a component and the API server, from the component to the API server.
+    pub fn spoke(&self, a: &Actor) -> Vec<(f64, f64)> {
+        let api = self.apiserver;
+        match a {
+            Actor::Kubectl => vec![(self.kubectl.right(), self.kubectl.cy()), (api.x, self.kubectl.cy())],
+            Actor::Etcd => vec![(self.etcd.x, self.etcd.cy()), (api.right(), self.etcd.cy())],
+            Actor::DeploymentController => vec![(self.dc.cx(), self.dc.y), (api.x + 20.0, api.bottom())],
+            Actor::ReplicaSetController => vec![(self.rsc.cx(), self.rsc.y), (api.x + 54.0, api.bottom())],
+            Actor::GarbageCollector => vec![(self.gc.cx(), self.gc.y), (api.x + 88.0, api.bottom())],
+            Actor::NodeController => vec![(self.nlc.cx(), self.nlc.y), (api.x + 112.0, api.bottom())],
+            Actor::Scheduler => vec![(api.right() - 40.0, self.scheduler.y), (api.right() - 40.0, api.bottom())],
+            Actor::Kubelet(n) => self.node(n).map(|b| b.route.clone()).unwrap_or_default(),
+            Actor::Runtime(n) => self.node(n).map(|b| vec![(b.runtime.cx(), b.runtime.y), (b.kubelet.cx(), b.kubelet.bottom())]).unwrap_or_default(),
+            Actor::ApiServer => vec![],
+        }
+    }
+
+    /// Every edge drawn: (a name for styling, the points).
+    pub fn edges(&self) -> Vec<(String, Vec<(f64, f64)>)> {
+        let mut v = vec![
+            ("kubectl".to_string(), self.spoke(&Actor::Kubectl)),
+            ("etcd".to_string(), self.spoke(&Actor::Etcd)),
+            ("dc".to_string(), self.spoke(&Actor::DeploymentController)),
+            ("rsc".to_string(), self.spoke(&Actor::ReplicaSetController)),
+            ("gc".to_string(), self.spoke(&Actor::GarbageCollector)),
+            ("nlc".to_string(), self.spoke(&Actor::NodeController)),
+            ("sched".to_string(), self.spoke(&Actor::Scheduler)),
+        ];
+        for n in &self.nodes {
+            v.push((format!("kubelet-{}", n.name), n.route.clone()));
+            v.push((format!("cri-{}", n.name), vec![(n.kubelet.cx(), n.kubelet.bottom()), (n.runtime.cx(), n.runtime.y)]));
+        }
+        v
+    }
+
+    /// The path a message's packet travels, from sender to receiver.
+    pub fn route(&self, m: &Message) -> Vec<(f64, f64)> {
+        let (from, to) = (&m.from, &m.to);
+        if from == to {
+            let r = self.rect(from).unwrap_or(self.apiserver);
+            return vec![(r.cx(), r.cy()), (r.cx(), r.cy())];
+        }
+        if *to == Actor::ApiServer {
+            return self.spoke(from);
+        }
+        if *from == Actor::ApiServer {
+            let mut p = self.spoke(to);
+            p.reverse();
+            return p;
+        }
+        match (from, to) {
+            (Actor::Kubelet(a), Actor::Runtime(b)) if a == b => self.spoke(to).into_iter().rev().collect(),
+            (Actor::Runtime(a), Actor::Kubelet(b)) if a == b => self.spoke(from),
+            _ => {
+                let a = self.rect(from).unwrap_or(self.apiserver);
+                let b = self.rect(to).unwrap_or(self.apiserver);
+                vec![(a.cx(), a.cy()), (b.cx(), b.cy())]
+            }
+        }
+    }
+
+    /// The edge a message uses (for highlighting), by the name `edges()` gives it.
+    pub fn edge_name(m: &Message) -> String {
+        let other = if m.from == Actor::ApiServer { &m.to } else { &m.from };
+        match other {
+            Actor::Kubectl => "kubectl".into(),
+            Actor::Etcd => "etcd".into(),
+            Actor::DeploymentController => "dc".into(),
+            Actor::ReplicaSetController => "rsc".into(),
+            Actor::GarbageCollector => "gc".into(),
+            Actor::NodeController => "nlc".into(),
+            Actor::Scheduler => "sched".into(),
+            Actor::Kubelet(n) if matches!(m.kind, MessageKind::Runtime { .. }) => format!("cri-{}", n),
+            Actor::Kubelet(n) => format!("kubelet-{}", n),
+            Actor::Runtime(n) => format!("cri-{}", n),
+            Actor::ApiServer => String::new(),
+        }
+    }
+}
+
+/// Total length of a polyline.
+pub fn length(p: &[(f64, f64)]) -> f64 {
+    p.windows(2).map(|w| ((w[1].0 - w[0].0).powi(2) + (w[1].1 - w[0].1).powi(2)).sqrt()).sum()
+}
+
+/// The point at fraction `t` (0..=1) of the way along a polyline.
+pub fn point_at(p: &[(f64, f64)], t: f64) -> (f64, f64) {
+    if p.is_empty() {
+        return (0.0, 0.0);
+    }
+    let total = length(p);
+    if total <= 0.0 {
+        return p[0];
+    }
+    let mut d = t.clamp(0.0, 1.0) * total;
+    for w in p.windows(2) {
+        let seg = ((w[1].0 - w[0].0).powi(2) + (w[1].1 - w[0].1).powi(2)).sqrt();
+        if d <= seg && seg > 0.0 {
+            let f = d / seg;
+            return (w[0].0 + (w[1].0 - w[0].0) * f, w[0].1 + (w[1].1 - w[0].1) * f);
+        }
+        d -= seg;
+    }
+    *p.last().unwrap_or(&(0.0, 0.0))
+}
+
+/// Where the packet's centre is at fraction `t` (0..=1) of its travel: along the route, but
+/// stopping short of both ends so that its label does not cover the boxes it connects.
+pub fn travel(route: &[(f64, f64)], t: f64) -> (f64, f64) {
+    let len = length(route);
+    let margin = if len <= 0.0 { 0.5 } else { (46.0 / len).min(0.5) };
+    point_at(route, margin + (1.0 - 2.0 * margin) * t.clamp(0.0, 1.0))
+}
+
+/// SVG `points` attribute text.
+pub fn points_attr(p: &[(f64, f64)]) -> String {
+    p.iter().map(|(x, y)| format!("{:.1},{:.1}", x, y)).collect::<Vec<_>>().join(" ")
+}
+
+/// Ease-in-out for the packet's travel.
+pub fn ease(t: f64) -> f64 {
+    let t = t.clamp(0.0, 1.0);
+    if t < 0.5 {
+        2.0 * t * t
+    } else {
+        1.0 - (-2.0 * t + 2.0).powi(2) / 2.0
+    }
+}
+
+/// The packet's label: `Message::label()`, with etcd keys shortened and long labels ellipsized.
+pub fn packet_label(m: &Message) -> String {
+    let l = m.label().replace("/registry/", "");
+    ellipsize(&l, 40)
+}
+
+pub fn ellipsize(s: &str, max: usize) -> String {
+    let n = s.chars().count();
+    if n <= max {
+        return s.to_string();
+    }
+    let keep = max - 1;
+    let head = keep * 3 / 5;
+    let tail = keep - head;
+    let h: String = s.chars().take(head).collect();
+    let t: String = s.chars().skip(n - tail).collect();
+    format!("{}…{}", h, t)
+}
+
+/// Width of a label in the diagram's monospace font (11 px → 6.6 units per character).
+pub fn label_width(s: &str) -> f64 {
+    s.chars().count() as f64 * 6.62 + 14.0
+}
+
+/// Packet colour class by message kind.
+pub fn kind_class(m: &Message) -> &'static str {
+    match m.kind {
+        MessageKind::Request { .. } => "req",
+        MessageKind::Response { .. } => "resp",
+        MessageKind::EtcdTxn { .. } => "etcd",
+        MessageKind::Watch { .. } => "watch",
+        MessageKind::Runtime { .. } => "cri",
+        MessageKind::Timer { .. } => "timer",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn msg(from: Actor, to: Actor) -> Message {
+        Message { id: 1, time_ms: 0, from, to, kind: MessageKind::Timer { what: "x".into() }, cause: None }
+    }
+
+    #[test]
+    fn watches_go_through_the_apiserver_and_routes_are_connected() {
+        let names: Vec<String> = (1..=3).map(|i| format!("node-{}", i)).collect();
+        let l = Layout::new(&names);
+        // a watch to a kubelet starts at the API server and ends at the kubelet
+        let r = l.route(&msg(Actor::ApiServer, Actor::Kubelet("node-2".into())));
+        assert_eq!(r.last().unwrap().1, l.node("node-2").unwrap().kubelet.y);
+        assert_eq!(r.first().unwrap().1, l.apiserver.bottom());
+        // no edge touches etcd except the API server's
+        for (name, pts) in l.edges() {
+            let touches_etcd = pts.iter().any(|(x, y)| *x >= l.etcd.x - 0.1 && *x <= l.etcd.right() && *y >= l.etcd.y && *y <= l.etcd.bottom());
+            assert_eq!(touches_etcd, name == "etcd", "{}", name);
+        }
+        // nodes fit in the width and do not overlap
+        for w in l.nodes.windows(2) {
+            assert!(w[0].outer.right() < w[1].outer.x);
+        }
+        assert!(l.nodes.last().unwrap().outer.right() <= l.width);
+    }
+
+    #[test]
+    fn kubelet_routes_do_not_cross_the_controller_boxes() {
+        for n in 1..=8 {
+            let names: Vec<String> = (1..=n).map(|i| format!("node-{}", i)).collect();
+            let l = Layout::new(&names);
+            for b in &l.nodes {
+                for w in b.route.windows(2) {
+                    for r in [l.kcm, l.scheduler] {
+                        // sample the segment
+                        for k in 0..=20 {
+                            let t = k as f64 / 20.0;
+                            let x = w[0].0 + (w[1].0 - w[0].0) * t;
+                            let y = w[0].1 + (w[1].1 - w[0].1) * t;
+                            assert!(!(x > r.x && x < r.right() && y > r.y && y < r.bottom()), "{} nodes: {} crosses a box at {},{}", n, b.name, x, y);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn geometry_helpers() {
+        let p = vec![(0.0, 0.0), (10.0, 0.0), (10.0, 10.0)];
+        assert_eq!(length(&p), 20.0);
+        assert_eq!(point_at(&p, 0.25), (5.0, 0.0));
+        assert_eq!(point_at(&p, 0.75), (10.0, 5.0));
+        assert_eq!(point_at(&p, 2.0), (10.0, 10.0));
+        assert_eq!(ellipsize("abcdefghij", 5), "ab…ij");
+        assert_eq!(ease(0.0), 0.0);
+        assert_eq!(ease(1.0), 1.0);
+    }
+}

@@ -1,0 +1,1137 @@
+//! The page's model: one simulated cluster plus the timeline of trace messages the page animates.
+//!
+//! Time travel without replay: the page runs the simulation ahead (every command is followed by
+//! `sim settle`), keeps the [`Cluster`], and shows the state *at* a step by reading etcd's history.
+//! Each [`MessageKind::EtcdTxn`] carries the revision it wrote, so the state after step `k` is
+//! "every object at the highest revision written by a message ≤ k". Stepping back or scrubbing is
+//! a read at an older revision: no re-simulation.
+//!
+//! Everything here is plain Rust compiled on every target, so it is unit-tested natively.
+
+use crate::api::{codec, meta, time::EPOCH_MS};
+use crate::cluster::Cluster;
+use crate::kubectl::{self, printers};
+use crate::sandbox::{self, Sandbox};
+use crate::script::{self, Command};
+use crate::sim::{Actor, Message, MessageKind, MsgId};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// One animated step: a trace message and what the world looks like after it.
+#[derive(Clone, Debug)]
+pub struct Step {
+    pub msg: Message,
+    /// etcd revision visible after this message (the highest revision written so far).
+    pub rev: i64,
+    /// Audit lines (absolute count in `api.audit`) after this message.
+    pub audit: usize,
+    /// Index into [`Session::segments`].
+    pub segment: usize,
+}
+
+/// A command the user ran (Apply or a console line): the steps it produced start at `start`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Segment {
+    pub command: String,
+    pub start: usize,
+}
+
+/// One audit event, reduced to what the Audit panel shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AuditRow {
+    pub verb: String,
+    pub uri: String,
+    pub user: String,
+    pub user_agent: String,
+    pub code: i64,
+    /// The step (index into `steps`) of the request.
+    pub step: usize,
+}
+
+/// A Pod as the diagram draws it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PodChip {
+    pub name: String,
+    pub short: String,
+    pub node: String,
+    /// kubectl's STATUS column (`Running`, `ContainerCreating`, `ErrImagePull`, `Terminating`…).
+    pub status: String,
+    /// kubectl's READY column (`1/1`).
+    pub ready: String,
+    pub class: &'static str,
+}
+
+/// A Deployment or ReplicaSet summary for the controller boxes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Workload {
+    pub name: String,
+    pub ready: i64,
+    pub desired: i64,
+}
+
+/// A node as the diagram draws it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeInfo {
+    pub name: String,
+    /// Registered at this step (a Node object exists in etcd).
+    pub registered: bool,
+    pub ready: bool,
+}
+
+/// One line of the Objects panel, clickable when it is an object's row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ObjLine {
+    pub text: String,
+    pub target: Option<(String, String)>, // (resource, name) in namespace default
+}
+
+/// The page's simulation session.
+pub struct Session {
+    pub seed: u64,
+    pub cluster: Cluster,
+    sandbox: Sandbox,
+    pub base_rev: i64,
+    pub base_audit: usize,
+    pub base_time: i64,
+    last_id: MsgId,
+    pub steps: Vec<Step>,
+    pub segments: Vec<Segment>,
+    pub audit_rows: Vec<AuditRow>,
+    /// message id -> step index
+    index: BTreeMap<MsgId, usize>,
+    /// Everything run so far, as a `kubesim run` script: replaying it reproduces this session.
+    pub log: String,
+    /// Console transcript (commands echoed with `$ `).
+    pub transcript: String,
+}
+
+/// Bound on the console transcript kept in memory.
+const MAX_TRANSCRIPT: usize = 200_000;
+
+/// Ensures the text ends with a newline and uses `\n` line ends: what a heredoc delivers.
+pub fn normalize(text: &str) -> String {
+    let mut s = String::new();
+    for l in text.lines() {
+        s.push_str(l);
+        s.push('\n');
+    }
+    s
+}
+
+/// True when the editor holds a script (`kubectl …`/`sim …` lines) rather than a manifest.
+pub fn is_script(text: &str) -> bool {
+    for l in text.lines() {
+        let t = l.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        return t.starts_with("kubectl ") || t.starts_with("sim ") || t == "kubectl" || t.starts_with("k ");
+    }
+    false
+}
+
+/// A heredoc delimiter that does not occur as a line of `body`.
+fn marker_for(body: &str) -> String {
+    let mut m = "EOF".to_string();
+    let mut i = 0;
+    while body.lines().any(|l| l.trim() == m) {
+        i += 1;
+        m = format!("EOF{}", i);
+    }
+    m
+}
+
+/// The script line(s) for `kubectl apply -f -` of `yaml`.
+pub fn apply_script(yaml: &str) -> String {
+    let body = normalize(yaml);
+    let m = marker_for(&body);
+    format!("kubectl apply -f - <<{m}\n{body}{m}\nsim settle\n")
+}
+
+impl Session {
+    /// The default cluster (control plane + 3 nodes), settled, with an empty timeline.
+    pub fn new(seed: u64) -> Session {
+        let mut cluster = sandbox::default_cluster(seed);
+        // the page reads old revisions: keep the whole history of a learner's session
+        cluster.api.etcd.history_limit = cluster.api.etcd.history_limit.max(1_000_000);
+        let sandbox = Sandbox::attach(&cluster);
+        let last_id = cluster.trace().total();
+        Session {
+            seed,
+            base_rev: cluster.api.etcd.revision(),
+            base_audit: cluster.api.audit.len(),
+            base_time: cluster.now,
+            cluster,
+            sandbox,
+            last_id,
+            steps: Vec::new(),
+            segments: Vec::new(),
+            audit_rows: Vec::new(),
+            index: BTreeMap::new(),
+            log: String::new(),
+            transcript: String::new(),
+        }
+    }
+
+    /// A session rebuilt from a script (a shared link's `x=`): the same commands, so the same run.
+    pub fn replay(seed: u64, log: &str) -> Session {
+        let mut s = Session::new(seed);
+        s.run_script(log, true);
+        s
+    }
+
+    pub fn len(&self) -> usize {
+        self.steps.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.steps.is_empty()
+    }
+
+    fn collect(&mut self, command: &str) -> usize {
+        let start = self.steps.len();
+        let seg = self.segments.len();
+        let mut rev = self.rev_at(start);
+        let mut audit = self.audit_at(start);
+        let mut new_steps = Vec::new();
+        for m in self.cluster.trace().messages() {
+            if m.id <= self.last_id {
+                continue;
+            }
+            if let MessageKind::EtcdTxn { revision, .. } = &m.kind {
+                rev = rev.max(*revision);
+            }
+            if let MessageKind::Request { .. } = &m.kind {
+                let row = self.cluster.api.audit.get(audit).map(|l| audit_row(l, start + new_steps.len()));
+                if let Some(r) = row {
+                    self.audit_rows.push(r);
+                }
+                audit += 1;
+            }
+            new_steps.push(Step { msg: m.clone(), rev, audit, segment: seg });
+        }
+        self.last_id = self.cluster.trace().total();
+        // what `sim settle` delivers belongs to the command before it
+        let seg = if command == "sim settle" && seg > 0 { seg - 1 } else { seg };
+        for s in new_steps.iter_mut() {
+            s.segment = seg;
+        }
+        if !new_steps.is_empty() && seg == self.segments.len() {
+            self.segments.push(Segment { command: command.to_string(), start });
+        }
+        if !new_steps.is_empty() {
+            for (i, s) in new_steps.into_iter().enumerate() {
+                self.index.insert(s.msg.id, start + i);
+                self.steps.push(s);
+            }
+        }
+        start
+    }
+
+    fn push_transcript(&mut self, s: &str) {
+        self.transcript.push_str(s);
+        if self.transcript.len() > MAX_TRANSCRIPT {
+            let cut = self.transcript.len() - MAX_TRANSCRIPT / 2;
+            let cut = (cut..self.transcript.len()).find(|i| self.transcript.is_char_boundary(*i)).unwrap_or(0);
+            self.transcript.drain(..cut);
+        }
+    }
+
+    /// Runs one script command with logging. Returns its output.
+    fn exec(&mut self, cmd: &Command, log_text: &str) -> String {
+        let before = self.cluster.trace().total();
+        let out = script::exec(&mut self.cluster, &mut self.sandbox, cmd, &|_| None);
+        let changed = self.cluster.trace().total() != before || cmd.line.trim_start().starts_with("sim ");
+        if changed {
+            self.log.push_str(log_text);
+        }
+        out
+    }
+
+    /// The editor's Apply: `kubectl apply -f -` with the editor's text (or the editor's script),
+    /// then `sim settle`. Returns kubectl's output and the index of the first new step.
+    pub fn apply(&mut self, text: &str) -> (kubectl::Output, usize) {
+        let start = self.steps.len();
+        if is_script(text) {
+            let t = self.run_script(text, true);
+            let failed = t.lines().any(|l| l.starts_with("error:") || l.starts_with("Error from server"));
+            return (kubectl::Output { stdout: t.clone(), stderr: String::new(), code: i32::from(failed), ..Default::default() }, start);
+        }
+        let body = normalize(text);
+        let args: Vec<String> = ["apply", "-f", "-"].iter().map(|s| s.to_string()).collect();
+        let before = self.cluster.trace().total();
+        let out = kubectl::run(&mut self.cluster, &args, Some(&body), &|_| None);
+        self.push_transcript(&format!("$ kubectl apply -f - <<EOF\n{}", out.combined()));
+        if self.cluster.trace().total() != before {
+            let settled = self.cluster.run_until_settled();
+            let _ = settled;
+            self.log.push_str(&apply_script(&body));
+        }
+        self.collect("kubectl apply -f -");
+        (out, start)
+    }
+
+    /// Runs a whole script (the editor's, or a shared link's log), then settles.
+    /// Returns the transcript. `echo` adds it to the console.
+    pub fn run_script(&mut self, text: &str, echo: bool) -> String {
+        let cmds = match script::parse(text) {
+            Ok(c) => c,
+            Err(e) => {
+                let t = format!("error: {}\n", e);
+                if echo {
+                    self.push_transcript(&t);
+                }
+                return t;
+            }
+        };
+        let mut transcript = String::new();
+        for c in &cmds {
+            let (echo_line, log_text) = match &c.stdin {
+                Some(body) => {
+                    let m = marker_for(body);
+                    (format!("$ {} <<EOF\n", c.line), format!("{} <<{m}\n{body}{m}\n", c.line))
+                }
+                None => (format!("$ {}\n", c.line), format!("{}\n", c.line)),
+            };
+            transcript.push_str(&echo_line);
+            let out = self.exec(c, &log_text);
+            transcript.push_str(&out);
+            if !out.is_empty() && !out.ends_with('\n') {
+                transcript.push('\n');
+            }
+            self.collect(&c.line);
+        }
+        let s = self.cluster.run_until_settled();
+        if s.steps > 0 {
+            self.log.push_str("sim settle\n");
+        }
+        self.collect("sim settle");
+        if echo {
+            self.push_transcript(&transcript);
+        }
+        transcript
+    }
+
+    /// A console line: runs it with `kubesim run`'s interpreter (`kubectl …`, `sim …`), then
+    /// settles so its consequences join the timeline. `kubectl apply -f -` reads `stdin` (the editor).
+    /// Returns (output, first new step).
+    pub fn console(&mut self, line: &str, stdin: &str) -> (String, usize) {
+        let start = self.steps.len();
+        let line = line.trim();
+        if line.is_empty() {
+            return (String::new(), start);
+        }
+        let args = kubectl::split_args(line).unwrap_or_default();
+        let wants_stdin = args.windows(2).any(|w| (w[0] == "-f" || w[0] == "--filename") && w[1] == "-") || args.iter().any(|a| a == "-f-" || a == "--filename=-");
+        let (cmd, log_text) = if wants_stdin {
+            let body = normalize(stdin);
+            let m = marker_for(&body);
+            (Command { line: line.to_string(), line_no: 1, stdin: Some(body.clone()) }, format!("{} <<{m}\n{body}{m}\n", line))
+        } else {
+            (Command { line: line.to_string(), line_no: 1, stdin: None }, format!("{}\n", line))
+        };
+        let mut out = self.exec(&cmd, &log_text);
+        if !out.is_empty() && !out.ends_with('\n') {
+            out.push('\n');
+        }
+        self.collect(line);
+        let s = self.cluster.run_until_settled();
+        if s.steps > 0 {
+            self.log.push_str("sim settle\n");
+        }
+        self.collect("sim settle");
+        self.push_transcript(&format!("$ {}\n{}", line, out));
+        (out, start)
+    }
+
+    // ---- reading the state at a position ----------------------------------------------------
+    //
+    // A position `pos` is the number of messages delivered: 0 = before the first step,
+    // `len()` = the end. The current message is `steps[pos - 1]`.
+
+    pub fn rev_at(&self, pos: usize) -> i64 {
+        if pos == 0 || self.steps.is_empty() {
+            self.base_rev
+        } else {
+            self.steps[pos.min(self.steps.len()) - 1].rev
+        }
+    }
+
+    pub fn audit_at(&self, pos: usize) -> usize {
+        if pos == 0 || self.steps.is_empty() {
+            self.base_audit
+        } else {
+            self.steps[pos.min(self.steps.len()) - 1].audit
+        }
+    }
+
+    /// Virtual time (ms) at a position.
+    pub fn time_at(&self, pos: usize) -> i64 {
+        if pos == 0 || self.steps.is_empty() {
+            self.base_time
+        } else {
+            self.steps[pos.min(self.steps.len()) - 1].msg.time_ms
+        }
+    }
+
+    /// What kubectl's printers take as "now" (Unix ms).
+    pub fn now_unix(&self, pos: usize) -> i64 {
+        EPOCH_MS + self.time_at(pos)
+    }
+
+    pub fn current(&self, pos: usize) -> Option<&Step> {
+        if pos == 0 {
+            None
+        } else {
+            self.steps.get(pos - 1)
+        }
+    }
+
+    pub fn step_of(&self, id: MsgId) -> Option<usize> {
+        self.index.get(&id).copied()
+    }
+
+    /// Objects of a resource in `ns` ("" = all) as of the position.
+    pub fn objects(&self, resource: &str, ns: &str, pos: usize) -> Vec<Value> {
+        match meta::lookup(resource) {
+            Some(info) => self.cluster.api.list_objects(info, ns, Some(self.rev_at(pos))),
+            None => Vec::new(),
+        }
+    }
+
+    /// One object as of the position.
+    pub fn object(&self, resource: &str, ns: &str, name: &str, pos: usize) -> Option<Value> {
+        let info = meta::lookup(resource)?;
+        let key = info.etcd_key(ns, name);
+        self.value_of_key(&key, self.rev_at(pos))
+    }
+
+    /// The JSON stored at `key` as of `rev`.
+    pub fn value_of_key(&self, key: &str, rev: i64) -> Option<Value> {
+        let kv = self.cluster.api.etcd.get(key, Some(rev)).ok()??;
+        let mut v: Value = serde_json::from_str(kv.value.as_deref()?).ok()?;
+        meta::set(&mut v, &["metadata", "resourceVersion"], serde_json::json!(kv.mod_revision.to_string()));
+        Some(v)
+    }
+
+    /// `kubectl get deploy,rs,pods -o wide` as of the position, line by line.
+    pub fn objects_lines(&self, pos: usize) -> Vec<ObjLine> {
+        let now = self.now_unix(pos);
+        let mut out = Vec::new();
+        for (res, kind) in [("deployments", "Deployment"), ("replicasets", "ReplicaSet"), ("pods", "Pod")] {
+            let objs = self.objects(res, "default", pos);
+            if objs.is_empty() {
+                continue;
+            }
+            if !out.is_empty() {
+                out.push(ObjLine { text: String::new(), target: None });
+            }
+            let table = printers::print_table(kind, &objs, true, true, now);
+            for (i, line) in table.lines().enumerate() {
+                let target = if i == 0 { None } else { objs.get(i - 1).map(|o| (res.to_string(), meta::name(o).to_string())) };
+                out.push(ObjLine { text: line.to_string(), target });
+            }
+        }
+        if out.is_empty() {
+            out.push(ObjLine { text: "No resources found in default namespace.".into(), target: None });
+        }
+        out
+    }
+
+    /// `kubectl describe` of one object as of the position.
+    pub fn describe(&self, resource: &str, name: &str, pos: usize) -> String {
+        let ns = "default";
+        let Some(info) = meta::lookup(resource) else { return String::new() };
+        let obj_ns = if info.namespaced { ns } else { "" };
+        let Some(obj) = self.object(resource, obj_ns, name, pos) else {
+            return format!("Error from server (NotFound): {} \"{}\" not found\n", info.qualified(), name);
+        };
+        let uid = meta::uid(&obj).to_string();
+        let events: Vec<Value> = self
+            .objects("events", ns, pos)
+            .into_iter()
+            .filter(|e| meta::get_str(e, &["involvedObject", "uid"]) == uid || (meta::get_str(e, &["involvedObject", "name"]) == name && meta::get_str(e, &["involvedObject", "kind"]) == info.kind && meta::get_str(e, &["involvedObject", "uid"]).is_empty()))
+            .collect();
+        let now = self.now_unix(pos);
+        let owned_by = |o: &Value| meta::controller_of(o).map(|r| meta::get_str(r, &["uid"]) == uid).unwrap_or(false);
+        match info.kind {
+            "Deployment" => {
+                let rss: Vec<Value> = self.objects("replicasets", ns, pos).into_iter().filter(|r| owned_by(r)).collect();
+                printers::describe_deployment(&obj, &rss, &events, now)
+            }
+            "ReplicaSet" => {
+                let pods: Vec<Value> = self.objects("pods", ns, pos).into_iter().filter(|p| owned_by(p)).collect();
+                printers::describe_replica_set(&obj, &pods, &events, now)
+            }
+            "Pod" => printers::describe_pod(&obj, &events, now),
+            "Node" => {
+                let pods: Vec<Value> = self.objects("pods", "", pos).into_iter().filter(|p| meta::get_str(p, &["spec", "nodeName"]) == name).collect();
+                printers::describe_node(&obj, &pods, &events, now)
+            }
+            _ => printers::to_yaml(&obj),
+        }
+    }
+
+    /// `kubectl get events` (namespace default) as of the position.
+    pub fn events_text(&self, pos: usize) -> String {
+        let evs = self.objects("events", "default", pos);
+        if evs.is_empty() {
+            return "No resources found in default namespace.\n".into();
+        }
+        printers::print_events(&evs, self.now_unix(pos))
+    }
+
+    /// Audit rows of the requests made up to the position.
+    pub fn audit_upto(&self, pos: usize) -> &[AuditRow] {
+        let n = self.audit_at(pos).saturating_sub(self.base_audit).min(self.audit_rows.len());
+        &self.audit_rows[..n]
+    }
+
+    /// Keys under /registry/ as of the position, with their mod revision.
+    pub fn etcd_keys(&self, pos: usize) -> Vec<(String, i64)> {
+        self.cluster
+            .api
+            .etcd
+            .range("/registry/", Some(self.rev_at(pos)))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|kv| (kv.key, kv.mod_revision))
+            .collect()
+    }
+
+    /// The key written by the latest etcd transaction at or before the position.
+    pub fn last_written_key(&self, pos: usize) -> Option<String> {
+        self.steps[..pos.min(self.steps.len())].iter().rev().find_map(|s| match &s.msg.kind {
+            MessageKind::EtcdTxn { key, .. } => Some(key.clone()),
+            _ => None,
+        })
+    }
+
+    /// (value at the position, mod revision, diff against the key's previous version).
+    pub fn etcd_entry(&self, key: &str, pos: usize) -> Option<EtcdEntry> {
+        let rev = self.rev_at(pos);
+        let kv = self.cluster.api.etcd.get(key, Some(rev)).ok()??;
+        let value: Value = serde_json::from_str(kv.value.as_deref().unwrap_or("null")).unwrap_or(Value::Null);
+        let prev = self.cluster.api.etcd.change_at(kv.mod_revision).and_then(|c| c.prev).and_then(|p| p.value).and_then(|v| serde_json::from_str::<Value>(&v).ok());
+        let diff = match &prev {
+            Some(p) => json_diff(p, &value),
+            None => vec![DiffLine { op: '+', path: String::new(), old: String::new(), new: "(created)".into() }],
+        };
+        Some(EtcdEntry {
+            key: key.to_string(),
+            mod_revision: kv.mod_revision,
+            create_revision: kv.create_revision,
+            version: kv.version,
+            pretty: serde_json::to_string_pretty(&value).unwrap_or_default(),
+            diff,
+        })
+    }
+
+    /// The scheduler's attempts (from its `inspect()`), up to the position's time.
+    pub fn attempts(&self, pos: usize) -> Vec<Value> {
+        let t = self.time_at(pos);
+        let limit = self.current(pos).map(|s| s.msg.id);
+        let _ = limit;
+        self.cluster
+            .components()
+            .find(|c| c.actor() == Actor::Scheduler)
+            .map(|c| c.inspect())
+            .and_then(|v| v.get("attempts").and_then(|a| a.as_array()).cloned())
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|a| a.get("timeMs").and_then(|x| x.as_i64()).unwrap_or(0) <= t && a.get("timeMs").and_then(|x| x.as_i64()).unwrap_or(0) >= self.base_time)
+            .collect()
+    }
+
+    /// Pods for the diagram.
+    pub fn pod_chips(&self, pos: usize) -> Vec<PodChip> {
+        let now = self.now_unix(pos);
+        self.objects("pods", "", pos)
+            .iter()
+            .map(|p| {
+                let name = meta::name(p).to_string();
+                let table = printers::print_table("Pod", std::slice::from_ref(p), false, false, now);
+                let row: Vec<&str> = table.lines().nth(1).unwrap_or("").split_whitespace().collect();
+                let ready = row.get(1).unwrap_or(&"").to_string();
+                let status = row.get(2).unwrap_or(&"").to_string();
+                let node = meta::get_str(p, &["spec", "nodeName"]).to_string();
+                let all_ready = {
+                    let mut it = ready.split('/');
+                    let a = it.next().unwrap_or("0");
+                    let b = it.next().unwrap_or("1");
+                    a == b && a != "0"
+                };
+                let class = if meta::is_deleting(p) {
+                    "terminating"
+                } else if node.is_empty() {
+                    "unscheduled"
+                } else if status.contains("Err") || status.contains("BackOff") || status == "Failed" || status == "Error" {
+                    "failed"
+                } else if status == "Running" && all_ready {
+                    "ready"
+                } else if status == "Running" {
+                    "running"
+                } else if status == "Completed" {
+                    "done"
+                } else {
+                    "creating"
+                };
+                PodChip { short: short_pod_name(&name), name, node, status, ready, class }
+            })
+            .collect()
+    }
+
+    /// Deployments and ReplicaSets (all namespaces) for the controller boxes.
+    pub fn workloads(&self, resource: &str, pos: usize) -> Vec<Workload> {
+        self.objects(resource, "", pos)
+            .iter()
+            .map(|o| Workload {
+                name: meta::name(o).to_string(),
+                ready: meta::get_i64(o, &["status", "readyReplicas"]).unwrap_or(0),
+                desired: meta::get_i64(o, &["spec", "replicas"]).unwrap_or(1),
+            })
+            .collect()
+    }
+
+    /// The nodes of the cluster (every kubelet), registered and Ready as of the position.
+    pub fn nodes(&self, pos: usize) -> Vec<NodeInfo> {
+        let objs = self.objects("nodes", "", pos);
+        sandbox::node_names(&self.cluster)
+            .into_iter()
+            .map(|n| {
+                let o = objs.iter().find(|o| meta::name(o) == n);
+                let ready = o
+                    .and_then(|o| meta::get(o, &["status", "conditions"]))
+                    .and_then(|c| c.as_array())
+                    .map(|cs| cs.iter().any(|c| meta::get_str(c, &["type"]) == "Ready" && meta::get_str(c, &["status"]) == "True"))
+                    .unwrap_or(false);
+                NodeInfo { registered: o.is_some(), ready, name: n }
+            })
+            .collect()
+    }
+
+    /// The pod key most relevant to the current step (for the Scheduler panel's default).
+    pub fn pod_of_step(&self, pos: usize) -> Option<String> {
+        let s = self.current(pos)?;
+        match &s.msg.kind {
+            MessageKind::Watch { kind, namespace, name, .. } if kind == "Pod" => Some(format!("{}/{}", namespace, name)),
+            MessageKind::Request { path, .. } => {
+                let p = parse_path(path);
+                if p.resource == "pods" && !p.name.is_empty() {
+                    Some(format!("{}/{}", p.namespace, p.name))
+                } else {
+                    None
+                }
+            }
+            MessageKind::EtcdTxn { key, .. } => key.strip_prefix("/registry/pods/").map(|s| s.to_string()),
+            _ => None,
+        }
+    }
+}
+
+/// `nginx-deployment-cf4cd4db7-j5b8n` -> `…-j5b8n`-style short name for chips.
+pub fn short_pod_name(name: &str) -> String {
+    if name.chars().count() <= 14 {
+        return name.to_string();
+    }
+    match name.rsplit_once('-') {
+        Some((_, suffix)) if !suffix.is_empty() && suffix.len() <= 10 => format!("…-{}", suffix),
+        _ => format!("{}…", name.chars().take(13).collect::<String>()),
+    }
+}
+
+/// One etcd key as the etcd panel shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EtcdEntry {
+    pub key: String,
+    pub mod_revision: i64,
+    pub create_revision: i64,
+    pub version: i64,
+    pub pretty: String,
+    pub diff: Vec<DiffLine>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct DiffLine {
+    /// '+' added, '-' removed, '~' changed.
+    pub op: char,
+    pub path: String,
+    pub old: String,
+    pub new: String,
+}
+
+fn flatten(v: &Value, path: &mut String, out: &mut BTreeMap<String, String>) {
+    match v {
+        Value::Object(m) if !m.is_empty() => {
+            for (k, x) in m {
+                let len = path.len();
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(k);
+                flatten(x, path, out);
+                path.truncate(len);
+            }
+        }
+        Value::Array(a) if !a.is_empty() => {
+            for (i, x) in a.iter().enumerate() {
+                let len = path.len();
+                path.push_str(&format!("[{}]", i));
+                flatten(x, path, out);
+                path.truncate(len);
+            }
+        }
+        _ => {
+            let s = serde_json::to_string(v).unwrap_or_default();
+            let s = if s.chars().count() > 120 { format!("{}…", s.chars().take(119).collect::<String>()) } else { s };
+            out.insert(path.clone(), s);
+        }
+    }
+}
+
+/// Leaf-by-leaf difference of two JSON values (paths like `status.conditions[0].status`).
+pub fn json_diff(old: &Value, new: &Value) -> Vec<DiffLine> {
+    let mut a = BTreeMap::new();
+    let mut b = BTreeMap::new();
+    flatten(old, &mut String::new(), &mut a);
+    flatten(new, &mut String::new(), &mut b);
+    let mut out = Vec::new();
+    for (k, v) in &b {
+        match a.get(k) {
+            None => out.push(DiffLine { op: '+', path: k.clone(), old: String::new(), new: v.clone() }),
+            Some(o) if o != v => out.push(DiffLine { op: '~', path: k.clone(), old: o.clone(), new: v.clone() }),
+            _ => {}
+        }
+    }
+    for (k, v) in &a {
+        if !b.contains_key(k) {
+            out.push(DiffLine { op: '-', path: k.clone(), old: v.clone(), new: String::new() });
+        }
+    }
+    out.sort_by(|x, y| x.path.cmp(&y.path));
+    out
+}
+
+fn audit_row(line: &str, step: usize) -> AuditRow {
+    let v: Value = serde_json::from_str(line).unwrap_or(Value::Null);
+    AuditRow {
+        verb: meta::get_str(&v, &["verb"]).to_string(),
+        uri: meta::get_str(&v, &["requestURI"]).to_string(),
+        user: meta::get_str(&v, &["user", "username"]).to_string(),
+        user_agent: meta::get_str(&v, &["userAgent"]).to_string(),
+        code: meta::get_i64(&v, &["responseStatus", "code"]).unwrap_or(0),
+        step,
+    }
+}
+
+/// A request path taken apart.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ReqPath {
+    pub group: String,
+    pub resource: String,
+    pub namespace: String,
+    pub name: String,
+    pub sub: String,
+    pub watch: bool,
+    pub query: String,
+}
+
+pub fn parse_path(path: &str) -> ReqPath {
+    let (p, q) = path.split_once('?').unwrap_or((path, ""));
+    let segs: Vec<&str> = p.split('/').filter(|s| !s.is_empty()).collect();
+    let (group, rest): (&str, &[&str]) = match segs.first() {
+        Some(&"api") => ("", segs.get(2..).unwrap_or(&[])),
+        Some(&"apis") => (segs.get(1).copied().unwrap_or(""), segs.get(3..).unwrap_or(&[])),
+        _ => ("", &[]),
+    };
+    let (namespace, rest) = if rest.first() == Some(&"namespaces") && rest.len() >= 3 { (rest[1], &rest[2..]) } else { ("", rest) };
+    ReqPath {
+        group: group.to_string(),
+        resource: rest.first().unwrap_or(&"").to_string(),
+        namespace: namespace.to_string(),
+        name: rest.get(1).unwrap_or(&"").to_string(),
+        sub: rest.get(2).unwrap_or(&"").to_string(),
+        watch: q.split('&').any(|kv| kv == "watch=true"),
+        query: q.to_string(),
+    }
+}
+
+/// Kind for a resource name (`pods` -> `Pod`).
+pub fn kind_of(resource: &str) -> &'static str {
+    meta::RESOURCES.iter().find(|r| r.resource == resource).map(|r| r.kind).unwrap_or("object")
+}
+
+/// (resource, namespace, name) of an etcd key such as `/registry/pods/default/x` or `/registry/minions/n`.
+pub fn parse_key(key: &str) -> (String, String, String) {
+    let rest = key.strip_prefix("/registry/").unwrap_or(key);
+    let parts: Vec<&str> = rest.split('/').collect();
+    let prefix = parts.first().copied().unwrap_or("");
+    let resource = meta::RESOURCES.iter().find(|r| r.etcd_prefix == prefix).map(|r| r.resource).unwrap_or(prefix);
+    match parts.len() {
+        3 => (resource.to_string(), parts[1].to_string(), parts[2].to_string()),
+        2 => (resource.to_string(), String::new(), parts[1].to_string()),
+        _ => (resource.to_string(), String::new(), String::new()),
+    }
+}
+
+// ---- editor errors -------------------------------------------------------------------------
+
+/// Where an Apply error belongs in the editor (1-based line and column).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ErrorMark {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+/// Places kubectl's error output on the manifest's lines: YAML syntax errors by the decoder's
+/// position, server-side field errors (`spec.replicas: Invalid value…`, `unknown field
+/// "spec.replica"`, `Go struct field DeploymentSpec.spec.replicas`) by finding the field in the
+/// YAML, kind/apiVersion problems on their keys. The messages are kubectl's own lines.
+pub fn locate_errors(text: &str, stderr: &str) -> Vec<ErrorMark> {
+    if stderr.trim().is_empty() {
+        return Vec::new();
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let docs = match codec::decode_manifest(text) {
+        Err(e) => {
+            return vec![ErrorMark { line: e.line.unwrap_or(1).max(1), column: e.column.unwrap_or(1).max(1), message: stderr.trim_end().to_string() }];
+        }
+        Ok(d) => d,
+    };
+    // document ranges (0-based line indices)
+    let starts: Vec<usize> = docs.iter().map(|d| d.start_line.saturating_sub(1)).collect();
+    let range_for = |name: &str| -> (usize, usize) {
+        let i = docs.iter().position(|d| !name.is_empty() && meta::name(&d.object) == name).unwrap_or(0);
+        let s = starts.get(i).copied().unwrap_or(0);
+        let e = starts.get(i + 1).map(|x| x.saturating_sub(1)).unwrap_or(lines.len());
+        (s, e.max(s))
+    };
+    let mut marks: Vec<ErrorMark> = Vec::new();
+    let mut doc_name = String::new();
+    let full = stderr.trim_end();
+    for raw in full.lines() {
+        // the object's name appears as `"name"` after `The Kind "` or `name: "`
+        if let Some(n) = quoted_after(raw, "is invalid").or_else(|| between(raw, "for name: \"", "\"")) {
+            doc_name = n;
+        }
+        if let Some(n) = between(raw, "The ", " is invalid").and_then(|s| between(&s, "\"", "\"")) {
+            doc_name = n;
+        }
+        let (s, e) = range_for(&doc_name);
+        let doc_lines = &lines[s.min(lines.len())..e.min(lines.len())];
+        let mut path: Option<String> = None;
+        let mut key_only: Option<&str> = None;
+        if let Some(p) = between(raw, "unknown field \"", "\"") {
+            path = Some(p);
+        } else if let Some(rest) = raw.split("Go struct field ").nth(1) {
+            let tok = rest.split_whitespace().next().unwrap_or("");
+            path = tok.split_once('.').map(|(_, p)| p.to_string());
+        } else if raw.contains("no matches for kind") {
+            key_only = Some("kind");
+        } else if raw.contains("apiVersion not set") || raw.contains("kind not set") {
+            key_only = Some("");
+        } else {
+            let body = raw.trim_start_matches("* ");
+            let body = body.rsplit_once(" is invalid: ").map(|(_, b)| b).unwrap_or(body);
+            let body = body.split_once("error when creating \"STDIN\": ").map(|(_, b)| b).unwrap_or(body);
+            if let Some((p, _)) = body.split_once(": ") {
+                if !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || ".[]_-".contains(c)) && p.contains(|c: char| c.is_ascii_lowercase()) {
+                    path = Some(p.to_string());
+                }
+            }
+        }
+        let loc = match (&path, key_only) {
+            (Some(p), _) => Some(locate_path(doc_lines, p)),
+            (None, Some(k)) if !k.is_empty() => Some(locate_path(doc_lines, k)),
+            (None, Some(_)) => Some((0, 1)),
+            _ => None,
+        };
+        if let Some((l, c)) = loc {
+            let msg = raw.trim_start_matches("* ").to_string();
+            marks.push(ErrorMark { line: s + l + 1, column: c, message: msg });
+        }
+    }
+    if marks.is_empty() {
+        let (s, _) = range_for(&doc_name);
+        marks.push(ErrorMark { line: s + 1, column: 1, message: full.to_string() });
+    } else if marks.len() > 1 || full.lines().count() > 1 {
+        // keep whole-output context on the first mark when kubectl printed a header line
+        let header = full.lines().next().unwrap_or("");
+        if header.ends_with("is invalid: ") || header.ends_with("is invalid:") {
+            for m in marks.iter_mut() {
+                m.message = format!("{} {}", header.trim_end(), m.message);
+            }
+        }
+    }
+    marks.dedup_by(|a, b| a.line == b.line && a.message == b.message);
+    marks
+}
+
+fn between(s: &str, a: &str, b: &str) -> Option<String> {
+    let i = s.find(a)? + a.len();
+    let j = s[i..].find(b)? + i;
+    Some(s[i..j].to_string())
+}
+
+fn quoted_after(s: &str, marker: &str) -> Option<String> {
+    let head = &s[..s.find(marker)?];
+    let j = head.rfind('"')?;
+    let i = head[..j].rfind('"')?;
+    Some(head[i + 1..j].to_string())
+}
+
+fn indent_of(l: &str) -> usize {
+    l.len() - l.trim_start_matches(' ').len()
+}
+
+/// Finds a field path (`spec.template.spec.containers[0].image`) in YAML lines. Returns the
+/// 0-based line and the 1-based column of the deepest key found.
+pub fn locate_path(lines: &[&str], path: &str) -> (usize, usize) {
+    // segments: keys and [index]
+    let mut segs: Vec<(String, Option<usize>)> = Vec::new();
+    for part in path.split('.') {
+        let (k, rest) = part.split_once('[').unwrap_or((part, ""));
+        let mut idxs: Vec<usize> = rest.split('[').filter_map(|x| x.trim_end_matches(']').parse().ok()).collect();
+        if let Some(first) = idxs.first().copied() {
+            segs.push((k.to_string(), Some(first)));
+            idxs.remove(0);
+        } else {
+            segs.push((k.to_string(), None));
+        }
+    }
+    let mut lo = 0usize;
+    let mut hi = lines.len();
+    let mut parent_indent: isize = -1;
+    let mut best = (0usize, 1usize);
+    for (key, idx) in segs {
+        // find `key:` at the shallowest indentation deeper than the parent within [lo, hi)
+        let mut found = None;
+        let mut min_indent = usize::MAX;
+        for (i, l) in lines.iter().enumerate().take(hi).skip(lo) {
+            let t = l.trim_start_matches(' ');
+            if t.is_empty() || t.starts_with('#') {
+                continue;
+            }
+            // list items: "- key: v" counts as key at indent+2
+            let (ind, t2) = if let Some(x) = t.strip_prefix("- ") { (indent_of(l) + 2, x) } else { (indent_of(l), t) };
+            if (ind as isize) <= parent_indent {
+                if i > lo {
+                    break;
+                }
+                continue;
+            }
+            if ind < min_indent {
+                min_indent = ind;
+            }
+            if ind == min_indent && (t2.starts_with(&format!("{}:", key)) || t2.starts_with(&format!("\"{}\":", key))) {
+                found = Some((i, ind));
+                break;
+            }
+        }
+        let Some((line, ind)) = found else { return best };
+        best = (line, ind + 1);
+        // the block under this key
+        let mut end = line + 1;
+        while end < hi {
+            let l = lines[end];
+            let t = l.trim_start_matches(' ');
+            let ends_block = !t.is_empty() && !t.starts_with('#') && indent_of(l) <= ind;
+            let sibling_item = indent_of(l) == ind && t.starts_with("- ");
+            if ends_block && !sibling_item {
+                break;
+            }
+            end += 1;
+        }
+        lo = line + 1;
+        hi = end;
+        parent_indent = ind as isize;
+        if let Some(n) = idx {
+            // the n-th "- " item in the block
+            let mut count = 0;
+            let mut item = None;
+            let mut item_indent = None;
+            for (i, l) in lines.iter().enumerate().take(hi).skip(lo) {
+                let t = l.trim_start_matches(' ');
+                if t.starts_with("- ") || t == "-" {
+                    let ii = indent_of(l);
+                    if item_indent.is_none() {
+                        item_indent = Some(ii);
+                    }
+                    if Some(ii) == item_indent {
+                        if count == n {
+                            item = Some((i, ii));
+                            break;
+                        }
+                        count += 1;
+                    }
+                }
+            }
+            let Some((iline, iind)) = item else { return best };
+            best = (iline, iind + 1);
+            let mut iend = iline + 1;
+            while iend < hi {
+                let l = lines[iend];
+                let t = l.trim_start_matches(' ');
+                if !t.is_empty() && !t.starts_with('#') && indent_of(l) <= iind {
+                    break;
+                }
+                iend += 1;
+            }
+            // keys of the item are at iind+2 (first one on the "- " line itself)
+            lo = iline;
+            hi = iend;
+            parent_indent = iind as isize + 1;
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::presets;
+
+    #[test]
+    fn seed_apply_reaches_three_running_pods_and_time_travels() {
+        let mut s = Session::new(1);
+        let (out, start) = s.apply(presets::SEED_004);
+        assert_eq!(out.stdout, "deployment.apps/nginx-deployment created\n");
+        assert_eq!(start, 0);
+        assert!(s.len() > 100, "{} steps", s.len());
+        let end = s.len();
+        let pods = s.pod_chips(end);
+        assert_eq!(pods.len(), 3);
+        assert!(pods.iter().all(|p| p.status == "Running" && p.ready == "1/1" && p.class == "ready"), "{:?}", pods);
+        // at the start: nothing
+        assert!(s.pod_chips(0).is_empty());
+        assert_eq!(s.objects_lines(0)[0].text, "No resources found in default namespace.");
+        // the step that first writes a pod
+        let first_pod = s.steps.iter().position(|st| matches!(&st.msg.kind, MessageKind::EtcdTxn { key, .. } if key.starts_with("/registry/pods/"))).unwrap();
+        assert_eq!(s.pod_chips(first_pod).len(), 0);
+        assert_eq!(s.pod_chips(first_pod + 1).len(), 1);
+        let ev = s.events_text(end);
+        assert!(ev.contains("Scheduled") && ev.contains("Started"), "{}", ev);
+        let objs: Vec<String> = s.objects_lines(end).into_iter().map(|l| l.text).collect();
+        assert!(objs.iter().filter(|l| l.contains(" Running ")).count() == 3, "{:?}", objs);
+        assert!(objs[0].starts_with("NAME"));
+        // audit rows: one per request, first is kubectl's GET
+        let a = s.audit_upto(end);
+        assert_eq!(a[0].verb, "get");
+        assert_eq!(a[1].verb, "create");
+        assert_eq!(a[1].user, "kubernetes-admin");
+        assert_eq!(a.len(), s.steps.iter().filter(|st| matches!(st.msg.kind, MessageKind::Request { .. })).count());
+        // etcd
+        let key = s.last_written_key(end).unwrap();
+        let e = s.etcd_entry(&key, end).unwrap();
+        assert!(e.pretty.contains("\"kind\""));
+        // scheduler attempts
+        assert_eq!(s.attempts(end).len(), 3);
+        assert!(s.attempts(0).is_empty());
+        // describe
+        let d = s.describe("deployments", "nginx-deployment", end);
+        assert!(d.starts_with("Name:"), "{}", d);
+    }
+
+    #[test]
+    fn replaying_the_log_gives_the_same_trace() {
+        let mut s = Session::new(7);
+        s.apply(presets::SEED_004);
+        s.console("kubectl scale deployment nginx-deployment --replicas=1", "");
+        let r = Session::replay(7, &s.log);
+        assert_eq!(r.len(), s.len());
+        for (a, b) in r.steps.iter().zip(s.steps.iter()) {
+            assert_eq!(a.msg, b.msg);
+        }
+        // and `kubesim run` of the log gives the same trace too
+        assert!(s.log.starts_with("kubectl apply -f - <<EOF\n"));
+    }
+
+    #[test]
+    fn a_second_session_is_not_affected_by_the_first() {
+        let run = || {
+            let mut s = Session::new(1);
+            s.apply(presets::TOO_BIG);
+            s.pod_chips(s.len()).into_iter().map(|c| c.node).collect::<Vec<_>>()
+        };
+        let fresh = run();
+        let mut other = Session::new(1);
+        other.apply(presets::BAD_IMAGE);
+        assert_eq!(run(), fresh);
+    }
+
+    #[test]
+    fn failed_apply_does_not_change_the_log() {
+        let mut s = Session::new(1);
+        let (out, _) = s.apply("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: x\n  labels: app: x\n");
+        assert!(out.stderr.contains("mapping values are not allowed"), "{}", out.stderr);
+        assert!(s.log.is_empty());
+        assert!(s.is_empty());
+    }
+
+    #[test]
+    fn errors_are_located() {
+        let yaml = presets::SEED_004.replace("  replicas: 3\n", "  replicas: -1\n");
+        let mut s = Session::new(1);
+        let (out, _) = s.apply(&yaml);
+        let marks = locate_errors(&yaml, &out.stderr);
+        assert_eq!(marks.len(), 1, "{:?}", marks);
+        let line = yaml.lines().position(|l| l.contains("replicas: -1")).unwrap() + 1;
+        assert_eq!(marks[0].line, line);
+        assert_eq!(marks[0].column, 3);
+        assert!(marks[0].message.contains("spec.replicas: Invalid value: -1"), "{:?}", marks);
+
+        let yaml = presets::SEED_004.replace("  replicas: 3\n", "  replica: 3\n");
+        let (out, _) = s.apply(&yaml);
+        let marks = locate_errors(&yaml, &out.stderr);
+        let line = yaml.lines().position(|l| l.contains("replica: 3")).unwrap() + 1;
+        assert_eq!(marks[0].line, line, "{:?} {}", marks, out.stderr);
+
+        let yaml = presets::SEED_004.replace("        image: nginx:1.14.2\n", "        image: nginx:1.14.2\n          bad: x\n");
+        let (out, _) = s.apply(&yaml);
+        let marks = locate_errors(&yaml, &out.stderr);
+        assert!(out.stderr.starts_with("error: error parsing STDIN"), "{}", out.stderr);
+        assert_eq!(marks[0].message, out.stderr.trim_end());
+        assert!(marks[0].line >= 20, "{:?}", marks);
+
+        let yaml = presets::SEED_004.replace("        - containerPort: 80\n", "        - containerPort: \"x\"\n");
+        let (out, _) = s.apply(&yaml);
+        let marks = locate_errors(&yaml, &out.stderr);
+        let line = yaml.lines().position(|l| l.contains("containerPort")).unwrap() + 1;
+        assert_eq!(marks[0].line, line, "{:?} {}", marks, out.stderr);
+    }
+
+    #[test]
+    fn locate_path_walks_lists() {
+        let y = "spec:\n  template:\n    spec:\n      containers:\n      - name: a\n        image: x\n      - name: b\n        image: y\n";
+        let lines: Vec<&str> = y.lines().collect();
+        assert_eq!(locate_path(&lines, "spec.template.spec.containers[1].image"), (7, 9));
+        assert_eq!(locate_path(&lines, "spec.template.spec.containers[0].name"), (4, 9));
+        assert_eq!(locate_path(&lines, "spec.template.spec.containers[0]"), (4, 7));
+        assert_eq!(locate_path(&lines, "spec.nothere"), (0, 1));
+    }
+
+    #[test]
+    fn paths_and_keys() {
+        let p = parse_path("/api/v1/namespaces/default/pods/x/binding");
+        assert_eq!((p.resource.as_str(), p.namespace.as_str(), p.name.as_str(), p.sub.as_str()), ("pods", "default", "x", "binding"));
+        let p = parse_path("/apis/apps/v1/namespaces/default/deployments?watch=true&resourceVersion=1");
+        assert!(p.watch);
+        assert_eq!(p.group, "apps");
+        assert_eq!(parse_key("/registry/minions/node-1"), ("nodes".into(), "".into(), "node-1".into()));
+        assert_eq!(parse_key("/registry/pods/default/a"), ("pods".into(), "default".into(), "a".into()));
+        assert_eq!(short_pod_name("nginx-deployment-cf4cd4db7-j5b8n"), "…-j5b8n");
+        assert!(is_script("# x\nkubectl get pods\n"));
+        assert!(!is_script("apiVersion: v1\n"));
+        assert_eq!(normalize("a\r\nb"), "a\nb\n");
+    }
+
+    #[test]
+    fn json_diff_reports_changes() {
+        let a = serde_json::json!({"a": 1, "b": {"c": [1, 2]}, "d": "x"});
+        let b = serde_json::json!({"a": 2, "b": {"c": [1]}, "e": true});
+        let d = json_diff(&a, &b);
+        let s: Vec<String> = d.iter().map(|l| format!("{}{}", l.op, l.path)).collect();
+        assert_eq!(s, vec!["~a", "-b.c[1]", "-d", "+e"]);
+    }
+}

@@ -1,0 +1,432 @@
+//! Narration: two or three sentences for the current step, in English or Korean, saying which
+//! component did what and why. Derived from the message kind, its actors, the object kinds and —
+//! for details such as the chosen node or a Pod's new status — the state in etcd after the step.
+//! The templates live in the translation table ([`super::i18n`]) under `n.*` keys.
+
+use super::i18n::{fill, tr, Lang};
+use super::model::{kind_of, parse_key, parse_path, Session};
+use crate::api::meta;
+use crate::sim::{Actor, MessageKind};
+use serde_json::Value;
+
+/// The display name of a component in a sentence.
+pub fn actor_name(lang: Lang, a: &Actor) -> String {
+    match a {
+        Actor::Kubectl => "kubectl".into(),
+        Actor::ApiServer => "kube-apiserver".into(),
+        Actor::Etcd => "etcd".into(),
+        Actor::DeploymentController => tr(lang, "actor.dc").into(),
+        Actor::ReplicaSetController => tr(lang, "actor.rsc").into(),
+        Actor::GarbageCollector => tr(lang, "actor.gc").into(),
+        Actor::NodeController => tr(lang, "actor.nlc").into(),
+        Actor::Scheduler => tr(lang, "actor.sched").into(),
+        Actor::Kubelet(n) => fill(tr(lang, "actor.kubelet"), &[("node", n.clone())]),
+        Actor::Runtime(n) => fill(tr(lang, "actor.runtime"), &[("node", n.clone())]),
+    }
+}
+
+/// A Kubernetes kind as a word in the language (`Pod` / `파드`).
+pub fn kind_word(lang: Lang, kind: &str) -> String {
+    match lang {
+        Lang::En => kind.to_string(),
+        Lang::Ko => match kind {
+            "Deployment" => "디플로이먼트",
+            "ReplicaSet" => "레플리카셋",
+            "Pod" => "파드",
+            "Node" => "노드",
+            "Event" => "이벤트",
+            "Namespace" => "네임스페이스",
+            "Binding" => "바인딩",
+            "Lease" => "리스(Lease)",
+            other => other,
+        }
+        .to_string(),
+    }
+}
+
+fn cap(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+type Vars = Vec<(&'static str, String)>;
+
+fn say(lang: Lang, key: &str, vars: &Vars) -> String {
+    fill(tr(lang, key), vars)
+}
+
+fn owner_name(o: &Value) -> String {
+    meta::controller_of(o).map(|r| meta::get_str(r, &["name"]).to_string()).unwrap_or_default()
+}
+
+/// A short description of a Pod's status for the kubelet's status patches.
+fn pod_summary(lang: Lang, p: &Value) -> String {
+    let phase = meta::get_str(p, &["status", "phase"]).to_string();
+    let mut parts = vec![format!("phase {}", if phase.is_empty() { "Pending".into() } else { phase })];
+    if let Some(cs) = meta::get(p, &["status", "containerStatuses"]).and_then(|c| c.as_array()) {
+        for c in cs {
+            let name = meta::get_str(c, &["name"]);
+            if let Some(w) = meta::get(c, &["state", "waiting"]) {
+                parts.push(format!("{} waiting ({})", name, meta::get_str(w, &["reason"])));
+            } else if meta::get(c, &["state", "running"]).is_some() {
+                parts.push(format!("{} running", name));
+            } else if let Some(t) = meta::get(c, &["state", "terminated"]) {
+                parts.push(format!("{} terminated ({})", name, meta::get_str(t, &["reason"])));
+            }
+        }
+    }
+    if let Some(conds) = meta::get(p, &["status", "conditions"]).and_then(|c| c.as_array()) {
+        if let Some(r) = conds.iter().find(|c| meta::get_str(c, &["type"]) == "Ready") {
+            parts.push(format!("Ready={}", meta::get_str(r, &["status"])));
+        }
+    }
+    let ip = meta::get_str(p, &["status", "podIP"]);
+    if !ip.is_empty() {
+        parts.push(format!("podIP {}", ip));
+    }
+    let s = parts.join(", ");
+    match lang {
+        Lang::En => s,
+        Lang::Ko => s.replace(" waiting ", " 대기 ").replace(" running", " 실행 중").replace(" terminated ", " 종료 "),
+    }
+}
+
+/// The narration for position `pos` (the message `steps[pos-1]`).
+pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
+    let Some(step) = s.current(pos) else {
+        return if s.is_empty() { tr(lang, "n.start").to_string() } else { tr(lang, "n.before").to_string() };
+    };
+    let m = &step.msg;
+    let k = pos - 1;
+    let mut v: Vars = vec![("from", actor_name(lang, &m.from)), ("to", actor_name(lang, &m.to)), ("From", cap(&actor_name(lang, &m.from))), ("To", cap(&actor_name(lang, &m.to)))];
+    let node_of = |a: &Actor| match a {
+        Actor::Kubelet(n) | Actor::Runtime(n) => n.clone(),
+        _ => String::new(),
+    };
+    v.push(("node", if node_of(&m.from).is_empty() { node_of(&m.to) } else { node_of(&m.from) }));
+    // etcd txns this request caused (they follow it directly)
+    let txns: Vec<(String, i64)> = s.steps[pos..]
+        .iter()
+        .take_while(|x| matches!(x.msg.kind, MessageKind::EtcdTxn { .. }))
+        .filter(|x| x.msg.cause == Some(m.id))
+        .filter_map(|x| match &x.msg.kind {
+            MessageKind::EtcdTxn { key, revision, .. } => Some((key.clone(), *revision)),
+            _ => None,
+        })
+        .collect();
+    let after = |key: &str, rev: i64| s.value_of_key(key, rev);
+    match &m.kind {
+        MessageKind::Request { verb, path } => {
+            let p = parse_path(path);
+            let kind = kind_of(&p.resource);
+            v.push(("kind", kind_word(lang, kind)));
+            v.push(("verb", verb.clone()));
+            v.push(("path", path.split('?').next().unwrap_or("").to_string()));
+            v.push(("resource", p.resource.clone()));
+            v.push(("ns", p.namespace.clone()));
+            let created = txns.first().map(|(key, rev)| (parse_key(key).2, after(key, *rev)));
+            let name = if !p.name.is_empty() { p.name.clone() } else { created.as_ref().map(|c| c.0.clone()).unwrap_or_default() };
+            v.push(("name", name.clone()));
+            let obj = created.and_then(|c| c.1);
+            if p.watch {
+                let rv = p.query.split('&').find_map(|kv| kv.strip_prefix("resourceVersion=")).unwrap_or("0").to_string();
+                v.push(("rv", rv));
+                return say(lang, "n.req.watch", &v);
+            }
+            if verb == "GET" {
+                if m.from == Actor::Kubectl {
+                    let in_apply = s.segments.get(step.segment).map(|g| g.command.starts_with("kubectl apply")).unwrap_or(false);
+                    if in_apply && !p.name.is_empty() {
+                        return say(lang, "n.req.kubectl.get_apply", &v);
+                    }
+                    return say(lang, if p.name.is_empty() { "n.req.kubectl.list" } else { "n.req.kubectl.get" }, &v);
+                }
+                return say(lang, if p.name.is_empty() { "n.req.list" } else { "n.req.get" }, &v);
+            }
+            // events, whoever records them
+            if p.resource == "events" {
+                if let Some(e) = &obj {
+                    let reason = meta::get_str(e, &["reason"]).to_string();
+                    let regarding = if meta::get(e, &["regarding"]).is_some() { "regarding" } else { "involvedObject" };
+                    v.push(("reason", reason));
+                    v.push(("object", format!("{}/{}", meta::get_str(e, &[regarding, "kind"]).to_lowercase(), meta::get_str(e, &[regarding, "name"]))));
+                    let note = if regarding == "regarding" { meta::get_str(e, &["note"]) } else { meta::get_str(e, &["message"]) };
+                    v.push(("msg", note.to_string()));
+                }
+                return say(lang, "n.req.event", &v);
+            }
+            match (&m.from, verb.as_str(), p.resource.as_str(), p.sub.as_str()) {
+                (Actor::Kubectl, "POST", _, _) => say(lang, "n.req.kubectl.create", &v),
+                (Actor::Kubectl, "PATCH", _, "") => say(lang, "n.req.kubectl.patch", &v),
+                (Actor::Kubectl, "DELETE", _, _) => say(lang, "n.req.kubectl.delete", &v),
+                (Actor::Kubectl, _, _, "scale") => say(lang, "n.req.kubectl.scale", &v),
+                (Actor::Kubectl, _, _, _) => say(lang, "n.req.kubectl.other", &v),
+                (Actor::DeploymentController, "POST", "replicasets", _) => {
+                    let hash = obj.as_ref().map(|o| meta::get_str(o, &["metadata", "labels", "pod-template-hash"]).to_string()).unwrap_or_default();
+                    let replicas = obj.as_ref().and_then(|o| meta::get_i64(o, &["spec", "replicas"])).unwrap_or(0);
+                    v.push(("hash", hash));
+                    v.push(("want", replicas.to_string()));
+                    v.push(("owner", obj.as_ref().map(owner_name).unwrap_or_default()));
+                    say(lang, "n.req.dc.create_rs", &v)
+                }
+                (Actor::DeploymentController, _, "replicasets", _) => {
+                    let replicas = obj.as_ref().and_then(|o| meta::get_i64(o, &["spec", "replicas"])).unwrap_or(0);
+                    v.push(("want", replicas.to_string()));
+                    say(lang, "n.req.dc.scale_rs", &v)
+                }
+                (Actor::DeploymentController, _, "deployments", "status") => say(lang, "n.req.dc.status", &v),
+                (Actor::ReplicaSetController, "POST", "pods", _) => {
+                    let owner = obj.as_ref().map(owner_name).unwrap_or_default();
+                    let want = s
+                        .object("replicasets", &p.namespace, &owner, pos)
+                        .and_then(|rs| meta::get_i64(&rs, &["spec", "replicas"]))
+                        .unwrap_or(0);
+                    v.push(("owner", owner));
+                    v.push(("want", want.to_string()));
+                    say(lang, "n.req.rsc.create_pod", &v)
+                }
+                (Actor::ReplicaSetController, "DELETE", "pods", _) => say(lang, "n.req.rsc.delete_pod", &v),
+                (Actor::ReplicaSetController, _, "replicasets", "status") => say(lang, "n.req.rsc.status", &v),
+                (Actor::Scheduler, "POST", "pods", "binding") => {
+                    let node = obj.as_ref().map(|o| meta::get_str(o, &["spec", "nodeName"]).to_string()).unwrap_or_default();
+                    v.retain(|(k, _)| *k != "node");
+                    v.push(("node", node));
+                    say(lang, "n.req.sched.bind", &v)
+                }
+                (Actor::Scheduler, _, "pods", "status") => say(lang, "n.req.sched.unschedulable", &v),
+                (Actor::Kubelet(_), _, "pods", "status") => {
+                    let summary = obj.as_ref().map(|o| pod_summary(lang, o)).unwrap_or_default();
+                    v.push(("summary", summary));
+                    say(lang, "n.req.kubelet.status", &v)
+                }
+                (Actor::Kubelet(_), "DELETE", "pods", _) => say(lang, "n.req.kubelet.delete", &v),
+                (Actor::Kubelet(_), "POST", "nodes", _) => say(lang, "n.req.kubelet.register", &v),
+                (Actor::Kubelet(_), _, "leases", _) => say(lang, "n.req.kubelet.lease", &v),
+                (Actor::NodeController, _, "nodes", "status") => say(lang, "n.req.nlc.unknown", &v),
+                (Actor::NodeController, _, "nodes", _) => say(lang, "n.req.nlc.taint", &v),
+                (Actor::NodeController, _, "pods", "status") => say(lang, "n.req.nlc.pod_notready", &v),
+                (Actor::NodeController, "DELETE", "pods", _) => say(lang, "n.req.nlc.evict", &v),
+                (Actor::Kubelet(_), _, "nodes", _) => say(lang, "n.req.kubelet.node", &v),
+                (Actor::GarbageCollector, "DELETE", _, _) => say(lang, "n.req.gc.delete", &v),
+                (_, "DELETE", _, _) => say(lang, "n.req.delete", &v),
+                _ => say(lang, "n.req.generic", &v),
+            }
+        }
+        MessageKind::Response { code, reason } => {
+            let req = m.cause.and_then(|c| s.step_of(c)).map(|i| &s.steps[i]);
+            let (label, rpath, rverb) = match req.map(|r| &r.msg.kind) {
+                Some(MessageKind::Request { verb, path }) => (req.map(|r| r.msg.label()).unwrap_or_default(), parse_path(path), verb.clone()),
+                _ => (String::new(), Default::default(), String::new()),
+            };
+            v.push(("code", code.to_string()));
+            v.push(("reason", reason.clone()));
+            v.push(("req", label));
+            v.push(("kind", kind_word(lang, kind_of(&rpath.resource))));
+            v.push(("name", rpath.name.clone()));
+            // the revision the request wrote, if any
+            let rev = req
+                .and_then(|r| {
+                    let i = s.step_of(r.msg.id)?;
+                    s.steps[i + 1..].iter().take_while(|x| matches!(x.msg.kind, MessageKind::EtcdTxn { .. })).filter_map(|x| match &x.msg.kind {
+                        MessageKind::EtcdTxn { revision, key, .. } => Some((*revision, key.clone())),
+                        _ => None,
+                    }).last()
+                });
+            if let Some((r, key)) = &rev {
+                v.push(("rev", r.to_string()));
+                if rpath.name.is_empty() {
+                    v.retain(|(k, _)| *k != "name");
+                    v.push(("name", parse_key(key).2));
+                }
+            }
+            let key = match code {
+                200 | 201 if rpath.watch => "n.resp.watch",
+                201 if rev.is_some() => "n.resp.created",
+                200 if rev.is_some() && rverb == "DELETE" => "n.resp.deleted",
+                200 if rev.is_some() => "n.resp.updated",
+                200 => "n.resp.read",
+                404 if m.to == Actor::Kubectl && s.segments.get(step.segment).map(|g| g.command.starts_with("kubectl apply")).unwrap_or(false) => "n.resp.notfound_apply",
+                404 => "n.resp.notfound",
+                409 => "n.resp.conflict",
+                422 => "n.resp.invalid",
+                _ => "n.resp.error",
+            };
+            say(lang, key, &v)
+        }
+        MessageKind::EtcdTxn { op, key, revision } => {
+            let (res, ns, name) = parse_key(key);
+            v.push(("key", key.clone()));
+            v.push(("rev", revision.to_string()));
+            v.push(("kind", kind_word(lang, kind_of(&res))));
+            v.push(("name", name));
+            v.push(("ns", ns));
+            let ch = s.cluster.api.etcd.change_at(*revision);
+            let version = ch.as_ref().map(|c| c.kv.version).unwrap_or(0);
+            v.push(("version", version.to_string()));
+            if op == "DELETE" {
+                say(lang, "n.etcd.delete", &v)
+            } else if ch.as_ref().map(|c| c.prev.is_none()).unwrap_or(false) {
+                say(lang, "n.etcd.create", &v)
+            } else {
+                say(lang, "n.etcd.update", &v)
+            }
+        }
+        MessageKind::Watch { event_type, kind, namespace, name, resource_version } => {
+            v.push(("event", event_type.clone()));
+            v.push(("kind", kind_word(lang, kind)));
+            v.push(("ns", namespace.clone()));
+            v.push(("name", name.clone()));
+            v.push(("rv", resource_version.clone()));
+            let rv: i64 = resource_version.parse().unwrap_or(0);
+            let res = meta::RESOURCES.iter().find(|r| r.kind == kind).map(|r| r.resource).unwrap_or("");
+            let key = meta::lookup(res).map(|i| i.etcd_key(namespace, name)).unwrap_or_default();
+            // the object as the event carries it (for DELETED: the last version before it)
+            let obj = if event_type == "DELETED" { s.value_of_key(&key, rv.saturating_sub(1).max(1)) } else { s.value_of_key(&key, rv) };
+            let owner = obj.as_ref().map(owner_name).unwrap_or_default();
+            v.push(("owner", owner.clone()));
+            let node = obj.as_ref().map(|o| meta::get_str(o, &["spec", "nodeName"]).to_string()).unwrap_or_default();
+            match (&m.to, kind.as_str()) {
+                (Actor::DeploymentController, "Deployment") => say(lang, "n.watch.dc.deploy", &v),
+                (Actor::DeploymentController, "ReplicaSet") => say(lang, if owner.is_empty() { "n.watch.dc.rs_orphan" } else { "n.watch.dc.rs" }, &v),
+                (Actor::ReplicaSetController, "ReplicaSet") => say(lang, "n.watch.rsc.rs", &v),
+                (Actor::ReplicaSetController, "Pod") => say(lang, if event_type == "ADDED" { "n.watch.rsc.pod_added" } else { "n.watch.rsc.pod" }, &v),
+                (Actor::GarbageCollector, _) => say(lang, if event_type == "DELETED" { "n.watch.gc.deleted" } else { "n.watch.gc" }, &v),
+                (Actor::NodeController, "Lease") => say(lang, "n.watch.nlc.lease", &v),
+                (Actor::NodeController, "Node") => say(lang, "n.watch.nlc.node", &v),
+                (Actor::NodeController, _) => say(lang, "n.watch.nlc.pod", &v),
+                (Actor::Scheduler, "Pod") => {
+                    if event_type == "DELETED" {
+                        say(lang, "n.watch.sched.pod_deleted", &v)
+                    } else if node.is_empty() {
+                        say(lang, "n.watch.sched.pod_pending", &v)
+                    } else {
+                        v.retain(|(k, _)| *k != "node");
+                        v.push(("node", node));
+                        say(lang, "n.watch.sched.pod_bound", &v)
+                    }
+                }
+                (Actor::Scheduler, "Node") => say(lang, "n.watch.sched.node", &v),
+                (Actor::Kubelet(_), "Pod") => {
+                    let deleting = obj.as_ref().map(meta::is_deleting).unwrap_or(false);
+                    let key = match event_type.as_str() {
+                        "ADDED" => "n.watch.kubelet.added",
+                        "DELETED" => "n.watch.kubelet.deleted",
+                        _ if deleting => "n.watch.kubelet.deleting",
+                        _ => "n.watch.kubelet.modified",
+                    };
+                    say(lang, key, &v)
+                }
+                _ => say(lang, "n.watch.generic", &v),
+            }
+        }
+        MessageKind::Runtime { call, detail } => {
+            v.push(("detail", detail.clone()));
+            let (base, done) = match call.strip_suffix(" done") {
+                Some(b) => (b, true),
+                None => (call.as_str(), false),
+            };
+            v.push(("call", base.to_string()));
+            // the pod this CRI call is for: the nearest earlier RunPodSandbox on this node, or the detail
+            let image = detail.rsplit('/').next().unwrap_or(detail).to_string();
+            v.push(("image", image));
+            v.push(("container", detail.clone()));
+            let key = match (base, done) {
+                ("RunPodSandbox", false) => "n.cri.sandbox",
+                ("RunPodSandbox", true) => "n.cri.sandbox_done",
+                ("PullImage", false) => "n.cri.pull",
+                ("PullImage", true) if detail == "error" => "n.cri.pull_error",
+                ("PullImage", true) => {
+                    v.push(("digest", detail.split('@').nth(1).unwrap_or("").chars().take(19).collect::<String>() + "…"));
+                    "n.cri.pull_done"
+                }
+                ("CreateContainer", false) => "n.cri.create",
+                ("CreateContainer", true) => "n.cri.create_done",
+                ("StartContainer", false) => "n.cri.start",
+                ("StartContainer", true) => "n.cri.start_done",
+                ("StopContainer", false) => "n.cri.stop",
+                ("StopContainer", true) => "n.cri.stop_done",
+                ("RemovePodSandbox", _) => "n.cri.remove",
+                _ => "n.cri.generic",
+            };
+            let _ = k;
+            say(lang, key, &v)
+        }
+        MessageKind::Timer { what } => {
+            v.push(("what", what.clone()));
+            say(lang, "n.timer", &v)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::presets;
+
+    fn all_narrations(s: &Session, lang: Lang) -> Vec<String> {
+        (0..=s.len()).map(|p| narrate(s, p, lang)).collect()
+    }
+
+    #[test]
+    fn every_step_of_the_presets_is_narrated_in_both_languages() {
+        for (_, _, text) in presets::PRESETS {
+            let mut s = Session::new(1);
+            s.apply(text);
+            for lang in [Lang::En, Lang::Ko] {
+                for (i, n) in all_narrations(&s, lang).iter().enumerate() {
+                    assert!(!n.is_empty(), "step {} empty", i);
+                    assert!(!n.contains('{') && !n.contains('}'), "unfilled placeholder at step {}: {}", i, n);
+                    assert!(!n.starts_with('?'), "missing template at step {}: {}", i, n);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn node_failure_and_console_commands_are_narrated() {
+        let mut s = Session::new(1);
+        s.apply(presets::SEED_004);
+        for line in ["kubectl get pods", "kubectl scale deployment nginx-deployment --replicas=2", "sim node fail node-1", "sim advance 400s", "kubectl delete deployment nginx-deployment"] {
+            s.console(line, presets::SEED_004);
+        }
+        let mut keys_seen = std::collections::BTreeSet::new();
+        for lang in [Lang::En, Lang::Ko] {
+            for p in 0..=s.len() {
+                let n = narrate(&s, p, lang);
+                assert!(!n.contains('{') && !n.starts_with('?'), "step {}: {}", p, n);
+                if lang == Lang::En {
+                    keys_seen.insert(n.split(' ').take(4).collect::<Vec<_>>().join(" "));
+                }
+            }
+        }
+        let all = (0..=s.len()).map(|p| narrate(&s, p, Lang::En)).collect::<Vec<_>>().join("\n");
+        for want in ["renews its Lease", "sets all its conditions to Unknown", "taint eviction deletes Pod", "replicaset controller deletes Pod", "garbage collector"] {
+            assert!(all.contains(want), "never narrated: {}", want);
+        }
+    }
+
+    #[test]
+    fn the_seed_story_is_told() {
+        let mut s = Session::new(1);
+        s.apply(presets::SEED_004);
+        let en = all_narrations(&s, Lang::En).join("\n");
+        for want in ["informer", "work queue", "pod-template-hash", "binding subresource", "RunPodSandbox", "syncReplicaSet", "ownerReference"] {
+            assert!(en.contains(want), "narration never mentions {}", want);
+        }
+        let ko = all_narrations(&s, Lang::Ko).join("\n");
+        for want in ["디플로이먼트 컨트롤러", "레플리카셋", "스케줄러", "바인딩", "워크 큐", "인포머"] {
+            assert!(ko.contains(want), "Korean narration never mentions {}", want);
+        }
+        // the scheduler's binding names the node
+        let bind = s.steps.iter().position(|st| st.msg.label() == "POST pods/binding").unwrap();
+        let n = narrate(&s, bind + 1, Lang::En);
+        assert!(n.contains("node-"), "{}", n);
+        // watch of a ReplicaSet to the replicaset controller: the key goes to the work queue
+        let w = s.steps.iter().position(|st| st.msg.label() == "WATCH ADDED ReplicaSet" && st.msg.to == Actor::ReplicaSetController).unwrap();
+        let n = narrate(&s, w + 1, Lang::En);
+        assert!(n.contains("work queue") && n.contains("default/nginx-deployment-"), "{}", n);
+    }
+}

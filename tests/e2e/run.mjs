@@ -1,0 +1,278 @@
+// End-to-end test of the sandbox page: serves the built dist/ under a subpath on 127.0.0.1 with
+// node's http module and drives Debian's Chromium through playwright-core.
+//
+//   trunk build --release --offline && node tests/e2e/run.mjs
+//
+// Checks: the page loads; Apply of seed 004's Deployment plays to the end; the Objects panel shows
+// three Running pods and the Events panel Scheduled and Started events; stepping back returns to a
+// state with fewer pods; keyboard control; an Apply error lands on its line; the language switch;
+// a shared link reopens the very same state. Saves docs/screenshot-{default,embed,ko}.png.
+// Env: KUBESIM_DIST (dist/), CHROMIUM (/usr/bin/chromium), SHOTS (docs/), E2E_HEADFUL=1.
+import fs from "node:fs";
+import path from "node:path";
+import { chromium } from "playwright-core";
+import { serve, chromeArgs } from "./serve.mjs";
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
+const dist = process.env.KUBESIM_DIST ?? path.join(root, "dist");
+const shots = process.env.SHOTS ?? path.join(root, "docs");
+const executablePath = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const base = "/some/sub/path/"; // dist/ must work from a subpath
+
+const SEED = fs.readFileSync(path.join(root, "src/ui/presets.rs"), "utf8").split('pub const SEED_004: &str = "')[1].split('";')[0];
+
+let passed = 0, failed = 0;
+async function check(name, fn) {
+  const t0 = Date.now();
+  try {
+    await fn();
+    passed++;
+    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${name}: ${e && e.stack ? e.stack.split("\n").slice(0, 3).join(" | ") : e}`);
+  }
+}
+function assert(cond, msg) { if (!cond) throw new Error(msg); }
+
+const counter = async (page) => {
+  const t = await page.locator("#counter").textContent();
+  const m = t.match(/(\d+)\s*\/\s*(\d+)/);
+  return { pos: +m[1], total: +m[2] };
+};
+const objectsText = async (page) => {
+  await page.click("#tab-objects");
+  return page.locator("#objects-out").textContent();
+};
+const countRunning = (text) => text.split("\n").filter((l) => l.startsWith("pod/") && / Running /.test(l)).length;
+const countPods = (text) => text.split("\n").filter((l) => l.startsWith("pod/")).length;
+
+const server = await serve(dist, base);
+const url = `http://127.0.0.1:${server.address().port}${base}`;
+const browser = await chromium.launch({ executablePath, headless: !process.env.E2E_HEADFUL, args: chromeArgs });
+fs.mkdirSync(shots, { recursive: true });
+const errors = [];
+try {
+  const ctx = await browser.newContext({ viewport: { width: 1440, height: 1000 }, locale: "en-US" });
+  const page = await ctx.newPage();
+  page.on("pageerror", (e) => errors.push(String(e)));
+
+  await check("page loads from a subpath with the seed manifest in the editor", async () => {
+    await page.goto(url);
+    await page.waitForSelector("#editor-text", { timeout: 20000 });
+    const text = await page.locator("#editor-text").inputValue();
+    assert(text.includes("name: nginx-deployment") && text.includes("image: nginx:1.14.2"), "editor holds " + text.slice(0, 80));
+    assert((await page.locator("svg.diagram").count()) === 1, "no diagram");
+  });
+
+  await check("Apply prints kubectl's output and starts the timeline", async () => {
+    await page.click("#apply");
+    await page.waitForSelector(".editor-status.ok", { timeout: 10000 });
+    const out = await page.locator(".editor-status .kubectl-out").textContent();
+    assert(out.trim() === "deployment.apps/nginx-deployment created", out);
+    const c = await counter(page);
+    assert(c.total > 100 && c.pos >= 1, JSON.stringify(c));
+  });
+
+  await check("plays to the end at 8x: three Running pods, Scheduled and Started events", async () => {
+    await page.selectOption("#speed", "8");
+    const { total } = await counter(page);
+    if ((await page.getAttribute("#play", "aria-label")) === "Play") await page.click("#play");
+    await page.waitForFunction((n) => /(\d+)\s*\/\s*(\d+)/.exec(document.querySelector("#counter").textContent)[1] == n, total, { timeout: 120000, polling: 200 });
+    const objs = await objectsText(page);
+    assert(countRunning(objs) === 3, "running pods: " + objs);
+    assert(/deployment\.apps\/nginx-deployment\s+3\/3/.test(objs), "deployment not 3/3: " + objs);
+    await page.click("#tab-events");
+    const ev = await page.locator("#events-out").textContent();
+    assert(/\bScheduled\b/.test(ev) && /\bStarted\b/.test(ev) && /\bPulled\b/.test(ev), ev);
+    assert((await page.locator(".diagram .chip.ready").count()) === 3, "three ready chips");
+  });
+
+  await check("step back returns to a state with fewer pods, instantly", async () => {
+    const { total } = await counter(page);
+    await page.click("#step-back");
+    assert((await counter(page)).pos === total - 1, "one step back");
+    // scrub to the etcd write of the third Pod, then step back over it
+    await page.locator("#timeline").fill("40");
+    let objs = await objectsText(page);
+    assert(countPods(objs) === 3, "at step 40: " + objs);
+    const t0 = Date.now();
+    await page.click("#step-back");
+    objs = await page.locator("#objects-out").textContent();
+    const ms = Date.now() - t0;
+    assert(countPods(objs) === 2, "after stepping back: " + objs);
+    assert((await page.locator(".diagram .chip").count()) === 2, "two chips in the diagram");
+    console.log(`     (step back 40 -> 39: 3 -> 2 pods, ${ms} ms from click to updated panel)`);
+  });
+
+  await check("keyboard: space plays and pauses, arrows step (not while typing)", async () => {
+    await page.locator("#timeline").fill("10");
+    await page.locator("h2#narr-title").evaluate(() => document.activeElement && document.activeElement.blur());
+    await page.keyboard.press("ArrowRight");
+    assert((await counter(page)).pos === 11, "ArrowRight");
+    await page.keyboard.press("ArrowLeft");
+    assert((await counter(page)).pos === 10, "ArrowLeft");
+    await page.keyboard.press(" ");
+    assert((await page.getAttribute("#play", "aria-label")) === "Pause", "space did not play");
+    await page.keyboard.press(" ");
+    assert((await page.getAttribute("#play", "aria-label")) === "Play", "space did not pause");
+    const pos = (await counter(page)).pos;
+    await page.focus("#console-in");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press(" ");
+    assert((await counter(page)).pos === pos, "arrow in the console moved the timeline");
+    assert((await page.getAttribute("#play", "aria-label")) === "Play", "space in the console played");
+    await page.fill("#console-in", "");
+  });
+
+  await check("console runs kubectl with the same interpreter and history", async () => {
+    await page.fill("#console-in", "kubectl get deploy nginx-deployment");
+    await page.press("#console-in", "Enter");
+    await page.waitForFunction(() => /nginx-deployment\s+3\/3/.test(document.querySelector("#console-out").textContent));
+    await page.press("#console-in", "ArrowUp");
+    assert((await page.inputValue("#console-in")) === "kubectl get deploy nginx-deployment", "history");
+    await page.fill("#console-in", "");
+    await page.click("#play"); // pause the console's steps
+  });
+
+  await check("an Apply error shows kubectl's message at its line", async () => {
+    const bad = SEED.replace("  replicas: 3\n", "  replicas: -1\n");
+    await page.fill("#editor-text", bad);
+    await page.click("#apply");
+    await page.waitForSelector(".err-msg", { timeout: 5000 });
+    const msg = await page.locator(".err-msg").first().textContent();
+    assert(msg.includes("line 8, column 3") && msg.includes('The Deployment "nginx-deployment" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0'), msg);
+    assert((await page.locator(".ln.bad").textContent()) === "8", "gutter mark");
+    const yamlBad = SEED.replace("  labels:\n    app: nginx\n", "  labels: app: nginx\n");
+    await page.fill("#editor-text", yamlBad);
+    await page.click("#apply");
+    const m2 = await page.locator(".err-msg").first().textContent();
+    assert(m2.includes("error: error parsing STDIN: error converting YAML to JSON: yaml: line 5: mapping values are not allowed in this context"), m2);
+    await page.fill("#editor-text", SEED);
+  });
+
+  await check("a shared link reopens exactly the same state", async () => {
+    await page.locator("#timeline").fill("150");
+    const want = await counter(page);
+    const wantObjs = await objectsText(page);
+    await page.click("text=Share");
+    const link = await page.inputValue("#share-link");
+    const snippet = await page.inputValue("#share-iframe");
+    assert(link.startsWith(url) && link.includes("#s=1&") && link.includes("&t=150"), link);
+    assert(snippet.startsWith("<iframe src=\"" + url + "?embed#"), snippet);
+    await page.keyboard.press("Escape");
+    const other = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+    const p2 = await other.newPage();
+    p2.on("pageerror", (e) => errors.push(String(e)));
+    await p2.goto(link);
+    await p2.waitForSelector("#counter");
+    const got = await counter(p2);
+    assert(got.pos === want.pos && got.total === want.total, JSON.stringify({ want, got }));
+    assert((await objectsText(p2)) === wantObjs, "objects differ");
+    assert((await p2.locator("#console-out").textContent()).includes("kubectl get deploy nginx-deployment"), "console replayed");
+    await other.close();
+  });
+
+  await check("language switch: Korean UI and narration; default follows the browser", async () => {
+    await page.click(".lang button[lang=ko]");
+    assert((await page.locator("#apply").textContent()).includes("적용"), "apply label");
+    assert((await page.locator(".narr-text").textContent()).match(/[가-힣]/), "narration not Korean");
+    assert((await page.getAttribute("html", "lang")) === "ko", "html lang");
+    const ko = await browser.newContext({ viewport: { width: 1440, height: 1000 }, locale: "ko-KR" });
+    const p3 = await ko.newPage();
+    await p3.goto(url);
+    await p3.waitForSelector("#apply");
+    assert((await p3.locator("#tab-events").textContent()) === "이벤트", "ko browser default");
+    await ko.close();
+  });
+
+  await check("screenshots: default, Korean, embed", async () => {
+    // each from a fresh page: Apply, pause, go to an instructive step
+    const fresh = async (locale, step, tab) => {
+      const c = await browser.newContext({ viewport: { width: 1440, height: 1000 }, locale });
+      const p = await c.newPage();
+      p.on("pageerror", (e) => errors.push(String(e)));
+      await p.goto(url);
+      await p.waitForSelector("#apply");
+      await p.click("#apply");
+      await p.click("#play");
+      await p.locator("#timeline").fill(String(step));
+      await p.click("#tab-" + tab);
+      await p.locator("#timeline").focus();
+      await p.waitForTimeout(500);
+      return [c, p];
+    };
+    // step 233: two Pods Running, one still ContainerCreating; a watch event reaches the replicaset controller
+    let [c, p] = await fresh("en-US", 233, "objects");
+    await p.screenshot({ path: path.join(shots, "screenshot-default.png"), fullPage: true });
+    const link = await (async () => { await p.click("text=Share"); const l = await p.inputValue("#share-link"); await p.keyboard.press("Escape"); return l; })();
+    await c.close();
+    // step 107: the scheduler binds the third Pod; the Scheduler tab shows its filter and score table
+    [c, p] = await fresh("ko-KR", 107, "scheduler");
+    assert((await p.locator("#tab-scheduler").textContent()) === "스케줄러", "Korean UI");
+    await p.screenshot({ path: path.join(shots, "screenshot-ko.png"), fullPage: true });
+    await c.close();
+    const embedUrl = link.replace(url, url + "?embed");
+    const e = await browser.newContext({ viewport: { width: 960, height: 640 } });
+    const p4 = await e.newPage();
+    await p4.goto(embedUrl);
+    await p4.waitForSelector(".page.embed .diagram");
+    assert((await p4.locator(".panels").count()) === 0 && (await p4.locator("#editor-text").count()) === 0, "embed shows panels or editor");
+    await p4.click("text=Show the manifest");
+    assert((await p4.locator("#editor-text").count()) === 1, "embed editor does not open");
+    await p4.click("text=Hide the manifest");
+    await p4.waitForTimeout(400);
+    await p4.screenshot({ path: path.join(shots, "screenshot-embed.png"), fullPage: true });
+    await e.close();
+  });
+
+  await check("the packet travels along its edge (requestAnimationFrame)", async () => {
+    const c = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const p = await c.newPage();
+    await p.goto(url);
+    await p.waitForSelector("#apply");
+    await p.click("#apply");
+    await p.click("#play");
+    await p.locator("#timeline").fill("60");
+    await p.click("#step-fwd");
+    const seen = new Set();
+    for (let i = 0; i < 8; i++) {
+      seen.add(await p.getAttribute(".diagram .packet", "transform"));
+      await p.waitForTimeout(60);
+    }
+    assert(seen.size >= 4, "packet positions: " + [...seen].join(" | "));
+    assert((await p.locator(".diagram .edge.on").count()) === 1, "the message's edge is highlighted");
+    await c.close();
+  });
+
+  await check("prefers-reduced-motion: packets do not travel, steps still advance", async () => {
+    const c = await browser.newContext({ viewport: { width: 1200, height: 900 }, reducedMotion: "reduce" });
+    const p = await c.newPage();
+    p.on("pageerror", (e) => errors.push(String(e)));
+    await p.goto(url);
+    await p.waitForSelector("#apply");
+    await p.click("#apply");
+    await p.click("#play");
+    await p.click("#step-fwd");
+    const a = await p.getAttribute(".diagram .packet", "transform");
+    await p.waitForTimeout(300);
+    const b = await p.getAttribute(".diagram .packet", "transform");
+    assert(a === b, `packet moved: ${a} -> ${b}`);
+    const anim = await p.evaluate(() => getComputedStyle(document.querySelector(".diagram .hl-to")).animationName);
+    assert(anim === "none", "animation " + anim);
+    await p.click("#play");
+    await p.waitForTimeout(2500);
+    await p.click("#play");
+    assert((await counter(p)).pos >= 4, "did not advance");
+    await c.close();
+  });
+
+  await check("no uncaught errors", async () => {
+    assert(errors.length === 0, errors.join("\n"));
+  });
+} finally {
+  await browser.close();
+  server.close();
+}
+console.log(`e2e: ${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
