@@ -1811,7 +1811,7 @@ fn validate_volume_source(vol: &Value, path: &Path) -> Errs {
             }
             "emptyDir" => {
                 if let Some(q) = get(Some(s), "sizeLimit") {
-                    if quantity::parse(&value_text(q)).is_some_and(|q| q.nanos < 0) {
+                    if quantity::parse(&value_text(q)).is_some_and(|q| q.nanos() < 0) {
                         errs.push(FieldError::forbidden(
                             p.child("sizeLimit").as_str(),
                             "SizeLimit field must be a valid resource quantity",
@@ -3232,7 +3232,7 @@ fn validate_container_resource_name(name: &str, path: &Path) -> Errs {
 /// `ValidateResourceQuantityValue`.
 fn validate_resource_quantity_value(name: &str, q: &quantity::Quantity, path: &Path) -> Errs {
     let mut errs = Vec::new();
-    if q.nanos < 0 {
+    if q.nanos() < 0 {
         errs.push(FieldError::invalid(
             path.as_str(),
             json!(q.to_string()),
@@ -3240,7 +3240,7 @@ fn validate_resource_quantity_value(name: &str, q: &quantity::Quantity, path: &P
         ));
     }
     if (INTEGER_RESOURCES.contains(&name) || is_extended_resource(name))
-        && q.nanos % 1_000_000_000 != 0
+        && q.nanos() % 1_000_000_000 != 0
     {
         errs.push(FieldError::invalid(
             path.as_str(),
@@ -3272,7 +3272,7 @@ fn huge_page_errors(name: &str, q: &quantity::Quantity, path: &Path) -> Errs {
     let Some(size) = name.strip_prefix("hugepages-").and_then(quantity::parse) else {
         return Vec::new();
     };
-    if size.nanos > 0 && q.nanos % size.nanos != 0 {
+    if size.nanos() > 0 && q.nanos() % size.nanos() != 0 {
         return vec![FieldError::invalid(
             path.as_str(),
             json!(q.to_string()),
@@ -3321,13 +3321,13 @@ fn validate_resource_requirements(res: Option<&Value>, path: &Path) -> Errs {
         errs.extend(validate_resource_quantity_value(name, &q, &p));
         if let Some(limit) = parsed_limits.get(name) {
             // Non-overcommitable resources: requests must equal limits.
-            if q.nanos != limit.nanos && !is_overcommit_allowed(name) {
+            if q.nanos() != limit.nanos() && !is_overcommit_allowed(name) {
                 errs.push(FieldError::invalid(
                     req_path.as_str(),
                     json!(q.to_string()),
                     &format!("must be equal to {} limit of {}", name, limit),
                 ));
-            } else if q.nanos > limit.nanos {
+            } else if q.nanos() > limit.nanos() {
                 errs.push(FieldError::invalid(
                     req_path.as_str(),
                     json!(q.to_string()),
@@ -3357,188 +3357,14 @@ fn validate_resource_requirements(res: Option<&Value>, path: &Path) -> Errs {
     errs
 }
 
-/// Resource quantities (`k8s.io/apimachinery/pkg/api/resource`), just enough for validation:
-/// parsing into nano-units (rounded away from zero, as `ParseQuantity` rounds to nano) and the
-/// canonical `String()` used in messages (`0.5` -> `500m`, `1024Mi` -> `1Gi`).
+/// Resource quantities: the shared parser of [`crate::api::quantity`] (nano-unit values, canonical
+/// `String()` for messages), under the names validation uses.
 mod quantity {
-    use std::fmt;
-
-    #[derive(Clone, Copy, Debug, PartialEq)]
-    enum Format {
-        DecimalSI,
-        BinarySI,
-        DecimalExponent,
-    }
-
-    #[derive(Clone, Copy, Debug, PartialEq)]
-    pub struct Quantity {
-        /// The value times 10^9, saturated on overflow.
-        pub nanos: i128,
-        format: Format,
-    }
+    pub use crate::api::quantity::Quantity;
 
     /// `ParseQuantity` (`^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$`).
     pub fn parse(s: &str) -> Option<Quantity> {
-        let s = s.trim();
-        let (neg, rest) = match s.as_bytes().first()? {
-            b'-' => (true, &s[1..]),
-            b'+' => (false, &s[1..]),
-            _ => (false, s),
-        };
-        let num_end = rest
-            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .unwrap_or(rest.len());
-        let (number, suffix) = rest.split_at(num_end);
-        let (int_part, frac_part) = match number.split_once('.') {
-            Some((i, f)) => (i, f),
-            None => (number, ""),
-        };
-        if frac_part.contains('.') || (int_part.is_empty() && frac_part.is_empty()) {
-            return None;
-        }
-        let (exp10, exp2, format): (i32, u32, Format) = match suffix {
-            "" => (0, 0, Format::DecimalSI),
-            "n" => (-9, 0, Format::DecimalSI),
-            "u" => (-6, 0, Format::DecimalSI),
-            "m" => (-3, 0, Format::DecimalSI),
-            "k" => (3, 0, Format::DecimalSI),
-            "M" => (6, 0, Format::DecimalSI),
-            "G" => (9, 0, Format::DecimalSI),
-            "T" => (12, 0, Format::DecimalSI),
-            "P" => (15, 0, Format::DecimalSI),
-            "E" => (18, 0, Format::DecimalSI),
-            "Ki" => (0, 10, Format::BinarySI),
-            "Mi" => (0, 20, Format::BinarySI),
-            "Gi" => (0, 30, Format::BinarySI),
-            "Ti" => (0, 40, Format::BinarySI),
-            "Pi" => (0, 50, Format::BinarySI),
-            "Ei" => (0, 60, Format::BinarySI),
-            other => {
-                let e = other
-                    .strip_prefix('e')
-                    .or_else(|| other.strip_prefix('E'))?;
-                let digits = e
-                    .strip_prefix('+')
-                    .or_else(|| e.strip_prefix('-'))
-                    .unwrap_or(e);
-                if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-                    return None;
-                }
-                (e.parse::<i32>().ok()?, 0, Format::DecimalExponent)
-            }
-        };
-        // mantissa digits, then scale by 10^(exp10 + 9 - len(frac)) * 2^exp2.
-        let digits = format!("{}{}", int_part, frac_part);
-        let digits = digits.trim_start_matches('0');
-        let mut m: i128 = 0;
-        let mut saturated = false;
-        for b in digits.bytes() {
-            match m
-                .checked_mul(10)
-                .and_then(|x| x.checked_add((b - b'0') as i128))
-            {
-                Some(x) => m = x,
-                None => {
-                    saturated = true;
-                    break;
-                }
-            }
-        }
-        let mut scale = exp10 + 9 - frac_part.len() as i32;
-        if !saturated {
-            m = match m.checked_mul(1i128 << exp2) {
-                Some(x) => x,
-                None => {
-                    saturated = true;
-                    m
-                }
-            };
-        }
-        while !saturated && scale > 0 {
-            match m.checked_mul(10) {
-                Some(x) => m = x,
-                None => saturated = true,
-            }
-            scale -= 1;
-        }
-        if saturated {
-            m = i128::MAX / 4;
-        } else {
-            while scale < 0 {
-                // Round away from zero to nano precision.
-                let rem = m % 10;
-                m /= 10;
-                if rem != 0 {
-                    m += 1;
-                }
-                scale += 1;
-            }
-        }
-        Some(Quantity {
-            nanos: if neg { -m } else { m },
-            format,
-        })
-    }
-
-    impl fmt::Display for Quantity {
-        /// `Quantity.String()`: the canonical form.
-        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            const NANO: i128 = 1_000_000_000;
-            let v = self.nanos;
-            if v == 0 {
-                return f.write_str("0");
-            }
-            let mut format = self.format;
-            if format == Format::BinarySI && (v.abs() < 1024 * NANO || v % NANO != 0) {
-                // Small or fractional binary values print as decimal, without rounding.
-                format = Format::DecimalSI;
-            }
-            if format == Format::BinarySI {
-                let mut units = v / NANO;
-                let mut k = 0;
-                while k < 6 && units % 1024 == 0 {
-                    units /= 1024;
-                    k += 1;
-                }
-                let suffix = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"][k];
-                return write!(f, "{}{}", units, suffix);
-            }
-            let mut mantissa = v;
-            let mut exp: i32 = -9;
-            while mantissa % 10 == 0 {
-                mantissa /= 10;
-                exp += 1;
-            }
-            match exp.rem_euclid(3) {
-                1 => {
-                    mantissa *= 10;
-                    exp -= 1;
-                }
-                2 => {
-                    mantissa *= 100;
-                    exp -= 2;
-                }
-                _ => {}
-            }
-            let si = match exp {
-                -9 => Some("n"),
-                -6 => Some("u"),
-                -3 => Some("m"),
-                0 => Some(""),
-                3 => Some("k"),
-                6 => Some("M"),
-                9 => Some("G"),
-                12 => Some("T"),
-                15 => Some("P"),
-                18 => Some("E"),
-                _ => None,
-            };
-            match (format, si) {
-                (Format::DecimalSI, Some(s)) => write!(f, "{}{}", mantissa, s),
-                _ if exp == 0 => write!(f, "{}", mantissa),
-                _ => write!(f, "{}e{}", mantissa, exp),
-            }
-        }
+        crate::api::quantity::parse_quantity_str(s)
     }
 }
 
@@ -3832,7 +3658,7 @@ pub fn validate_node(obj: &Value) -> Vec<FieldError> {
             for (k, v) in m {
                 let p = Path::new("status").child(section).child(k);
                 if let Some(q) = parse_quantity_at(v, &p, &mut errs) {
-                    if q.nanos < 0 {
+                    if q.nanos() < 0 {
                         errs.push(FieldError::invalid(
                             p.as_str(),
                             json!(q.to_string()),
@@ -3840,7 +3666,7 @@ pub fn validate_node(obj: &Value) -> Vec<FieldError> {
                         ));
                     }
                     if (INTEGER_RESOURCES.contains(&k.as_str()) || is_extended_resource(k))
-                        && q.nanos % 1_000_000_000 != 0
+                        && q.nanos() % 1_000_000_000 != 0
                     {
                         errs.push(FieldError::invalid(
                             p.as_str(),
