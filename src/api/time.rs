@@ -72,8 +72,8 @@ pub fn parse_rfc3339(s: &str) -> Option<i64> {
         frac_ms = first3.parse().ok()?;
     }
     let offset_min = match b.get(i) {
-        Some(b'Z') | Some(b'z') => 0,
-        Some(b'+') | Some(b'-') => {
+        Some(b'Z') | Some(b'z') if i + 1 == b.len() => 0,
+        Some(b'+') | Some(b'-') if i + 6 == b.len() && b.get(i + 3) == Some(&b':') => {
             let sign = if b[i] == b'+' { 1 } else { -1 };
             sign * (num(i + 1..i + 3)? * 60 + num(i + 4..i + 6)?)
         }

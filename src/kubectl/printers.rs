@@ -90,14 +90,6 @@ pub(crate) fn scalar_text(v: &Value) -> String {
 // Time: RFC 3339 parsing (metav1.Time / MicroTime), RFC1123Z formatting, HumanDuration.
 // ---------------------------------------------------------------------------------------------
 
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = if y >= 0 { y } else { y - 399 } / 400;
-    let yoe = y - era * 400;
-    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
 
 fn civil_from_days(z: i64) -> (i64, i64, i64) {
     let z = z + 719_468;
@@ -112,68 +104,11 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
     (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
-fn digits(s: &[u8]) -> Option<i64> {
-    if s.is_empty() || !s.iter().all(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    let mut v: i64 = 0;
-    for c in s {
-        v = v.checked_mul(10)?.checked_add((c - b'0') as i64)?;
-    }
-    Some(v)
-}
 
 /// Parses `2026-01-01T00:00:05Z`, `...05.123456Z`, `...05+02:00` to Unix milliseconds
 /// (fractions below a millisecond are dropped). None for anything else.
 pub fn parse_rfc3339_ms(s: &str) -> Option<i64> {
-    let b = s.as_bytes();
-    if b.len() < 20 || b.get(4) != Some(&b'-') || b.get(7) != Some(&b'-') || b.get(13) != Some(&b':') || b.get(16) != Some(&b':') {
-        return None;
-    }
-    if !matches!(b.get(10), Some(b'T') | Some(b't')) {
-        return None;
-    }
-    let y = digits(b.get(0..4)?)?;
-    let mo = digits(b.get(5..7)?)?;
-    let d = digits(b.get(8..10)?)?;
-    let h = digits(b.get(11..13)?)?;
-    let mi = digits(b.get(14..16)?)?;
-    let sec = digits(b.get(17..19)?)?;
-    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || sec > 60 {
-        return None;
-    }
-    let mut i = 19;
-    let mut ms = 0i64;
-    if b.get(i) == Some(&b'.') {
-        i += 1;
-        let start = i;
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
-        }
-        if i == start {
-            return None;
-        }
-        let frac = &b[start..i];
-        for k in 0..3 {
-            ms = ms * 10 + frac.get(k).map(|c| (c - b'0') as i64).unwrap_or(0);
-        }
-    }
-    let offset_ms = match b.get(i) {
-        Some(b'Z') | Some(b'z') if i + 1 == b.len() => 0,
-        Some(c @ (b'+' | b'-')) if i + 6 == b.len() && b.get(i + 3) == Some(&b':') => {
-            let oh = digits(b.get(i + 1..i + 3)?)?;
-            let om = digits(b.get(i + 4..i + 6)?)?;
-            let o = (oh * 60 + om) * 60_000;
-            if *c == b'+' {
-                o
-            } else {
-                -o
-            }
-        }
-        _ => return None,
-    };
-    let days = days_from_civil(y, mo, d);
-    Some(((days * 24 + h) * 60 + mi) * 60_000 + sec * 1000 + ms - offset_ms)
+    crate::api::time::parse_rfc3339(s).map(|sim_ms| sim_ms + crate::api::time::EPOCH_MS)
 }
 
 /// Go's `time.RFC1123Z` layout (`Mon, 02 Jan 2006 15:04:05 -0700`) in UTC, as kubectl describe
