@@ -169,7 +169,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// Records a call to the container runtime (CRI) and its reply; returns the call's message id.
-    pub fn runtime_call(&mut self, node: &str, call: &str, detail: &str, duration_ms: i64) -> MsgId {
+    pub fn runtime_call(&mut self, node: &str, call: &str, detail: &str) -> MsgId {
         let id = self.trace.push(
             self.now,
             self.actor.clone(),
@@ -177,7 +177,6 @@ impl<'a> Ctx<'a> {
             MessageKind::Runtime { call: call.to_string(), detail: detail.to_string() },
             self.cause,
         );
-        let _ = duration_ms;
         self.cause = Some(id);
         id
     }
@@ -213,9 +212,8 @@ fn send(
     let t0 = *now;
     let req_id = trace.push(t0, actor.clone(), Actor::ApiServer, MessageKind::Request { verb: req.method.as_str().into(), path: req.path.clone() }, cause);
     let Outcome { response, changes, deliveries, .. } = api.handle(&req, identity, t0 + 1, rng);
-    let mut last = req_id;
     for ch in &changes {
-        last = trace.push(
+        trace.push(
             t0 + 1 + timing.etcd_write_ms.min(timing.api_rtt_ms / 2),
             Actor::ApiServer,
             Actor::Etcd,
@@ -223,7 +221,6 @@ fn send(
             Some(req_id),
         );
     }
-    let _ = last;
     let t1 = t0 + timing.api_rtt_ms;
     trace.push(
         t1,

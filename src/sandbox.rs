@@ -237,11 +237,6 @@ pub fn node_names(c: &Cluster) -> Vec<String> {
         .collect()
 }
 
-#[allow(dead_code)]
-fn _m() -> &'static str {
-    meta::RESOURCES[0].kind
-}
-
 /// The benchmark's cluster: control plane + `nodes` nodes of 32 CPU / 128Gi / 110 pods, with a
 /// shorter trace bound (the benchmark measures throughput, not the trace).
 pub fn bench_cluster(seed: u64, nodes: usize) -> Cluster {

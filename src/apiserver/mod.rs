@@ -21,11 +21,11 @@
 
 pub mod patch;
 
-use crate::api::{codec, defaults, field, meta, names, schema, time, validation};
+use crate::api::{defaults, field, meta, names, schema, time, validation};
 use crate::api::meta::ResourceInfo;
 use crate::etcd::{Etcd, EtcdError};
 use crate::sim::Rng;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 /// Who is making a request: what authentication would have established.
 #[derive(Clone, Debug, PartialEq)]
@@ -204,7 +204,7 @@ fn percent_decode(s: &str) -> String {
     let mut out = Vec::new();
     let mut i = 0;
     while i < b.len() {
-        if b[i] == b'%' && i + 2 < b.len() + 0 && i + 2 <= b.len() - 1 {
+        if b[i] == b'%' && i + 2 < b.len() {
             if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
                 out.push(v);
                 i += 3;
@@ -319,9 +319,6 @@ impl ApiServer {
         let resource = rest.first().copied().unwrap_or("");
         let info = meta::by_resource(group, resource)
             .ok_or_else(|| err(404, "NotFound", "the server could not find the requested resource".into(), None))?;
-        if namespace.is_empty() && rest.len() == 2 && info.resource == "namespaces" {
-            // /api/v1/namespaces/NAME
-        }
         Ok(Target {
             info,
             namespace,
@@ -1055,10 +1052,6 @@ impl ApiServer {
         Some(v)
     }
 
-    /// Decodes a manifest with kubectl's rules: exposed for the shells' editors.
-    pub fn decode_manifest(text: &str) -> Result<Vec<codec::Document>, codec::DecodeError> {
-        codec::decode_manifest(text)
-    }
 }
 
 fn conflict_msg(info: &ResourceInfo, name: &str, msg: String) -> Response {
@@ -1222,9 +1215,6 @@ fn events_v1_to_core(e: &Value) -> Value {
         "lastTimestamp": null,
     })
 }
-
-#[allow(dead_code)]
-fn _unused(_: Map<String, Value>) {}
 
 /// An audit event as one JSON line with the field order of `audit.k8s.io/v1` Event (Go struct
 /// order), as the log backend writes it.

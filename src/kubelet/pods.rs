@@ -165,7 +165,7 @@ impl PodWorkers {
             return;
         }
         self.patch_status(ctx, node, ip, &uid);
-        ctx.runtime_call(node, "RunPodSandbox", &format!("{}/{}", meta::namespace(&pod), meta::name(&pod)), 0);
+        ctx.runtime_call(node, "RunPodSandbox", &format!("{}/{}", meta::namespace(&pod), meta::name(&pod)));
         let d = ctx.timing().sandbox_ms;
         ctx.after(d, &format!("sandbox:{}", uid), false);
     }
@@ -231,7 +231,7 @@ impl PodWorkers {
                 ctx.runtime_reply(node, "CreateContainer", &name);
                 let fp = format!("spec.containers{{{}}}", name);
                 self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "Created", &format!("Created container: {}", name));
-                ctx.runtime_call(node, "StartContainer", &name, 0);
+                ctx.runtime_call(node, "StartContainer", &name);
                 let d = ctx.timing().start_container_ms;
                 ctx.after(d, &format!("started:{}:{}", uid, idx), false);
             }
@@ -265,7 +265,7 @@ impl PodWorkers {
                 st.step = Step::Done;
                 let pod = st.pod.clone();
                 ctx.runtime_reply(node, "StopContainer", "");
-                ctx.runtime_call(node, "RemovePodSandbox", &format!("{}/{}", meta::namespace(&pod), meta::name(&pod)), 0);
+                ctx.runtime_call(node, "RemovePodSandbox", &format!("{}/{}", meta::namespace(&pod), meta::name(&pod)));
                 ctx.runtime_reply(node, "RemovePodSandbox", "");
                 self.patch_status(ctx, node, ip, &uid);
                 // the status manager's final delete: grace period 0 with a UID precondition
@@ -339,7 +339,7 @@ impl PodWorkers {
                 Ok((size, _)) => t.pull_overhead_ms + size / t.pull_bytes_per_ms.max(1),
                 Err(_) => t.pull_overhead_ms,
             };
-            ctx.runtime_call(node, "PullImage", &req.image.full(), dur);
+            ctx.runtime_call(node, "PullImage", &req.image.full());
             ctx.after(dur, &format!("pulled:{}:{}", req.uid, req.index), false);
             if let Some(st) = self.pods.get_mut(&req.uid) {
                 st.containers[req.index].image_full = req.image.full();
@@ -405,7 +405,7 @@ impl PodWorkers {
         st.step = Step::Create(idx);
         st.containers[idx].container_id = format!("containerd://{}", id);
         let name = st.containers[idx].name.clone();
-        ctx.runtime_call(node, "CreateContainer", &name, 0);
+        ctx.runtime_call(node, "CreateContainer", &name);
         let d = ctx.timing().create_container_ms;
         ctx.after(d, &format!("created:{}:{}", uid, idx), false);
     }
@@ -419,7 +419,7 @@ impl PodWorkers {
             let fp = format!("spec.containers{{{}}}", name);
             self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "Killing", &format!("Stopping container {}", name));
         }
-        ctx.runtime_call(node, "StopContainer", &running.join(","), 0);
+        ctx.runtime_call(node, "StopContainer", &running.join(","));
         let grace = meta::get_i64(&pod, &["metadata", "deletionGracePeriodSeconds"]).unwrap_or(30) * 1000;
         ctx.after(STOP_CONTAINER_MS.min(grace.max(0)), &format!("stopped:{}", uid), false);
     }

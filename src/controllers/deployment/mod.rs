@@ -175,10 +175,9 @@ impl DeploymentController {
         }
     }
 
+    /// `isScalingEvent`: an active ReplicaSet's desired-replicas annotation differs from
+    /// `spec.replicas` (a scale, possibly together with a template change).
     fn is_scaling_event(&self, d: &Value, rs_list: &[Value]) -> bool {
-        let mut list = rs_list.to_vec();
-        let Some(new_rs) = du::find_new_replica_set(d, &mut list) else { return false };
-        let _ = new_rs;
         let replicas = du::spec_replicas(d);
         du::filter_active_replica_sets(rs_list).iter().any(|rs| du::get_desired_replicas_annotation(rs).map(|v| v != replicas).unwrap_or(false))
     }
@@ -500,10 +499,6 @@ impl DeploymentController {
         let mut all = olds.clone();
         if let Some(n) = &new_rs {
             all.push(n.clone());
-        }
-        let paused = meta::get(&d, &["spec", "paused"]).and_then(|p| p.as_bool()).unwrap_or(false);
-        if paused && new_rs.is_none() {
-            // nothing more to do
         }
         self.sync_status_only_with(ctx, &d, &all, new_rs.as_ref());
     }

@@ -274,19 +274,6 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     era * 146_097 + doe - 719_468
 }
 
-/// Inverse of [`days_from_civil`]: (year, month, day).
-fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + if m <= 2 { 1 } else { 0 };
-    (y, m, d)
-}
 
 fn is_leap(y: i64) -> bool {
     (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
@@ -302,36 +289,17 @@ fn days_in_month(y: i64, m: i64) -> i64 {
     }
 }
 
-fn split_ms(ms: i64) -> (i64, i64, i64, i64, i64, i64, i64) {
-    let secs = ms.div_euclid(1000);
-    let milli = ms.rem_euclid(1000);
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    let (y, mo, d) = civil_from_days(days);
-    (y, mo, d, rem / 3600, (rem % 3600) / 60, rem % 60, milli)
-}
 
 /// `metav1.Time` wire form: RFC 3339 in UTC with whole seconds (sub-second part is
 /// truncated, as Go's `time.RFC3339` layout does), e.g. `2026-01-01T00:00:00Z`.
 pub fn rfc3339(now_ms: i64) -> String {
-    let (y, mo, d, h, mi, s, _) = split_ms(now_ms);
-    format!("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", y, mo, d, h, mi, s)
+    crate::api::time::rfc3339(now_ms - crate::api::time::EPOCH_MS)
 }
 
 /// `metav1.MicroTime` wire form (`RFC3339Micro`), always six fractional digits,
 /// e.g. `2026-01-01T00:00:00.123000Z`. Virtual time has millisecond resolution.
 pub fn rfc3339_micro(now_ms: i64) -> String {
-    let (y, mo, d, h, mi, s, ms) = split_ms(now_ms);
-    format!(
-        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}Z",
-        y,
-        mo,
-        d,
-        h,
-        mi,
-        s,
-        ms * 1000
-    )
+    crate::api::time::rfc3339_micro(now_ms - crate::api::time::EPOCH_MS)
 }
 
 /// Parses an RFC 3339 timestamp as Go's `time.Parse(time.RFC3339, s)` accepts it:
