@@ -26,6 +26,8 @@ use crate::api::meta::ResourceInfo;
 use crate::etcd::{Etcd, EtcdError};
 use crate::sim::Rng;
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// Who is making a request: what authentication would have established.
 #[derive(Clone, Debug, PartialEq)]
@@ -109,8 +111,9 @@ pub struct Change {
     pub key: String,
     pub revision: i64,
     pub resource: &'static str,
-    pub old: Option<Value>,
-    pub new: Option<Value>,
+    /// The object before and after the change, shared with the watch cache and the watch events.
+    pub old: Option<Rc<Value>>,
+    pub new: Option<Rc<Value>>,
 }
 
 /// A registered watch.
@@ -164,7 +167,11 @@ pub struct ApiServer {
     node_watchers: std::collections::BTreeMap<(&'static str, String), Vec<usize>>,
     general_watchers: std::collections::BTreeMap<&'static str, Vec<usize>>,
     pub limits: Limits,
-    objects: usize,
+    /// The watch cache (`staging/src/k8s.io/apiserver/pkg/storage/cacher`): the current object of
+    /// every etcd key, decoded once when it is written, with its resourceVersion set. Reads and
+    /// lists are served from it and watch events share its objects; etcd keeps the JSON of every
+    /// revision for history (time travel, `sim etcd get --rev`).
+    cache: BTreeMap<String, (Rc<Value>, i64)>,
 }
 
 impl Default for ApiServer {
@@ -286,7 +293,7 @@ impl ApiServer {
             node_watchers: Default::default(),
             general_watchers: Default::default(),
             limits: Limits::default(),
-            objects: 0,
+            cache: BTreeMap::new(),
         }
     }
 
@@ -329,10 +336,12 @@ impl ApiServer {
     }
 
     fn read(&self, info: &ResourceInfo, ns: &str, name: &str) -> Option<(Value, i64)> {
-        let kv = self.etcd.get(&info.etcd_key(ns, name), None).ok()??;
-        let mut v: Value = serde_json::from_str(kv.value.as_deref()?).ok()?;
-        meta::set(&mut v, &["metadata", "resourceVersion"], json!(kv.mod_revision.to_string()));
-        Some((v, kv.mod_revision))
+        self.read_shared(info, ns, name).map(|(v, rev)| (Value::clone(&v), rev))
+    }
+
+    /// The cached object of one key, shared (no copy).
+    fn read_shared(&self, info: &ResourceInfo, ns: &str, name: &str) -> Option<(Rc<Value>, i64)> {
+        self.cache.get(&info.etcd_key(ns, name)).cloned()
     }
 
     /// Reads an object directly (no request, no audit): for the shells' inspection views only,
@@ -349,6 +358,9 @@ impl ApiServer {
     /// Lists objects as of `rev` (None = now): the page's time travel uses this.
     pub fn list_objects(&self, info: &ResourceInfo, ns: &str, rev: Option<i64>) -> Vec<Value> {
         let prefix = info.etcd_collection_prefix(ns);
+        if rev.is_none() {
+            return self.list_shared(&prefix).map(|v| Value::clone(v)).collect();
+        }
         self.etcd
             .range(&prefix, rev)
             .unwrap_or_default()
@@ -362,7 +374,19 @@ impl ApiServer {
             .collect()
     }
 
-    fn store(&mut self, info: &'static ResourceInfo, obj: &mut Value, expected_rev: i64, old: Option<Value>) -> Result<Change, Response> {
+    /// The cached objects under an etcd key prefix, in key order (as etcd's range returns them).
+    fn list_shared<'a>(&'a self, prefix: &'a str) -> impl Iterator<Item = &'a Rc<Value>> + 'a {
+        self.cache.range(prefix.to_string()..).take_while(move |(k, _)| k.starts_with(prefix)).map(|(_, (v, _))| v)
+    }
+
+    /// Number of stored objects of all kinds.
+    pub fn object_count(&self) -> usize {
+        self.cache.len()
+    }
+
+    /// Writes `obj` to etcd if the key's revision is still `expected_rev` (0: the key must not
+    /// exist), updates the watch cache, and returns the change (old object from the cache).
+    fn store(&mut self, info: &'static ResourceInfo, obj: &mut Value, expected_rev: i64) -> Result<Change, Response> {
         let ns = meta::namespace(obj).to_string();
         let name = meta::name(obj).to_string();
         let key = info.etcd_key(&ns, &name);
@@ -373,10 +397,9 @@ impl ApiServer {
         match self.etcd.put_if(&key, text, expected_rev) {
             Ok(rev) => {
                 meta::set(obj, &["metadata", "resourceVersion"], json!(rev.to_string()));
-                if old.is_none() {
-                    self.objects += 1;
-                }
-                Ok(Change { op: "PUT", key, revision: rev, resource: info.resource, old, new: Some(obj.clone()) })
+                let new = Rc::new(obj.clone());
+                let old = self.cache.insert(key.clone(), (new.clone(), rev)).map(|(v, _)| v);
+                Ok(Change { op: "PUT", key, revision: rev, resource: info.resource, old, new: Some(new) })
             }
             Err(EtcdError::TxnFailed { current }) => {
                 if expected_rev == 0 && current.is_some() {
@@ -398,8 +421,8 @@ impl ApiServer {
         let key = info.etcd_key(meta::namespace(obj), meta::name(obj));
         match self.etcd.delete_if(&key, rev) {
             Ok(r) => {
-                self.objects = self.objects.saturating_sub(1);
-                Ok(Change { op: "DELETE", key, revision: r, resource: info.resource, old: Some(obj.clone()), new: None })
+                let old = self.cache.remove(&key).map(|(v, _)| v);
+                Ok(Change { op: "DELETE", key, revision: r, resource: info.resource, old, new: None })
             }
             Err(_) => Err(conflict(info, meta::name(obj))),
         }
@@ -450,8 +473,8 @@ impl ApiServer {
     fn fan_out(&self, changes: &[Change]) -> Vec<(usize, WatchDelivery)> {
         let mut out = Vec::new();
         for ch in changes {
-            let new_rc = ch.new.clone().map(std::rc::Rc::new);
-            let mut deleted_rc: Option<std::rc::Rc<Value>> = None;
+            let new_rc = ch.new.clone();
+            let mut deleted_rc: Option<Rc<Value>> = None;
             let mut candidates: Vec<usize> = self.general_watchers.get(ch.resource).cloned().unwrap_or_default();
             for o in [&ch.old, &ch.new].into_iter().flatten() {
                 let node = meta::get_str(o, &["spec", "nodeName"]);
@@ -465,7 +488,7 @@ impl ApiServer {
                 if w.resource != ch.resource {
                     continue;
                 }
-                let sel = |o: &Option<Value>| -> bool {
+                let sel = |o: &Option<Rc<Value>>| -> bool {
                     match o {
                         None => false,
                         Some(v) => {
@@ -485,9 +508,10 @@ impl ApiServer {
                             Some(("DELETED", new_rc.clone()))
                         } else {
                             if deleted_rc.is_none() {
-                                deleted_rc = ch.old.clone().map(|mut o| {
+                                deleted_rc = ch.old.as_ref().map(|o| {
+                                    let mut o = Value::clone(o);
                                     meta::set(&mut o, &["metadata", "resourceVersion"], json!(ch.revision.to_string()));
-                                    std::rc::Rc::new(o)
+                                    Rc::new(o)
                                 });
                             }
                             Some(("DELETED", deleted_rc.clone()))
@@ -617,10 +641,11 @@ impl ApiServer {
     fn list(&self, t: &Target) -> Result<Response, Response> {
         let labels = meta::parse_label_selector(t.q("labelSelector").unwrap_or("")).map_err(bad_request)?;
         let fields = parse_field_selector(t.q("fieldSelector").unwrap_or(""));
+        let prefix = t.info.etcd_collection_prefix(&t.namespace);
         let items: Vec<Value> = self
-            .list_objects(t.info, &t.namespace, None)
-            .into_iter()
+            .list_shared(&prefix)
             .filter(|o| meta::label_selector_matches(&labels, &meta::labels(o)) && field_selector_matches(&fields, o))
+            .map(|o| Value::clone(o))
             .collect();
         Ok(Response {
             code: 200,
@@ -681,7 +706,7 @@ impl ApiServer {
             self.decode(t, &obj)?;
         }
         schema::normalize(info.api_version().as_str(), info.kind, &mut obj);
-        if self.objects >= self.limits.max_objects {
+        if self.object_count() >= self.limits.max_objects {
             return Err(err(
                 429,
                 "TooManyRequests",
@@ -769,7 +794,7 @@ impl ApiServer {
             return Err(invalid(info, meta::name(&obj), &errs));
         }
         self.check_replicas_limit(info, &obj)?;
-        let change = self.store(info, &mut obj, 0, None)?;
+        let change = self.store(info, &mut obj, 0)?;
         changes.push(change);
         Ok(Response { code: 201, body: obj })
     }
@@ -897,7 +922,7 @@ impl ApiServer {
             changes.push(change);
             return Ok(Response { code: 200, body: new });
         }
-        let change = self.store(info, &mut new, old_rev, Some(old))?;
+        let change = self.store(info, &mut new, old_rev)?;
         changes.push(change);
         Ok(Response { code: 200, body: new })
     }
@@ -923,14 +948,7 @@ impl ApiServer {
             a.retain(|c| meta::get_str(c, &["type"]) != "PodScheduled");
             a.push(cond);
         }
-        let change = self.store(pods, &mut pod, rev, None).map(|mut c| {
-            c.old = None;
-            c
-        })?;
-        // re-read old for watch semantics
-        let mut change = change;
-        change.old = self.etcd.get(&change.key, Some(change.revision - 1)).ok().flatten().and_then(|kv| serde_json::from_str(kv.value.as_deref()?).ok());
-        self.objects = self.objects.saturating_sub(1); // store() counted it as new
+        let change = self.store(pods, &mut pod, rev)?;
         changes.push(change);
         Ok(Response { code: 201, body: json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "code": 201}) })
     }
@@ -977,10 +995,7 @@ impl ApiServer {
                     let g = if g == 0 { 0 } else { g };
                     meta::set(&mut obj, &["metadata", "deletionTimestamp"], json!(time::rfc3339(now_ms + g * 1000)));
                     meta::set(&mut obj, &["metadata", "deletionGracePeriodSeconds"], json!(g));
-                    let change = self.store(info, &mut obj, rev, None)?;
-                    let mut change = change;
-                    change.old = self.read_at(info, &change.key, change.revision - 1);
-                    self.objects = self.objects.saturating_sub(1);
+                    let change = self.store(info, &mut obj, rev)?;
                     changes.push(change);
                 } else if g == 0 && finalizers(&obj).is_empty() {
                     let change = self.remove(info, &obj, rev)?;
@@ -1020,9 +1035,7 @@ impl ApiServer {
                 meta::set(&mut obj, &["metadata", "deletionTimestamp"], json!(time::rfc3339(now_ms)));
                 meta::set(&mut obj, &["metadata", "deletionGracePeriodSeconds"], json!(0));
             }
-            let mut change = self.store(info, &mut obj, rev, None)?;
-            change.old = self.read_at(info, &change.key, change.revision - 1);
-            self.objects = self.objects.saturating_sub(1);
+            let change = self.store(info, &mut obj, rev)?;
             changes.push(change);
             return Ok(Response { code: 202, body: obj });
         }
@@ -1045,12 +1058,6 @@ impl ApiServer {
         Ok(Response { code: 200, body })
     }
 
-    fn read_at(&self, _info: &ResourceInfo, key: &str, rev: i64) -> Option<Value> {
-        let kv = self.etcd.get(key, Some(rev)).ok()??;
-        let mut v: Value = serde_json::from_str(kv.value.as_deref()?).ok()?;
-        meta::set(&mut v, &["metadata", "resourceVersion"], json!(kv.mod_revision.to_string()));
-        Some(v)
-    }
 
 }
 
