@@ -10,9 +10,11 @@
 //! **Architecture invariant:** no component holds a reference to another component, to etcd, or to
 //! the API server's storage. `Cluster` is the only owner of all of them.
 
-use crate::apiserver::{ApiServer, Identity, Method, Outcome, PatchType, Request, Response, Watcher};
-use crate::api::meta;
-use crate::sim::{Actor, MessageKind, MsgId, Queue, Rng, Trace};
+use crate::api::meta::{self, Resource};
+use crate::api::request::{EventType, Identity, Method, PatchType, Request, RequestInfo, Response};
+use crate::apiserver::{ApiServer, Outcome, Watcher};
+use crate::sim::{MsgId, Queue, Rng};
+use crate::trace::{Actor, MessageKind, Trace};
 use serde_json::{json, Value};
 
 /// Latencies of the simulated hops, in virtual milliseconds. All configurable.
@@ -55,7 +57,9 @@ impl Default for Timing {
 /// What the kernel delivers to a component.
 #[derive(Clone, Debug)]
 pub enum Input {
-    Watch { resource: &'static str, event_type: &'static str, object: std::rc::Rc<Value> },
+    /// A watch event: the resource it is about (components match on it), its type and the
+    /// object, shared with the API server's watch cache and every other watcher.
+    Watch { resource: Resource, event_type: EventType, object: std::rc::Rc<Value> },
     Timer { key: String },
 }
 
@@ -210,14 +214,15 @@ fn send(
     foreground: &mut usize,
 ) -> (Response, MsgId) {
     let t0 = *now;
-    let req_id = trace.push(t0, actor.clone(), Actor::ApiServer, MessageKind::Request { verb: req.method.as_str().into(), path: req.path.clone() }, cause);
-    let Outcome { response, changes, deliveries, .. } = api.handle(&req, identity, t0 + 1, rng);
+    let info = Box::new(RequestInfo::parse(req.method, &req.path));
+    let Outcome { response, changes, deliveries, .. } = api.handle(&req, &info, identity, t0 + 1, rng);
+    let req_id = trace.push(t0, actor.clone(), Actor::ApiServer, MessageKind::Request { method: req.method, uri: req.path, info }, cause);
     for ch in &changes {
         trace.push(
             t0 + 1 + timing.etcd_write_ms.min(timing.api_rtt_ms / 2),
             Actor::ApiServer,
             Actor::Etcd,
-            MessageKind::EtcdTxn { op: ch.op.to_string(), key: ch.key.clone(), revision: ch.revision },
+            MessageKind::EtcdTxn { op: ch.op, key: ch.key.clone(), revision: ch.revision },
             Some(req_id),
         );
     }
@@ -230,14 +235,9 @@ fn send(
         Some(req_id),
     );
     for (sub, d) in deliveries {
-        let resource = meta::RESOURCES
-            .iter()
-            .find(|r| r.kind == meta::kind(&d.object) || r.resource == d.object.get("kind").and_then(|k| k.as_str()).unwrap_or(""))
-            .map(|r| r.resource)
-            .unwrap_or("");
         queue.push(
             t0 + timing.etcd_write_ms + timing.watch_delay_ms,
-            Delivery { to: sub, input: Input::Watch { resource, event_type: d.event_type, object: d.object }, cause: Some(req_id), background: false, visible: true },
+            Delivery { to: sub, input: Input::Watch { resource: d.resource.id, event_type: d.event_type, object: d.object }, cause: Some(req_id), background: false, visible: true },
         );
         *foreground += 1;
     }
@@ -319,7 +319,8 @@ impl Cluster {
         };
         for ns in ["default", "kube-system", "kube-public", "kube-node-lease"] {
             let req = Request::new(Method::Post, "/api/v1/namespaces", Some(json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})));
-            c.api.handle(&req, &apiserver_id, 0, &mut c.rng);
+            let info = RequestInfo::parse(req.method, &req.path);
+            c.api.handle(&req, &info, &apiserver_id, 0, &mut c.rng);
         }
         c.api.audit.clear();
         c
@@ -380,13 +381,13 @@ impl Cluster {
             None => return true,
         };
         let cause = match &d.input {
-            Input::Watch { event_type, object, .. } => Some(self.trace.push(
+            Input::Watch { resource, event_type, object } => Some(self.trace.push(
                 self.now,
                 Actor::ApiServer,
                 actor,
                 MessageKind::Watch {
-                    event_type: event_type.to_string(),
-                    kind: meta::kind(object).to_string(),
+                    event_type: *event_type,
+                    kind: resource.info().kind,
                     namespace: meta::namespace(object).to_string(),
                     name: meta::name(object).to_string(),
                     resource_version: meta::resource_version(object).to_string(),

@@ -2,6 +2,7 @@
 //!
 //! # Layout
 //! - [`sim`]: the kernel — virtual clock, seeded RNG, message queue, trace. Knows nothing of Kubernetes.
+//! - [`trace`]: kubesim's actors and message kinds (requests with their `RequestInfo`, watch events, etcd writes, CRI calls).
 //! - [`etcd`]: revisioned key-value store with history, watch and compaction.
 //! - [`api`]: the object model — resource table, manifest decoding, schema, defaulting, validation.
 //! - [`apiserver`]: kube-apiserver — REST, admission, audit, watch fan-out. The only user of `etcd`.
@@ -29,6 +30,7 @@ pub mod sandbox;
 pub mod scheduler;
 pub mod script;
 pub mod sim;
+pub mod trace;
 pub mod ui;
 
 macro_rules! scenario {

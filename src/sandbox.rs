@@ -7,7 +7,7 @@
 use crate::api::{meta, time};
 use crate::cluster::{Cluster, ClusterConfig};
 use crate::kubelet::{Kubelet, NodeConfig};
-use crate::sim::{format_ms, Actor};
+use crate::trace::{format_ms, Actor};
 
 /// Cursors for the incremental `sim trace` and `sim audit` commands.
 #[derive(Clone, Debug, Default)]

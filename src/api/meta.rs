@@ -7,9 +7,29 @@
 
 use serde_json::{json, Map, Value};
 
+/// The resources kubesim serves, as a closed set components can match on (`schema.GroupResource`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Resource {
+    Namespaces,
+    Nodes,
+    Pods,
+    Events,
+    Deployments,
+    ReplicaSets,
+    Leases,
+}
+
+impl Resource {
+    /// The static facts about this resource.
+    pub fn info(self) -> &'static ResourceInfo {
+        RESOURCES.iter().find(|r| r.id == self).expect("every Resource has a row in RESOURCES")
+    }
+}
+
 /// One served resource.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ResourceInfo {
+    pub id: Resource,
     /// Plural lowercase resource name used in URLs: `deployments`.
     pub resource: &'static str,
     pub singular: &'static str,
@@ -83,13 +103,13 @@ impl ResourceInfo {
 
 /// The resources kubesim serves.
 pub const RESOURCES: &[ResourceInfo] = &[
-    ResourceInfo { resource: "namespaces", singular: "namespace", kind: "Namespace", group: "", version: "v1", namespaced: false, etcd_prefix: "namespaces", short_names: &["ns"] },
-    ResourceInfo { resource: "nodes", singular: "node", kind: "Node", group: "", version: "v1", namespaced: false, etcd_prefix: "minions", short_names: &["no"] },
-    ResourceInfo { resource: "pods", singular: "pod", kind: "Pod", group: "", version: "v1", namespaced: true, etcd_prefix: "pods", short_names: &["po"] },
-    ResourceInfo { resource: "events", singular: "event", kind: "Event", group: "", version: "v1", namespaced: true, etcd_prefix: "events", short_names: &["ev"] },
-    ResourceInfo { resource: "deployments", singular: "deployment", kind: "Deployment", group: "apps", version: "v1", namespaced: true, etcd_prefix: "deployments", short_names: &["deploy"] },
-    ResourceInfo { resource: "replicasets", singular: "replicaset", kind: "ReplicaSet", group: "apps", version: "v1", namespaced: true, etcd_prefix: "replicasets", short_names: &["rs"] },
-    ResourceInfo { resource: "leases", singular: "lease", kind: "Lease", group: "coordination.k8s.io", version: "v1", namespaced: true, etcd_prefix: "leases", short_names: &[] },
+    ResourceInfo { id: Resource::Namespaces, resource: "namespaces", singular: "namespace", kind: "Namespace", group: "", version: "v1", namespaced: false, etcd_prefix: "namespaces", short_names: &["ns"] },
+    ResourceInfo { id: Resource::Nodes, resource: "nodes", singular: "node", kind: "Node", group: "", version: "v1", namespaced: false, etcd_prefix: "minions", short_names: &["no"] },
+    ResourceInfo { id: Resource::Pods, resource: "pods", singular: "pod", kind: "Pod", group: "", version: "v1", namespaced: true, etcd_prefix: "pods", short_names: &["po"] },
+    ResourceInfo { id: Resource::Events, resource: "events", singular: "event", kind: "Event", group: "", version: "v1", namespaced: true, etcd_prefix: "events", short_names: &["ev"] },
+    ResourceInfo { id: Resource::Deployments, resource: "deployments", singular: "deployment", kind: "Deployment", group: "apps", version: "v1", namespaced: true, etcd_prefix: "deployments", short_names: &["deploy"] },
+    ResourceInfo { id: Resource::ReplicaSets, resource: "replicasets", singular: "replicaset", kind: "ReplicaSet", group: "apps", version: "v1", namespaced: true, etcd_prefix: "replicasets", short_names: &["rs"] },
+    ResourceInfo { id: Resource::Leases, resource: "leases", singular: "lease", kind: "Lease", group: "coordination.k8s.io", version: "v1", namespaced: true, etcd_prefix: "leases", short_names: &[] },
 ];
 
 /// Find a resource by any name kubectl accepts: plural, singular, short name, kind, or `deployments.apps`.

@@ -16,14 +16,18 @@
 //! - [`defaults`], [`validation`], [`field`]: defaulting and validation with upstream messages;
 //! - [`quantity`]: resource quantities (`100m`, `128Mi`);
 //! - [`names`]: `generateName` suffixes and the upstream random alphabet;
-//! - [`time`]: RFC 3339 timestamps on the virtual clock.
+//! - [`time`]: RFC 3339 timestamps on the virtual clock;
+//! - [`request`]: the request vocabulary both sides use (`Request`, `Response`, `Identity`, `RequestInfo`, watch `EventType`);
+//! - [`patch`]: merge and strategic merge patch, and the three-way patch kubectl apply computes.
 
 pub mod codec;
 pub mod defaults;
 pub mod field;
 pub mod meta;
 pub mod names;
+pub mod patch;
 pub mod quantity;
+pub mod request;
 pub mod schema;
 pub mod time;
 pub mod validation;

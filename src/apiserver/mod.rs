@@ -19,9 +19,8 @@
 //! **Architecture invariant:** this is the only module that touches [`crate::etcd`]. Components reach
 //! state only through [`ApiServer::handle`] and watch events.
 
-pub mod patch;
-
-use crate::api::{defaults, field, meta, names, schema, time, validation};
+use crate::api::{defaults, field, meta, names, patch, schema, time, validation};
+pub use crate::api::request::{EventType, Identity, Method, PatchType, Request, RequestInfo, Response};
 use crate::api::meta::ResourceInfo;
 use crate::etcd::{Etcd, EtcdError};
 use crate::sim::Rng;
@@ -29,88 +28,13 @@ use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-/// Who is making a request: what authentication would have established.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Identity {
-    pub username: String,
-    pub uid: String,
-    pub groups: Vec<String>,
-    pub user_agent: String,
-    /// The RBAC reason the authorizer would give (audit annotation `authorization.k8s.io/reason`).
-    pub rbac_reason: String,
-    pub source_ip: String,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Method {
-    Get,
-    Post,
-    Put,
-    Patch,
-    Delete,
-}
-
-impl Method {
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            Method::Get => "GET",
-            Method::Post => "POST",
-            Method::Put => "PUT",
-            Method::Patch => "PATCH",
-            Method::Delete => "DELETE",
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PatchType {
-    Merge,
-    Strategic,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct Request {
-    pub method: Method,
-    /// Path and query, e.g. `/apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-client-side-apply`.
-    pub path: String,
-    pub body: Option<Value>,
-    pub patch_type: PatchType,
-}
-
-impl Request {
-    pub fn new(method: Method, path: impl Into<String>, body: Option<Value>) -> Request {
-        Request { method, path: path.into(), body, patch_type: PatchType::Strategic }
-    }
-    pub fn get(path: impl Into<String>) -> Request {
-        Request::new(Method::Get, path, None)
-    }
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct Response {
-    pub code: u16,
-    pub body: Value,
-}
-
-impl Response {
-    pub fn ok(&self) -> bool {
-        (200..300).contains(&self.code)
-    }
-    pub fn reason(&self) -> &str {
-        meta::get_str(&self.body, &["reason"])
-    }
-    pub fn message(&self) -> &str {
-        meta::get_str(&self.body, &["message"])
-    }
-}
-
 /// A change made by a request: what the trace shows as the etcd transaction, and what watches see.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Change {
     pub op: &'static str,
     pub key: String,
     pub revision: i64,
-    pub resource: &'static str,
+    pub resource: &'static ResourceInfo,
     /// The object before and after the change, shared with the watch cache and the watch events.
     pub old: Option<Rc<Value>>,
     pub new: Option<Rc<Value>>,
@@ -130,7 +54,8 @@ pub struct Watcher {
 #[derive(Clone, Debug, PartialEq)]
 pub struct WatchDelivery {
     pub subscriber: usize,
-    pub event_type: &'static str,
+    pub resource: &'static ResourceInfo,
+    pub event_type: EventType,
     /// One decoded object shared by every watcher that receives this change.
     pub object: std::rc::Rc<Value>,
 }
@@ -190,38 +115,17 @@ pub struct Outcome {
     pub watch_registered: bool,
 }
 
-/// A parsed request path.
+/// A request resolved to the resource it addresses.
 #[derive(Clone, Debug)]
-struct Target {
+struct Target<'a> {
     info: &'static ResourceInfo,
-    namespace: String,
-    name: String,
-    subresource: String,
-    query: Vec<(String, String)>,
+    ri: &'a RequestInfo,
 }
 
-impl Target {
+impl Target<'_> {
     fn q(&self, k: &str) -> Option<&str> {
-        self.query.iter().find(|(a, _)| a == k).map(|(_, b)| b.as_str())
+        self.ri.query(k)
     }
-}
-
-fn percent_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' && i + 2 < b.len() {
-            if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
-                out.push(v);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(if b[i] == b'+' { b' ' } else { b[i] });
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 pub fn status_error(code: u16, reason: &str, message: &str, details: Option<Value>) -> Value {
@@ -301,38 +205,15 @@ impl ApiServer {
         self.audit.len() as u64 + self.audit_dropped
     }
 
-    fn parse_path(&self, path: &str) -> Result<Target, Response> {
-        let (p, q) = path.split_once('?').unwrap_or((path, ""));
-        let query: Vec<(String, String)> = q
-            .split('&')
-            .filter(|s| !s.is_empty())
-            .map(|kv| {
-                let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
-                (percent_decode(k), percent_decode(v))
-            })
-            .collect();
-        let segs: Vec<&str> = p.split('/').filter(|s| !s.is_empty()).collect();
-        let (group, rest) = match segs.first() {
-            Some(&"api") if segs.get(1) == Some(&"v1") => ("", &segs[2..]),
-            Some(&"apis") if segs.len() >= 3 => (segs[1], &segs[3..]),
-            _ => return Err(err(404, "NotFound", "the server could not find the requested resource".into(), None)),
-        };
-        let group = if group == "events.k8s.io" { "" } else { group };
-        let (namespace, rest) = if rest.first() == Some(&"namespaces") && rest.len() >= 3 {
-            (rest[1].to_string(), &rest[2..])
-        } else {
-            (String::new(), rest)
-        };
-        let resource = rest.first().copied().unwrap_or("");
-        let info = meta::by_resource(group, resource)
-            .ok_or_else(|| err(404, "NotFound", "the server could not find the requested resource".into(), None))?;
-        Ok(Target {
-            info,
-            namespace,
-            name: rest.get(1).map(|s| s.to_string()).unwrap_or_default(),
-            subresource: rest.get(2).map(|s| s.to_string()).unwrap_or_default(),
-            query,
-        })
+    /// Resolves a parsed request to a served resource (the REST mapper's part of the handler chain).
+    fn resolve<'a>(&self, ri: &'a RequestInfo) -> Result<Target<'a>, Response> {
+        let not_found = || err(404, "NotFound", "the server could not find the requested resource".into(), None);
+        if !ri.is_resource_request || (ri.api_prefix == "api" && ri.api_version != "v1") {
+            return Err(not_found());
+        }
+        let group = if ri.api_group == "events.k8s.io" { "" } else { ri.api_group.as_str() };
+        let info = meta::by_resource(group, &ri.resource).ok_or_else(not_found)?;
+        Ok(Target { info, ri })
     }
 
     fn read(&self, info: &ResourceInfo, ns: &str, name: &str) -> Option<(Value, i64)> {
@@ -399,7 +280,7 @@ impl ApiServer {
                 meta::set(obj, &["metadata", "resourceVersion"], json!(rev.to_string()));
                 let new = Rc::new(obj.clone());
                 let old = self.cache.insert(key.clone(), (new.clone(), rev)).map(|(v, _)| v);
-                Ok(Change { op: "PUT", key, revision: rev, resource: info.resource, old, new: Some(new) })
+                Ok(Change { op: "PUT", key, revision: rev, resource: info, old, new: Some(new) })
             }
             Err(EtcdError::TxnFailed { current }) => {
                 if expected_rev == 0 && current.is_some() {
@@ -422,7 +303,7 @@ impl ApiServer {
         match self.etcd.delete_if(&key, rev) {
             Ok(r) => {
                 let old = self.cache.remove(&key).map(|(v, _)| v);
-                Ok(Change { op: "DELETE", key, revision: r, resource: info.resource, old, new: None })
+                Ok(Change { op: "DELETE", key, revision: r, resource: info, old, new: None })
             }
             Err(_) => Err(conflict(info, meta::name(obj))),
         }
@@ -430,11 +311,11 @@ impl ApiServer {
 
     /// Handles one request at virtual time `now_ms` on behalf of `who`. Returns the response, the
     /// etcd changes made and the watch deliveries they cause. Never panics.
-    pub fn handle(&mut self, req: &Request, who: &Identity, now_ms: i64, rng: &mut Rng) -> Outcome {
+    pub fn handle(&mut self, req: &Request, ri: &RequestInfo, who: &Identity, now_ms: i64, rng: &mut Rng) -> Outcome {
         let audit_id = rng.uuid();
         let mut changes = Vec::new();
         let mut watch_registered = false;
-        let target = self.parse_path(&req.path);
+        let target = self.resolve(ri);
         let response = match &target {
             Err(r) => r.clone(),
             Ok(t) => {
@@ -449,7 +330,7 @@ impl ApiServer {
                 }
             }
         };
-        self.record_audit(req, target.as_ref().ok(), who, &response, now_ms, audit_id);
+        self.record_audit(req, ri, target.as_ref().ok(), who, &response, now_ms, audit_id);
         let deliveries = self.fan_out(&changes);
         Outcome { response, changes, deliveries, watch_registered }
     }
@@ -475,17 +356,17 @@ impl ApiServer {
         for ch in changes {
             let new_rc = ch.new.clone();
             let mut deleted_rc: Option<Rc<Value>> = None;
-            let mut candidates: Vec<usize> = self.general_watchers.get(ch.resource).cloned().unwrap_or_default();
+            let mut candidates: Vec<usize> = self.general_watchers.get(ch.resource.resource).cloned().unwrap_or_default();
             for o in [&ch.old, &ch.new].into_iter().flatten() {
                 let node = meta::get_str(o, &["spec", "nodeName"]);
-                if let Some(ix) = self.node_watchers.get(&(ch.resource, node.to_string())) {
+                if let Some(ix) = self.node_watchers.get(&(ch.resource.resource, node.to_string())) {
                     candidates.extend(ix.iter().copied());
                 }
             }
             candidates.sort_unstable();
             candidates.dedup();
             for w in candidates.iter().filter_map(|i| self.watchers.get(*i)) {
-                if w.resource != ch.resource {
+                if w.resource != ch.resource.resource {
                     continue;
                 }
                 let sel = |o: &Option<Rc<Value>>| -> bool {
@@ -500,12 +381,12 @@ impl ApiServer {
                 };
                 let (was, is) = (sel(&ch.old), sel(&ch.new));
                 let ev = match (was, is) {
-                    (false, true) => Some(("ADDED", new_rc.clone())),
-                    (true, true) => Some(("MODIFIED", new_rc.clone())),
+                    (false, true) => Some((EventType::Added, new_rc.clone())),
+                    (true, true) => Some((EventType::Modified, new_rc.clone())),
                     (true, false) => {
                         // the DELETED event carries the last state (with the deletion's revision)
                         if new_rc.is_some() {
-                            Some(("DELETED", new_rc.clone()))
+                            Some((EventType::Deleted, new_rc.clone()))
                         } else {
                             if deleted_rc.is_none() {
                                 deleted_rc = ch.old.as_ref().map(|o| {
@@ -514,21 +395,21 @@ impl ApiServer {
                                     Rc::new(o)
                                 });
                             }
-                            Some(("DELETED", deleted_rc.clone()))
+                            Some((EventType::Deleted, deleted_rc.clone()))
                         }
                     }
                     (false, false) => None,
                 };
                 if let Some((t, Some(obj))) = ev {
-                    out.push((w.subscriber, WatchDelivery { subscriber: w.subscriber, event_type: t, object: obj }));
+                    out.push((w.subscriber, WatchDelivery { subscriber: w.subscriber, resource: ch.resource, event_type: t, object: obj }));
                 }
             }
         }
         out
     }
 
-    fn record_audit(&mut self, req: &Request, t: Option<&Target>, who: &Identity, resp: &Response, now_ms: i64, audit_id: String) {
-        let verb = audit_verb(req, t);
+    fn record_audit(&mut self, req: &Request, ri: &RequestInfo, t: Option<&Target>, who: &Identity, resp: &Response, now_ms: i64, audit_id: String) {
+        let verb = ri.verb;
         let mut ev = json!({
             "kind": "Event",
             "apiVersion": "audit.k8s.io/v1",
@@ -552,16 +433,16 @@ impl ApiServer {
         }
         if let Some(t) = t {
             let mut oref = json!({"resource": t.info.resource, "apiVersion": t.info.version});
-            if !t.namespace.is_empty() {
-                oref["namespace"] = json!(t.namespace);
+            if !t.ri.namespace.is_empty() {
+                oref["namespace"] = json!(t.ri.namespace);
             }
-            let name = if t.name.is_empty() && req.method == Method::Post {
+            let name = if t.ri.name.is_empty() && req.method == Method::Post {
                 // create: the name comes from the body (audit shows it once known)
                 resp.body.get("metadata").and_then(|m| m.get("name")).cloned().unwrap_or(Value::Null)
-            } else if t.name.is_empty() {
+            } else if t.ri.name.is_empty() {
                 Value::Null
             } else {
-                json!(t.name)
+                json!(t.ri.name)
             };
             if !name.is_null() {
                 oref["name"] = name;
@@ -569,8 +450,8 @@ impl ApiServer {
             if !t.info.group.is_empty() {
                 oref["apiGroup"] = json!(t.info.group);
             }
-            if !t.subresource.is_empty() {
-                oref["subresource"] = json!(t.subresource);
+            if !t.ri.subresource.is_empty() {
+                oref["subresource"] = json!(t.ri.subresource);
             }
             ev["objectRef"] = oref;
         }
@@ -601,10 +482,10 @@ impl ApiServer {
         watch_registered: &mut bool,
     ) -> Result<Response, Response> {
         let info = t.info;
-        if info.namespaced && t.namespace.is_empty() && req.method != Method::Get {
+        if info.namespaced && t.ri.namespace.is_empty() && req.method != Method::Get {
             return Err(err(404, "NotFound", "the server could not find the requested resource".into(), None));
         }
-        match (req.method, t.name.is_empty(), t.subresource.as_str()) {
+        match (req.method, t.ri.name.is_empty(), t.ri.subresource.as_str()) {
             (Method::Get, true, _) => {
                 if t.q("watch") == Some("true") {
                     *watch_registered = true;
@@ -612,9 +493,9 @@ impl ApiServer {
                 }
                 self.list(t)
             }
-            (Method::Get, false, "") => self.read(info, &t.namespace, &t.name).map(|(v, _)| Response { code: 200, body: v }).ok_or_else(|| not_found(info, &t.name)),
+            (Method::Get, false, "") => self.read(info, &t.ri.namespace, &t.ri.name).map(|(v, _)| Response { code: 200, body: v }).ok_or_else(|| not_found(info, &t.ri.name)),
             (Method::Get, false, "scale") => {
-                let (obj, _) = self.read(info, &t.namespace, &t.name).ok_or_else(|| not_found(info, &t.name))?;
+                let (obj, _) = self.read(info, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(info, &t.ri.name))?;
                 Ok(Response { code: 200, body: to_scale(&obj) })
             }
             (Method::Post, true, _) => self.create(req, t, who, now_ms, rng, changes),
@@ -624,7 +505,7 @@ impl ApiServer {
                 self.update(t, sub, body, true, now_ms, changes)
             }
             (Method::Patch, false, sub) => {
-                let (current, _) = self.read(info, &t.namespace, &t.name).ok_or_else(|| not_found(info, &t.name))?;
+                let (current, _) = self.read(info, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(info, &t.ri.name))?;
                 let patch = req.body.clone().unwrap_or(json!({}));
                 let mut target = if sub == "scale" { to_scale(&current) } else { current.clone() };
                 match req.patch_type {
@@ -641,7 +522,7 @@ impl ApiServer {
     fn list(&self, t: &Target) -> Result<Response, Response> {
         let labels = meta::parse_label_selector(t.q("labelSelector").unwrap_or("")).map_err(bad_request)?;
         let fields = parse_field_selector(t.q("fieldSelector").unwrap_or(""));
-        let prefix = t.info.etcd_collection_prefix(&t.namespace);
+        let prefix = t.info.etcd_collection_prefix(&t.ri.namespace);
         let items: Vec<Value> = self
             .list_shared(&prefix)
             .filter(|o| meta::label_selector_matches(&labels, &meta::labels(o)) && field_selector_matches(&fields, o))
@@ -717,16 +598,16 @@ impl ApiServer {
         // namespace
         let body_ns = meta::namespace(&obj).to_string();
         if info.namespaced {
-            if !body_ns.is_empty() && body_ns != t.namespace {
+            if !body_ns.is_empty() && body_ns != t.ri.namespace {
                 return Err(bad_request("the namespace of the provided object does not match the namespace sent on the request".into()));
             }
-            meta::set(&mut obj, &["metadata", "namespace"], json!(t.namespace));
-            if self.read(meta::lookup("namespaces").expect("ns"), "", &t.namespace).is_none() {
+            meta::set(&mut obj, &["metadata", "namespace"], json!(t.ri.namespace));
+            if self.read(meta::lookup("namespaces").expect("ns"), "", &t.ri.namespace).is_none() {
                 return Err(err(
                     404,
                     "NotFound",
-                    format!("namespaces \"{}\" not found", t.namespace),
-                    Some(json!({"name": t.namespace, "kind": "namespaces"})),
+                    format!("namespaces \"{}\" not found", t.ri.namespace),
+                    Some(json!({"name": t.ri.namespace, "kind": "namespaces"})),
                 ));
             }
         } else if let Some(m) = obj.get_mut("metadata").and_then(|m| m.as_object_mut()) {
@@ -824,7 +705,7 @@ impl ApiServer {
 
     fn update(&mut self, t: &Target, sub: &str, mut body: Value, is_put: bool, now_ms: i64, changes: &mut Vec<Change>) -> Result<Response, Response> {
         let info = t.info;
-        let (old, old_rev) = self.read(info, &t.namespace, &t.name).ok_or_else(|| not_found(info, &t.name))?;
+        let (old, old_rev) = self.read(info, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(info, &t.ri.name))?;
         if sub == "scale" {
             // autoscaling/v1 Scale → spec.replicas
             let replicas = meta::get_i64(&body, &["spec", "replicas"]).unwrap_or(0);
@@ -841,13 +722,13 @@ impl ApiServer {
             self.decode(t, &body)?;
         }
         schema::normalize(info.api_version().as_str(), info.kind, &mut body);
-        if meta::name(&body) != t.name {
-            return Err(bad_request(format!("the name of the object ({}) does not match the name on the URL ({})", meta::name(&body), t.name)));
+        if meta::name(&body) != t.ri.name {
+            return Err(bad_request(format!("the name of the object ({}) does not match the name on the URL ({})", meta::name(&body), t.ri.name)));
         }
         // optimistic concurrency: an update with a resourceVersion must match the stored one
         let rv = meta::resource_version(&body).to_string();
         if !rv.is_empty() && rv != old_rev.to_string() {
-            return Err(conflict(info, &t.name));
+            return Err(conflict(info, &t.ri.name));
         }
         let mut new = body;
         // fields the client may not change (rest.FillObjectMetaSystemFields / BeforeUpdate)
@@ -906,7 +787,7 @@ impl ApiServer {
                 _ => vec![],
             };
             if !errs.is_empty() {
-                return Err(invalid(info, &t.name, &errs));
+                return Err(invalid(info, &t.ri.name, &errs));
             }
             self.check_replicas_limit(info, &new)?;
         } else {
@@ -930,13 +811,13 @@ impl ApiServer {
     fn bind(&mut self, req: &Request, t: &Target, now_ms: i64, changes: &mut Vec<Change>) -> Result<Response, Response> {
         let pods = t.info;
         let node = req.body.as_ref().map(|b| meta::get_str(b, &["target", "name"]).to_string()).unwrap_or_default();
-        let (mut pod, rev) = self.read(pods, &t.namespace, &t.name).ok_or_else(|| not_found(pods, &t.name))?;
+        let (mut pod, rev) = self.read(pods, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(pods, &t.ri.name))?;
         if meta::is_deleting(&pod) {
-            return Err(conflict_msg(pods, &t.name, format!("pod {} is being deleted, cannot be assigned to a host", t.name)));
+            return Err(conflict_msg(pods, &t.ri.name, format!("pod {} is being deleted, cannot be assigned to a host", t.ri.name)));
         }
         let existing = meta::get_str(&pod, &["spec", "nodeName"]).to_string();
         if !existing.is_empty() {
-            return Err(conflict_msg(pods, &t.name, format!("pod {} is already assigned to node \"{}\"", t.name, existing)));
+            return Err(conflict_msg(pods, &t.ri.name, format!("pod {} is already assigned to node \"{}\"", t.ri.name, existing)));
         }
         meta::set(&mut pod, &["spec", "nodeName"], json!(node));
         let cond = json!({"type": "PodScheduled", "status": "True", "lastProbeTime": null, "lastTransitionTime": time::rfc3339(now_ms), "observedGeneration": meta::get_i64(&pod, &["metadata","generation"]).unwrap_or(1)});
@@ -955,15 +836,15 @@ impl ApiServer {
 
     fn delete(&mut self, req: &Request, t: &Target, now_ms: i64, changes: &mut Vec<Change>) -> Result<Response, Response> {
         let info = t.info;
-        if info.kind == "Namespace" && (t.name == "default" || t.name == "kube-system" || t.name == "kube-public" || t.name == "kube-node-lease") {
+        if info.kind == "Namespace" && (t.ri.name == "default" || t.ri.name == "kube-system" || t.ri.name == "kube-public" || t.ri.name == "kube-node-lease") {
             return Err(err(
                 403,
                 "Forbidden",
-                format!("namespaces \"{}\" is forbidden: this namespace may not be deleted", t.name),
-                Some(json!({"name": t.name, "kind": "namespaces"})),
+                format!("namespaces \"{}\" is forbidden: this namespace may not be deleted", t.ri.name),
+                Some(json!({"name": t.ri.name, "kind": "namespaces"})),
             ));
         }
-        let (mut obj, rev) = self.read(info, &t.namespace, &t.name).ok_or_else(|| not_found(info, &t.name))?;
+        let (mut obj, rev) = self.read(info, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(info, &t.ri.name))?;
         let opts = req.body.clone().unwrap_or(json!({}));
         let policy = opts
             .get("propagationPolicy")
@@ -978,7 +859,7 @@ impl ApiServer {
             if uid != meta::uid(&obj) {
                 return Err(conflict_msg(
                     info,
-                    &t.name,
+                    &t.ri.name,
                     format!("Precondition failed: UID in precondition: {}, UID in object meta: {}", uid, meta::uid(&obj)),
                 ));
             }
@@ -1015,7 +896,7 @@ impl ApiServer {
             other => {
                 return Err(invalid(
                     info,
-                    &t.name,
+                    &t.ri.name,
                     &[field::FieldError::not_supported("propagationPolicy", json!(other), &["Foreground", "Background", "Orphan"])],
                 ))
             }
@@ -1044,7 +925,7 @@ impl ApiServer {
         if info.kind == "Namespace" {
             // simplified namespace controller: remove everything in the namespace at once
             for r in meta::RESOURCES.iter().filter(|r| r.namespaced) {
-                for o in self.list_objects(r, &t.name, None) {
+                for o in self.list_objects(r, &t.ri.name, None) {
                     let rv = meta::resource_version(&o).parse::<i64>().unwrap_or(0);
                     if let Ok(c) = self.remove(r, &o, rv) {
                         changes.push(c);
@@ -1053,7 +934,7 @@ impl ApiServer {
             }
         }
         let body = if info.kind == "Pod" { obj } else {
-            json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "details": {"name": t.name, "group": info.group, "kind": info.resource, "uid": meta::uid(&obj)}})
+            json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "details": {"name": t.ri.name, "group": info.group, "kind": info.resource, "uid": meta::uid(&obj)}})
         };
         Ok(Response { code: 200, body })
     }
@@ -1080,31 +961,6 @@ fn finalizers(o: &Value) -> Vec<String> {
 /// A pod being gracefully deleted stays until its kubelet confirms (the final DELETE with grace 0).
 fn pod_awaits_kubelet(p: &Value) -> bool {
     !meta::get_str(p, &["spec", "nodeName"]).is_empty() && meta::get_i64(p, &["metadata", "deletionGracePeriodSeconds"]).unwrap_or(0) > 0
-}
-
-fn audit_verb(req: &Request, t: Option<&Target>) -> &'static str {
-    let named = t.map(|t| !t.name.is_empty()).unwrap_or(false);
-    match req.method {
-        Method::Get => {
-            if t.and_then(|t| t.q("watch")).map(|w| w == "true").unwrap_or(false) {
-                "watch"
-            } else if named {
-                "get"
-            } else {
-                "list"
-            }
-        }
-        Method::Post => "create",
-        Method::Put => "update",
-        Method::Patch => "patch",
-        Method::Delete => {
-            if named {
-                "delete"
-            } else {
-                "deletecollection"
-            }
-        }
-    }
 }
 
 /// `fields.ParseSelector` for the equality forms (`spec.nodeName=node-1`, `status.phase!=Failed`).

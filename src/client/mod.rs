@@ -8,8 +8,9 @@
 //! What kubesim simplifies: informers keep one `BTreeMap` store and no indexers; the work queue has
 //! no rate limiter (retries are scheduled with a fixed delay); the spam filter is not simulated.
 
+use crate::api::request::EventType;
 use crate::api::{meta, time};
-use crate::apiserver::Method;
+use crate::api::request::Method;
 use crate::cluster::Ctx;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -30,13 +31,13 @@ impl Store {
         self.items = items.into_iter().map(|o| (meta::key(&o), Rc::new(o))).collect();
     }
     /// Applies a watch event (or a write's response); returns the previous version.
-    pub fn apply(&mut self, event_type: &str, obj: &Value) -> Option<Rc<Value>> {
+    pub fn apply(&mut self, event_type: EventType, obj: &Value) -> Option<Rc<Value>> {
         self.apply_shared(event_type, Rc::new(obj.clone()))
     }
     /// Like [`Store::apply`] without copying the object.
-    pub fn apply_shared(&mut self, event_type: &str, obj: Rc<Value>) -> Option<Rc<Value>> {
+    pub fn apply_shared(&mut self, event_type: EventType, obj: Rc<Value>) -> Option<Rc<Value>> {
         let k = meta::key(&obj);
-        if event_type == "DELETED" {
+        if event_type == EventType::Deleted {
             self.items.remove(&k)
         } else {
             self.items.insert(k, obj)

@@ -15,12 +15,14 @@
 //!
 //! What kubesim simplifies: only Deployments, ReplicaSets and Pods are tracked; no virtual nodes.
 
+use crate::api::meta::Resource;
+use crate::api::request::EventType;
 use crate::api::meta;
-use crate::apiserver::{Identity, Method};
+use crate::api::request::{Identity, Method};
 use crate::client::Store;
 use crate::cluster::{Component, Ctx, Input};
 use crate::controllers::deployment::controller_identity;
-use crate::sim::Actor;
+use crate::trace::Actor;
 use serde_json::{json, Value};
 
 #[derive(Default)]
@@ -28,7 +30,7 @@ pub struct GarbageCollector {
     stores: [Store; 3],
 }
 
-const TRACKED: [&str; 3] = ["deployments", "replicasets", "pods"];
+const TRACKED: [Resource; 3] = [Resource::Deployments, Resource::ReplicaSets, Resource::Pods];
 
 fn finalizers(o: &Value) -> Vec<String> {
     meta::get(o, &["metadata", "finalizers"])
@@ -130,7 +132,7 @@ impl Component for GarbageCollector {
 
     fn start(&mut self, ctx: &mut Ctx) {
         for (i, r) in TRACKED.iter().enumerate() {
-            let items = ctx.list_and_watch(meta::lookup(r).expect("tracked"), "", "", "");
+            let items = ctx.list_and_watch(r.info(), "", "", "");
             self.stores[i].replace(items);
         }
     }
@@ -139,7 +141,7 @@ impl Component for GarbageCollector {
         if let Input::Watch { resource, event_type, object } = input {
             let Some(i) = TRACKED.iter().position(|r| *r == resource) else { return };
             self.stores[i].apply_shared(event_type, object.clone());
-            self.process(ctx, &object, event_type == "DELETED");
+            self.process(ctx, &object, event_type == EventType::Deleted);
         }
     }
 

@@ -16,12 +16,13 @@
 //! What kubesim simplifies: no zone-based rate limiting of evictions; no `NotReady` (False) path,
 //! only unreachable (Unknown); the taint-eviction controller runs inside this component.
 
+use crate::api::meta::Resource;
 use crate::api::{meta, time};
-use crate::apiserver::{Identity, Method};
+use crate::api::request::{Identity, Method};
 use crate::client::{Recorder, Store};
 use crate::cluster::{Component, Ctx, Input};
 use crate::controllers::deployment::controller_identity;
-use crate::sim::Actor;
+use crate::trace::Actor;
 use serde_json::{json, Value};
 
 pub const NODE_MONITOR_PERIOD_MS: i64 = 5_000;
@@ -218,13 +219,13 @@ impl Component for NodeLifecycleController {
 
     fn handle(&mut self, ctx: &mut Ctx, input: Input) {
         match input {
-            Input::Watch { resource: "nodes", event_type, object } => {
+            Input::Watch { resource: Resource::Nodes, event_type, object } => {
                 self.nodes.apply_shared(event_type, object);
             }
-            Input::Watch { resource: "leases", event_type, object } => {
+            Input::Watch { resource: Resource::Leases, event_type, object } => {
                 self.leases.apply_shared(event_type, object);
             }
-            Input::Watch { resource: "pods", event_type, object } => {
+            Input::Watch { resource: Resource::Pods, event_type, object } => {
                 self.pods.apply_shared(event_type, object);
             }
             Input::Watch { .. } => {}

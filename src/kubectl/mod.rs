@@ -13,7 +13,8 @@ pub mod describe;
 pub mod printers;
 
 use crate::api::{codec, meta};
-use crate::apiserver::{patch, Method, PatchType, Request, Response};
+use crate::api::patch;
+use crate::api::request::{Method, PatchType, Request, Response};
 use crate::cluster::{kubectl_identity, Cluster};
 use serde_json::{json, Value};
 

@@ -10,10 +10,12 @@
 
 pub mod pods;
 
+use crate::api::meta::Resource;
+use crate::api::request::EventType;
 use crate::api::{meta, quantity, time};
-use crate::apiserver::{Identity, Method};
+use crate::api::request::{Identity, Method};
 use crate::cluster::{Component, Ctx, Input};
-use crate::sim::Actor;
+use crate::trace::Actor;
 use serde_json::{json, Value};
 
 /// How a node looks (what kubelet flags and the machine would decide).
@@ -50,7 +52,7 @@ pub struct Kubelet {
     needs_status_report: bool,
     lease_rv: String,
     /// Watch events that arrived while the kubelet was down (its watch re-lists on restart).
-    missed: Vec<(&'static str, Value)>,
+    missed: Vec<(EventType, Value)>,
 }
 
 impl Kubelet {
@@ -226,7 +228,7 @@ impl Component for Kubelet {
         let field = format!("spec.nodeName={}", self.cfg.name);
         let pods = ctx.list_and_watch(meta::lookup("pods").expect("pods"), "", "", &field);
         for p in pods {
-            self.pods.on_pod(ctx, &self.cfg.name.clone(), &self.node_ip(), "ADDED", p);
+            self.pods.on_pod(ctx, &self.cfg.name.clone(), &self.node_ip(), EventType::Added, p);
         }
         ctx.after_background(NODE_STATUS_REPORT_MS, "node-status");
         ctx.after_background(LEASE_RENEW_MS, "lease");
@@ -236,7 +238,7 @@ impl Component for Kubelet {
         if !self.running {
             // A failed node does nothing; its timers keep ticking (re-armed) so it can recover.
             if let Input::Watch { event_type, object, .. } = &input {
-                self.missed.push((event_type, (**object).clone()));
+                self.missed.push((*event_type, (**object).clone()));
             }
             if let Input::Timer { key } = &input {
                 if key == "node-status" {
@@ -252,7 +254,8 @@ impl Component for Kubelet {
         let name = self.cfg.name.clone();
         let ip = self.node_ip();
         match input {
-            Input::Watch { event_type, object, .. } => self.pods.on_pod(ctx, &name, &ip, event_type, (*object).clone()),
+            Input::Watch { resource: Resource::Pods, event_type, object } => self.pods.on_pod(ctx, &name, &ip, event_type, (*object).clone()),
+            Input::Watch { .. } => {}
             Input::Timer { key } if key == "node-status" => {
                 self.report_status(ctx);
                 ctx.after_background(NODE_STATUS_REPORT_MS, "node-status");

@@ -12,8 +12,9 @@
 //! What kubesim simplifies: init containers, probes and restarts are not simulated (containers
 //! are Ready as soon as they start); volumes are not mounted; a container never exits by itself.
 
+use crate::api::request::EventType;
 use crate::api::{meta, time};
-use crate::apiserver::Method;
+use crate::api::request::Method;
 use crate::client::Recorder;
 use crate::cluster::Ctx;
 use crate::runtime::{self, ImageRef, Runtime};
@@ -128,9 +129,9 @@ impl PodWorkers {
     }
 
     /// A watch event for a pod bound to this node.
-    pub fn on_pod(&mut self, ctx: &mut Ctx, node: &str, ip: &str, event: &str, pod: Value) {
+    pub fn on_pod(&mut self, ctx: &mut Ctx, node: &str, ip: &str, event: EventType, pod: Value) {
         let uid = meta::uid(&pod).to_string();
-        if event == "DELETED" {
+        if event == EventType::Deleted {
             self.pods.remove(&uid);
             return;
         }

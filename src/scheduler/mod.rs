@@ -18,11 +18,13 @@
 
 pub mod plugins;
 
+use crate::api::meta::Resource;
+use crate::api::request::EventType;
 use crate::api::{meta, time};
-use crate::apiserver::{Identity, Method};
+use crate::api::request::{Identity, Method};
 use crate::client::{Recorder, Store};
 use crate::cluster::{Component, Ctx, Input};
-use crate::sim::Actor;
+use crate::trace::Actor;
 use plugins::{NodeInfo, ScheduleOutcome};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -180,11 +182,11 @@ impl Scheduler {
         }
     }
 
-    fn on_pod(&mut self, ctx: &mut Ctx, event_type: &str, pod: Value) {
+    fn on_pod(&mut self, ctx: &mut Ctx, event_type: EventType, pod: Value) {
         let key = meta::key(&pod);
         let old = self.pods.apply(event_type, &pod);
         let node = meta::get_str(&pod, &["spec", "nodeName"]).to_string();
-        if event_type == "DELETED" || is_terminal(&pod) {
+        if event_type == EventType::Deleted || is_terminal(&pod) {
             self.remove_from_queues(&key);
             let had = self.assigned.contains_key(&key);
             self.cache_remove_pod(&key);
@@ -208,14 +210,14 @@ impl Scheduler {
         }
     }
 
-    fn on_node(&mut self, ctx: &mut Ctx, event_type: &str, node: Value) {
+    fn on_node(&mut self, ctx: &mut Ctx, event_type: EventType, node: Value) {
         let name = meta::name(&node).to_string();
         match (event_type, self.nodes.get(&name).copied()) {
-            ("DELETED", Some(i)) => {
+            (EventType::Deleted, Some(i)) => {
                 self.infos.remove(i);
                 self.nodes = self.infos.iter().enumerate().map(|(i, n)| (n.name().to_string(), i)).collect();
             }
-            ("DELETED", None) => {}
+            (EventType::Deleted, None) => {}
             (_, Some(i)) => {
                 let pods = std::mem::take(&mut self.infos[i].pods);
                 self.infos[i] = NodeInfo::new(node, pods);
@@ -311,14 +313,14 @@ impl Scheduler {
                 "observedGeneration": meta::get_i64(pod, &["metadata", "generation"]).unwrap_or(1),
             });
             let path = format!("/api/v1/namespaces/{}/pods/{}/status", meta::namespace(pod), meta::name(pod));
-            let resp = ctx.request_with(crate::apiserver::Request {
+            let resp = ctx.request_with(crate::api::request::Request {
                 method: Method::Patch,
                 path,
                 body: Some(json!({"status": {"conditions": [cond]}})),
-                patch_type: crate::apiserver::PatchType::Strategic,
+                patch_type: crate::api::request::PatchType::Strategic,
             });
             if resp.ok() {
-                self.pods.apply("MODIFIED", &resp.body);
+                self.pods.apply(EventType::Modified, &resp.body);
             }
         }
         // upstream flushes unschedulable pods after podMaxInUnschedulablePodsDuration (5 min)
@@ -381,18 +383,18 @@ impl Component for Scheduler {
     fn start(&mut self, ctx: &mut Ctx) {
         let nodes = ctx.list_and_watch(meta::lookup("nodes").expect("nodes"), "", "", "");
         for n in nodes {
-            self.on_node(ctx, "ADDED", n);
+            self.on_node(ctx, EventType::Added, n);
         }
         let pods = ctx.list_and_watch(meta::lookup("pods").expect("pods"), "", "", "status.phase!=Succeeded,status.phase!=Failed");
         for p in pods {
-            self.on_pod(ctx, "ADDED", p);
+            self.on_pod(ctx, EventType::Added, p);
         }
     }
 
     fn handle(&mut self, ctx: &mut Ctx, input: Input) {
         match input {
-            Input::Watch { resource: "pods", event_type, object } => self.on_pod(ctx, event_type, (*object).clone()),
-            Input::Watch { resource: "nodes", event_type, object } => self.on_node(ctx, event_type, (*object).clone()),
+            Input::Watch { resource: Resource::Pods, event_type, object } => self.on_pod(ctx, event_type, (*object).clone()),
+            Input::Watch { resource: Resource::Nodes, event_type, object } => self.on_node(ctx, event_type, (*object).clone()),
             Input::Watch { .. } => {}
             Input::Timer { key } if key == "schedule" => {
                 self.armed = false;

@@ -11,7 +11,6 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::fmt;
 
 /// Identifier of a message in the trace (its index + 1; 0 is never used).
 pub type MsgId = u64;
@@ -60,144 +59,17 @@ impl Rng {
     }
 }
 
-/// Who sends or receives a message. These are the boxes on the page's diagram.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Actor {
-    Kubectl,
-    ApiServer,
-    Etcd,
-    DeploymentController,
-    ReplicaSetController,
-    GarbageCollector,
-    NodeController,
-    Scheduler,
-    Kubelet(String),
-    Runtime(String),
-}
-
-impl Actor {
-    /// The label used in the trace and the diagram.
-    pub fn name(&self) -> String {
-        match self {
-            Actor::Kubectl => "kubectl".into(),
-            Actor::ApiServer => "kube-apiserver".into(),
-            Actor::Etcd => "etcd".into(),
-            Actor::DeploymentController => "deployment-controller".into(),
-            Actor::ReplicaSetController => "replicaset-controller".into(),
-            Actor::GarbageCollector => "garbage-collector".into(),
-            Actor::NodeController => "node-controller".into(),
-            Actor::Scheduler => "kube-scheduler".into(),
-            Actor::Kubelet(n) => format!("kubelet@{}", n),
-            Actor::Runtime(n) => format!("containerd@{}", n),
-        }
-    }
-}
-
-impl fmt::Display for Actor {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.name())
-    }
-}
-
-/// What a message carries.
+/// One record of the trace: who sent what to whom, when, and which earlier message caused it.
+/// `A` names the actors and `K` the kinds of message; the kernel knows neither (kubesim's are in
+/// [`crate::trace`]).
 #[derive(Clone, Debug, PartialEq)]
-pub enum MessageKind {
-    /// An HTTP request to kube-apiserver. `verb` is the HTTP method, `path` includes the query.
-    Request { verb: String, path: String },
-    /// The HTTP response to a request; `code` is the status code.
-    Response { code: u16, reason: String },
-    /// An etcd transaction written by the apiserver's storage layer.
-    EtcdTxn { op: String, key: String, revision: i64 },
-    /// A watch event delivered by kube-apiserver to a watching component.
-    Watch { event_type: String, kind: String, namespace: String, name: String, resource_version: String },
-    /// A CRI call from the kubelet to the container runtime.
-    Runtime { call: String, detail: String },
-    /// A timer firing inside a component (resync, back-off, grace period).
-    Timer { what: String },
-}
-
-/// One record of the trace: the unit the page animates and the tests compare.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Message {
+pub struct Message<A, K> {
     pub id: MsgId,
     pub time_ms: i64,
-    pub from: Actor,
-    pub to: Actor,
-    pub kind: MessageKind,
+    pub from: A,
+    pub to: A,
+    pub kind: K,
     pub cause: Option<MsgId>,
-}
-
-impl Message {
-    /// A short label for the packet drawn on the diagram, e.g. `POST deployments`, `WATCH ADDED ReplicaSet`.
-    pub fn label(&self) -> String {
-        match &self.kind {
-            MessageKind::Request { verb, path } => {
-                let p = path.split('?').next().unwrap_or("");
-                let segs: Vec<&str> = p.split('/').filter(|s| !s.is_empty()).collect();
-                // /api/v1/namespaces/default/pods/x/binding -> "POST pods/binding"
-                let mut res = String::new();
-                let mut i = if segs.first() == Some(&"api") { 2 } else { 3 };
-                if segs.get(i) == Some(&"namespaces") && segs.len() > i + 2 {
-                    i += 2;
-                }
-                if let Some(r) = segs.get(i) {
-                    res.push_str(r);
-                }
-                if let Some(sub) = segs.get(i + 2) {
-                    res.push('/');
-                    res.push_str(sub);
-                }
-                let watch = path.contains("watch=true");
-                if watch {
-                    format!("WATCH {}", res)
-                } else {
-                    format!("{} {}", verb, res)
-                }
-            }
-            MessageKind::Response { code, .. } => format!("{}", code),
-            MessageKind::EtcdTxn { op, key, revision } => format!("{} {} (rev {})", op, key, revision),
-            MessageKind::Watch { event_type, kind, .. } => format!("WATCH {} {}", event_type, kind),
-            MessageKind::Runtime { call, detail } => {
-                if detail.is_empty() {
-                    call.clone()
-                } else {
-                    format!("{} {}", call, detail)
-                }
-            }
-            MessageKind::Timer { what } => format!("timer {}", what),
-        }
-    }
-
-    /// One fixed-column line for the transcript (`sim trace`).
-    pub fn line(&self) -> String {
-        let detail = match &self.kind {
-            MessageKind::Request { verb, path } => format!("{} {}", verb, path),
-            MessageKind::Response { code, reason } => {
-                if reason.is_empty() {
-                    format!("{}", code)
-                } else {
-                    format!("{} {}", code, reason)
-                }
-            }
-            MessageKind::EtcdTxn { op, key, revision } => format!("{} {} rev={}", op, key, revision),
-            MessageKind::Watch { event_type, kind, namespace, name, resource_version } => {
-                let n = if namespace.is_empty() { name.clone() } else { format!("{}/{}", namespace, name) };
-                format!("{} {} {} rv={}", event_type, kind, n, resource_version)
-            }
-            MessageKind::Runtime { call, detail } => format!("{} {}", call, detail).trim_end().to_string(),
-            MessageKind::Timer { what } => what.clone(),
-        };
-        let cause = self.cause.map(|c| format!("#{}", c)).unwrap_or_else(|| "-".into());
-        format!(
-            "#{:<5} {:>9} {:<22} -> {:<22} {:<6} {}",
-            self.id,
-            format_ms(self.time_ms),
-            self.from.name(),
-            self.to.name(),
-            cause,
-            detail
-        )
-    }
 }
 
 /// Milliseconds since the simulation epoch as `12.345s`.
@@ -206,19 +78,19 @@ pub fn format_ms(ms: i64) -> String {
 }
 
 /// The append-only list of messages.
-#[derive(Clone, Debug, Default)]
-pub struct Trace {
-    messages: Vec<Message>,
+#[derive(Clone, Debug)]
+pub struct Trace<A, K> {
+    messages: Vec<Message<A, K>>,
     /// Bound on the number of kept messages (older ones are still counted).
     pub limit: usize,
     dropped: u64,
 }
 
-impl Trace {
-    pub fn new(limit: usize) -> Trace {
+impl<A, K> Trace<A, K> {
+    pub fn new(limit: usize) -> Trace<A, K> {
         Trace { messages: Vec::new(), limit, dropped: 0 }
     }
-    pub fn push(&mut self, time_ms: i64, from: Actor, to: Actor, kind: MessageKind, cause: Option<MsgId>) -> MsgId {
+    pub fn push(&mut self, time_ms: i64, from: A, to: A, kind: K, cause: Option<MsgId>) -> MsgId {
         let id = self.messages.len() as u64 + self.dropped + 1;
         if self.limit > 0 && self.messages.len() >= self.limit {
             // Keep memory bounded in long benchmark runs: drop the oldest half.
@@ -229,7 +101,7 @@ impl Trace {
         self.messages.push(Message { id, time_ms, from, to, kind, cause });
         id
     }
-    pub fn messages(&self) -> &[Message] {
+    pub fn messages(&self) -> &[Message<A, K>] {
         &self.messages
     }
     pub fn total(&self) -> u64 {

@@ -3,7 +3,7 @@
 //! Watches and every other component message go through kube-apiserver; only the API server has
 //! an edge to etcd.
 
-use crate::sim::{Actor, Message, MessageKind};
+use crate::trace::{Actor, Message, MessageKind};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rect {

@@ -13,7 +13,7 @@ use crate::cluster::Cluster;
 use crate::kubectl::{self, printers};
 use crate::sandbox::{self, Sandbox};
 use crate::script::{self, Command};
-use crate::sim::{Actor, Message, MessageKind, MsgId};
+use crate::trace::{Actor, Message, MessageKind, MsgId};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -614,9 +614,8 @@ impl Session {
     pub fn pod_of_step(&self, pos: usize) -> Option<String> {
         let s = self.current(pos)?;
         match &s.msg.kind {
-            MessageKind::Watch { kind, namespace, name, .. } if kind == "Pod" => Some(format!("{}/{}", namespace, name)),
-            MessageKind::Request { path, .. } => {
-                let p = parse_path(path);
+            MessageKind::Watch { kind, namespace, name, .. } if *kind == "Pod" => Some(format!("{}/{}", namespace, name)),
+            MessageKind::Request { info: p, .. } => {
                 if p.resource == "pods" && !p.name.is_empty() {
                     Some(format!("{}/{}", p.namespace, p.name))
                 } else {
@@ -725,36 +724,6 @@ fn audit_row(line: &str, step: usize) -> AuditRow {
 }
 
 /// A request path taken apart.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ReqPath {
-    pub group: String,
-    pub resource: String,
-    pub namespace: String,
-    pub name: String,
-    pub sub: String,
-    pub watch: bool,
-    pub query: String,
-}
-
-pub fn parse_path(path: &str) -> ReqPath {
-    let (p, q) = path.split_once('?').unwrap_or((path, ""));
-    let segs: Vec<&str> = p.split('/').filter(|s| !s.is_empty()).collect();
-    let (group, rest): (&str, &[&str]) = match segs.first() {
-        Some(&"api") => ("", segs.get(2..).unwrap_or(&[])),
-        Some(&"apis") => (segs.get(1).copied().unwrap_or(""), segs.get(3..).unwrap_or(&[])),
-        _ => ("", &[]),
-    };
-    let (namespace, rest) = if rest.first() == Some(&"namespaces") && rest.len() >= 3 { (rest[1], &rest[2..]) } else { ("", rest) };
-    ReqPath {
-        group: group.to_string(),
-        resource: rest.first().unwrap_or(&"").to_string(),
-        namespace: namespace.to_string(),
-        name: rest.get(1).unwrap_or(&"").to_string(),
-        sub: rest.get(2).unwrap_or(&"").to_string(),
-        watch: q.split('&').any(|kv| kv == "watch=true"),
-        query: q.to_string(),
-    }
-}
 
 /// Kind for a resource name (`pods` -> `Pod`).
 pub fn kind_of(resource: &str) -> &'static str {
@@ -1112,12 +1081,7 @@ mod tests {
     }
 
     #[test]
-    fn paths_and_keys() {
-        let p = parse_path("/api/v1/namespaces/default/pods/x/binding");
-        assert_eq!((p.resource.as_str(), p.namespace.as_str(), p.name.as_str(), p.sub.as_str()), ("pods", "default", "x", "binding"));
-        let p = parse_path("/apis/apps/v1/namespaces/default/deployments?watch=true&resourceVersion=1");
-        assert!(p.watch);
-        assert_eq!(p.group, "apps");
+    fn keys_and_names() {
         assert_eq!(parse_key("/registry/minions/node-1"), ("nodes".into(), "".into(), "node-1".into()));
         assert_eq!(parse_key("/registry/pods/default/a"), ("pods".into(), "default".into(), "a".into()));
         assert_eq!(short_pod_name("nginx-deployment-cf4cd4db7-j5b8n"), "…-j5b8n");

@@ -4,9 +4,10 @@
 //! The templates live in the translation table ([`super::i18n`]) under `n.*` keys.
 
 use super::i18n::{fill, tr, Lang};
-use super::model::{kind_of, parse_key, parse_path, Session};
+use super::model::{kind_of, parse_key, Session};
 use crate::api::meta;
-use crate::sim::{Actor, MessageKind};
+use crate::api::request::{EventType, RequestInfo};
+use crate::trace::{Actor, MessageKind};
 use serde_json::Value;
 
 /// The display name of a component in a sentence.
@@ -119,20 +120,21 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
         .collect();
     let after = |key: &str, rev: i64| s.value_of_key(key, rev);
     match &m.kind {
-        MessageKind::Request { verb, path } => {
-            let p = parse_path(path);
+        MessageKind::Request { method, info, .. } => {
+            let p = &**info;
+            let verb = method.as_str();
             let kind = kind_of(&p.resource);
             v.push(("kind", kind_word(lang, kind)));
-            v.push(("verb", verb.clone()));
-            v.push(("path", path.split('?').next().unwrap_or("").to_string()));
+            v.push(("verb", verb.to_string()));
+            v.push(("path", p.path.clone()));
             v.push(("resource", p.resource.clone()));
             v.push(("ns", p.namespace.clone()));
             let created = txns.first().map(|(key, rev)| (parse_key(key).2, after(key, *rev)));
             let name = if !p.name.is_empty() { p.name.clone() } else { created.as_ref().map(|c| c.0.clone()).unwrap_or_default() };
             v.push(("name", name.clone()));
             let obj = created.and_then(|c| c.1);
-            if p.watch {
-                let rv = p.query.split('&').find_map(|kv| kv.strip_prefix("resourceVersion=")).unwrap_or("0").to_string();
+            if p.verb == "watch" {
+                let rv = p.query("resourceVersion").unwrap_or("0").to_string();
                 v.push(("rv", rv));
                 return say(lang, "n.req.watch", &v);
             }
@@ -158,7 +160,7 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
                 }
                 return say(lang, "n.req.event", &v);
             }
-            match (&m.from, verb.as_str(), p.resource.as_str(), p.sub.as_str()) {
+            match (&m.from, verb, p.resource.as_str(), p.subresource.as_str()) {
                 (Actor::Kubectl, "POST", _, _) => say(lang, "n.req.kubectl.create", &v),
                 (Actor::Kubectl, "PATCH", _, "") => say(lang, "n.req.kubectl.patch", &v),
                 (Actor::Kubectl, "DELETE", _, _) => say(lang, "n.req.kubectl.delete", &v),
@@ -218,8 +220,8 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
         MessageKind::Response { code, reason } => {
             let req = m.cause.and_then(|c| s.step_of(c)).map(|i| &s.steps[i]);
             let (label, rpath, rverb) = match req.map(|r| &r.msg.kind) {
-                Some(MessageKind::Request { verb, path }) => (req.map(|r| r.msg.label()).unwrap_or_default(), parse_path(path), verb.clone()),
-                _ => (String::new(), Default::default(), String::new()),
+                Some(MessageKind::Request { method, info, .. }) => (req.map(|r| r.msg.label()).unwrap_or_default(), (**info).clone(), method.as_str().to_string()),
+                _ => (String::new(), RequestInfo::default(), String::new()),
             };
             v.push(("code", code.to_string()));
             v.push(("reason", reason.clone()));
@@ -243,7 +245,7 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
                 }
             }
             let key = match code {
-                200 | 201 if rpath.watch => "n.resp.watch",
+                200 | 201 if rpath.verb == "watch" => "n.resp.watch",
                 201 if rev.is_some() => "n.resp.created",
                 200 if rev.is_some() && rverb == "DELETE" => "n.resp.deleted",
                 200 if rev.is_some() => "n.resp.updated",
@@ -266,7 +268,7 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
             let ch = s.cluster.api.etcd.change_at(*revision);
             let version = ch.as_ref().map(|c| c.kv.version).unwrap_or(0);
             v.push(("version", version.to_string()));
-            if op == "DELETE" {
+            if *op == "DELETE" {
                 say(lang, "n.etcd.delete", &v)
             } else if ch.as_ref().map(|c| c.prev.is_none()).unwrap_or(false) {
                 say(lang, "n.etcd.create", &v)
@@ -275,30 +277,30 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
             }
         }
         MessageKind::Watch { event_type, kind, namespace, name, resource_version } => {
-            v.push(("event", event_type.clone()));
+            let event_type = *event_type;
+            v.push(("event", event_type.to_string()));
             v.push(("kind", kind_word(lang, kind)));
             v.push(("ns", namespace.clone()));
             v.push(("name", name.clone()));
             v.push(("rv", resource_version.clone()));
             let rv: i64 = resource_version.parse().unwrap_or(0);
-            let res = meta::RESOURCES.iter().find(|r| r.kind == kind).map(|r| r.resource).unwrap_or("");
-            let key = meta::lookup(res).map(|i| i.etcd_key(namespace, name)).unwrap_or_default();
+            let key = meta::RESOURCES.iter().find(|r| r.kind == *kind).map(|i| i.etcd_key(namespace, name)).unwrap_or_default();
             // the object as the event carries it (for DELETED: the last version before it)
-            let obj = if event_type == "DELETED" { s.value_of_key(&key, rv.saturating_sub(1).max(1)) } else { s.value_of_key(&key, rv) };
+            let obj = if event_type == EventType::Deleted { s.value_of_key(&key, rv.saturating_sub(1).max(1)) } else { s.value_of_key(&key, rv) };
             let owner = obj.as_ref().map(owner_name).unwrap_or_default();
             v.push(("owner", owner.clone()));
             let node = obj.as_ref().map(|o| meta::get_str(o, &["spec", "nodeName"]).to_string()).unwrap_or_default();
-            match (&m.to, kind.as_str()) {
+            match (&m.to, *kind) {
                 (Actor::DeploymentController, "Deployment") => say(lang, "n.watch.dc.deploy", &v),
                 (Actor::DeploymentController, "ReplicaSet") => say(lang, if owner.is_empty() { "n.watch.dc.rs_orphan" } else { "n.watch.dc.rs" }, &v),
                 (Actor::ReplicaSetController, "ReplicaSet") => say(lang, "n.watch.rsc.rs", &v),
-                (Actor::ReplicaSetController, "Pod") => say(lang, if event_type == "ADDED" { "n.watch.rsc.pod_added" } else { "n.watch.rsc.pod" }, &v),
-                (Actor::GarbageCollector, _) => say(lang, if event_type == "DELETED" { "n.watch.gc.deleted" } else { "n.watch.gc" }, &v),
+                (Actor::ReplicaSetController, "Pod") => say(lang, if event_type == EventType::Added { "n.watch.rsc.pod_added" } else { "n.watch.rsc.pod" }, &v),
+                (Actor::GarbageCollector, _) => say(lang, if event_type == EventType::Deleted { "n.watch.gc.deleted" } else { "n.watch.gc" }, &v),
                 (Actor::NodeController, "Lease") => say(lang, "n.watch.nlc.lease", &v),
                 (Actor::NodeController, "Node") => say(lang, "n.watch.nlc.node", &v),
                 (Actor::NodeController, _) => say(lang, "n.watch.nlc.pod", &v),
                 (Actor::Scheduler, "Pod") => {
-                    if event_type == "DELETED" {
+                    if event_type == EventType::Deleted {
                         say(lang, "n.watch.sched.pod_deleted", &v)
                     } else if node.is_empty() {
                         say(lang, "n.watch.sched.pod_pending", &v)
@@ -311,9 +313,9 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
                 (Actor::Scheduler, "Node") => say(lang, "n.watch.sched.node", &v),
                 (Actor::Kubelet(_), "Pod") => {
                     let deleting = obj.as_ref().map(meta::is_deleting).unwrap_or(false);
-                    let key = match event_type.as_str() {
-                        "ADDED" => "n.watch.kubelet.added",
-                        "DELETED" => "n.watch.kubelet.deleted",
+                    let key = match event_type {
+                        EventType::Added => "n.watch.kubelet.added",
+                        EventType::Deleted => "n.watch.kubelet.deleted",
                         _ if deleting => "n.watch.kubelet.deleting",
                         _ => "n.watch.kubelet.modified",
                     };

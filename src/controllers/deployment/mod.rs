@@ -14,11 +14,13 @@
 
 pub mod util;
 
+use crate::api::meta::Resource;
+use crate::api::request::EventType;
 use crate::api::{meta, time};
-use crate::apiserver::{Identity, Method};
+use crate::api::request::{Identity, Method};
 use crate::client::{Recorder, Store, WorkQueue};
 use crate::cluster::{Component, Ctx, Input};
-use crate::sim::Actor;
+use crate::trace::Actor;
 use serde_json::{json, Value};
 use util as du;
 
@@ -135,7 +137,7 @@ impl DeploymentController {
         let path = format!("/apis/apps/v1/namespaces/{}/deployments/{}/status", meta::namespace(d), meta::name(d));
         let resp = ctx.request(Method::Put, &path, Some(d.clone()));
         if resp.ok() {
-            self.deployments.apply("MODIFIED", &resp.body);
+            self.deployments.apply(EventType::Modified, &resp.body);
             Some(resp.body)
         } else {
             None
@@ -214,7 +216,7 @@ impl DeploymentController {
                     return Some(existing);
                 }
                 rs_copy = resp.body;
-                self.replica_sets.apply("MODIFIED", &rs_copy);
+                self.replica_sets.apply(EventType::Modified, &rs_copy);
             }
             let rev = meta::annotation(&rs_copy, du::REVISION_ANNOTATION).unwrap_or("").to_string();
             let mut needs_update = du::set_deployment_revision(d, &rev);
@@ -267,7 +269,7 @@ impl DeploymentController {
         let resp = ctx.request(Method::Post, &format!("/apis/apps/v1/namespaces/{}/replicasets", ns), Some(new_rs.clone()));
         let mut already_exists = false;
         let created = if resp.ok() {
-            self.replica_sets.apply("ADDED", &resp.body);
+            self.replica_sets.apply(EventType::Added, &resp.body);
             Some(resp.body)
         } else if resp.reason() == "AlreadyExists" {
             // hash collision handling (sync.go): reuse it if it is ours and equal, else bump collisionCount
@@ -334,7 +336,7 @@ impl DeploymentController {
             self.queue.enqueue(ctx, &meta::key(d));
             return (false, rs.clone());
         }
-        self.replica_sets.apply("MODIFIED", &resp.body);
+        self.replica_sets.apply(EventType::Modified, &resp.body);
         if size_needs_update {
             let op = if current < new_scale { "up" } else { "down" };
             let msg = format!("Scaled {} replica set {} from {} to {}", op, meta::name(rs), current, new_scale);
@@ -687,13 +689,13 @@ impl Component for DeploymentController {
 
     fn handle(&mut self, ctx: &mut Ctx, input: Input) {
         match input {
-            Input::Watch { resource: "deployments", event_type, object } => {
+            Input::Watch { resource: Resource::Deployments, event_type, object } => {
                 self.deployments.apply_shared(event_type, object.clone());
-                if event_type != "DELETED" {
+                if event_type != EventType::Deleted {
                     self.queue.enqueue(ctx, &meta::key(&object));
                 }
             }
-            Input::Watch { resource: "replicasets", event_type, object } => {
+            Input::Watch { resource: Resource::ReplicaSets, event_type, object } => {
                 self.replica_sets.apply_shared(event_type, object.clone());
                 self.enqueue_for_rs(ctx, &object);
             }

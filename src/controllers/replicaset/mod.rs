@@ -14,12 +14,14 @@
 
 pub mod util;
 
+use crate::api::meta::Resource;
+use crate::api::request::EventType;
 use crate::api::{meta, time};
-use crate::apiserver::{Identity, Method};
+use crate::api::request::{Identity, Method};
 use crate::client::{Recorder, Store, WorkQueue};
 use crate::cluster::{Component, Ctx, Input};
 use crate::controllers::deployment::controller_identity;
-use crate::sim::Actor;
+use crate::trace::Actor;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use util as ru;
@@ -82,7 +84,7 @@ impl ReplicaSetController {
             .unwrap_or_default()
     }
 
-    fn index_pod(&mut self, event_type: &str, pod: &Value, old: Option<&Value>) {
+    fn index_pod(&mut self, event_type: EventType, pod: &Value, old: Option<&Value>) {
         let key = meta::key(pod);
         let owner_uid = |p: &Value| meta::controller_of(p).map(|r| meta::get_str(r, &["uid"]).to_string());
         if let Some(o) = old.and_then(owner_uid) {
@@ -93,7 +95,7 @@ impl ReplicaSetController {
                 }
             }
         }
-        if event_type != "DELETED" {
+        if event_type != EventType::Deleted {
             if let Some(o) = owner_uid(pod) {
                 self.by_owner.entry(o).or_default().insert(key);
             }
@@ -222,7 +224,7 @@ impl ReplicaSetController {
             let path = format!("/apis/apps/v1/namespaces/{}/replicasets/{}/status", meta::namespace(&rs), meta::name(&rs));
             let resp = ctx.request(Method::Put, &path, Some(copy));
             if resp.ok() {
-                self.replica_sets.apply("MODIFIED", &resp.body);
+                self.replica_sets.apply(EventType::Modified, &resp.body);
             }
         }
         // minReadySeconds: check again when pods should have become available
@@ -253,7 +255,7 @@ impl Component for ReplicaSetController {
         self.replica_sets.replace(rs);
         let pods = ctx.list_and_watch(meta::lookup("pods").expect("pods"), "", "", "");
         for p in &pods {
-            self.index_pod("ADDED", p, None);
+            self.index_pod(EventType::Added, p, None);
         }
         self.pods.replace(pods);
         let keys: Vec<String> = self.replica_sets.items.keys().cloned().collect();
@@ -264,24 +266,24 @@ impl Component for ReplicaSetController {
 
     fn handle(&mut self, ctx: &mut Ctx, input: Input) {
         match input {
-            Input::Watch { resource: "replicasets", event_type, object } => {
+            Input::Watch { resource: Resource::ReplicaSets, event_type, object } => {
                 self.replica_sets.apply_shared(event_type, object.clone());
-                if event_type == "DELETED" {
+                if event_type == EventType::Deleted {
                     self.expectations.remove(&meta::key(&object));
                 }
                 self.queue.enqueue(ctx, &meta::key(&object));
             }
-            Input::Watch { resource: "pods", event_type, object } => {
+            Input::Watch { resource: Resource::Pods, event_type, object } => {
                 let old = self.pods.apply_shared(event_type, object.clone());
                 self.index_pod(event_type, &object, old.as_deref());
                 if let Some(k) = owner_rs_key(&object) {
                     match event_type {
-                        "ADDED" => {
+                        EventType::Added => {
                             if let Some(e) = self.expectations.get_mut(&k) {
                                 e.adds -= 1;
                             }
                         }
-                        "DELETED" => {
+                        EventType::Deleted => {
                             if let Some(e) = self.expectations.get_mut(&k) {
                                 e.dels -= 1;
                             }

@@ -3,7 +3,7 @@
 //! containerd and its Pods). The current message is a labelled packet on its edge.
 
 use super::SessionRef;
-use crate::sim::Actor;
+use crate::trace::Actor;
 use crate::ui::i18n::{fill, tr, Lang};
 use crate::ui::layout::{self, Layout, Rect, CHIP_GAP, CHIP_H, CHIP_W};
 use crate::ui::model::{PodChip, Workload};

@@ -15,7 +15,7 @@ use super::layout::{self, Layout};
 use super::model::{locate_errors, ErrorMark, Session};
 use super::narrate;
 use super::presets;
-use crate::sim::Message;
+use crate::trace::Message;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
