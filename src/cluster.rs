@@ -16,6 +16,9 @@ use crate::apiserver::{ApiServer, Outcome, Watcher};
 use crate::sim::{MsgId, Queue, Rng};
 use crate::trace::{Actor, MessageKind, Trace};
 use serde_json::{json, Value};
+use std::any::Any;
+use std::fmt;
+use std::marker::PhantomData;
 
 /// Latencies of the simulated hops, in virtual milliseconds. All configurable.
 #[derive(Clone, Debug)]
@@ -54,22 +57,30 @@ impl Default for Timing {
     }
 }
 
-/// What the kernel delivers to a component.
+/// What the kernel delivers to a component. `T` is the component's own timer type.
 #[derive(Clone, Debug)]
-pub enum Input {
+pub enum Input<T> {
     /// A watch event: the resource it is about (components match on it), its type and the
     /// object, shared with the API server's watch cache and every other watcher.
     Watch { resource: Resource, event_type: EventType, object: std::rc::Rc<Value> },
-    Timer { key: String },
+    /// One of the component's timers fired.
+    Timer(T),
 }
 
+/// A component's timers, as the queue holds them before delivery (each component gets back its
+/// own [`Component::Timer`] values).
+type AnyTimer = Box<dyn Any>;
+
 /// A simulated control-plane or node component.
-pub trait Component {
+pub trait Component: 'static {
+    /// The component's timers: one enum per component (work-queue wake-ups, back-offs,
+    /// heartbeats), never strings to be split again. `Display` gives the trace's text.
+    type Timer: fmt::Display + 'static;
     fn actor(&self) -> Actor;
     fn identity(&self) -> Identity;
     /// Called once when the cluster starts (informers list and watch here).
-    fn start(&mut self, ctx: &mut Ctx);
-    fn handle(&mut self, ctx: &mut Ctx, input: Input);
+    fn start(&mut self, ctx: &mut Ctx<Self::Timer>);
+    fn handle(&mut self, ctx: &mut Ctx<Self::Timer>, input: Input<Self::Timer>);
     /// Lets shells read a component's own state (scheduler attempts, kubelet image cache) as JSON.
     fn inspect(&self) -> Value {
         Value::Null
@@ -78,18 +89,62 @@ pub trait Component {
     fn set_running(&mut self, _running: bool) {}
 }
 
+/// The object-safe face of a [`Component`], whatever its timer type: what the cluster's table
+/// holds and what shells may touch.
+pub trait Hosted {
+    fn actor(&self) -> Actor;
+    fn inspect(&self) -> Value;
+    fn set_running(&mut self, running: bool);
+    fn start_erased(&mut self, ctx: &mut Ctx<AnyTimer>);
+    fn handle_erased(&mut self, ctx: &mut Ctx<AnyTimer>, input: Input<AnyTimer>);
+}
+
+impl<C: Component> Hosted for C {
+    fn actor(&self) -> Actor {
+        Component::actor(self)
+    }
+    fn inspect(&self) -> Value {
+        Component::inspect(self)
+    }
+    fn set_running(&mut self, running: bool) {
+        Component::set_running(self, running)
+    }
+    fn start_erased(&mut self, ctx: &mut Ctx<AnyTimer>) {
+        ctx.typed(|ctx| self.start(ctx));
+    }
+    fn handle_erased(&mut self, ctx: &mut Ctx<AnyTimer>, input: Input<AnyTimer>) {
+        let input = match input {
+            Input::Watch { resource, event_type, object } => Input::Watch { resource, event_type, object },
+            // A timer is only ever delivered to the component that set it, so the downcast holds.
+            Input::Timer(t) => match t.downcast::<C::Timer>() {
+                Ok(t) => Input::Timer(*t),
+                Err(_) => return,
+            },
+        };
+        ctx.typed(|ctx| self.handle(ctx, input));
+    }
+}
+
 struct Delivery {
     to: usize,
-    input: Input,
+    input: Input<AnyTimer>,
     cause: Option<MsgId>,
     /// Background work (heartbeats, resyncs) does not keep `settle` running.
     background: bool,
-    /// Record a Timer message in the trace when delivered.
-    visible: bool,
+    /// For a visible timer: its text, recorded as a Timer message when it fires.
+    visible: Option<String>,
 }
 
-/// Everything a component may touch while handling one input.
-pub struct Ctx<'a> {
+/// A component's place in the cluster: its actor and identity (fixed for its life) and the
+/// component itself (taken out while it handles an input).
+struct Slot {
+    actor: Actor,
+    identity: Identity,
+    component: Option<Box<dyn Hosted>>,
+}
+
+/// Everything a component may touch while handling one input. `T` is the component's timer type.
+pub struct Ctx<'a, T> {
     pub now: i64,
     pub rng: &'a mut Rng,
     api: &'a mut ApiServer,
@@ -97,14 +152,39 @@ pub struct Ctx<'a> {
     queue: &'a mut Queue<Delivery>,
     timing: &'a Timing,
     me: usize,
-    actor: Actor,
-    identity: Identity,
+    actor: &'a Actor,
+    identity: &'a Identity,
     /// The message being handled: the cause of everything this handler does.
     pub cause: Option<MsgId>,
     foreground: &'a mut usize,
+    _timer: PhantomData<fn(T)>,
 }
 
-impl<'a> Ctx<'a> {
+impl Ctx<'_, AnyTimer> {
+    /// Runs `f` with this context retyped to a component's own timer type.
+    fn typed<U>(&mut self, f: impl FnOnce(&mut Ctx<U>)) {
+        let mut t = Ctx {
+            now: self.now,
+            rng: &mut *self.rng,
+            api: &mut *self.api,
+            trace: &mut *self.trace,
+            queue: &mut *self.queue,
+            timing: self.timing,
+            me: self.me,
+            actor: self.actor,
+            identity: self.identity,
+            cause: self.cause,
+            foreground: &mut *self.foreground,
+            _timer: PhantomData,
+        };
+        f(&mut t);
+        let (now, cause) = (t.now, t.cause);
+        self.now = now;
+        self.cause = cause;
+    }
+}
+
+impl<'a, T: fmt::Display + 'static> Ctx<'a, T> {
     pub fn timing(&self) -> &Timing {
         self.timing
     }
@@ -120,7 +200,7 @@ impl<'a> Ctx<'a> {
     }
 
     pub fn request_with(&mut self, req: Request) -> Response {
-        let (resp, id) = send(self.api, self.trace, self.queue, self.timing, self.rng, &mut self.now, &self.actor, &self.identity, req, self.cause, self.foreground);
+        let (resp, id) = send(self.api, self.trace, self.queue, self.timing, self.rng, &mut self.now, self.actor, self.identity, req, self.cause, self.foreground);
         self.cause = Some(id).or(self.cause);
         resp
     }
@@ -155,21 +235,17 @@ impl<'a> Ctx<'a> {
         items
     }
 
-    /// Sets a timer that fires `delay_ms` from now with `key`. Foreground timers keep `settle` going.
-    pub fn after(&mut self, delay_ms: i64, key: &str, visible: bool) {
-        self.queue.push(
-            self.now + delay_ms.max(0),
-            Delivery { to: self.me, input: Input::Timer { key: key.to_string() }, cause: self.cause, background: false, visible },
-        );
+    /// Sets a timer that fires `delay_ms` from now. Foreground timers keep `settle` going; a
+    /// visible one is recorded in the trace when it fires.
+    pub fn after(&mut self, delay_ms: i64, timer: T, visible: bool) {
+        let visible = visible.then(|| timer.to_string());
+        self.queue.push(self.now + delay_ms.max(0), Delivery { to: self.me, input: Input::Timer(Box::new(timer)), cause: self.cause, background: false, visible });
         *self.foreground += 1;
     }
 
     /// A periodic/background timer (heartbeats): does not keep `settle` running.
-    pub fn after_background(&mut self, delay_ms: i64, key: &str) {
-        self.queue.push(
-            self.now + delay_ms.max(0),
-            Delivery { to: self.me, input: Input::Timer { key: key.to_string() }, cause: self.cause, background: true, visible: false },
-        );
+    pub fn after_background(&mut self, delay_ms: i64, timer: T) {
+        self.queue.push(self.now + delay_ms.max(0), Delivery { to: self.me, input: Input::Timer(Box::new(timer)), cause: self.cause, background: true, visible: None });
     }
 
     /// Records a call to the container runtime (CRI) and its reply; returns the call's message id.
@@ -237,7 +313,7 @@ fn send(
     for (sub, d) in deliveries {
         queue.push(
             t0 + timing.etcd_write_ms + timing.watch_delay_ms,
-            Delivery { to: sub, input: Input::Watch { resource: d.resource.id, event_type: d.event_type, object: d.object }, cause: Some(req_id), background: false, visible: true },
+            Delivery { to: sub, input: Input::Watch { resource: d.resource.id, event_type: d.event_type, object: d.object }, cause: Some(req_id), background: false, visible: None },
         );
         *foreground += 1;
     }
@@ -275,7 +351,7 @@ pub struct Cluster {
     pub api: ApiServer,
     trace: Trace,
     queue: Queue<Delivery>,
-    components: Vec<Option<Box<dyn Component>>>,
+    components: Vec<Slot>,
     pub config: ClusterConfig,
     foreground: usize,
     pub seed: u64,
@@ -326,15 +402,17 @@ impl Cluster {
         c
     }
 
-    pub fn add_component(&mut self, comp: Box<dyn Component>) -> usize {
-        self.components.push(Some(comp));
+    pub fn add_component<C: Component>(&mut self, comp: C) -> usize {
+        let slot = Slot { actor: Component::actor(&comp), identity: comp.identity(), component: Some(Box::new(comp)) };
+        self.components.push(slot);
         let idx = self.components.len() - 1;
-        self.with_component(idx, None, |comp, ctx| comp.start(ctx));
+        self.with_component(idx, None, |comp, ctx| comp.start_erased(ctx));
         idx
     }
 
-    fn with_component(&mut self, idx: usize, cause: Option<MsgId>, f: impl FnOnce(&mut Box<dyn Component>, &mut Ctx)) {
-        let Some(mut comp) = self.components.get_mut(idx).and_then(|c| c.take()) else { return };
+    fn with_component(&mut self, idx: usize, cause: Option<MsgId>, f: impl FnOnce(&mut dyn Hosted, &mut Ctx<AnyTimer>)) {
+        let Some(slot) = self.components.get_mut(idx) else { return };
+        let Some(mut comp) = slot.component.take() else { return };
         let mut ctx = Ctx {
             now: self.now,
             rng: &mut self.rng,
@@ -343,22 +421,24 @@ impl Cluster {
             queue: &mut self.queue,
             timing: &self.config.timing,
             me: idx,
-            actor: comp.actor(),
-            identity: comp.identity(),
+            actor: &slot.actor,
+            identity: &slot.identity,
             cause,
             foreground: &mut self.foreground,
+            _timer: PhantomData,
         };
-        f(&mut comp, &mut ctx);
-        self.now = self.now.max(ctx.now);
-        self.components[idx] = Some(comp);
+        f(comp.as_mut(), &mut ctx);
+        let now = ctx.now;
+        self.now = self.now.max(now);
+        self.components[idx].component = Some(comp);
     }
 
-    pub fn components(&self) -> impl Iterator<Item = &dyn Component> {
-        self.components.iter().filter_map(|c| c.as_deref())
+    pub fn components(&self) -> impl Iterator<Item = &dyn Hosted> {
+        self.components.iter().filter_map(|c| c.component.as_deref())
     }
 
-    pub fn component_mut(&mut self, actor: &Actor) -> Option<&mut Box<dyn Component>> {
-        self.components.iter_mut().filter_map(|c| c.as_mut()).find(|c| &c.actor() == actor)
+    pub fn component_mut(&mut self, actor: &Actor) -> Option<&mut (dyn Hosted + 'static)> {
+        self.components.iter_mut().find(|c| &c.actor == actor).and_then(|c| c.component.as_deref_mut())
     }
 
     /// A request from outside the simulated components (kubectl). Advances the clock by one round trip.
@@ -376,9 +456,9 @@ impl Cluster {
             self.foreground = self.foreground.saturating_sub(1);
         }
         self.now = self.now.max(t);
-        let actor = match self.components.get(d.to).and_then(|c| c.as_ref()) {
-            Some(c) => c.actor(),
-            None => return true,
+        let actor = match self.components.get(d.to) {
+            Some(c) if c.component.is_some() => c.actor.clone(),
+            _ => return true,
         };
         let cause = match &d.input {
             Input::Watch { resource, event_type, object } => Some(self.trace.push(
@@ -394,11 +474,13 @@ impl Cluster {
                 },
                 d.cause,
             )),
-            Input::Timer { key } if d.visible => Some(self.trace.push(self.now, actor.clone(), actor, MessageKind::Timer { what: key.clone() }, d.cause)),
-            Input::Timer { .. } => d.cause,
+            Input::Timer(_) => match d.visible {
+                Some(what) => Some(self.trace.push(self.now, actor.clone(), actor, MessageKind::Timer { what }, d.cause)),
+                None => d.cause,
+            },
         };
         let input = d.input;
-        self.with_component(d.to, cause, |comp, ctx| comp.handle(ctx, input));
+        self.with_component(d.to, cause, |comp, ctx| comp.handle_erased(ctx, input));
         true
     }
 

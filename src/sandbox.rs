@@ -45,7 +45,7 @@ pub fn default_cluster(seed: u64) -> Cluster {
 
 pub fn add_node(c: &mut Cluster, cfg: NodeConfig) -> usize {
     let index = c.components().filter(|x| matches!(x.actor(), Actor::Kubelet(_))).count();
-    c.add_component(Box::new(Kubelet::new(cfg, index)))
+    c.add_component(Kubelet::new(cfg, index))
 }
 
 fn parse_duration_ms(s: &str) -> Result<i64, String> {

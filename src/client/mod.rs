@@ -14,6 +14,7 @@ use crate::api::request::Method;
 use crate::cluster::Ctx;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::fmt;
 use std::rc::Rc;
 
 /// An informer's store: `namespace/name` → latest object seen through list + watch.
@@ -67,7 +68,7 @@ pub struct WorkQueue {
     queue: VecDeque<String>,
     set: BTreeSet<String>,
     /// Whether a worker wake-up timer is pending.
-    pub armed: bool,
+    armed: bool,
 }
 
 impl WorkQueue {
@@ -90,13 +91,32 @@ impl WorkQueue {
     pub fn is_empty(&self) -> bool {
         self.queue.is_empty()
     }
-    /// Adds a key and arms the worker timer if needed.
-    pub fn enqueue(&mut self, ctx: &mut Ctx, key: &str) {
+    /// Adds a key and, unless a worker wake-up is pending, schedules one (`wake`, the
+    /// component's own timer for it) a work-queue delay from now.
+    pub fn enqueue<T: fmt::Display + 'static>(&mut self, ctx: &mut Ctx<T>, key: &str, wake: T) {
         self.add(key);
+        self.arm(ctx, wake);
+    }
+
+    /// A worker wakes up (`processNextWorkItem`): takes the next key to sync. Call
+    /// [`WorkQueue::done`] after the sync.
+    pub fn start_work(&mut self) -> Option<String> {
+        self.armed = false;
+        self.pop()
+    }
+
+    /// After a sync: while keys remain, the worker wakes up again a work-queue delay later.
+    pub fn done<T: fmt::Display + 'static>(&mut self, ctx: &mut Ctx<T>, wake: T) {
+        if !self.is_empty() {
+            self.arm(ctx, wake);
+        }
+    }
+
+    fn arm<T: fmt::Display + 'static>(&mut self, ctx: &mut Ctx<T>, wake: T) {
         if !self.armed {
             self.armed = true;
             let d = ctx.timing().workqueue_delay_ms;
-            ctx.after(d, "workqueue", false);
+            ctx.after(d, wake, false);
         }
     }
 }
@@ -138,7 +158,7 @@ impl Recorder {
     }
 
     /// `recorder.Eventf`: POST a new Event, or PATCH the count of an identical earlier one.
-    pub fn event(&mut self, ctx: &mut Ctx, involved: &Value, field_path: Option<&str>, type_: &str, reason: &str, message: &str) {
+    pub fn event<T: fmt::Display + 'static>(&mut self, ctx: &mut Ctx<T>, involved: &Value, field_path: Option<&str>, type_: &str, reason: &str, message: &str) {
         let mut obj_ref = object_reference(involved, field_path);
         if obj_ref["apiVersion"].as_str().unwrap_or("").is_empty() {
             obj_ref["apiVersion"] = json!(api_version_of(meta::kind(involved)));
@@ -201,7 +221,7 @@ impl Recorder {
     }
 
     /// The events.k8s.io/v1 recorder (`tools/events`), used by kube-scheduler.
-    pub fn event_v1(&mut self, ctx: &mut Ctx, regarding: &Value, type_: &str, reason: &str, action: &str, note: &str) {
+    pub fn event_v1<T: fmt::Display + 'static>(&mut self, ctx: &mut Ctx<T>, regarding: &Value, type_: &str, reason: &str, action: &str, note: &str) {
         self.counter += 1;
         let nanos = (time::EPOCH_MS + ctx.now) as u64 * 1_000_000 + self.counter % 1_000_000;
         let ns = match meta::namespace(regarding) {

@@ -20,7 +20,11 @@ use crate::api::request::EventType;
 use crate::api::meta;
 use crate::api::request::{Identity, Method};
 use crate::client::Store;
-use crate::cluster::{Component, Ctx, Input};
+use crate::cluster::{self, Component};
+
+/// The garbage collector sets no timers: it works from watch events alone.
+type Ctx<'a> = cluster::Ctx<'a, std::convert::Infallible>;
+type Input = cluster::Input<std::convert::Infallible>;
 use crate::controllers::deployment::controller_identity;
 use crate::trace::Actor;
 use serde_json::{json, Value};
@@ -122,6 +126,8 @@ impl GarbageCollector {
 }
 
 impl Component for GarbageCollector {
+    type Timer = std::convert::Infallible;
+
     fn actor(&self) -> Actor {
         Actor::GarbageCollector
     }
@@ -138,11 +144,13 @@ impl Component for GarbageCollector {
     }
 
     fn handle(&mut self, ctx: &mut Ctx, input: Input) {
-        if let Input::Watch { resource, event_type, object } = input {
-            let Some(i) = TRACKED.iter().position(|r| *r == resource) else { return };
-            self.stores[i].apply_shared(event_type, object.clone());
-            self.process(ctx, &object, event_type == EventType::Deleted);
-        }
+        let (resource, event_type, object) = match input {
+            Input::Watch { resource, event_type, object } => (resource, event_type, object),
+            Input::Timer(never) => match never {},
+        };
+        let Some(i) = TRACKED.iter().position(|r| *r == resource) else { return };
+        self.stores[i].apply_shared(event_type, object.clone());
+        self.process(ctx, &object, event_type == EventType::Deleted);
     }
 
     fn inspect(&self) -> Value {

@@ -14,9 +14,9 @@ use crate::cluster::Cluster;
 
 /// Installs the controllers (and kube-scheduler) into a cluster, in kube-controller-manager's order.
 pub fn install(c: &mut Cluster) {
-    c.add_component(Box::new(deployment::DeploymentController::default()));
-    c.add_component(Box::new(replicaset::ReplicaSetController::default()));
-    c.add_component(Box::new(garbagecollector::GarbageCollector::default()));
-    c.add_component(Box::new(nodelifecycle::NodeLifecycleController::default()));
-    c.add_component(Box::new(crate::scheduler::Scheduler::default()));
+    c.add_component(deployment::DeploymentController::default());
+    c.add_component(replicaset::ReplicaSetController::default());
+    c.add_component(garbagecollector::GarbageCollector::default());
+    c.add_component(nodelifecycle::NodeLifecycleController::default());
+    c.add_component(crate::scheduler::Scheduler::default());
 }

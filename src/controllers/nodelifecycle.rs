@@ -20,7 +20,22 @@ use crate::api::meta::Resource;
 use crate::api::{meta, time};
 use crate::api::request::{Identity, Method};
 use crate::client::{Recorder, Store};
-use crate::cluster::{Component, Ctx, Input};
+use crate::cluster::{self, Component};
+
+/// The node lifecycle controller's one timer: `monitorNodeHealth` every `--node-monitor-period`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Timer {
+    Monitor,
+}
+
+impl std::fmt::Display for Timer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("monitor")
+    }
+}
+
+type Ctx<'a> = cluster::Ctx<'a, Timer>;
+type Input = cluster::Input<Timer>;
 use crate::controllers::deployment::controller_identity;
 use crate::trace::Actor;
 use serde_json::{json, Value};
@@ -199,6 +214,8 @@ impl NodeLifecycleController {
 }
 
 impl Component for NodeLifecycleController {
+    type Timer = Timer;
+
     fn actor(&self) -> Actor {
         Actor::NodeController
     }
@@ -214,7 +231,7 @@ impl Component for NodeLifecycleController {
         self.leases.replace(l);
         let p = ctx.list_and_watch(meta::lookup("pods").expect("pods"), "", "", "");
         self.pods.replace(p);
-        ctx.after_background(NODE_MONITOR_PERIOD_MS, "monitor");
+        ctx.after_background(NODE_MONITOR_PERIOD_MS, Timer::Monitor);
     }
 
     fn handle(&mut self, ctx: &mut Ctx, input: Input) {
@@ -229,9 +246,9 @@ impl Component for NodeLifecycleController {
                 self.pods.apply_shared(event_type, object);
             }
             Input::Watch { .. } => {}
-            Input::Timer { .. } => {
+            Input::Timer(Timer::Monitor) => {
                 self.monitor_node_health(ctx);
-                ctx.after_background(NODE_MONITOR_PERIOD_MS, "monitor");
+                ctx.after_background(NODE_MONITOR_PERIOD_MS, Timer::Monitor);
             }
         }
     }

@@ -14,7 +14,7 @@ use crate::api::meta::Resource;
 use crate::api::request::EventType;
 use crate::api::{meta, quantity, time};
 use crate::api::request::{Identity, Method};
-use crate::cluster::{Component, Ctx, Input};
+use crate::cluster::{self, Component};
 use crate::trace::Actor;
 use serde_json::{json, Value};
 
@@ -42,6 +42,29 @@ pub const LEASE_RENEW_MS: i64 = 10_000;
 pub const LEASE_DURATION_SECONDS: i64 = 40;
 /// Upstream default `evictionHard: memory.available<100Mi`: subtracted from allocatable memory.
 pub const EVICTION_HARD_MEMORY_BYTES: i64 = 100 * 1024 * 1024;
+
+/// The kubelet's timers: its two heartbeats and the pod workers' CRI steps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Timer {
+    /// `nodeStatusReportFrequency`: PATCH the Node's status.
+    NodeStatus,
+    /// `nodeLeaseRenewInterval`: renew the Lease in kube-node-lease.
+    Lease,
+    Pod(pods::PodTimer),
+}
+
+impl std::fmt::Display for Timer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Timer::NodeStatus => f.write_str("node-status"),
+            Timer::Lease => f.write_str("lease"),
+            Timer::Pod(t) => t.fmt(f),
+        }
+    }
+}
+
+type Ctx<'a> = cluster::Ctx<'a, Timer>;
+type Input = cluster::Input<Timer>;
 
 pub struct Kubelet {
     pub cfg: NodeConfig,
@@ -208,6 +231,8 @@ impl Kubelet {
 }
 
 impl Component for Kubelet {
+    type Timer = Timer;
+
     fn actor(&self) -> Actor {
         Actor::Kubelet(self.cfg.name.clone())
     }
@@ -230,8 +255,8 @@ impl Component for Kubelet {
         for p in pods {
             self.pods.on_pod(ctx, &self.cfg.name.clone(), &self.node_ip(), EventType::Added, p);
         }
-        ctx.after_background(NODE_STATUS_REPORT_MS, "node-status");
-        ctx.after_background(LEASE_RENEW_MS, "lease");
+        ctx.after_background(NODE_STATUS_REPORT_MS, Timer::NodeStatus);
+        ctx.after_background(LEASE_RENEW_MS, Timer::Lease);
     }
 
     fn handle(&mut self, ctx: &mut Ctx, input: Input) {
@@ -240,14 +265,11 @@ impl Component for Kubelet {
             if let Input::Watch { event_type, object, .. } = &input {
                 self.missed.push((*event_type, (**object).clone()));
             }
-            if let Input::Timer { key } = &input {
-                if key == "node-status" {
-                    ctx.after_background(NODE_STATUS_REPORT_MS, "node-status");
-                } else if key == "lease" {
-                    ctx.after_background(LEASE_RENEW_MS, "lease");
-                } else {
-                    self.pods.deferred.push(key.clone());
-                }
+            match input {
+                Input::Timer(Timer::NodeStatus) => ctx.after_background(NODE_STATUS_REPORT_MS, Timer::NodeStatus),
+                Input::Timer(Timer::Lease) => ctx.after_background(LEASE_RENEW_MS, Timer::Lease),
+                Input::Timer(Timer::Pod(t)) => self.pods.deferred.push(t),
+                Input::Watch { .. } => {}
             }
             return;
         }
@@ -256,11 +278,11 @@ impl Component for Kubelet {
         match input {
             Input::Watch { resource: Resource::Pods, event_type, object } => self.pods.on_pod(ctx, &name, &ip, event_type, (*object).clone()),
             Input::Watch { .. } => {}
-            Input::Timer { key } if key == "node-status" => {
+            Input::Timer(Timer::NodeStatus) => {
                 self.report_status(ctx);
-                ctx.after_background(NODE_STATUS_REPORT_MS, "node-status");
+                ctx.after_background(NODE_STATUS_REPORT_MS, Timer::NodeStatus);
             }
-            Input::Timer { key } if key == "lease" => {
+            Input::Timer(Timer::Lease) => {
                 self.renew_lease(ctx, None);
                 if self.needs_status_report {
                     // back after a failure: the node's conditions changed, report at once
@@ -269,13 +291,13 @@ impl Component for Kubelet {
                     for (event_type, pod) in std::mem::take(&mut self.missed) {
                         self.pods.on_pod(ctx, &name, &ip, event_type, pod);
                     }
-                    for k in std::mem::take(&mut self.pods.deferred) {
-                        self.pods.on_timer(ctx, &name, &ip, &k);
+                    for t in std::mem::take(&mut self.pods.deferred) {
+                        self.pods.on_timer(ctx, &name, &ip, t);
                     }
                 }
-                ctx.after_background(LEASE_RENEW_MS, "lease");
+                ctx.after_background(LEASE_RENEW_MS, Timer::Lease);
             }
-            Input::Timer { key } => self.pods.on_timer(ctx, &name, &ip, &key),
+            Input::Timer(Timer::Pod(t)) => self.pods.on_timer(ctx, &name, &ip, t),
         }
     }
 

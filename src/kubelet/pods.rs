@@ -16,10 +16,56 @@ use crate::api::request::EventType;
 use crate::api::{meta, time};
 use crate::api::request::Method;
 use crate::client::Recorder;
-use crate::cluster::Ctx;
+use crate::cluster;
+use super::Timer;
 use crate::runtime::{self, ImageRef, Runtime};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, VecDeque};
+
+/// The pod workers' timers: a CRI call finishing or a back-off passing, for one pod (by uid)
+/// and, where it matters, one container (by index).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PodTimer {
+    /// RunPodSandbox finished.
+    SandboxReady(String),
+    /// An image pull finished (successfully or not).
+    Pulled(String, usize),
+    /// The next pod sync finds the image in back-off.
+    BackOff(String, usize),
+    /// The image back-off has passed: pull again.
+    Retry(String, usize),
+    /// CreateContainer finished.
+    Created(String, usize),
+    /// StartContainer finished.
+    Started(String, usize),
+    /// The containers stopped after SIGTERM.
+    Stopped(String),
+}
+
+impl PodTimer {
+    fn uid(&self) -> &str {
+        match self {
+            PodTimer::SandboxReady(u) | PodTimer::Stopped(u) => u,
+            PodTimer::Pulled(u, _) | PodTimer::BackOff(u, _) | PodTimer::Retry(u, _) | PodTimer::Created(u, _) | PodTimer::Started(u, _) => u,
+        }
+    }
+}
+
+impl std::fmt::Display for PodTimer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PodTimer::SandboxReady(u) => write!(f, "sandbox:{}", u),
+            PodTimer::Pulled(u, i) => write!(f, "pulled:{}:{}", u, i),
+            PodTimer::BackOff(u, i) => write!(f, "backoff:{}:{}", u, i),
+            PodTimer::Retry(u, i) => write!(f, "retry:{}:{}", u, i),
+            PodTimer::Created(u, i) => write!(f, "created:{}:{}", u, i),
+            PodTimer::Started(u, i) => write!(f, "started:{}:{}", u, i),
+            PodTimer::Stopped(u) => write!(f, "stopped:{}", u),
+        }
+    }
+}
+
+type Ctx<'a> = cluster::Ctx<'a, Timer>;
 
 /// Upstream image pull back-off: 10 s doubling to 300 s (`flowcontrol.NewBackOff`).
 pub const IMAGE_BACKOFF_INITIAL_MS: i64 = 10_000;
@@ -81,7 +127,7 @@ pub struct PodWorkers {
     pulling: bool,
     next_ip: u32,
     /// Timers that fired while the node was down.
-    pub deferred: Vec<String>,
+    pub deferred: Vec<PodTimer>,
 }
 
 /// Go's `time.Duration.String()` of a millisecond duration: `812ms`, `9.578s`, `1m2.5s`.
@@ -168,24 +214,20 @@ impl PodWorkers {
         self.patch_status(ctx, node, ip, &uid);
         ctx.runtime_call(node, "RunPodSandbox", &format!("{}/{}", meta::namespace(&pod), meta::name(&pod)));
         let d = ctx.timing().sandbox_ms;
-        ctx.after(d, &format!("sandbox:{}", uid), false);
+        ctx.after(d, Timer::Pod(PodTimer::SandboxReady(uid.to_string())), false);
     }
 
-    pub fn on_timer(&mut self, ctx: &mut Ctx, node: &str, ip: &str, key: &str) {
-        let (what, rest) = key.split_once(':').unwrap_or((key, ""));
-        let (uid, idx) = match rest.rsplit_once(':') {
-            Some((u, i)) if i.parse::<usize>().is_ok() => (u.to_string(), i.parse::<usize>().unwrap_or(0)),
-            _ => (rest.to_string(), 0),
-        };
+    pub fn on_timer(&mut self, ctx: &mut Ctx, node: &str, ip: &str, timer: PodTimer) {
+        let uid = timer.uid().to_string();
         if !self.pods.contains_key(&uid) {
-            if what == "pulled" {
+            if let PodTimer::Pulled(..) = timer {
                 self.pulling = false;
                 self.start_next_pull(ctx, node);
             }
             return;
         }
-        match what {
-            "sandbox" => {
+        match timer {
+            PodTimer::SandboxReady(_) => {
                 if let Some(st) = self.pods.get_mut(&uid) {
                     if st.step != Step::Sandbox {
                         return;
@@ -197,8 +239,8 @@ impl PodWorkers {
                 self.patch_status(ctx, node, ip, &uid);
                 self.ensure_image(ctx, node, ip, &uid, 0);
             }
-            "pulled" => self.pull_done(ctx, node, ip, &uid, idx),
-            "backoff" => {
+            PodTimer::Pulled(_, idx) => self.pull_done(ctx, node, ip, &uid, idx),
+            PodTimer::BackOff(_, idx) => {
                 // the next sync finds the image in back-off
                 let Some(st) = self.pods.get_mut(&uid) else { return };
                 if st.step != Step::BackOff(idx) {
@@ -215,14 +257,14 @@ impl PodWorkers {
                 self.recorder(node).event(ctx, &pod, Some(&fp), "Warning", "Failed", "Error: ImagePullBackOff");
                 self.patch_status(ctx, node, ip, &uid);
                 // retrying is background work: a broken image must not keep `sim settle` busy forever
-                ctx.after_background(backoff, &format!("retry:{}:{}", uid, idx));
+                ctx.after_background(backoff, Timer::Pod(PodTimer::Retry(uid.to_string(), idx)));
             }
-            "retry" => {
+            PodTimer::Retry(_, idx) => {
                 if self.pods.get(&uid).map(|s| s.step == Step::BackOff(idx)).unwrap_or(false) {
                     self.ensure_image(ctx, node, ip, &uid, idx);
                 }
             }
-            "created" => {
+            PodTimer::Created(_, idx) => {
                 let Some(st) = self.pods.get(&uid) else { return };
                 if st.step != Step::Create(idx) {
                     return;
@@ -234,9 +276,9 @@ impl PodWorkers {
                 self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "Created", &format!("Created container: {}", name));
                 ctx.runtime_call(node, "StartContainer", &name);
                 let d = ctx.timing().start_container_ms;
-                ctx.after(d, &format!("started:{}:{}", uid, idx), false);
+                ctx.after(d, Timer::Pod(PodTimer::Started(uid.to_string(), idx)), false);
             }
-            "started" => {
+            PodTimer::Started(_, idx) => {
                 let Some(st) = self.pods.get_mut(&uid) else { return };
                 if st.step != Step::Create(idx) {
                     return;
@@ -261,7 +303,7 @@ impl PodWorkers {
                     self.patch_status(ctx, node, ip, &uid);
                 }
             }
-            "stopped" => {
+            PodTimer::Stopped(_) => {
                 let Some(st) = self.pods.get_mut(&uid) else { return };
                 st.step = Step::Done;
                 let pod = st.pod.clone();
@@ -273,7 +315,6 @@ impl PodWorkers {
                 let path = format!("/api/v1/namespaces/{}/pods/{}", meta::namespace(&pod), meta::name(&pod));
                 ctx.request(Method::Delete, &path, Some(json!({"kind": "DeleteOptions", "apiVersion": "v1", "gracePeriodSeconds": 0, "preconditions": {"uid": uid}})));
             }
-            _ => {}
         }
     }
 
@@ -341,7 +382,7 @@ impl PodWorkers {
                 Err(_) => t.pull_overhead_ms,
             };
             ctx.runtime_call(node, "PullImage", &req.image.full());
-            ctx.after(dur, &format!("pulled:{}:{}", req.uid, req.index), false);
+            ctx.after(dur, Timer::Pod(PodTimer::Pulled(req.uid.clone(), req.index)), false);
             if let Some(st) = self.pods.get_mut(&req.uid) {
                 st.containers[req.index].image_full = req.image.full();
                 // remember when this pull really started (for "in X (Y including waiting)")
@@ -395,7 +436,7 @@ impl PodWorkers {
                 }
                 self.patch_status(ctx, node, ip, uid);
                 self.start_next_pull(ctx, node);
-                ctx.after(RESYNC_AFTER_ERROR_MS, &format!("backoff:{}:{}", uid, idx), false);
+                ctx.after(RESYNC_AFTER_ERROR_MS, Timer::Pod(PodTimer::BackOff(uid.to_string(), idx)), false);
             }
         }
     }
@@ -408,7 +449,7 @@ impl PodWorkers {
         let name = st.containers[idx].name.clone();
         ctx.runtime_call(node, "CreateContainer", &name);
         let d = ctx.timing().create_container_ms;
-        ctx.after(d, &format!("created:{}:{}", uid, idx), false);
+        ctx.after(d, Timer::Pod(PodTimer::Created(uid.to_string(), idx)), false);
     }
 
     fn begin_termination(&mut self, ctx: &mut Ctx, node: &str, uid: &str) {
@@ -422,7 +463,7 @@ impl PodWorkers {
         }
         ctx.runtime_call(node, "StopContainer", &running.join(","));
         let grace = meta::get_i64(&pod, &["metadata", "deletionGracePeriodSeconds"]).unwrap_or(30) * 1000;
-        ctx.after(STOP_CONTAINER_MS.min(grace.max(0)), &format!("stopped:{}", uid), false);
+        ctx.after(STOP_CONTAINER_MS.min(grace.max(0)), Timer::Pod(PodTimer::Stopped(uid.to_string())), false);
     }
 
     /// `generateAPIPodStatus` + the status manager's PATCH.

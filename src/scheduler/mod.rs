@@ -23,7 +23,7 @@ use crate::api::request::EventType;
 use crate::api::{meta, time};
 use crate::api::request::{Identity, Method};
 use crate::client::{Recorder, Store};
-use crate::cluster::{Component, Ctx, Input};
+use crate::cluster::{self, Component};
 use crate::trace::Actor;
 use plugins::{NodeInfo, ScheduleOutcome};
 use serde_json::{json, Value};
@@ -38,6 +38,30 @@ pub const MAX_ATTEMPTS_KEPT: usize = 2_000;
 pub const FULL_TABLE_MAX_NODES: usize = 100;
 /// Scheduling cycle duration on the virtual clock.
 pub const SCHEDULING_CYCLE_MS: i64 = 1;
+
+/// The scheduler's timers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Timer {
+    /// The scheduling loop takes the next pod from the active queue (`scheduleOne`).
+    ScheduleOne,
+    /// An unschedulable pod's back-off has passed (`flushBackoffQCompleted`).
+    Backoff(String),
+    /// An unschedulable pod has waited `podMaxInUnschedulablePodsDuration` (`flushUnschedulablePodsLeftover`).
+    Flush(String),
+}
+
+impl std::fmt::Display for Timer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Timer::ScheduleOne => f.write_str("schedule"),
+            Timer::Backoff(key) => write!(f, "backoff:{}", key),
+            Timer::Flush(key) => write!(f, "flush:{}", key),
+        }
+    }
+}
+
+type Ctx<'a> = cluster::Ctx<'a, Timer>;
+type Input = cluster::Input<Timer>;
 
 /// One scheduling attempt, as kube-scheduler-simulator shows it.
 #[derive(Clone, Debug)]
@@ -101,7 +125,7 @@ impl Scheduler {
     fn arm(&mut self, ctx: &mut Ctx) {
         if !self.armed && !self.active.is_empty() {
             self.armed = true;
-            ctx.after(SCHEDULING_CYCLE_MS, "schedule", false);
+            ctx.after(SCHEDULING_CYCLE_MS, Timer::ScheduleOne, false);
         }
     }
 
@@ -177,7 +201,7 @@ impl Scheduler {
                     }
                 }
             } else {
-                ctx.after(remaining, &format!("backoff:{}", k), false);
+                ctx.after(remaining, Timer::Backoff(k), false);
             }
         }
     }
@@ -324,7 +348,7 @@ impl Scheduler {
             }
         }
         // upstream flushes unschedulable pods after podMaxInUnschedulablePodsDuration (5 min)
-        ctx.after_background(300_000, &format!("flush:{}", meta::key(pod)));
+        ctx.after_background(300_000, Timer::Flush(meta::key(pod)));
     }
 
     fn record_attempt(&mut self, ctx: &Ctx, pod: &Value, result: &str, scores: &[plugins::NodeScore]) {
@@ -365,6 +389,8 @@ impl Scheduler {
 }
 
 impl Component for Scheduler {
+    type Timer = Timer;
+
     fn actor(&self) -> Actor {
         Actor::Scheduler
     }
@@ -396,12 +422,11 @@ impl Component for Scheduler {
             Input::Watch { resource: Resource::Pods, event_type, object } => self.on_pod(ctx, event_type, (*object).clone()),
             Input::Watch { resource: Resource::Nodes, event_type, object } => self.on_node(ctx, event_type, (*object).clone()),
             Input::Watch { .. } => {}
-            Input::Timer { key } if key == "schedule" => {
+            Input::Timer(Timer::ScheduleOne) => {
                 self.armed = false;
                 self.schedule_one(ctx);
             }
-            Input::Timer { key } => {
-                let k = key.strip_prefix("backoff:").or_else(|| key.strip_prefix("flush:")).unwrap_or("").to_string();
+            Input::Timer(Timer::Backoff(k) | Timer::Flush(k)) => {
                 if self.unschedulable.contains_key(&k) {
                     if let Some(p) = self.pods.get(&k).cloned() {
                         if meta::get_str(&p, &["spec", "nodeName"]).is_empty() {

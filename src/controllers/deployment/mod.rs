@@ -19,10 +19,31 @@ use crate::api::request::EventType;
 use crate::api::{meta, time};
 use crate::api::request::{Identity, Method};
 use crate::client::{Recorder, Store, WorkQueue};
-use crate::cluster::{Component, Ctx, Input};
+use crate::cluster::{self, Component};
 use crate::trace::Actor;
 use serde_json::{json, Value};
 use util as du;
+
+/// The deployment controller's timers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Timer {
+    /// A work-queue worker wakes up.
+    Worker,
+    /// `requeueStuckDeployment`: look at a Deployment again when its progress deadline passes.
+    Resync(String),
+}
+
+impl std::fmt::Display for Timer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Timer::Worker => f.write_str("workqueue"),
+            Timer::Resync(key) => write!(f, "resync:{}", key),
+        }
+    }
+}
+
+type Ctx<'a> = cluster::Ctx<'a, Timer>;
+type Input = cluster::Input<Timer>;
 
 pub struct DeploymentController {
     deployments: Store,
@@ -77,7 +98,7 @@ impl DeploymentController {
             if meta::get_str(owner, &["kind"]) == "Deployment" {
                 let key = format!("{}/{}", meta::namespace(rs), meta::get_str(owner, &["name"]));
                 if self.deployments.get(&key).map(|d| meta::uid(d) == meta::get_str(owner, &["uid"])).unwrap_or(false) {
-                    self.queue.enqueue(ctx, &key);
+                    self.queue.enqueue(ctx, &key, Timer::Worker);
                 }
             }
             return;
@@ -91,7 +112,7 @@ impl DeploymentController {
             .map(meta::key)
             .collect();
         for k in keys {
-            self.queue.enqueue(ctx, &k);
+            self.queue.enqueue(ctx, &k, Timer::Worker);
         }
     }
 
@@ -333,7 +354,7 @@ impl DeploymentController {
         du::set_replicas_annotations(&mut copy, desired, max);
         let resp = ctx.request(Method::Put, &rs_path(meta::namespace(rs), meta::name(rs)), Some(copy));
         if !resp.ok() {
-            self.queue.enqueue(ctx, &meta::key(d));
+            self.queue.enqueue(ctx, &meta::key(d), Timer::Worker);
             return (false, rs.clone());
         }
         self.replica_sets.apply(EventType::Modified, &resp.body);
@@ -663,11 +684,13 @@ impl DeploymentController {
         let deadline = meta::get_i64(d, &["spec", "progressDeadlineSeconds"]).unwrap_or(600) * 1000;
         let after = (last + deadline - ctx.now + 1000).max(1000);
         // Background: a stuck rollout must not keep `sim settle` busy for ten virtual minutes.
-        ctx.after_background(after, &format!("resync:{}", meta::key(d)));
+        ctx.after_background(after, Timer::Resync(meta::key(d)));
     }
 }
 
 impl Component for DeploymentController {
+    type Timer = Timer;
+
     fn actor(&self) -> Actor {
         Actor::DeploymentController
     }
@@ -683,7 +706,7 @@ impl Component for DeploymentController {
         self.replica_sets.replace(rs);
         let keys: Vec<String> = self.deployments.items.keys().cloned().collect();
         for k in keys {
-            self.queue.enqueue(ctx, &k);
+            self.queue.enqueue(ctx, &k, Timer::Worker);
         }
     }
 
@@ -692,7 +715,7 @@ impl Component for DeploymentController {
             Input::Watch { resource: Resource::Deployments, event_type, object } => {
                 self.deployments.apply_shared(event_type, object.clone());
                 if event_type != EventType::Deleted {
-                    self.queue.enqueue(ctx, &meta::key(&object));
+                    self.queue.enqueue(ctx, &meta::key(&object), Timer::Worker);
                 }
             }
             Input::Watch { resource: Resource::ReplicaSets, event_type, object } => {
@@ -700,22 +723,15 @@ impl Component for DeploymentController {
                 self.enqueue_for_rs(ctx, &object);
             }
             Input::Watch { .. } => {}
-            Input::Timer { key } if key == "workqueue" => {
-                self.queue.armed = false;
-                if let Some(k) = self.queue.pop() {
+            Input::Timer(Timer::Worker) => {
+                if let Some(k) = self.queue.start_work() {
                     self.sync_deployment(ctx, &k);
                 }
-                if !self.queue.is_empty() && !self.queue.armed {
-                    self.queue.armed = true;
-                    let d = ctx.timing().workqueue_delay_ms;
-                    ctx.after(d, "workqueue", false);
-                }
+                self.queue.done(ctx, Timer::Worker);
             }
-            Input::Timer { key } => {
-                if let Some(k) = key.strip_prefix("resync:") {
-                    if self.deployments.get(k).is_some() {
-                        self.queue.enqueue(ctx, k);
-                    }
+            Input::Timer(Timer::Resync(k)) => {
+                if self.deployments.get(&k).is_some() {
+                    self.queue.enqueue(ctx, &k, Timer::Worker);
                 }
             }
         }

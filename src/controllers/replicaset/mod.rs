@@ -19,7 +19,7 @@ use crate::api::request::EventType;
 use crate::api::{meta, time};
 use crate::api::request::{Identity, Method};
 use crate::client::{Recorder, Store, WorkQueue};
-use crate::cluster::{Component, Ctx, Input};
+use crate::cluster::{self, Component};
 use crate::controllers::deployment::controller_identity;
 use crate::trace::Actor;
 use serde_json::{json, Value};
@@ -35,6 +35,27 @@ struct Expectation {
     dels: i64,
     set_at: i64,
 }
+
+/// The replicaset controller's timers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Timer {
+    /// A work-queue worker wakes up.
+    Worker,
+    /// Sync a ReplicaSet again later (minReadySeconds passed, or after an error).
+    Requeue(String),
+}
+
+impl std::fmt::Display for Timer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Timer::Worker => f.write_str("workqueue"),
+            Timer::Requeue(key) => write!(f, "requeue:{}", key),
+        }
+    }
+}
+
+type Ctx<'a> = cluster::Ctx<'a, Timer>;
+type Input = cluster::Input<Timer>;
 
 pub struct ReplicaSetController {
     replica_sets: Store,
@@ -233,15 +254,17 @@ impl ReplicaSetController {
         let avail = meta::get_i64(&new_status, &["availableReplicas"]).unwrap_or(0);
         let replicas = meta::get_i64(&new_status, &["replicas"]).unwrap_or(0);
         if err.is_none() && min_ready > 0 && ready == replicas && avail != replicas {
-            ctx.after(min_ready * 1000 + 1, &format!("requeue:{}", key), false);
+            ctx.after(min_ready * 1000 + 1, Timer::Requeue(key.to_string()), false);
         }
         if err.is_some() {
-            ctx.after_background(1000, &format!("requeue:{}", key));
+            ctx.after_background(1000, Timer::Requeue(key.to_string()));
         }
     }
 }
 
 impl Component for ReplicaSetController {
+    type Timer = Timer;
+
     fn actor(&self) -> Actor {
         Actor::ReplicaSetController
     }
@@ -260,7 +283,7 @@ impl Component for ReplicaSetController {
         self.pods.replace(pods);
         let keys: Vec<String> = self.replica_sets.items.keys().cloned().collect();
         for k in keys {
-            self.queue.enqueue(ctx, &k);
+            self.queue.enqueue(ctx, &k, Timer::Worker);
         }
     }
 
@@ -271,7 +294,7 @@ impl Component for ReplicaSetController {
                 if event_type == EventType::Deleted {
                     self.expectations.remove(&meta::key(&object));
                 }
-                self.queue.enqueue(ctx, &meta::key(&object));
+                self.queue.enqueue(ctx, &meta::key(&object), Timer::Worker);
             }
             Input::Watch { resource: Resource::Pods, event_type, object } => {
                 let old = self.pods.apply_shared(event_type, object.clone());
@@ -298,27 +321,20 @@ impl Component for ReplicaSetController {
                         }
                     }
                     if self.replica_sets.get(&k).is_some() {
-                        self.queue.enqueue(ctx, &k);
+                        self.queue.enqueue(ctx, &k, Timer::Worker);
                     }
                 }
             }
             Input::Watch { .. } => {}
-            Input::Timer { key } if key == "workqueue" => {
-                self.queue.armed = false;
-                if let Some(k) = self.queue.pop() {
+            Input::Timer(Timer::Worker) => {
+                if let Some(k) = self.queue.start_work() {
                     self.sync_replica_set(ctx, &k);
                 }
-                if !self.queue.is_empty() && !self.queue.armed {
-                    self.queue.armed = true;
-                    let d = ctx.timing().workqueue_delay_ms;
-                    ctx.after(d, "workqueue", false);
-                }
+                self.queue.done(ctx, Timer::Worker);
             }
-            Input::Timer { key } => {
-                if let Some(k) = key.strip_prefix("requeue:") {
-                    if self.replica_sets.get(k).is_some() {
-                        self.queue.enqueue(ctx, k);
-                    }
+            Input::Timer(Timer::Requeue(k)) => {
+                if self.replica_sets.get(&k).is_some() {
+                    self.queue.enqueue(ctx, &k, Timer::Worker);
                 }
             }
         }
