@@ -118,7 +118,7 @@ fn bench(args: &[String], seed: u64) -> Result<i32, String> {
         running,
         deployments,
         c.trace().total(),
-        c.now as f64 / 1000.0,
+        c.now() as f64 / 1000.0,
         settle.settled,
         setup_s,
         wall,

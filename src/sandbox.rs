@@ -19,7 +19,7 @@ pub struct Sandbox {
 impl Sandbox {
     /// Starts the cursors at "now", so `sim trace` and `sim audit` show only what comes after.
     pub fn attach(c: &Cluster) -> Sandbox {
-        Sandbox { trace_cursor: c.trace().total(), audit_cursor: c.api.audit_total() }
+        Sandbox { trace_cursor: c.trace().total(), audit_cursor: c.view().audit_total() }
     }
 }
 
@@ -35,7 +35,12 @@ pub fn control_plane(seed: u64, config: ClusterConfig) -> Cluster {
 
 /// The default cluster: control plane + node-1…node-3, settled (nodes registered).
 pub fn default_cluster(seed: u64) -> Cluster {
-    let mut c = control_plane(seed, ClusterConfig::default());
+    default_cluster_with(seed, ClusterConfig::default())
+}
+
+/// The default cluster with another configuration (the page keeps more etcd history).
+pub fn default_cluster_with(seed: u64, config: ClusterConfig) -> Cluster {
+    let mut c = control_plane(seed, config);
     for i in 1..=3 {
         add_node(&mut c, NodeConfig::new(&format!("node-{}", i)));
     }
@@ -180,11 +185,11 @@ pub fn sim_command(c: &mut Cluster, sb: &mut Sandbox, args: &[String]) -> Result
                 }
                 i += 2;
             }
-            let total = c.api.audit_total();
-            let kept = c.api.audit.len() as u64;
+            let total = c.view().audit_total();
+            let kept = c.view().audit().len() as u64;
             let first = total - kept;
             let mut s = String::new();
-            for (i, line) in c.api.audit.iter().enumerate() {
+            for (i, line) in c.view().audit().iter().enumerate() {
                 if first + i as u64 >= sb.audit_cursor {
                     let ev: serde_json::Value = serde_json::from_str(line).unwrap_or_default();
                     let ev = &ev;
@@ -210,7 +215,7 @@ pub fn sim_command(c: &mut Cluster, sb: &mut Sandbox, args: &[String]) -> Result
                 ["--rev", n] => Some(n.parse::<i64>().map_err(|_| format!("--rev expects a number, got \"{}\"", n))?),
                 _ => return Err("usage: sim etcd get KEY [--rev N]".into()),
             };
-            match c.api.etcd.get(key, rev) {
+            match c.view().etcd_get(key, rev) {
                 Ok(Some(kv)) => Ok(format!(
                     "{}\n{}\n",
                     kv.key,
@@ -220,9 +225,9 @@ pub fn sim_command(c: &mut Cluster, sb: &mut Sandbox, args: &[String]) -> Result
                 Err(e) => Err(e.to_string()),
             }
         }
-        ["etcd", "keys"] => Ok(c.api.etcd.keys("/registry/").into_iter().map(|k| k + "\n").collect()),
-        ["etcd", "keys", prefix] => Ok(c.api.etcd.keys(prefix).into_iter().map(|k| k + "\n").collect()),
-        ["time"] => Ok(format!("{} ({})\n", format_ms(c.now), time::rfc3339(c.now))),
+        ["etcd", "keys"] => Ok(c.view().etcd_keys("/registry/").into_iter().map(|k| k + "\n").collect()),
+        ["etcd", "keys", prefix] => Ok(c.view().etcd_keys(prefix).into_iter().map(|k| k + "\n").collect()),
+        ["time"] => Ok(format!("{} ({})\n", format_ms(c.now()), time::rfc3339(c.now()))),
         _ => Err(SIM_USAGE.into()),
     }
 }
@@ -240,10 +245,10 @@ pub fn node_names(c: &Cluster) -> Vec<String> {
 /// The benchmark's cluster: control plane + `nodes` nodes of 32 CPU / 128Gi / 110 pods, with a
 /// shorter trace bound (the benchmark measures throughput, not the trace).
 pub fn bench_cluster(seed: u64, nodes: usize) -> Cluster {
-    let config = ClusterConfig { trace_limit: 200_000, ..ClusterConfig::default() };
+    let mut config = ClusterConfig { trace_limit: 200_000, ..ClusterConfig::default() };
+    config.limits.max_audit_events = 100_000;
+    config.limits.etcd_history = 50_000;
     let mut c = control_plane(seed, config);
-    c.api.limits.max_audit_events = 100_000;
-    c.api.etcd.history_limit = 50_000;
     for i in 1..=nodes {
         let mut cfg = NodeConfig::new(&format!("node-{}", i));
         cfg.cpu = "32".into();
@@ -273,5 +278,5 @@ pub fn bench_apply(c: &mut Cluster, pods: usize, deployments: usize) -> String {
 /// Pods in phase Running (read directly from storage: a shell-side inspection).
 pub fn count_running(c: &Cluster) -> usize {
     let Some(info) = meta::lookup("pods") else { return 0 };
-    c.api.peek_list(info, "").iter().filter(|p| meta::get_str(p, &["status", "phase"]) == "Running").count()
+    c.view().objects(info, "", None).iter().filter(|p| meta::get_str(p, &["status", "phase"]) == "Running").count()
 }

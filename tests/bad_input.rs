@@ -161,8 +161,8 @@ fn mistakes_get_kubectls_exact_output_and_store_nothing() {
     let mut failures = Vec::new();
     for c in cases() {
         let mut cluster = default_cluster(1);
-        let keys_before = cluster.api.etcd.keys("/registry/");
-        let rev_before = cluster.api.etcd.revision();
+        let keys_before = cluster.view().etcd_keys("/registry/");
+        let rev_before = cluster.view().etcd_revision();
         let args: Vec<String> = ["apply", "-f", "-"].iter().map(|s| s.to_string()).collect();
         let out = kubectl::run(&mut cluster, &args, Some(&c.manifest), &|_| None);
         if out.combined() != c.output {
@@ -171,7 +171,7 @@ fn mistakes_get_kubectls_exact_output_and_store_nothing() {
         if out.code == 0 {
             failures.push(format!("{}: exit code 0", c.name));
         }
-        if cluster.api.etcd.keys("/registry/") != keys_before || cluster.api.etcd.revision() != rev_before {
+        if cluster.view().etcd_keys("/registry/") != keys_before || cluster.view().etcd_revision() != rev_before {
             failures.push(format!("{}: etcd changed", c.name));
         }
     }

@@ -12,9 +12,8 @@ fn seed004_events_come_in_the_seed_posts_order() {
     let mut c = default_cluster(1);
     script::run(&mut c, include_str!("scenarios/seed004_chain.sh"), &|_| None);
     let mut events: Vec<(i64, serde_json::Value)> = c
-        .api
-        .etcd
-        .range("/registry/events/default/", None)
+        .view()
+        .etcd_range("/registry/events/default/", None)
         .unwrap()
         .into_iter()
         .map(|kv| (kv.create_revision, serde_json::from_str(kv.value.as_deref().unwrap()).unwrap()))
@@ -41,7 +40,7 @@ fn seed004_events_come_in_the_seed_posts_order() {
     }
     assert_eq!(events.len(), 7 + 3 * 4);
     // all three pods Running and Ready
-    let pods = c.api.peek_list(meta::lookup("pods").unwrap(), "default");
+    let pods = c.view().objects(meta::lookup("pods").unwrap(), "default", None);
     assert_eq!(pods.len(), 3);
     for p in pods {
         assert_eq!(meta::get_str(&p, &["status", "phase"]), "Running");

@@ -27,7 +27,7 @@ fn manifest(name: &str, replicas: u64, cpu_m: u64, image: &str) -> String {
 }
 
 fn list(c: &Cluster, r: &str) -> Vec<serde_json::Value> {
-    c.api.peek_list(meta::lookup(r).unwrap(), "")
+    c.view().objects(meta::lookup(r).unwrap(), "", None)
 }
 
 fn check_invariants(c: &Cluster, ctx: &str) {
@@ -56,7 +56,7 @@ fn check_invariants(c: &Cluster, ctx: &str) {
     }
     // one binding per pod
     let mut bindings: BTreeMap<String, usize> = BTreeMap::new();
-    for line in &c.api.audit {
+    for line in c.view().audit() {
         let ev: serde_json::Value = serde_json::from_str(line).unwrap();
         if meta::get_str(&ev, &["objectRef", "subresource"]) == "binding" && ev["responseStatus"]["code"] == 201 {
             *bindings.entry(meta::get_str(&ev, &["objectRef", "name"]).to_string()).or_default() += 1;

@@ -71,27 +71,29 @@ pub struct Limits {
     pub max_audit_events: usize,
     /// kubesim refuses Deployments/ReplicaSets asking for more replicas than this.
     pub max_replicas: i64,
+    /// etcd revisions kept before automatic compaction (the page's time travel reads old ones).
+    pub etcd_history: usize,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_objects: 250_000, max_body_bytes: 3 * 1024 * 1024, max_audit_events: 200_000, max_replicas: 5_000 }
+        Limits { max_objects: 250_000, max_body_bytes: 3 * 1024 * 1024, max_audit_events: 200_000, max_replicas: 5_000, etcd_history: 200_000 }
     }
 }
 
 pub struct ApiServer {
-    pub etcd: Etcd,
+    etcd: Etcd,
     /// Audit events, one JSON line each (field order as the log backend writes them). Kept as text:
     /// a parsed `Value` per request would cost several KiB each in a long run.
-    pub audit: Vec<String>,
+    audit: Vec<String>,
     audit_dropped: u64,
-    pub watchers: Vec<Watcher>,
+    watchers: Vec<Watcher>,
     /// Watch index (the watch cache's "triggers"): kubelets watch pods with
     /// `fieldSelector=spec.nodeName=NODE`; an event is only offered to the two kubelets whose node
     /// the object was or is on, instead of to every watcher.
     node_watchers: std::collections::BTreeMap<(&'static str, String), Vec<usize>>,
     general_watchers: std::collections::BTreeMap<&'static str, Vec<usize>>,
-    pub limits: Limits,
+    limits: Limits,
     /// The watch cache (`staging/src/k8s.io/apiserver/pkg/storage/cacher`): the current object of
     /// every etcd key, decoded once when it is written, with its resourceVersion set. Reads and
     /// lists are served from it and watch events share its objects; etcd keeps the JSON of every
@@ -101,7 +103,7 @@ pub struct ApiServer {
 
 impl Default for ApiServer {
     fn default() -> Self {
-        ApiServer::new()
+        ApiServer::new(Limits::default())
     }
 }
 
@@ -188,17 +190,38 @@ fn invalid(info: &ResourceInfo, name: &str, errs: &[field::FieldError]) -> Respo
 }
 
 impl ApiServer {
-    pub fn new() -> ApiServer {
+    pub fn new(limits: Limits) -> ApiServer {
+        let mut etcd = Etcd::new();
+        etcd.history_limit = limits.etcd_history;
         ApiServer {
-            etcd: Etcd::new(),
+            etcd,
             audit: Vec::new(),
             audit_dropped: 0,
             watchers: Vec::new(),
             node_watchers: Default::default(),
             general_watchers: Default::default(),
-            limits: Limits::default(),
+            limits,
             cache: BTreeMap::new(),
         }
+    }
+
+    /// etcd, read-only: for the shells' views (history, keys, revisions), never for components.
+    pub fn etcd(&self) -> &Etcd {
+        &self.etcd
+    }
+
+    /// The audit events kept in memory, oldest first, one JSON line each.
+    pub fn audit_log(&self) -> &[String] {
+        &self.audit
+    }
+
+    /// Forgets the audit events so far, uncounted (the bootstrap's requests are not a learner's).
+    pub fn clear_audit(&mut self) {
+        self.audit.clear();
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.limits
     }
 
     pub fn audit_total(&self) -> u64 {

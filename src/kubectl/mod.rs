@@ -474,7 +474,7 @@ fn apply_one(cluster: &mut Cluster, info: &'static meta::ResourceInfo, ns: &str,
 
 /// The printers work on Unix milliseconds (timestamps in objects are real dates).
 pub fn wall_ms(cluster: &Cluster) -> i64 {
-    crate::api::time::EPOCH_MS + cluster.now
+    crate::api::time::EPOCH_MS + cluster.now()
 }
 
 fn unknown_resource(name: &str) -> String {

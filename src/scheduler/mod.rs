@@ -64,13 +64,33 @@ type Ctx<'a> = cluster::Ctx<'a, Timer>;
 type Input = cluster::Input<Timer>;
 
 /// One scheduling attempt, as kube-scheduler-simulator shows it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Attempt {
+    /// `namespace/name` of the pod.
     pub pod: String,
     pub time_ms: i64,
+    /// `Scheduled to NODE`, or the FailedScheduling message.
     pub result: String,
-    /// per node: (node, [(filter plugin, "passed" | reason)], [(score plugin, raw, normalized, weighted)], total)
-    pub nodes: Vec<(String, Vec<(String, String)>, Vec<(String, i64, i64, i64)>, i64)>,
+    pub nodes: Vec<NodeVerdict>,
+}
+
+/// What one attempt found on one node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeVerdict {
+    pub node: String,
+    /// The filter plugins that ran, in order, up to the first that rejected the node.
+    pub filters: Vec<FilterVerdict>,
+    /// The score plugins' scores (empty when the node was filtered out).
+    pub scores: Vec<plugins::PluginScore>,
+    pub total: i64,
+}
+
+/// One filter plugin's verdict on one node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FilterVerdict {
+    pub plugin: String,
+    /// `None` when the node passed; the plugin's reason when it did not.
+    pub rejected: Option<String>,
 }
 
 pub struct Scheduler {
@@ -89,7 +109,7 @@ pub struct Scheduler {
     next_start_node_index: usize,
     armed: bool,
     recorder: Recorder,
-    pub attempts: Vec<Attempt>,
+    attempts: Vec<Attempt>,
 }
 
 impl Default for Scheduler {
@@ -122,6 +142,11 @@ fn responsible(p: &Value) -> bool {
 }
 
 impl Scheduler {
+    /// The attempts kept for the page, oldest first.
+    pub fn attempts(&self) -> &[Attempt] {
+        &self.attempts
+    }
+
     fn arm(&mut self, ctx: &mut Ctx) {
         if !self.armed && !self.active.is_empty() {
             self.armed = true;
@@ -360,25 +385,25 @@ impl Scheduler {
             if !full && score.is_none() {
                 continue;
             }
-            let filters: Vec<(String, String)> = if full {
-                let mut v: Vec<(String, String)> = plugins::run_filter_plugins(pod, ni)
+            let filters: Vec<FilterVerdict> = if full {
+                let mut v: Vec<FilterVerdict> = plugins::run_filter_plugins(pod, ni)
                     .into_iter()
-                    .map(|(p, st)| (p, if st.is_success() { "passed".to_string() } else { st.message() }))
+                    .map(|(plugin, st)| FilterVerdict { plugin, rejected: (!st.is_success()).then(|| st.message()) })
                     .collect();
                 // plugins after the first failure did not run upstream
-                if let Some(i) = v.iter().position(|(_, r)| r != "passed") {
+                if let Some(i) = v.iter().position(|f| f.rejected.is_some()) {
                     v.truncate(i + 1);
                 }
                 v
             } else {
                 vec![]
             };
-            let (per, total) = score.map(|s| (s.per_plugin.clone(), s.total)).unwrap_or_default();
-            nodes.push((ni.name().to_string(), filters, per, total));
+            let (scores, total) = score.map(|s| (s.per_plugin.clone(), s.total)).unwrap_or_default();
+            nodes.push(NodeVerdict { node: ni.name().to_string(), filters, scores, total });
         }
         if !full {
             // large clusters: keep the 20 best-scored nodes of the attempt, not hundreds
-            nodes.sort_by(|a, b| b.3.cmp(&a.3).then(a.0.cmp(&b.0)));
+            nodes.sort_by(|a, b| b.total.cmp(&a.total).then(a.node.cmp(&b.node)));
             nodes.truncate(20);
         }
         if self.attempts.len() >= MAX_ATTEMPTS_KEPT {
@@ -440,23 +465,7 @@ impl Component for Scheduler {
     }
 
     fn inspect(&self) -> Value {
-        let attempts: Vec<Value> = self
-            .attempts
-            .iter()
-            .map(|a| {
-                json!({
-                    "pod": a.pod,
-                    "timeMs": a.time_ms,
-                    "result": a.result,
-                    "nodes": a.nodes.iter().map(|(n, f, s, t)| json!({
-                        "node": n,
-                        "filters": f.iter().map(|(p, r)| json!([p, r])).collect::<Vec<_>>(),
-                        "scores": s.iter().map(|(p, raw, norm, w)| json!([p, raw, norm, w])).collect::<Vec<_>>(),
-                        "total": t,
-                    })).collect::<Vec<_>>(),
-                })
-            })
-            .collect();
-        json!({"activeQ": self.active.len(), "unschedulable": self.unschedulable.len(), "attempts": attempts})
+        json!({"activeQ": self.active.len(), "unschedulable": self.unschedulable.len(), "attempts": self.attempts.len()})
     }
+
 }

@@ -1298,8 +1298,17 @@ pub fn post_filter_message(preemption: &PreemptionOutcome) -> String {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NodeScore {
     pub node: String,
-    pub per_plugin: Vec<(String, i64, i64, i64)>,
+    pub per_plugin: Vec<PluginScore>,
     pub total: i64,
+}
+
+/// One score plugin's verdict on one node: its raw score, normalized to 0..100, and weighted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PluginScore {
+    pub plugin: &'static str,
+    pub raw: i64,
+    pub normalized: i64,
+    pub weighted: i64,
 }
 
 /// `helper.DefaultNormalizeScore`: scale to 0..max by the highest score; `reverse` flips it
@@ -1496,7 +1505,7 @@ pub fn score_nodes(pod: &Value, feasible: &[&NodeInfo], all_nodes: &[NodeInfo]) 
         }
         for (i, ns) in out.iter_mut().enumerate() {
             let weighted = norm[i].saturating_mul(weight);
-            ns.per_plugin.push((plugin.to_string(), raw[i], norm[i], weighted));
+            ns.per_plugin.push(PluginScore { plugin, raw: raw[i], normalized: norm[i], weighted });
             ns.total = ns.total.saturating_add(weighted);
         }
     }
@@ -2349,7 +2358,7 @@ mod tests {
             C { name: "image B", node: 1, plugin: "ImageLocality", want: (0, 0, 0) },
         ];
         for c in &cases {
-            let got = scores[c.node].per_plugin.iter().find(|(n, ..)| n == c.plugin).map(|(_, r, n, w)| (*r, *n, *w));
+            let got = scores[c.node].per_plugin.iter().find(|p| p.plugin == c.plugin).map(|p| (p.raw, p.normalized, p.weighted));
             assert_eq!(got, Some(c.want), "{}", c.name);
         }
         assert_eq!(scores[0].total, 393, "total A");
@@ -2385,7 +2394,7 @@ mod tests {
         let feasible: Vec<&NodeInfo> = nodes.iter().collect();
         for c in &cases {
             let scores = score_nodes(&c.pod, &feasible, &nodes);
-            let got: Vec<&str> = scores[0].per_plugin.iter().map(|(n, ..)| n.as_str()).collect();
+            let got: Vec<&str> = scores[0].per_plugin.iter().map(|p| p.plugin).collect();
             assert_eq!(got, c.plugins, "{}", c.name);
         }
     }

@@ -9,11 +9,12 @@
 //! Everything here is plain Rust compiled on every target, so it is unit-tested natively.
 
 use crate::api::{codec, meta, time::EPOCH_MS};
-use crate::cluster::Cluster;
+use crate::cluster::{Cluster, ClusterConfig};
 use crate::kubectl::{self, printers};
+use crate::scheduler::Attempt;
 use crate::sandbox::{self, Sandbox};
 use crate::script::{self, Command};
-use crate::trace::{Actor, Message, MessageKind, MsgId};
+use crate::trace::{Message, MessageKind, MsgId};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -151,16 +152,17 @@ pub fn apply_script(yaml: &str) -> String {
 impl Session {
     /// The default cluster (control plane + 3 nodes), settled, with an empty timeline.
     pub fn new(seed: u64) -> Session {
-        let mut cluster = sandbox::default_cluster(seed);
         // the page reads old revisions: keep the whole history of a learner's session
-        cluster.api.etcd.history_limit = cluster.api.etcd.history_limit.max(1_000_000);
+        let mut config = ClusterConfig::default();
+        config.limits.etcd_history = config.limits.etcd_history.max(1_000_000);
+        let cluster = sandbox::default_cluster_with(seed, config);
         let sandbox = Sandbox::attach(&cluster);
         let last_id = cluster.trace().total();
         Session {
             seed,
-            base_rev: cluster.api.etcd.revision(),
-            base_audit: cluster.api.audit.len(),
-            base_time: cluster.now,
+            base_rev: cluster.view().etcd_revision(),
+            base_audit: cluster.view().audit().len(),
+            base_time: cluster.now(),
             cluster,
             sandbox,
             last_id,
@@ -202,7 +204,7 @@ impl Session {
                 rev = rev.max(*revision);
             }
             if let MessageKind::Request { .. } = &m.kind {
-                let row = self.cluster.api.audit.get(audit).map(|l| audit_row(l, start + new_steps.len()));
+                let row = self.cluster.view().audit().get(audit).map(|l| audit_row(l, start + new_steps.len()));
                 if let Some(r) = row {
                     self.audit_rows.push(r);
                 }
@@ -394,7 +396,7 @@ impl Session {
     /// Objects of a resource in `ns` ("" = all) as of the position.
     pub fn objects(&self, resource: &str, ns: &str, pos: usize) -> Vec<Value> {
         match meta::lookup(resource) {
-            Some(info) => self.cluster.api.list_objects(info, ns, Some(self.rev_at(pos))),
+            Some(info) => self.cluster.view().objects(info, ns, Some(self.rev_at(pos))),
             None => Vec::new(),
         }
     }
@@ -408,7 +410,7 @@ impl Session {
 
     /// The JSON stored at `key` as of `rev`.
     pub fn value_of_key(&self, key: &str, rev: i64) -> Option<Value> {
-        let kv = self.cluster.api.etcd.get(key, Some(rev)).ok()??;
+        let kv = self.cluster.view().etcd_get(key, Some(rev)).ok()??;
         let mut v: Value = serde_json::from_str(kv.value.as_deref()?).ok()?;
         meta::set(&mut v, &["metadata", "resourceVersion"], serde_json::json!(kv.mod_revision.to_string()));
         Some(v)
@@ -490,9 +492,8 @@ impl Session {
     /// Keys under /registry/ as of the position, with their mod revision.
     pub fn etcd_keys(&self, pos: usize) -> Vec<(String, i64)> {
         self.cluster
-            .api
-            .etcd
-            .range("/registry/", Some(self.rev_at(pos)))
+            .view()
+            .etcd_range("/registry/", Some(self.rev_at(pos)))
             .unwrap_or_default()
             .into_iter()
             .map(|kv| (kv.key, kv.mod_revision))
@@ -510,9 +511,9 @@ impl Session {
     /// (value at the position, mod revision, diff against the key's previous version).
     pub fn etcd_entry(&self, key: &str, pos: usize) -> Option<EtcdEntry> {
         let rev = self.rev_at(pos);
-        let kv = self.cluster.api.etcd.get(key, Some(rev)).ok()??;
+        let kv = self.cluster.view().etcd_get(key, Some(rev)).ok()??;
         let value: Value = serde_json::from_str(kv.value.as_deref().unwrap_or("null")).unwrap_or(Value::Null);
-        let prev = self.cluster.api.etcd.change_at(kv.mod_revision).and_then(|c| c.prev).and_then(|p| p.value).and_then(|v| serde_json::from_str::<Value>(&v).ok());
+        let prev = self.cluster.view().etcd_change_at(kv.mod_revision).and_then(|c| c.prev).and_then(|p| p.value).and_then(|v| serde_json::from_str::<Value>(&v).ok());
         let diff = match &prev {
             Some(p) => json_diff(p, &value),
             None => vec![DiffLine { op: '+', path: String::new(), old: String::new(), new: "(created)".into() }],
@@ -527,20 +528,10 @@ impl Session {
         })
     }
 
-    /// The scheduler's attempts (from its `inspect()`), up to the position's time.
-    pub fn attempts(&self, pos: usize) -> Vec<Value> {
+    /// The scheduler's attempts of this session, up to the position's time.
+    pub fn attempts(&self, pos: usize) -> Vec<&Attempt> {
         let t = self.time_at(pos);
-        let limit = self.current(pos).map(|s| s.msg.id);
-        let _ = limit;
-        self.cluster
-            .components()
-            .find(|c| c.actor() == Actor::Scheduler)
-            .map(|c| c.inspect())
-            .and_then(|v| v.get("attempts").and_then(|a| a.as_array()).cloned())
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|a| a.get("timeMs").and_then(|x| x.as_i64()).unwrap_or(0) <= t && a.get("timeMs").and_then(|x| x.as_i64()).unwrap_or(0) >= self.base_time)
-            .collect()
+        self.cluster.view().scheduler_attempts().iter().filter(|a| a.time_ms <= t && a.time_ms >= self.base_time).collect()
     }
 
     /// Pods for the diagram.

@@ -265,7 +265,7 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
             v.push(("kind", kind_word(lang, kind_of(&res))));
             v.push(("name", name));
             v.push(("ns", ns));
-            let ch = s.cluster.api.etcd.change_at(*revision);
+            let ch = s.cluster.view().etcd_change_at(*revision);
             let version = ch.as_ref().map(|c| c.kv.version).unwrap_or(0);
             v.push(("version", version.to_string()));
             if *op == "DELETE" {

@@ -698,7 +698,7 @@ pub fn app() -> Html {
     let (pos, len) = (state.pos, state.len());
     let narration = narrate::narrate(&session.rc.borrow(), pos, lang);
     let step_line = current.as_ref().map(|m| {
-        format!("#{} · {} · {} → {} · {}", m.id, crate::sim::format_ms(m.time_ms), m.from.name(), m.to.name(), m.label())
+        format!("#{} · {} · {} → {} · {}", m.id, crate::trace::format_ms(m.time_ms), m.from.name(), m.to.name(), m.label())
     });
     let segment = session.rc.borrow().current(pos).and_then(|st| session.rc.borrow().segments.get(st.segment).map(|g| g.command.clone()));
 

@@ -2,11 +2,10 @@
 //! state at the current step.
 
 use super::{Action, SessionRef, Tab};
-use crate::api::meta;
-use crate::sim::format_ms;
+use crate::trace::format_ms;
 use crate::ui::i18n::{fill, tr, Lang};
+use crate::scheduler::Attempt;
 use crate::ui::model::Session;
-use serde_json::Value;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -247,9 +246,8 @@ fn scheduler(s: &Session, pos: usize, pod: Option<String>, lang: Lang, d: &Callb
     let attempts = s.attempts(pos);
     let mut pods: Vec<String> = Vec::new();
     for a in &attempts {
-        let p = meta::get_str(a, &["pod"]).to_string();
-        if !pods.contains(&p) {
-            pods.push(p);
+        if !pods.contains(&a.pod) {
+            pods.push(a.pod.clone());
         }
     }
     if pods.is_empty() {
@@ -260,51 +258,43 @@ fn scheduler(s: &Session, pos: usize, pod: Option<String>, lang: Lang, d: &Callb
         .or_else(|| s.pod_of_step(pos).filter(|p| pods.contains(p)))
         .unwrap_or_else(|| pods.last().cloned().unwrap_or_default());
     let onchange = d.reform(|e: Event| Action::SelectPod(Some(e.target_unchecked_into::<web_sys::HtmlSelectElement>().value())));
-    let mine: Vec<&Value> = attempts.iter().filter(|a| meta::get_str(a, &["pod"]) == sel).collect();
+    let mine: Vec<&Attempt> = attempts.iter().copied().filter(|a| a.pod == sel).collect();
     let tables: Html = mine
         .iter()
         .map(|a| {
-            let time = format_ms(meta::get_i64(a, &["timeMs"]).unwrap_or(0));
-            let result = meta::get_str(a, &["result"]).to_string();
-            let nodes = a.get("nodes").and_then(|n| n.as_array()).cloned().unwrap_or_default();
-            let rows: Html = nodes
+            let time = format_ms(a.time_ms);
+            let result = a.result.clone();
+            let rows: Html = a
+                .nodes
                 .iter()
                 .map(|n| {
-                    let node = meta::get_str(n, &["node"]).to_string();
-                    let filters = n.get("filters").and_then(|f| f.as_array()).cloned().unwrap_or_default();
-                    let scores = n.get("scores").and_then(|f| f.as_array()).cloned().unwrap_or_default();
-                    let passed = filters.iter().all(|f| f.get(1).and_then(|v| v.as_str()).map(verdict_ok).unwrap_or(true));
-                    let chosen = result.ends_with(&format!(" {}", node));
-                    let fl: Html = filters
+                    let passed = n.filters.iter().all(|f| f.rejected.is_none());
+                    let chosen = result.ends_with(&format!(" {}", n.node));
+                    let fl: Html = n
+                        .filters
                         .iter()
                         .map(|f| {
-                            let plugin = f.get(0).and_then(|v| v.as_str()).unwrap_or("").to_string();
-                            let verdict = f.get(1).and_then(|v| v.as_str()).unwrap_or("").to_string();
-                            let ok = verdict_ok(&verdict);
-                            html! { <div class={classes!("verdict", if ok { "ok" } else { "bad" })}><span class="plugin">{plugin}</span>{": "}<span>{verdict}</span></div> }
+                            let verdict = f.rejected.clone().unwrap_or_else(|| "passed".to_string());
+                            html! { <div class={classes!("verdict", if f.rejected.is_none() { "ok" } else { "bad" })}><span class="plugin">{f.plugin.clone()}</span>{": "}<span>{verdict}</span></div> }
                         })
                         .collect();
-                    let sc: Html = if scores.is_empty() {
+                    let sc: Html = if n.scores.is_empty() {
                         html! { <span class="muted">{if passed { "—".to_string() } else { t("sched.filtered").to_string() }}</span> }
                     } else {
-                        scores
+                        n.scores
                             .iter()
                             .map(|x| {
-                                let plugin = x.get(0).and_then(|v| v.as_str()).unwrap_or("");
-                                let num = |i: usize| x.get(i).and_then(|v| v.as_i64()).unwrap_or(0);
-                                let (raw, norm, weighted) = (num(1), num(2), num(3));
-                                let weight = if norm != 0 { weighted / norm } else { default_weight(plugin) };
-                                html! { <div class="score"><span class="plugin">{plugin.to_string()}</span>{format!(": {} → {} ×{} = {}", raw, norm, weight, weighted)}</div> }
+                                let weight = if x.normalized != 0 { x.weighted / x.normalized } else { default_weight(x.plugin) };
+                                html! { <div class="score"><span class="plugin">{x.plugin}</span>{format!(": {} → {} ×{} = {}", x.raw, x.normalized, weight, x.weighted)}</div> }
                             })
                             .collect()
                     };
-                    let total = n.get("total").map(|v| v.to_string()).unwrap_or_default();
                     html! {
                         <tr class={classes!(chosen.then_some("chosen"), (!passed).then_some("out"))}>
-                            <th scope="row">{node}{if chosen { " ✓" } else { "" }}</th>
+                            <th scope="row">{n.node.clone()}{if chosen { " ✓" } else { "" }}</th>
                             <td>{fl}</td>
                             <td>{sc}</td>
-                            <td class="num">{if passed { total } else { "—".into() }}</td>
+                            <td class="num">{if passed { n.total.to_string() } else { "—".into() }}</td>
                         </tr>
                     }
                 })
@@ -332,10 +322,6 @@ fn scheduler(s: &Session, pos: usize, pod: Option<String>, lang: Lang, d: &Callb
             {tables}
         </div>
     }
-}
-
-fn verdict_ok(v: &str) -> bool {
-    v.is_empty() || v == "passed" || v == "Success"
 }
 
 /// The score plugin's weight in kube-scheduler's default profile.

@@ -8,13 +8,17 @@
 //! [`Message`](crate::sim::Message) in the trace, with the message that caused it.
 //!
 //! **Architecture invariant:** no component holds a reference to another component, to etcd, or to
-//! the API server's storage. `Cluster` is the only owner of all of them.
+//! the API server's storage. `Cluster` is the only owner of all of them; shells read it through
+//! the read-only [`ClusterView`] ([`view`]).
 
 use crate::api::meta::{self, Resource};
 use crate::api::request::{EventType, Identity, Method, PatchType, Request, RequestInfo, Response};
-use crate::apiserver::{ApiServer, Outcome, Watcher};
+use crate::apiserver::{ApiServer, Limits, Outcome, Watcher};
 use crate::sim::{MsgId, Queue, Rng};
 use crate::trace::{Actor, MessageKind, Trace};
+
+mod view;
+pub use view::ClusterView;
 use serde_json::{json, Value};
 use std::any::Any;
 use std::fmt;
@@ -93,6 +97,8 @@ pub trait Component: 'static {
 /// holds and what shells may touch.
 pub trait Hosted {
     fn actor(&self) -> Actor;
+    /// For the read-only view: the component as its own type (the scheduler's attempts).
+    fn as_any(&self) -> &dyn Any;
     fn inspect(&self) -> Value;
     fn set_running(&mut self, running: bool);
     fn start_erased(&mut self, ctx: &mut Ctx<AnyTimer>);
@@ -102,6 +108,9 @@ pub trait Hosted {
 impl<C: Component> Hosted for C {
     fn actor(&self) -> Actor {
         Component::actor(self)
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
     }
     fn inspect(&self) -> Value {
         Component::inspect(self)
@@ -337,24 +346,29 @@ pub struct ClusterConfig {
     pub max_steps_per_settle: u64,
     /// Bound on kept trace messages.
     pub trace_limit: usize,
+    /// The API server's limits (objects, body size, audit events kept, etcd history).
+    pub limits: Limits,
 }
 
 impl Default for ClusterConfig {
     fn default() -> Self {
-        ClusterConfig { timing: Timing::default(), max_steps_per_settle: 2_000_000, trace_limit: 2_000_000 }
+        ClusterConfig { timing: Timing::default(), max_steps_per_settle: 2_000_000, trace_limit: 2_000_000, limits: Limits::default() }
     }
 }
 
+/// The whole simulated cluster. Shells drive it (`client_request`, `step`, `run_until_settled`,
+/// `advance`, `add_component`) and read it through [`Cluster::view`]; nothing outside reaches
+/// into its parts.
 pub struct Cluster {
-    pub now: i64,
-    pub rng: Rng,
-    pub api: ApiServer,
+    now: i64,
+    rng: Rng,
+    api: ApiServer,
     trace: Trace,
     queue: Queue<Delivery>,
     components: Vec<Slot>,
-    pub config: ClusterConfig,
+    config: ClusterConfig,
     foreground: usize,
-    pub seed: u64,
+    seed: u64,
 }
 
 /// The identity kubectl uses in a kubeadm cluster (facts §9).
@@ -373,10 +387,11 @@ impl Cluster {
     /// An empty control plane (namespaces default and kube-system exist), no components.
     pub fn bare(seed: u64, config: ClusterConfig) -> Cluster {
         let trace = Trace::new(config.trace_limit);
+        let api = ApiServer::new(config.limits.clone());
         let mut c = Cluster {
             now: 0,
             rng: Rng::new(seed),
-            api: ApiServer::new(),
+            api,
             trace,
             queue: Queue::default(),
             components: Vec::new(),
@@ -398,7 +413,7 @@ impl Cluster {
             let info = RequestInfo::parse(req.method, &req.path);
             c.api.handle(&req, &info, &apiserver_id, 0, &mut c.rng);
         }
-        c.api.audit.clear();
+        c.api.clear_audit();
         c
     }
 
@@ -431,6 +446,20 @@ impl Cluster {
         let now = ctx.now;
         self.now = self.now.max(now);
         self.components[idx].component = Some(comp);
+    }
+
+    /// The read-only view shells use.
+    pub fn view(&self) -> ClusterView<'_> {
+        ClusterView::new(self)
+    }
+
+    /// Virtual time, in milliseconds since the simulation started.
+    pub fn now(&self) -> i64 {
+        self.now
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
     }
 
     pub fn components(&self) -> impl Iterator<Item = &dyn Hosted> {

@@ -1,0 +1,93 @@
+//! The read-only view shells (the CLI, the page, the tests) have of a cluster.
+//!
+//! There is no upstream counterpart; the nearest are the things an operator looks at beside the
+//! API: `etcdctl get --rev`, the audit log file, the scheduler's own logs. Components never use
+//! it: they see the cluster only through requests and watches.
+
+use super::Cluster;
+use crate::api::meta::ResourceInfo;
+use crate::etcd::{EtcdError, KeyValue, WatchEvent};
+use crate::scheduler::{Attempt, Scheduler};
+use crate::trace::{Actor, Trace};
+use serde_json::Value;
+
+/// What a shell may read of a [`Cluster`]: objects now or at a revision, etcd's keys and history,
+/// the audit log, the trace and the scheduler's attempts. Borrowed, never mutable.
+#[derive(Clone, Copy)]
+pub struct ClusterView<'a> {
+    c: &'a Cluster,
+}
+
+impl<'a> ClusterView<'a> {
+    pub(super) fn new(c: &'a Cluster) -> ClusterView<'a> {
+        ClusterView { c }
+    }
+
+    /// Virtual time, in milliseconds since the simulation started.
+    pub fn now(&self) -> i64 {
+        self.c.now
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.c.seed
+    }
+
+    pub fn trace(&self) -> &'a Trace {
+        &self.c.trace
+    }
+
+    /// Objects of a resource in `ns` ("" = all namespaces), now (`None`) or as of etcd revision `rev`.
+    pub fn objects(&self, info: &ResourceInfo, ns: &str, rev: Option<i64>) -> Vec<Value> {
+        self.c.api.list_objects(info, ns, rev)
+    }
+
+    /// One object as it is now.
+    pub fn object(&self, info: &ResourceInfo, ns: &str, name: &str) -> Option<Value> {
+        self.c.api.peek(info, ns, name)
+    }
+
+    /// etcd's current revision.
+    pub fn etcd_revision(&self) -> i64 {
+        self.c.api.etcd().revision()
+    }
+
+    /// One key, now or as of `rev` (`etcdctl get KEY --rev`).
+    pub fn etcd_get(&self, key: &str, rev: Option<i64>) -> Result<Option<KeyValue>, EtcdError> {
+        self.c.api.etcd().get(key, rev)
+    }
+
+    /// The keys under a prefix with their values, now or as of `rev`.
+    pub fn etcd_range(&self, prefix: &str, rev: Option<i64>) -> Result<Vec<KeyValue>, EtcdError> {
+        self.c.api.etcd().range(prefix, rev)
+    }
+
+    /// The keys that exist now under a prefix.
+    pub fn etcd_keys(&self, prefix: &str) -> Vec<String> {
+        self.c.api.etcd().keys(prefix)
+    }
+
+    /// The change written at a revision, with the key's previous value.
+    pub fn etcd_change_at(&self, rev: i64) -> Option<WatchEvent> {
+        self.c.api.etcd().change_at(rev)
+    }
+
+    /// The audit events kept in memory, oldest first, one `audit.k8s.io/v1` JSON line each.
+    pub fn audit(&self) -> &'a [String] {
+        self.c.api.audit_log()
+    }
+
+    /// Audit events recorded since the cluster started, including those no longer kept.
+    pub fn audit_total(&self) -> u64 {
+        self.c.api.audit_total()
+    }
+
+    /// kube-scheduler's scheduling attempts (oldest first; the oldest are dropped past a bound).
+    pub fn scheduler_attempts(&self) -> &'a [Attempt] {
+        self.c
+            .components()
+            .find(|h| h.actor() == Actor::Scheduler)
+            .and_then(|h| h.as_any().downcast_ref::<Scheduler>())
+            .map(|s| s.attempts())
+            .unwrap_or(&[])
+    }
+}
