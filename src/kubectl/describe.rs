@@ -22,8 +22,9 @@
 //! stable up to 12 elements); volume types beyond the common ones print `<unknown>`; terminal
 //! escape filtering (`printers.WriteEscaped`) is not done; times print in UTC.
 
+use crate::api::time::parse_rfc3339_unix;
 use super::printers::{
-    event_sort_time, find_node_roles, format_label_selector, format_rfc1123z, ga, gb, get, gi, gmap, gs, parse_rfc3339_ms, rfc1123z_field, scalar_text,
+    event_sort_time, find_node_roles, format_label_selector, format_rfc1123z, ga, gb, get, gi, gmap, gs, rfc1123z_field, scalar_text,
     selector_string, tabwriter, translate_timestamp_since, QFormat, Qty,
 };
 use serde_json::Value;
@@ -249,7 +250,7 @@ fn describe_events(w: &mut PrefixWriter, events: &[Value], now_ms: i64) {
     w.write(1, "----\t------\t----\t----\t-------\n");
     for e in sorted {
         let event_time = gs(e, &["eventTime"]);
-        let first_since = if parse_rfc3339_ms(event_time).is_some() {
+        let first_since = if parse_rfc3339_unix(event_time).is_some() {
             translate_timestamp_since(event_time, now_ms)
         } else {
             translate_timestamp_since(gs(e, &["firstTimestamp"]), now_ms)
@@ -951,7 +952,7 @@ pub fn describe_pod(pod: &Value, events: &[Value], now_ms: i64) -> String {
     } else {
         w.write(0, &format!("Node:\t{}/{}\n", node, gs(pod, &["status", "hostIP"])));
     }
-    if parse_rfc3339_ms(gs(pod, &["status", "startTime"])).is_some() {
+    if parse_rfc3339_unix(gs(pod, &["status", "startTime"])).is_some() {
         w.write(0, &format!("Start Time:\t{}\n", rfc1123z_field(pod, &["status", "startTime"])));
     }
     print_labels_multiline(&mut w, "Labels", &gmap(pod, &["metadata", "labels"]));
@@ -1119,8 +1120,8 @@ pub fn describe_deployment(d: &Value, rss: &[Value], events: &[Value], now_ms: i
     // keep that order.
     let mut sorted: Vec<&Value> = rss.iter().collect();
     sorted.sort_by(|a, b| {
-        let ta = parse_rfc3339_ms(gs(a, &["metadata", "creationTimestamp"])).unwrap_or(i64::MIN);
-        let tb = parse_rfc3339_ms(gs(b, &["metadata", "creationTimestamp"])).unwrap_or(i64::MIN);
+        let ta = parse_rfc3339_unix(gs(a, &["metadata", "creationTimestamp"])).unwrap_or(i64::MIN);
+        let tb = parse_rfc3339_unix(gs(b, &["metadata", "creationTimestamp"])).unwrap_or(i64::MIN);
         ta.cmp(&tb).then_with(|| gs(a, &["metadata", "name"]).cmp(gs(b, &["metadata", "name"])))
     });
     let new_idx = sorted.iter().position(|rs| equal_ignore_hash(get(rs, &["spec", "template"]), get(d, &["spec", "template"])));
@@ -1260,7 +1261,7 @@ pub fn describe_node(node: &Value, pods: &[Value], events: &[Value], now_ms: i64
     let renew = conditions
         .iter()
         .find(|c| gs(c, &["type"]) == "Ready")
-        .and_then(|c| parse_rfc3339_ms(gs(c, &["lastHeartbeatTime"])))
+        .and_then(|c| parse_rfc3339_unix(gs(c, &["lastHeartbeatTime"])))
         .map(format_rfc1123z)
         .unwrap_or_else(|| "<unset>".into());
     w.write(0, "Lease:\n");

@@ -91,25 +91,7 @@ pub(crate) fn scalar_text(v: &Value) -> String {
 // ---------------------------------------------------------------------------------------------
 
 
-fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = if z >= 0 { z } else { z - 146_096 } / 146_097;
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (if m <= 2 { y + 1 } else { y }, m, d)
-}
-
-
-/// Parses `2026-01-01T00:00:05Z`, `...05.123456Z`, `...05+02:00` to Unix milliseconds
-/// (fractions below a millisecond are dropped). None for anything else.
-pub fn parse_rfc3339_ms(s: &str) -> Option<i64> {
-    crate::api::time::parse_rfc3339(s).map(|sim_ms| sim_ms + crate::api::time::EPOCH_MS)
-}
+use crate::api::time::{civil_from_days, parse_rfc3339_unix};
 
 /// Go's `time.RFC1123Z` layout (`Mon, 02 Jan 2006 15:04:05 -0700`) in UTC, as kubectl describe
 /// prints timestamps (on a machine whose local zone is UTC).
@@ -139,7 +121,7 @@ pub const ZERO_TIME_RFC1123Z: &str = "Mon, 01 Jan 0001 00:00:00 +0000";
 
 /// RFC1123Z of a timestamp field, or the zero time when it is unset.
 pub(crate) fn rfc1123z_field(v: &Value, path: &[&str]) -> String {
-    match parse_rfc3339_ms(gs(v, path)) {
+    match parse_rfc3339_unix(gs(v, path)) {
         Some(ms) => format_rfc1123z(ms),
         None => ZERO_TIME_RFC1123Z.to_string(),
     }
@@ -196,7 +178,7 @@ pub fn human_duration(d_ms: i64) -> String {
 
 /// `translateTimestampSince`: `<unknown>` for an unset time, else HumanDuration(now - t).
 pub(crate) fn translate_timestamp_since(ts: &str, now_ms: i64) -> String {
-    match parse_rfc3339_ms(ts) {
+    match parse_rfc3339_unix(ts) {
         Some(t) => human_duration(now_ms - t),
         None => "<unknown>".into(),
     }
@@ -711,7 +693,7 @@ fn print_pod_row(pod: &Value, now_ms: i64) -> Vec<String> {
     let init_statuses = ga(pod, &["status", "initContainerStatuses"]);
     for (i, cs) in init_statuses.iter().enumerate() {
         restarts += gi(cs, &["restartCount"]).unwrap_or(0);
-        let terminated_at = get(cs, &["lastState", "terminated"]).map(|t| parse_rfc3339_ms(gs(t, &["finishedAt"])));
+        let terminated_at = get(cs, &["lastState", "terminated"]).map(|t| parse_rfc3339_unix(gs(t, &["finishedAt"])));
         if let Some(t) = terminated_at {
             last_restart = later(last_restart, t);
         }
@@ -763,7 +745,7 @@ fn print_pod_row(pod: &Value, now_ms: i64) -> Vec<String> {
         for cs in ga(pod, &["status", "containerStatuses"]).iter().rev() {
             restarts += gi(cs, &["restartCount"]).unwrap_or(0);
             if let Some(t) = get(cs, &["lastState", "terminated"]) {
-                last_restart = later(last_restart, parse_rfc3339_ms(gs(t, &["finishedAt"])));
+                last_restart = later(last_restart, parse_rfc3339_unix(gs(t, &["finishedAt"])));
             }
             let waiting_reason = get(cs, &["state", "waiting"]).map(|w| gs(w, &["reason"])).unwrap_or("");
             let terminated = get(cs, &["state", "terminated"]);
@@ -921,12 +903,12 @@ fn format_event_source(e: &Value) -> String {
 
 fn print_event_row(e: &Value, now_ms: i64) -> Vec<String> {
     let first_ts = gs(e, &["firstTimestamp"]);
-    let first = if parse_rfc3339_ms(first_ts).is_none() {
+    let first = if parse_rfc3339_unix(first_ts).is_none() {
         translate_timestamp_since(gs(e, &["eventTime"]), now_ms)
     } else {
         translate_timestamp_since(first_ts, now_ms)
     };
-    let mut last = if parse_rfc3339_ms(gs(e, &["lastTimestamp"])).is_none() {
+    let mut last = if parse_rfc3339_unix(gs(e, &["lastTimestamp"])).is_none() {
         first.clone()
     } else {
         translate_timestamp_since(gs(e, &["lastTimestamp"]), now_ms)
@@ -996,9 +978,9 @@ pub fn print_events(events: &[Value], now_ms: i64) -> String {
 /// eventTime (kubectl/pkg/util/event). Unset -> the zero time (sorts first).
 pub(crate) fn event_sort_time(e: &Value) -> i64 {
     if let Some(series) = get(e, &["series"]).filter(|s| s.is_object()) {
-        return parse_rfc3339_ms(gs(series, &["lastObservedTime"])).unwrap_or(i64::MIN);
+        return parse_rfc3339_unix(gs(series, &["lastObservedTime"])).unwrap_or(i64::MIN);
     }
-    parse_rfc3339_ms(gs(e, &["lastTimestamp"])).or_else(|| parse_rfc3339_ms(gs(e, &["eventTime"]))).unwrap_or(i64::MIN)
+    parse_rfc3339_unix(gs(e, &["lastTimestamp"])).or_else(|| parse_rfc3339_unix(gs(e, &["eventTime"]))).unwrap_or(i64::MIN)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1934,7 +1916,7 @@ pub(crate) mod tests {
 
     /// 2026-01-01T00:10:00Z, ten minutes after the fixtures' creation time.
     pub(crate) fn now() -> i64 {
-        parse_rfc3339_ms("2026-01-01T00:10:00Z").unwrap()
+        parse_rfc3339_unix("2026-01-01T00:10:00Z").unwrap()
     }
 
     fn template(hash: Option<&str>) -> Value {
@@ -2374,12 +2356,12 @@ pub(crate) mod tests {
             ("no zone", "2026-01-01T00:00:00", None),
         ];
         for (name, s, want) in cases {
-            assert_eq!(parse_rfc3339_ms(s), want, "case {}", name);
+            assert_eq!(parse_rfc3339_unix(s), want, "case {}", name);
         }
         let fmt: Vec<(&str, i64, &str)> = vec![
             ("epoch was a Thursday", 0, "Thu, 01 Jan 1970 00:00:00 +0000"),
             ("sim start", 1_767_225_600_000, "Thu, 01 Jan 2026 00:00:00 +0000"),
-            ("leap day", parse_rfc3339_ms("2028-02-29T13:04:05Z").unwrap(), "Tue, 29 Feb 2028 13:04:05 +0000"),
+            ("leap day", parse_rfc3339_unix("2028-02-29T13:04:05Z").unwrap(), "Tue, 29 Feb 2028 13:04:05 +0000"),
         ];
         for (name, ms, want) in fmt {
             assert_eq!(format_rfc1123z(ms), want, "case {}", name);

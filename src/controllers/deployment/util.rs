@@ -173,7 +173,7 @@ fn uid_of(obj: &Value) -> &str {
 
 /// `metadata.creationTimestamp` in ms; `None` is Go's zero `time.Time`, which sorts first.
 fn creation_ms(obj: &Value) -> Option<i64> {
-    str_at(obj, &["metadata", "creationTimestamp"]).and_then(parse_rfc3339)
+    str_at(obj, &["metadata", "creationTimestamp"]).and_then(crate::api::time::parse_rfc3339_unix)
 }
 
 /// Returns `obj.metadata.annotations`, creating the maps as Go's
@@ -257,123 +257,6 @@ pub fn go_parse_int(func_name: &str, s: &str, bits: u32) -> Result<i64, String> 
 /// Go's `strconv.Atoi`.
 fn go_atoi(s: &str) -> Result<i64, String> {
     go_parse_int("Atoi", s, 64)
-}
-
-// ---------------------------------------------------------------------------
-// Timestamps (metav1.Time / metav1.MicroTime) without a date library
-// ---------------------------------------------------------------------------
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400; // [0, 399]
-    let mp = (m + 9) % 12; // March = 0
-    let doy = (153 * mp + 2) / 5 + d - 1; // [0, 365]
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy; // [0, 146096]
-    era * 146_097 + doe - 719_468
-}
-
-
-fn is_leap(y: i64) -> bool {
-    (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
-}
-
-fn days_in_month(y: i64, m: i64) -> i64 {
-    match m {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if is_leap(y) => 29,
-        2 => 28,
-        _ => 0,
-    }
-}
-
-
-/// `metav1.Time` wire form: RFC 3339 in UTC with whole seconds (sub-second part is
-/// truncated, as Go's `time.RFC3339` layout does), e.g. `2026-01-01T00:00:00Z`.
-pub fn rfc3339(now_ms: i64) -> String {
-    crate::api::time::rfc3339(now_ms - crate::api::time::EPOCH_MS)
-}
-
-/// `metav1.MicroTime` wire form (`RFC3339Micro`), always six fractional digits,
-/// e.g. `2026-01-01T00:00:00.123000Z`. Virtual time has millisecond resolution.
-pub fn rfc3339_micro(now_ms: i64) -> String {
-    crate::api::time::rfc3339_micro(now_ms - crate::api::time::EPOCH_MS)
-}
-
-/// Parses an RFC 3339 timestamp as Go's `time.Parse(time.RFC3339, s)` accepts it:
-/// `YYYY-MM-DDTHH:MM:SS`, an optional fraction (`.` or `,` and digits), then `Z` or
-/// `±HH:MM`. Returns milliseconds since the epoch (fraction truncated), or `None`.
-pub fn parse_rfc3339(s: &str) -> Option<i64> {
-    let b = s.as_bytes();
-    let num = |from: usize, len: usize| -> Option<i64> {
-        let part = b.get(from..from + len)?;
-        if !part.iter().all(u8::is_ascii_digit) {
-            return None;
-        }
-        Some(
-            part.iter()
-                .fold(0i64, |acc, c| acc * 10 + (c - b'0') as i64),
-        )
-    };
-    let lit = |at: usize, c: u8| b.get(at) == Some(&c);
-    let year = num(0, 4)?;
-    if !lit(4, b'-') || !lit(7, b'-') || !lit(10, b'T') || !lit(13, b':') || !lit(16, b':') {
-        return None;
-    }
-    let month = num(5, 2)?;
-    let day = num(8, 2)?;
-    let hour = num(11, 2)?;
-    let minute = num(14, 2)?;
-    let second = num(17, 2)?;
-    if !(1..=12).contains(&month)
-        || day < 1
-        || day > days_in_month(year, month)
-        || hour > 23
-        || minute > 59
-        || second > 59
-    {
-        return None;
-    }
-    let mut i = 19;
-    let mut frac_ms = 0i64;
-    if lit(i, b'.') || lit(i, b',') {
-        i += 1;
-        let start = i;
-        while b.get(i).is_some_and(u8::is_ascii_digit) {
-            i += 1;
-        }
-        if i == start {
-            return None;
-        }
-        for k in 0..3 {
-            frac_ms = frac_ms * 10
-                + b.get(start + k)
-                    .filter(|_| start + k < i)
-                    .map_or(0, |c| (c - b'0') as i64);
-        }
-    }
-    let offset_secs = match b.get(i) {
-        Some(b'Z') if b.len() == i + 1 => 0,
-        Some(&sign @ (b'+' | b'-')) if b.len() == i + 6 && lit(i + 3, b':') => {
-            let oh = num(i + 1, 2)?;
-            let om = num(i + 4, 2)?;
-            if oh > 23 || om > 59 {
-                return None;
-            }
-            let o = oh * 3600 + om * 60;
-            if sign == b'-' {
-                -o
-            } else {
-                o
-            }
-        }
-        _ => return None,
-    };
-    let days = days_from_civil(year, month, day);
-    let local_secs = days * 86_400 + hour * 3600 + minute * 60 + second;
-    Some((local_secs - offset_secs) * 1000 + frac_ms)
 }
 
 // ---------------------------------------------------------------------------
@@ -1279,7 +1162,7 @@ pub fn deployment_timed_out(d: &Value, new_status: &Value, now_ms: i64) -> bool 
         .unwrap_or(0)
         .saturating_mul(1000);
     // A missing/unparseable time is Go's zero time: long ago, so timed out.
-    match str_at(&cond, &["lastUpdateTime"]).and_then(parse_rfc3339) {
+    match str_at(&cond, &["lastUpdateTime"]).and_then(crate::api::time::parse_rfc3339_unix) {
         Some(from) => from.saturating_add(deadline_ms) < now_ms,
         None => true,
     }
@@ -1289,7 +1172,7 @@ pub fn deployment_timed_out(d: &Value, new_status: &Value, now_ms: i64) -> bool 
 // Conditions
 // ---------------------------------------------------------------------------
 
-/// `NewDeploymentCondition`: both times are `now` (an RFC 3339 string, see [`rfc3339`]).
+/// `NewDeploymentCondition`: both times are `now` (an RFC 3339 string, see [`crate::api::time::unix_rfc3339`]).
 /// Empty reason/message are omitted, as Go's `omitempty` does.
 pub fn new_deployment_condition(
     type_: &str,
@@ -2348,7 +2231,7 @@ mod tests {
                 with_rev(
                     &format!("rs{i}"),
                     if i % 3 == 0 { "x" } else { "1" },
-                    &rfc3339(T0 - i * 1000),
+                    &crate::api::time::unix_rfc3339(T0 - i * 1000),
                 )
             })
             .collect();
@@ -3013,98 +2896,4 @@ mod tests {
         }
     }
 
-    #[test]
-    fn rfc3339_table() {
-        struct Case {
-            name: &'static str,
-            ms: i64,
-            text: &'static str,
-            micro: &'static str,
-        }
-        let cases = [
-            Case {
-                name: "epoch",
-                ms: 0,
-                text: "1970-01-01T00:00:00Z",
-                micro: "1970-01-01T00:00:00.000000Z",
-            },
-            Case {
-                name: "2026 new year",
-                ms: T0,
-                text: "2026-01-01T00:00:00Z",
-                micro: "2026-01-01T00:00:00.000000Z",
-            },
-            Case {
-                name: "milliseconds truncated",
-                ms: T0 + 123,
-                text: "2026-01-01T00:00:00Z",
-                micro: "2026-01-01T00:00:00.123000Z",
-            },
-            Case {
-                name: "leap day",
-                ms: 1_709_210_096_000,
-                text: "2024-02-29T12:34:56Z",
-                micro: "2024-02-29T12:34:56.000000Z",
-            },
-            Case {
-                name: "before epoch floors",
-                ms: -1,
-                text: "1969-12-31T23:59:59Z",
-                micro: "1969-12-31T23:59:59.999000Z",
-            },
-            Case {
-                name: "end of 2000",
-                ms: 978_307_199_000,
-                text: "2000-12-31T23:59:59Z",
-                micro: "2000-12-31T23:59:59.000000Z",
-            },
-        ];
-        for c in &cases {
-            assert_eq!(rfc3339(c.ms), c.text, "case {}", c.name);
-            assert_eq!(rfc3339_micro(c.ms), c.micro, "case {} (micro)", c.name);
-            assert_eq!(
-                parse_rfc3339(c.text),
-                Some(c.ms.div_euclid(1000) * 1000),
-                "case {} (parse)",
-                c.name
-            );
-            assert_eq!(
-                parse_rfc3339(c.micro),
-                Some(c.ms),
-                "case {} (parse micro)",
-                c.name
-            );
-        }
-        // Round trip over a range of days, including century leap rules.
-        let mut ms = -86_400_000i64 * 800;
-        while ms < 86_400_000i64 * 50_000 {
-            assert_eq!(
-                parse_rfc3339(&rfc3339(ms)),
-                Some(ms),
-                "case round trip {ms}"
-            );
-            ms += 86_400_000 * 7 + 3_723_000;
-        }
-        let parse_cases: [(&str, &str, Option<i64>); 12] = [
-            ("offset +01:00", "2026-01-01T01:00:00+01:00", Some(T0)),
-            ("offset -05:30", "2025-12-31T18:30:00-05:30", Some(T0)),
-            ("fraction .5", "2026-01-01T00:00:00.5Z", Some(T0 + 500)),
-            (
-                "fraction nanos truncated",
-                "2026-01-01T00:00:00.999999999Z",
-                Some(T0 + 999),
-            ),
-            ("month 13", "2026-13-01T00:00:00Z", None),
-            ("feb 30", "2026-02-30T00:00:00Z", None),
-            ("feb 29 non leap", "2025-02-29T00:00:00Z", None),
-            ("space separator", "2026-01-01 00:00:00Z", None),
-            ("no zone", "2026-01-01T00:00:00", None),
-            ("empty", "", None),
-            ("garbage", "yesterday", None),
-            ("empty fraction", "2026-01-01T00:00:00.Z", None),
-        ];
-        for (name, s, want) in parse_cases {
-            assert_eq!(parse_rfc3339(s), want, "case {name}");
-        }
-    }
 }

@@ -26,7 +26,7 @@
 //! to 12 elements, stable beyond). Time is virtual milliseconds; `now` in the
 //! logarithmic buckets is converted to nanoseconds as Go measures durations.
 
-use crate::controllers::deployment::util::{go_parse_int, go_sort_by_less, parse_rfc3339, rfc3339};
+use crate::controllers::deployment::util::{go_parse_int, go_sort_by_less};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
@@ -80,7 +80,7 @@ fn uid(pod: &Value) -> &str {
 
 /// A `metav1.Time` field in ms; `None` is Go's zero time (missing or unparseable).
 fn time_at(v: &Value, path: &[&str]) -> Option<i64> {
-    str_at(v, path).and_then(parse_rfc3339)
+    str_at(v, path).and_then(crate::api::time::parse_rfc3339_unix)
 }
 
 // ---------------------------------------------------------------------------
@@ -556,7 +556,7 @@ pub fn calculate_replica_set_status_with_error<P: std::borrow::Borrow<Value>>(
                 "True",
                 reason,
                 err,
-                &rfc3339(now_ms),
+                &crate::api::time::unix_rfc3339(now_ms),
             );
             set_condition(&mut status, cond);
         }
@@ -605,9 +605,9 @@ mod tests {
     /// A running, ready pod on `node`, created and ready at `created` (ms).
     fn pod(name: &str, node: &str, created: i64) -> Value {
         json!({
-            "metadata": {"name": name, "uid": format!("uid-{name}"), "creationTimestamp": rfc3339(created), "labels": {"app": "web"}},
+            "metadata": {"name": name, "uid": format!("uid-{name}"), "creationTimestamp": crate::api::time::unix_rfc3339(created), "labels": {"app": "web"}},
             "spec": {"nodeName": node},
-            "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": rfc3339(created)}]}
+            "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": crate::api::time::unix_rfc3339(created)}]}
         })
     }
 
@@ -852,7 +852,7 @@ mod tests {
         };
         let ready_at = |name: &str, ready_ms: i64| {
             let mut p = base(name);
-            p["status"]["conditions"][0]["lastTransitionTime"] = json!(rfc3339(ready_ms));
+            p["status"]["conditions"][0]["lastTransitionTime"] = json!(crate::api::time::unix_rfc3339(ready_ms));
             p
         };
         let restarts = |name: &str, n: i64| {
@@ -871,7 +871,7 @@ mod tests {
         };
         let created = |name: &str, ms: i64| {
             let mut p = pod(name, "n1", ms);
-            p["status"]["conditions"][0]["lastTransitionTime"] = json!(rfc3339(T0));
+            p["status"]["conditions"][0]["lastTransitionTime"] = json!(crate::api::time::unix_rfc3339(T0));
             p
         };
         let with_uid = |mut p: Value, uid: &str| {
@@ -1144,7 +1144,7 @@ mod tests {
             p["metadata"]["labels"] = json!({"app": "web", "tier": "fe", "extra": "x"});
             p
         };
-        let now_s = rfc3339(NOW);
+        let now_s = crate::api::time::unix_rfc3339(NOW);
         let failure = json!({"type": "ReplicaFailure", "status": "True", "reason": "FailedCreate", "message": "quota", "lastTransitionTime": "2026-01-01T00:00:00Z"});
         let cases = [
             Case {
