@@ -149,8 +149,39 @@ pub fn get_str<'a>(v: &'a Value, path: &[&str]) -> &'a str {
     get(v, path).and_then(|x| x.as_str()).unwrap_or("")
 }
 
+/// The string at `path`, if there is one.
+pub fn str_at<'a>(v: &'a Value, path: &[&str]) -> Option<&'a str> {
+    get(v, path).and_then(Value::as_str)
+}
+
+/// The integer at `path`: integers and integral floats (`3.0`); out-of-range unsigned numbers clamp.
 pub fn get_i64(v: &Value, path: &[&str]) -> Option<i64> {
-    get(v, path).and_then(|x| x.as_i64())
+    get(v, path).and_then(int_of)
+}
+
+/// A JSON number as an integer, as Go's decoder fills an integer field: integers and integral
+/// floats; out-of-range unsigned numbers clamp to `i64::MAX`.
+pub fn int_of(v: &Value) -> Option<i64> {
+    if let Some(i) = v.as_i64() {
+        return Some(i);
+    }
+    if let Some(u) = v.as_u64() {
+        return Some(u.min(i64::MAX as u64) as i64);
+    }
+    match v.as_f64() {
+        Some(f) if f.is_finite() && f.fract() == 0.0 => Some(f as i64),
+        _ => None,
+    }
+}
+
+/// The array at `path`, or an empty slice.
+pub fn get_array<'a>(v: &'a Value, path: &[&str]) -> &'a [Value] {
+    get(v, path).and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[])
+}
+
+/// The boolean at `path`, `false` when missing (Go's zero value).
+pub fn get_bool(v: &Value, path: &[&str]) -> bool {
+    get(v, path).and_then(Value::as_bool).unwrap_or(false)
 }
 
 /// Mutable access creating intermediate objects as needed. Replaces non-objects on the way.

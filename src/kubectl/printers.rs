@@ -38,32 +38,7 @@ pub use super::describe::{describe_deployment, describe_node, describe_pod, desc
 // Small accessors: every read from an object is total (missing or mistyped -> empty / None).
 // ---------------------------------------------------------------------------------------------
 
-pub(crate) fn get<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {
-    let mut cur = v;
-    for p in path {
-        cur = cur.as_object()?.get(*p)?;
-    }
-    Some(cur)
-}
-
-/// String at `path`, or "" (Go's zero value for a string field).
-pub(crate) fn gs<'a>(v: &'a Value, path: &[&str]) -> &'a str {
-    get(v, path).and_then(|x| x.as_str()).unwrap_or("")
-}
-
-/// Integer at `path`, or None.
-pub(crate) fn gi(v: &Value, path: &[&str]) -> Option<i64> {
-    get(v, path).and_then(|x| x.as_i64().or_else(|| x.as_f64().map(|f| f as i64)))
-}
-
-/// Array at `path`, or an empty slice.
-pub(crate) fn ga<'a>(v: &'a Value, path: &[&str]) -> &'a [Value] {
-    get(v, path).and_then(|x| x.as_array()).map(|a| a.as_slice()).unwrap_or(&[])
-}
-
-pub(crate) fn gb(v: &Value, path: &[&str]) -> bool {
-    get(v, path).and_then(|x| x.as_bool()).unwrap_or(false)
-}
+pub(crate) use crate::api::meta::{get, get_array as ga, get_bool as gb, get_i64 as gi, get_str as gs};
 
 /// String map (labels, annotations, nodeSelector) at `path`, sorted by key.
 pub(crate) fn gmap(v: &Value, path: &[&str]) -> Vec<(String, String)> {

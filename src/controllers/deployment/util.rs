@@ -114,39 +114,11 @@ const MAX_INT32: i64 = i32::MAX as i64;
 // Small, panic-free accessors for JSON objects
 // ---------------------------------------------------------------------------
 
-fn get_path<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {
-    let mut cur = v;
-    for p in path {
-        cur = cur.as_object()?.get(*p)?;
-    }
-    Some(cur)
-}
-
-/// Reads an integer from a JSON number (integral floats included).
-fn int_of(v: &Value) -> Option<i64> {
-    if let Some(i) = v.as_i64() {
-        return Some(i);
-    }
-    if let Some(u) = v.as_u64() {
-        return Some(u.min(i64::MAX as u64) as i64);
-    }
-    match v.as_f64() {
-        Some(f) if f.is_finite() && f.fract() == 0.0 => Some(f as i64),
-        _ => None,
-    }
-}
-
-fn i64_at(v: &Value, path: &[&str]) -> Option<i64> {
-    get_path(v, path).and_then(int_of)
-}
+use crate::api::meta::{get as get_path, get_i64 as i64_at, int_of, str_at};
 
 /// An `int32` field; out-of-range numbers are clamped (the API server would reject them).
 fn i32_at(v: &Value, path: &[&str]) -> Option<i32> {
     i64_at(v, path).map(|i| i.clamp(i32::MIN as i64, i32::MAX as i64) as i32)
-}
-
-fn str_at<'a>(v: &'a Value, path: &[&str]) -> Option<&'a str> {
-    get_path(v, path).and_then(Value::as_str)
 }
 
 /// `*obj.Spec.Replicas`, reading a missing value as the API default `1`.

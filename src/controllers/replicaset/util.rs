@@ -45,26 +45,7 @@ pub const FAILED_DELETE_REASON: &str = "FailedDelete";
 // Accessors
 // ---------------------------------------------------------------------------
 
-fn get_path<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {
-    let mut cur = v;
-    for p in path {
-        cur = cur.as_object()?.get(*p)?;
-    }
-    Some(cur)
-}
-
-fn str_at<'a>(v: &'a Value, path: &[&str]) -> Option<&'a str> {
-    get_path(v, path).and_then(Value::as_str)
-}
-
-fn i64_at(v: &Value, path: &[&str]) -> Option<i64> {
-    let n = get_path(v, path)?;
-    n.as_i64().or_else(|| {
-        n.as_f64()
-            .filter(|f| f.is_finite() && f.fract() == 0.0)
-            .map(|f| f as i64)
-    })
-}
+use crate::api::meta::{get as get_path, get_i64 as i64_at, str_at};
 
 fn node_name(pod: &Value) -> &str {
     str_at(pod, &["spec", "nodeName"]).unwrap_or("")
