@@ -300,33 +300,46 @@ pub fn selector_matches(selector: Option<&Value>, labels: &Map<String, Value>) -
     true
 }
 
-/// `kubectl` style selector text: `app=nginx,tier in (web)`.
+/// `labels.Selector.String()` of a `metav1.LabelSelector` (`LabelSelectorAsSelector`):
+/// requirements sorted by key, values sorted and deduplicated, e.g. `app=nginx,tier in (web)`;
+/// "" for an empty or missing selector.
 pub fn selector_string(selector: Option<&Value>) -> String {
-    let Some(sel) = selector else { return "<none>".into() };
-    let mut parts = Vec::new();
-    if let Some(ml) = sel.get("matchLabels").and_then(|m| m.as_object()) {
+    let Some(sel) = selector else { return String::new() };
+    let text = |v: &Value| match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let mut reqs: Vec<(String, String)> = Vec::new();
+    if let Some(ml) = get(sel, &["matchLabels"]).and_then(Value::as_object) {
         for (k, v) in ml {
-            parts.push(format!("{}={}", k, v.as_str().unwrap_or("")));
+            reqs.push((k.clone(), format!("{}={}", k, text(v))));
         }
     }
-    if let Some(exprs) = sel.get("matchExpressions").and_then(|m| m.as_array()) {
-        for e in exprs {
-            let key = get_str(e, &["key"]);
-            let values: Vec<&str> =
-                e.get("values").and_then(|v| v.as_array()).map(|a| a.iter().filter_map(|x| x.as_str()).collect()).unwrap_or_default();
-            match get_str(e, &["operator"]) {
-                "In" => parts.push(format!("{} in ({})", key, values.join(","))),
-                "NotIn" => parts.push(format!("{} notin ({})", key, values.join(","))),
-                "Exists" => parts.push(key.to_string()),
-                "DoesNotExist" => parts.push(format!("!{}", key)),
-                _ => {}
-            }
-        }
+    for e in get_array(sel, &["matchExpressions"]) {
+        let key = get_str(e, &["key"]).to_string();
+        let mut vals: Vec<String> = get_array(e, &["values"]).iter().map(text).collect();
+        vals.sort();
+        vals.dedup();
+        let s = match get_str(e, &["operator"]) {
+            "In" => format!("{} in ({})", key, vals.join(",")),
+            "NotIn" => format!("{} notin ({})", key, vals.join(",")),
+            "Exists" => key.clone(),
+            "DoesNotExist" => format!("!{}", key),
+            _ => continue,
+        };
+        reqs.push((key, s));
     }
-    if parts.is_empty() {
+    reqs.sort_by(|a, b| a.0.cmp(&b.0));
+    reqs.into_iter().map(|r| r.1).collect::<Vec<_>>().join(",")
+}
+
+/// `metav1.FormatLabelSelector`: [`selector_string`], or `<none>` when empty.
+pub fn format_label_selector(selector: Option<&Value>) -> String {
+    let s = selector_string(selector);
+    if s.is_empty() {
         "<none>".into()
     } else {
-        parts.join(",")
+        s
     }
 }
 

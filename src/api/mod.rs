@@ -15,6 +15,7 @@
 //! - [`schema`]: strict field validation (unknown fields, wrong types);
 //! - [`defaults`], [`validation`], [`field`]: defaulting and validation with upstream messages;
 //! - [`quantity`]: resource quantities (`100m`, `128Mi`);
+//! - [`image`]: container image references (one parser for defaulting, the kubelet and the runtime);
 //! - [`names`]: `generateName` suffixes and the upstream random alphabet;
 //! - [`time`]: RFC 3339 timestamps on the virtual clock;
 //! - [`request`]: the request vocabulary both sides use (`Request`, `Response`, `Identity`, `RequestInfo`, watch `EventType`);
@@ -23,6 +24,7 @@
 pub mod codec;
 pub mod defaults;
 pub mod field;
+pub mod image;
 pub mod meta;
 pub mod names;
 pub mod patch;

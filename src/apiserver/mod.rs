@@ -1036,7 +1036,7 @@ fn to_scale(obj: &Value) -> Value {
         "spec": {"replicas": meta::get_i64(obj, &["spec", "replicas"]).unwrap_or(0)},
         "status": {
             "replicas": meta::get_i64(obj, &["status", "replicas"]).unwrap_or(0),
-            "selector": meta::selector_string(meta::get(obj, &["spec", "selector"])).replace("<none>", ""),
+            "selector": meta::selector_string(meta::get(obj, &["spec", "selector"])),
         },
     })
 }

@@ -429,41 +429,7 @@ impl Qty {
 // Label selectors (metav1.LabelSelectorAsSelector(...).String(), FormatLabelSelector).
 // ---------------------------------------------------------------------------------------------
 
-/// `LabelSelectorAsSelector(sel).String()`: requirements sorted by key, `k=v`, `k in (a,b)`,
-/// `k notin (a,b)`, `k`, `!k`. Empty (and nil) selectors print as "".
-pub(crate) fn selector_string(sel: Option<&Value>) -> String {
-    let Some(sel) = sel else { return String::new() };
-    let mut reqs: Vec<(String, String)> = Vec::new();
-    for (k, v) in gmap(sel, &["matchLabels"]) {
-        reqs.push((k.clone(), format!("{}={}", k, v)));
-    }
-    for e in ga(sel, &["matchExpressions"]) {
-        let key = gs(e, &["key"]).to_string();
-        let mut vals: Vec<String> = ga(e, &["values"]).iter().map(scalar_text).collect();
-        vals.sort();
-        vals.dedup();
-        let s = match gs(e, &["operator"]) {
-            "In" => format!("{} in ({})", key, vals.join(",")),
-            "NotIn" => format!("{} notin ({})", key, vals.join(",")),
-            "Exists" => key.clone(),
-            "DoesNotExist" => format!("!{}", key),
-            _ => continue,
-        };
-        reqs.push((key, s));
-    }
-    reqs.sort_by(|a, b| a.0.cmp(&b.0));
-    reqs.into_iter().map(|r| r.1).collect::<Vec<_>>().join(",")
-}
-
-/// `metav1.FormatLabelSelector`: like [`selector_string`] but `<none>` when empty.
-pub(crate) fn format_label_selector(sel: Option<&Value>) -> String {
-    let s = selector_string(sel);
-    if s.is_empty() {
-        "<none>".into()
-    } else {
-        s
-    }
-}
+pub(crate) use crate::api::meta::{format_label_selector, selector_string};
 
 // ---------------------------------------------------------------------------------------------
 // `kubectl get` tables.

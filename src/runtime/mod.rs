@@ -37,59 +37,7 @@ pub const REGISTRY: &[KnownImage] = &[
     KnownImage { repo: "registry.k8s.io/e2e-test-images/agnhost", tags: &[("2.53", 51_254_102)] },
 ];
 
-/// A parsed image reference (`parsers.ParseImageName` + containerd's normalization).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ImageRef {
-    /// `docker.io/library/nginx`
-    pub repo: String,
-    /// `1.14.2` (or `latest` when absent)
-    pub tag: String,
-    pub digest: Option<String>,
-}
-
-impl ImageRef {
-    /// `docker.io/library/nginx:1.14.2`
-    pub fn full(&self) -> String {
-        match &self.digest {
-            Some(d) => format!("{}@{}", self.repo, d),
-            None => format!("{}:{}", self.repo, self.tag),
-        }
-    }
-}
-
-/// Parses and normalizes an image name; errors use the docker reference library's words.
-pub fn parse_image(image: &str) -> Result<ImageRef, String> {
-    let invalid = || format!("couldn't parse image name \"{}\": invalid reference format", image);
-    if image.is_empty() || image.contains(char::is_whitespace) {
-        return Err(invalid());
-    }
-    let (name, digest) = match image.split_once('@') {
-        Some((n, d)) => (n, Some(d.to_string())),
-        None => (image, None),
-    };
-    let last = name.rsplit('/').next().unwrap_or(name);
-    let (name, tag) = match last.rfind(':') {
-        Some(i) => (&name[..name.len() - (last.len() - i)], last[i + 1..].to_string()),
-        None => (name, "latest".to_string()),
-    };
-    if name.chars().any(|c| c.is_ascii_uppercase()) {
-        let repo = if name.contains('/') { name.to_string() } else { format!("library/{}", name) };
-        return Err(format!("couldn't parse image name \"{}\": invalid reference format: repository name ({}) must be lowercase", image, repo));
-    }
-    if name.is_empty() || tag.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || "._-/:".contains(c)) {
-        return Err(invalid());
-    }
-    let parts: Vec<&str> = name.split('/').collect();
-    let has_domain = parts.len() > 1 && (parts[0].contains('.') || parts[0].contains(':') || parts[0] == "localhost");
-    let repo = if has_domain {
-        name.to_string()
-    } else if parts.len() == 1 {
-        format!("docker.io/library/{}", name)
-    } else {
-        format!("docker.io/{}", name)
-    };
-    Ok(ImageRef { repo, tag, digest })
-}
+pub use crate::api::image::{parse_image, ImageRef};
 
 /// FNV-1a 64 followed by a SplitMix64 finalizer — stable, well-mixed fake digests and IDs.
 pub fn fnv64(s: &str) -> u64 {
@@ -196,21 +144,6 @@ impl Runtime {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn image_names_normalize_like_containerd() {
-        let cases = [
-            ("short name", "nginx", "docker.io/library/nginx:latest"),
-            ("tag", "nginx:1.14.2", "docker.io/library/nginx:1.14.2"),
-            ("user repo", "bitnami/redis:7", "docker.io/bitnami/redis:7"),
-            ("registry", "registry.k8s.io/pause:3.10", "registry.k8s.io/pause:3.10"),
-            ("registry with port", "localhost:5000/app", "localhost:5000/app:latest"),
-        ];
-        for (name, input, want) in cases {
-            assert_eq!(parse_image(input).unwrap().full(), want, "{}", name);
-        }
-        assert!(parse_image("NGINX").unwrap_err().contains("must be lowercase"));
-    }
 
     #[test]
     fn registry_errors() {
