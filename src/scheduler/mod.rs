@@ -298,14 +298,14 @@ impl Scheduler {
             return;
         }
         let tie = ctx.rng.next_u64();
-        let (outcome, next) = plugins::schedule_pod(&pod, &self.infos, self.next_start_node_index, 0, tie);
+        let (outcome, next, verdicts) = plugins::schedule_pod_with_verdicts(&pod, &self.infos, self.next_start_node_index, 0, tie);
         self.next_start_node_index = next;
         *self.attempts_by_pod.entry(key.clone()).or_default() += 1;
         let ns = meta::namespace(&pod).to_string();
         let name = meta::name(&pod).to_string();
         match outcome {
             ScheduleOutcome::Scheduled { node, scores, .. } => {
-                self.record_attempt(ctx, &pod, &format!("Scheduled to {}", node), &scores);
+                self.record_attempt(ctx, &pod, &format!("Scheduled to {}", node), &scores, &verdicts);
                 // assume, then bind (the binding cycle)
                 self.cache_add_pod(&pod, &node);
                 let binding = json!({
@@ -326,12 +326,12 @@ impl Scheduler {
                 }
             }
             ScheduleOutcome::Unschedulable { message, .. } => {
-                self.record_attempt(ctx, &pod, &message, &[]);
+                self.record_attempt(ctx, &pod, &message, &[], &verdicts);
                 self.handle_scheduling_failure(ctx, &pod, "Unschedulable", &message);
             }
             ScheduleOutcome::NoNodes => {
                 let message = format!("0/0 nodes are available: {}.", plugins::NO_NODES_AVAILABLE_MSG);
-                self.record_attempt(ctx, &pod, &message, &[]);
+                self.record_attempt(ctx, &pod, &message, &[], &verdicts);
                 self.handle_scheduling_failure(ctx, &pod, "Unschedulable", &message);
             }
         }
@@ -376,16 +376,22 @@ impl Scheduler {
         ctx.after_background(300_000, Timer::Flush(meta::key(pod)));
     }
 
-    fn record_attempt(&mut self, ctx: &Ctx, pod: &Value, result: &str, scores: &[plugins::NodeScore]) {
+    /// Keeps the attempt for the page. `verdicts` are the filter verdicts the search already
+    /// computed (by node index); nodes it did not reach are filtered here for the table.
+    fn record_attempt(&mut self, ctx: &Ctx, pod: &Value, result: &str, scores: &[plugins::NodeScore], verdicts: &[Option<plugins::Status>]) {
         let full = self.infos.len() <= FULL_TABLE_MAX_NODES;
         let by_node: BTreeMap<&str, &plugins::NodeScore> = scores.iter().map(|s| (s.node.as_str(), s)).collect();
         let mut nodes = Vec::new();
-        for ni in &self.infos {
+        for (i, ni) in self.infos.iter().enumerate() {
             let score = by_node.get(ni.name()).copied();
             if !full && score.is_none() {
                 continue;
             }
-            let filters: Vec<FilterVerdict> = if full {
+            let filters: Vec<FilterVerdict> = if !full {
+                vec![]
+            } else if let Some(Some(st)) = verdicts.get(i) {
+                plugins::filter_trail(st).into_iter().map(|(p, rejected)| FilterVerdict { plugin: p.to_string(), rejected }).collect()
+            } else {
                 let mut v: Vec<FilterVerdict> = plugins::run_filter_plugins(pod, ni)
                     .into_iter()
                     .map(|(plugin, st)| FilterVerdict { plugin, rejected: (!st.is_success()).then(|| st.message()) })
@@ -395,8 +401,6 @@ impl Scheduler {
                     v.truncate(i + 1);
                 }
                 v
-            } else {
-                vec![]
             };
             let (scores, total) = score.map(|s| (s.per_plugin.clone(), s.total)).unwrap_or_default();
             nodes.push(NodeVerdict { node: ni.name().to_string(), filters, scores, total });

@@ -864,6 +864,20 @@ pub fn run_filter_plugins(pod: &Value, node: &NodeInfo) -> Vec<(String, Status)>
     out
 }
 
+/// The plugins [`run_filter_plugins`] ran for a node whose verdict ([`filter`]) is `st`, with
+/// each one's rejection: it stops at the first failure, so every plugin before it passed.
+pub fn filter_trail(st: &Status) -> Vec<(&'static str, Option<String>)> {
+    let mut out = Vec::new();
+    for p in FILTER_PLUGINS {
+        let failed = !st.is_success() && st.plugin == *p;
+        out.push((*p, failed.then(|| st.message())));
+        if failed {
+            break;
+        }
+    }
+    out
+}
+
 /// The node's filter verdict: the first failing plugin's status, or Success.
 pub fn filter(pod: &Value, node: &NodeInfo) -> Status {
     match run_filter_plugins(pod, node).pop() {
@@ -945,6 +959,9 @@ pub struct FindResult {
     pub diagnosis: Diagnosis,
     /// `sched.nextStartNodeIndex` for the next attempt.
     pub next_start_node_index: usize,
+    /// The filter verdict of every node the search evaluated (indexed like `nodes`; `None` for
+    /// nodes it did not reach), so the page's table needs no second filter run.
+    pub verdicts: Vec<Option<Status>>,
 }
 
 /// `numFeasibleNodesToFind`: clusters under 100 nodes are searched fully; otherwise the
@@ -977,7 +994,7 @@ pub fn find_nodes_that_fit(
             diagnosis.pre_filter_msg = Some(st.message());
             diagnosis.unschedulable_plugins.insert(st.plugin.clone());
             diagnosis.absent_status = Some(st);
-            return FindResult { feasible: Vec::new(), diagnosis, next_start_node_index };
+            return FindResult { feasible: Vec::new(), diagnosis, next_start_node_index, verdicts: Vec::new() };
         }
         Ok(n) => n,
     };
@@ -986,8 +1003,11 @@ pub fn find_nodes_that_fit(
     let nominated = s(pod.pointer("/status/nominatedNodeName"));
     if !nominated.is_empty() {
         if let Some(i) = nodes.iter().position(|n| n.name() == nominated) {
-            if filter(pod, &nodes[i]).is_success() {
-                return FindResult { feasible: vec![i], diagnosis, next_start_node_index };
+            let st = filter(pod, &nodes[i]);
+            if st.is_success() {
+                let mut verdicts = vec![None; n_all];
+                verdicts[i] = Some(st);
+                return FindResult { feasible: vec![i], diagnosis, next_start_node_index, verdicts };
             }
         }
     }
@@ -1006,6 +1026,7 @@ pub fn find_nodes_that_fit(
     };
     let to_find = num_feasible_nodes_to_find(percentage_of_nodes_to_score, candidates.len() as i32).max(0) as usize;
     let mut feasible = Vec::new();
+    let mut verdicts = vec![None; n_all];
     if !candidates.is_empty() {
         for k in 0..candidates.len() {
             if feasible.len() >= to_find {
@@ -1017,13 +1038,14 @@ pub fn find_nodes_that_fit(
                 feasible.push(i);
             } else {
                 diagnosis.unschedulable_plugins.insert(st.plugin.clone());
-                diagnosis.node_statuses.push((nodes[i].name().to_string(), st));
+                diagnosis.node_statuses.push((nodes[i].name().to_string(), st.clone()));
             }
+            verdicts[i] = Some(st);
         }
     }
     let processed = feasible.len() + diagnosis.node_statuses.len();
     let next = if n_all == 0 { 0 } else { (next_start_node_index % n_all + processed) % n_all };
-    FindResult { feasible, diagnosis, next_start_node_index: next }
+    FindResult { feasible, diagnosis, next_start_node_index: next, verdicts }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1548,20 +1570,30 @@ pub fn schedule_pod(
     percentage_of_nodes_to_score: i32,
     tie_breaker: u64,
 ) -> (ScheduleOutcome, usize) {
-    if nodes.is_empty() {
-        return (ScheduleOutcome::NoNodes, next_start_node_index);
-    }
-    with_requests_memo(|| schedule_pod_inner(pod, nodes, next_start_node_index, percentage_of_nodes_to_score, tie_breaker))
+    let (outcome, next, _) = schedule_pod_with_verdicts(pod, nodes, next_start_node_index, percentage_of_nodes_to_score, tie_breaker);
+    (outcome, next)
 }
 
-fn schedule_pod_inner(
+/// [`schedule_pod`], also returning each evaluated node's filter verdict ([`FindResult::verdicts`]).
+pub fn schedule_pod_with_verdicts(
     pod: &Value,
     nodes: &[NodeInfo],
     next_start_node_index: usize,
     percentage_of_nodes_to_score: i32,
     tie_breaker: u64,
-) -> (ScheduleOutcome, usize) {
-    let found = find_nodes_that_fit(pod, nodes, next_start_node_index, percentage_of_nodes_to_score);
+) -> (ScheduleOutcome, usize, Vec<Option<Status>>) {
+    if nodes.is_empty() {
+        return (ScheduleOutcome::NoNodes, next_start_node_index, Vec::new());
+    }
+    with_requests_memo(|| {
+        let found = find_nodes_that_fit(pod, nodes, next_start_node_index, percentage_of_nodes_to_score);
+        let verdicts = found.verdicts.clone();
+        let (outcome, next) = schedule_pod_inner(pod, nodes, found, tie_breaker);
+        (outcome, next, verdicts)
+    })
+}
+
+fn schedule_pod_inner(pod: &Value, nodes: &[NodeInfo], found: FindResult, tie_breaker: u64) -> (ScheduleOutcome, usize) {
     let next = found.next_start_node_index;
     let evaluated = found.feasible.len() + found.diagnosis.node_statuses.len();
     match found.feasible.len() {
@@ -2785,5 +2817,27 @@ mod tests {
         }
         let big = parse_quantity(&json!("1e300")).unwrap();
         let _ = (big.add(&big).canonical(), big.sub(&big).add(&big).milli_value());
+    }
+
+    #[test]
+    fn filter_trail_matches_run_filter_plugins() {
+        let busy = with(node("busy", "1", "1Gi", 110), "spec/unschedulable", json!(false));
+        let tainted = with(node("tainted", "4", "8Gi", 110), "spec/taints", json!([{"key": "k", "value": "v", "effect": "NoSchedule"}]));
+        let cordoned = with(node("cordoned", "4", "8Gi", 110), "spec/unschedulable", json!(true));
+        let nodes = [NodeInfo::new(busy, vec![]), NodeInfo::new(tainted, vec![]), NodeInfo::new(cordoned, vec![]), NodeInfo::new(node("ok", "4", "8Gi", 110), vec![])];
+        let pods = [pod("small", Some("100m"), None), pod("big", Some("2"), None)];
+        for p in &pods {
+            for ni in &nodes {
+                let ran: Vec<(&str, Option<String>)> = run_filter_plugins(p, ni)
+                    .into_iter()
+                    .map(|(name, st)| (FILTER_PLUGINS.iter().copied().find(|f| *f == name).unwrap(), (!st.is_success()).then(|| st.message())))
+                    .collect();
+                assert_eq!(filter_trail(&filter(p, ni)), ran, "{} on {}", meta_name(p), ni.name());
+            }
+        }
+    }
+
+    fn meta_name(v: &Value) -> &str {
+        s(v.pointer("/metadata/name"))
     }
 }
