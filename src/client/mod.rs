@@ -44,6 +44,10 @@ impl Store {
             self.items.insert(k, obj)
         }
     }
+    /// The shared object itself (cloning it is cheap).
+    pub fn get_shared(&self, key: &str) -> Option<&Rc<Value>> {
+        self.items.get(key)
+    }
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.items.get(key).map(|v| &**v)
     }

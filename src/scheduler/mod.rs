@@ -28,6 +28,7 @@ use crate::trace::Actor;
 use plugins::{NodeInfo, ScheduleOutcome};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 /// Upstream `podInitialBackoffSeconds` / `podMaxBackoffSeconds`.
 pub const POD_INITIAL_BACKOFF_MS: i64 = 1_000;
@@ -178,12 +179,13 @@ impl Scheduler {
         self.infos.get_mut(i)
     }
 
-    fn cache_add_pod(&mut self, pod: &Value, node: &str) {
+    fn cache_add_pod(&mut self, pod: &Rc<Value>, node: &str) {
         let key = meta::key(pod);
         if self.assigned.get(&key).map(|n| n == node).unwrap_or(false) {
             // an update of a pod already on this node (status): its requests did not change
+            let uid = meta::uid(pod);
             if let Some(ni) = self.node_info_mut(node) {
-                if let Some(p) = ni.pods.iter_mut().find(|p| meta::key(p) == key) {
+                if let Some(p) = ni.pods.iter_mut().find(|p| meta::uid(p) == uid) {
                     *p = pod.clone();
                 }
             }
@@ -231,9 +233,9 @@ impl Scheduler {
         }
     }
 
-    fn on_pod(&mut self, ctx: &mut Ctx, event_type: EventType, pod: Value) {
+    fn on_pod(&mut self, ctx: &mut Ctx, event_type: EventType, pod: Rc<Value>) {
         let key = meta::key(&pod);
-        let old = self.pods.apply(event_type, &pod);
+        let old = self.pods.apply_shared(event_type, pod.clone());
         let node = meta::get_str(&pod, &["spec", "nodeName"]).to_string();
         if event_type == EventType::Deleted || is_terminal(&pod) {
             self.remove_from_queues(&key);
@@ -269,7 +271,7 @@ impl Scheduler {
             (EventType::Deleted, None) => {}
             (_, Some(i)) => {
                 let pods = std::mem::take(&mut self.infos[i].pods);
-                self.infos[i] = NodeInfo::new(node, pods);
+                self.infos[i] = NodeInfo::with_shared_pods(node, pods);
                 self.infos[i].refresh();
                 self.move_all_to_active(ctx);
             }
@@ -293,7 +295,7 @@ impl Scheduler {
         self.active.remove(&first);
         self.active_keys.remove(&first.2);
         let key = first.2;
-        let Some(pod) = self.pods.get(&key).cloned() else { return };
+        let Some(pod) = self.pods.get_shared(&key).cloned() else { return };
         if !meta::get_str(&pod, &["spec", "nodeName"]).is_empty() || meta::is_deleting(&pod) {
             return;
         }
@@ -442,13 +444,13 @@ impl Component for Scheduler {
         }
         let pods = ctx.list_and_watch(meta::lookup("pods").expect("pods"), "", "", "status.phase!=Succeeded,status.phase!=Failed");
         for p in pods {
-            self.on_pod(ctx, EventType::Added, p);
+            self.on_pod(ctx, EventType::Added, Rc::new(p));
         }
     }
 
     fn handle(&mut self, ctx: &mut Ctx, input: Input) {
         match input {
-            Input::Watch { resource: Resource::Pods, event_type, object } => self.on_pod(ctx, event_type, (*object).clone()),
+            Input::Watch { resource: Resource::Pods, event_type, object } => self.on_pod(ctx, event_type, object),
             Input::Watch { resource: Resource::Nodes, event_type, object } => self.on_node(ctx, event_type, (*object).clone()),
             Input::Watch { .. } => {}
             Input::Timer(Timer::ScheduleOne) => {

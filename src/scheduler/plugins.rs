@@ -43,6 +43,7 @@
 //! - Randomness (tie-breaking in `selectHost`) is supplied by the caller as a number.
 
 use crate::api::quantity::{parse_quantity, Format, Quantity};
+use std::rc::Rc;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -131,8 +132,9 @@ impl Status {
 #[derive(Clone, Debug)]
 pub struct NodeInfo {
     pub node: Value,
-    /// Pods assigned to the node that are not terminated (Succeeded/Failed pods are excluded by the caller).
-    pub pods: Vec<Value>,
+    /// Pods assigned to the node that are not terminated (Succeeded/Failed pods are excluded by
+    /// the caller), shared with the scheduler's informer (no copies).
+    pub pods: Vec<Rc<Value>>,
     /// Images present on the node: every name from `status.images[].names` -> `sizeBytes`.
     pub image_sizes: BTreeMap<String, i64>,
     /// Sums kept up to date by the scheduler cache (upstream NodeInfo stores them too):
@@ -145,6 +147,11 @@ impl NodeInfo {
     /// Builds a NodeInfo, taking `image_sizes` from `node.status.images` as the scheduler cache does
     /// (`addNodeImageStates`: each name of each image maps to the image's size).
     pub fn new(node: Value, pods: Vec<Value>) -> NodeInfo {
+        NodeInfo::with_shared_pods(node, pods.into_iter().map(Rc::new).collect())
+    }
+
+    /// [`NodeInfo::new`] with pods already shared.
+    pub fn with_shared_pods(node: Value, pods: Vec<Rc<Value>>) -> NodeInfo {
         let mut image_sizes = BTreeMap::new();
         for image in arr(node.pointer("/status/images")) {
             let size = image.get("sizeBytes").and_then(Value::as_i64).unwrap_or(0);
@@ -1160,7 +1167,7 @@ fn pod_terminating_by_preemption(p: &Value) -> bool {
 /// pod keeps fitting. PDBs are not modelled.
 fn select_victims_on_node(pod: &Value, ni: &NodeInfo) -> Result<Vec<Value>, Status> {
     let prio = pod_priority(pod);
-    let (mut potential, kept): (Vec<Value>, Vec<Value>) = ni.pods.iter().cloned().partition(|p| pod_priority(p) < prio);
+    let (mut potential, kept): (Vec<Rc<Value>>, Vec<Rc<Value>>) = ni.pods.iter().cloned().partition(|p| pod_priority(p) < prio);
     if potential.is_empty() {
         return Err(Status::new(
             Code::UnschedulableAndUnresolvable,
@@ -1187,7 +1194,7 @@ fn select_victims_on_node(pod: &Value, ni: &NodeInfo) -> Result<Vec<Value>, Stat
         trial.pods.push(p);
         if !filter(pod, &trial).is_success() {
             if let Some(v) = trial.pods.pop() {
-                victims.push(v);
+                victims.push(Value::clone(&v));
             }
         }
     }
@@ -2622,9 +2629,9 @@ mod tests {
         let mut huge = pod("p", Some("9"), None);
         huge["spec"]["priority"] = json!(100);
         let mut one_node = kind_cluster();
-        one_node[1].pods = vec![low.clone(), low2.clone()];
+        one_node[1].pods = vec![Rc::new(low.clone()), Rc::new(low2.clone())];
         let mut still_full = kind_cluster();
-        still_full[1].pods = vec![pod("w1", Some("7600m"), None), low2];
+        still_full[1].pods = vec![Rc::new(pod("w1", Some("7600m"), None)), Rc::new(low2)];
         let cases = [
             C {
                 name: "kind cluster, equal priorities",
