@@ -87,7 +87,14 @@ fn run(args: &[String]) -> Result<i32, String> {
 }
 
 /// Peak resident set size in MiB (Linux `VmHWM`), 0 where unknown.
+/// Peak memory: the resident set's high-water mark natively; in WebAssembly (WASI), the size of
+/// linear memory, which only ever grows.
 fn peak_rss_mb() -> f64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        return (core::arch::wasm32::memory_size(0) * 65_536) as f64 / (1024.0 * 1024.0);
+    }
+    #[allow(unreachable_code)]
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok()))

@@ -44,7 +44,7 @@ macro_rules! scenario {
 }
 pub mod testing;
 
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub mod cli;
 
 /// The Kubernetes version kubesim emulates.
@@ -60,7 +60,7 @@ pub fn run_script(seed: u64, script: &str) -> String {
 
 
 /// The page's entry point: installs the panic hook and mounts the sandbox page ([`ui::app`]).
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 pub fn web_start() {
     ui::app::start();
 }

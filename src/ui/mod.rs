@@ -9,5 +9,5 @@ pub mod model;
 pub mod narrate;
 pub mod presets;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 pub mod app;
