@@ -133,6 +133,7 @@ fn parse_quantity_string(s: &str) -> Option<QuantityParts<'_>> {
         Some(b'+') => pos += 1,
         _ => {}
     }
+    let digits_start = pos;
     // strip leading zeros; running out of input means the value is zero.
     while pos < end && b[pos] == b'0' {
         pos += 1;
@@ -156,6 +157,9 @@ fn parse_quantity_string(s: &str) -> Option<QuantityParts<'_>> {
             pos += 1;
         }
         denom = &s[d_start..pos];
+    }
+    if !b[digits_start..pos].iter().any(u8::is_ascii_digit) {
+        return None; // no digit at all ("Mi", "."): Go's strconv/inf.Dec fails, ErrNumeric
     }
     // suffix: letters from the suffix alphabet, then an optional sign and digits (exponent).
     let suffix_start = pos;
@@ -689,6 +693,8 @@ mod tests {
             },
             ParseCase { name: "empty", input: json!(""), milli: None, value: None, canonical: None },
             ParseCase { name: "capital K", input: json!("1K"), milli: None, value: None, canonical: None },
+            ParseCase { name: "suffix without digits", input: json!("Mi"), milli: None, value: None, canonical: None },
+            ParseCase { name: "a lone point", input: json!("."), milli: None, value: None, canonical: None },
             ParseCase { name: "unknown suffix", input: json!("1x"), milli: None, value: None, canonical: None },
             ParseCase { name: "bare e", input: json!("1e"), milli: None, value: None, canonical: None },
             ParseCase { name: "two dots", input: json!("1.2.3"), milli: None, value: None, canonical: None },

@@ -25,7 +25,7 @@
 use crate::api::time::parse_rfc3339_unix;
 use super::printers::{
     event_sort_time, find_node_roles, format_label_selector, format_rfc1123z, ga, gb, get, gi, gmap, gs, rfc1123z_field, scalar_text,
-    selector_string, tabwriter, translate_timestamp_since, QFormat, Qty,
+    selector_string, tabwriter, translate_timestamp_since, qty_from_value, QFormat, Qty,
 };
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -226,8 +226,8 @@ fn int_or_string(v: Option<&Value>) -> String {
 
 /// A quantity as `Quantity.String()` prints it (falls back to the raw text if unparsable).
 fn quantity_text(v: &Value) -> String {
-    match Qty::from_value(v) {
-        Some(q) => q.to_canonical(),
+    match qty_from_value(v) {
+        Some(q) => q.canonical(),
         None => scalar_text(v),
     }
 }
@@ -506,8 +506,8 @@ fn container_resource_value(c: &Value, resource: &str, divisor: Option<&Value>) 
         Some(x) => x,
         None => return String::new(),
     };
-    let q = get(c, &["resources", section, name]).and_then(Qty::from_value).unwrap_or(Qty::zero());
-    let div = divisor.and_then(Qty::from_value).filter(|d| d.nanos != 0);
+    let q = get(c, &["resources", section, name]).and_then(qty_from_value).unwrap_or(Qty::zero(QFormat::DecimalSI));
+    let div = divisor.and_then(qty_from_value).filter(|d| d.nanos() != 0);
     match name {
         "cpu" => {
             let d = div.map(|d| d.milli_value()).unwrap_or(1000);
@@ -633,7 +633,7 @@ fn describe_volumes(w: &mut PrefixWriter, volumes: &[Value], space: &str) {
                 ),
             );
         } else if let Some(ed) = src("emptyDir") {
-            let size_limit = get(ed, &["sizeLimit"]).and_then(Qty::from_value).filter(|q| q.nanos > 0).map(|q| q.to_canonical()).unwrap_or_else(|| "<unset>".into());
+            let size_limit = get(ed, &["sizeLimit"]).and_then(qty_from_value).filter(|q| q.nanos() > 0).map(|q| q.canonical()).unwrap_or_else(|| "<unset>".into());
             w.write(
                 2,
                 &format!(
@@ -773,7 +773,7 @@ fn resource_list(v: Option<&Value>) -> ResourceList {
     let mut out = ResourceList::new();
     if let Some(m) = v.and_then(|v| v.as_object()) {
         for (k, q) in m {
-            if let Some(q) = Qty::from_value(q) {
+            if let Some(q) = qty_from_value(q) {
                 out.insert(k.clone(), q);
             }
         }
@@ -785,7 +785,7 @@ fn resource_list(v: Option<&Value>) -> ResourceList {
 fn add_resource_list(list: &mut ResourceList, new: &ResourceList) {
     for (k, q) in new {
         match list.get_mut(k) {
-            Some(v) => v.add(*q),
+            Some(v) => *v = v.add(q),
             None => {
                 list.insert(k.clone(), *q);
             }
@@ -798,7 +798,7 @@ fn max_resource_list(list: &mut ResourceList, new: &ResourceList) {
     for (k, q) in new {
         match list.get_mut(k) {
             Some(v) => {
-                if q.nanos > v.nanos {
+                if q.nanos() > v.nanos() {
                     *v = *q;
                 }
             }
@@ -842,7 +842,7 @@ fn pod_requests_and_limits(pod: &Value) -> (ResourceList, ResourceList) {
             // overhead counts toward a limit only where a limit is set
             for (k, q) in &overhead {
                 if let Some(v) = reqs.get_mut(k) {
-                    v.add(*q);
+                    *v = v.add(q);
                 }
             }
         }
@@ -854,11 +854,11 @@ fn pod_requests_and_limits(pod: &Value) -> (ResourceList, ResourceList) {
 }
 
 fn qty_of(list: &ResourceList, name: &str) -> Qty {
-    list.get(name).copied().unwrap_or(Qty { nanos: 0, format: QFormat::DecimalSI })
+    list.get(name).copied().unwrap_or(Qty::zero(QFormat::DecimalSI))
 }
 
 /// float64(a)/float64(b)*100 truncated to int64, as describe computes percentages.
-fn percent(a: i128, b: i128) -> i64 {
+fn percent(a: i64, b: i64) -> i64 {
     if b == 0 {
         return 0;
     }
@@ -886,13 +886,13 @@ fn pod_qos(pod: &Value) -> String {
     };
     for r in resource_sets {
         for (name, q) in resource_list(get(r, &["requests"])) {
-            if supported(&name) && q.nanos > 0 {
+            if supported(&name) && q.nanos() > 0 {
                 add_resource_list(&mut requests, &BTreeMap::from([(name, q)]));
             }
         }
         let mut found = Vec::new();
         for (name, q) in resource_list(get(r, &["limits"])) {
-            if supported(&name) && q.nanos > 0 {
+            if supported(&name) && q.nanos() > 0 {
                 found.push(name.clone());
                 add_resource_list(&mut limits, &BTreeMap::from([(name, q)]));
             }
@@ -907,7 +907,7 @@ fn pod_qos(pod: &Value) -> String {
     if is_guaranteed {
         for (name, req) in &requests {
             match limits.get(name) {
-                Some(l) if l.nanos == req.nanos => {}
+                Some(l) if l.nanos() == req.nanos() => {}
                 _ => {
                     is_guaranteed = false;
                     break;
@@ -1206,13 +1206,13 @@ fn describe_node_resource(w: &mut PrefixWriter, pods: &[Value], node: &Value, no
                 "{}\t{}\t\t{} ({}%)\t{} ({}%)\t{} ({}%)\t{} ({}%)\t{}\n",
                 gs(pod, &["metadata", "namespace"]),
                 gs(pod, &["metadata", "name"]),
-                cpu_req.to_canonical(),
+                cpu_req.canonical(),
                 percent(cpu_req.milli_value(), alloc_cpu),
-                cpu_lim.to_canonical(),
+                cpu_lim.canonical(),
                 percent(cpu_lim.milli_value(), alloc_cpu),
-                mem_req.to_canonical(),
+                mem_req.canonical(),
                 percent(mem_req.value(), alloc_mem),
-                mem_lim.to_canonical(),
+                mem_lim.canonical(),
                 percent(mem_lim.value(), alloc_mem),
                 translate_timestamp_since(gs(pod, &["metadata", "creationTimestamp"]), now_ms)
             ),
@@ -1227,18 +1227,18 @@ fn describe_node_resource(w: &mut PrefixWriter, pods: &[Value], node: &Value, no
     for (name, by_milli, denom) in [("cpu", true, alloc_cpu), ("memory", false, alloc_mem), ("ephemeral-storage", false, alloc_eph)] {
         let (r, l) = (qty_of(&total_reqs, name), qty_of(&total_limits, name));
         let (rv, lv) = if by_milli { (r.milli_value(), l.milli_value()) } else { (r.value(), l.value()) };
-        w.write(1, &format!("{}\t{} ({}%)\t{} ({}%)\n", name, r.to_canonical(), percent(rv, denom), l.to_canonical(), percent(lv, denom)));
+        w.write(1, &format!("{}\t{} ({}%)\t{} ({}%)\n", name, r.canonical(), percent(rv, denom), l.canonical(), percent(lv, denom)));
     }
     // hugepages-* with percentages, then extended resources without
     for (name, a) in allocatable.iter().filter(|(n, _)| n.starts_with("hugepages-")) {
         let (r, l) = (qty_of(&total_reqs, name), qty_of(&total_limits, name));
         w.write(
             1,
-            &format!("{}\t{} ({}%)\t{} ({}%)\n", name, r.to_canonical(), percent(r.value(), a.value()), l.to_canonical(), percent(l.value(), a.value())),
+            &format!("{}\t{} ({}%)\t{} ({}%)\n", name, r.canonical(), percent(r.value(), a.value()), l.canonical(), percent(l.value(), a.value())),
         );
     }
     for name in allocatable.keys().filter(|n| !n.starts_with("hugepages-") && !["cpu", "memory", "ephemeral-storage", "pods"].contains(&n.as_str())) {
-        w.write(1, &format!("{}\t{}\t{}\n", name, qty_of(&total_reqs, name).to_canonical(), qty_of(&total_limits, name).to_canonical()));
+        w.write(1, &format!("{}\t{}\t{}\n", name, qty_of(&total_reqs, name).canonical(), qty_of(&total_limits, name).canonical()));
     }
 }
 

@@ -226,202 +226,17 @@ fn tw_write_lines(lines: &[Vec<&str>], widths: &[usize], line0: usize, line1: us
 }
 
 // ---------------------------------------------------------------------------------------------
-// Quantities (private, minimal): parse, add, canonical String() as resource.Quantity does.
+// Quantities: the shared `resource.Quantity` of [`crate::api::quantity`].
 // ---------------------------------------------------------------------------------------------
 
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum QFormat {
-    DecimalSI,
-    BinarySI,
-    DecimalExponent,
-}
+pub(crate) use crate::api::quantity::{Format as QFormat, Quantity as Qty};
 
-/// A quantity held exactly in nano-units (value × 10⁹) plus the format it prints in.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Qty {
-    pub nanos: i128,
-    pub format: QFormat,
-}
-
-const NANO: i128 = 1_000_000_000;
-
-fn ceil_div(a: i128, b: i128) -> i128 {
-    let q = a / b;
-    if a % b != 0 && ((a > 0) == (b > 0)) {
-        q + 1
-    } else {
-        q
-    }
-}
-
-impl Qty {
-    pub fn zero() -> Qty {
-        Qty { nanos: 0, format: QFormat::DecimalSI }
-    }
-
-    /// `resource.ParseQuantity`: `<signed number><suffix>`; suffixes n u m "" k M G T P E,
-    /// Ki Mi Gi Ti Pi Ei, or e<exp>. Values finer than 1n round up, as upstream does.
-    pub fn parse(s: &str) -> Option<Qty> {
-        let s = s.trim();
-        let b = s.as_bytes();
-        let mut i = 0;
-        let mut neg = false;
-        if matches!(b.first(), Some(b'+') | Some(b'-')) {
-            neg = b[0] == b'-';
-            i = 1;
-        }
-        let mut mant: i128 = 0;
-        let mut frac_digits: i32 = 0;
-        let mut seen_dot = false;
-        let mut seen_digit = false;
-        while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'.') {
-            if b[i] == b'.' {
-                if seen_dot {
-                    return None;
-                }
-                seen_dot = true;
-            } else {
-                seen_digit = true;
-                if mant < 1_000_000_000_000_000_000_000 {
-                    mant = mant * 10 + (b[i] - b'0') as i128;
-                    if seen_dot {
-                        frac_digits += 1;
-                    }
-                } else if !seen_dot {
-                    return None; // too large
-                }
-            }
-            i += 1;
-        }
-        if !seen_digit {
-            return None;
-        }
-        let suffix = &s[i..];
-        let (exp10, pow1024, format): (i32, u32, QFormat) = match suffix {
-            "" => (0, 0, QFormat::DecimalSI),
-            "n" => (-9, 0, QFormat::DecimalSI),
-            "u" => (-6, 0, QFormat::DecimalSI),
-            "m" => (-3, 0, QFormat::DecimalSI),
-            "k" => (3, 0, QFormat::DecimalSI),
-            "M" => (6, 0, QFormat::DecimalSI),
-            "G" => (9, 0, QFormat::DecimalSI),
-            "T" => (12, 0, QFormat::DecimalSI),
-            "P" => (15, 0, QFormat::DecimalSI),
-            "E" => (18, 0, QFormat::DecimalSI),
-            "Ki" => (0, 1, QFormat::BinarySI),
-            "Mi" => (0, 2, QFormat::BinarySI),
-            "Gi" => (0, 3, QFormat::BinarySI),
-            "Ti" => (0, 4, QFormat::BinarySI),
-            "Pi" => (0, 5, QFormat::BinarySI),
-            "Ei" => (0, 6, QFormat::BinarySI),
-            e if e.starts_with('e') || e.starts_with('E') => {
-                let n: i32 = e[1..].parse().ok()?;
-                if !(-30..=30).contains(&n) {
-                    return None;
-                }
-                (n, 0, QFormat::DecimalExponent)
-            }
-            _ => return None,
-        };
-        let mut v = mant;
-        for _ in 0..pow1024 {
-            v = v.checked_mul(1024)?;
-        }
-        let shift = 9 + exp10 - frac_digits;
-        if shift >= 0 {
-            for _ in 0..shift {
-                v = v.checked_mul(10)?;
-            }
-        } else {
-            let mut div: i128 = 1;
-            for _ in 0..(-shift) {
-                div = div.checked_mul(10)?;
-            }
-            v = ceil_div(v, div);
-        }
-        Some(Qty { nanos: if neg { -v } else { v }, format })
-    }
-
-    /// A quantity from a JSON value (a string like "100m", or a bare number).
-    pub fn from_value(v: &Value) -> Option<Qty> {
-        match v {
-            Value::String(s) => Qty::parse(s),
-            Value::Number(n) => Qty::parse(&n.to_string()),
-            _ => None,
-        }
-    }
-
-    /// `Quantity.Add`: the sum keeps the receiver's format unless the receiver is zero.
-    pub fn add(&mut self, y: Qty) {
-        if self.nanos == 0 {
-            self.format = y.format;
-        }
-        self.nanos += y.nanos;
-    }
-
-    /// `MilliValue()`: rounded up.
-    pub fn milli_value(&self) -> i128 {
-        ceil_div(self.nanos, 1_000_000)
-    }
-
-    /// `Value()`: rounded up.
-    pub fn value(&self) -> i128 {
-        ceil_div(self.nanos, NANO)
-    }
-
-    /// `Quantity.String()` in canonical form: `100m`, `1536Mi`, `2`, `1500`, `1M`.
-    pub fn to_canonical(self) -> String {
-        if self.nanos == 0 {
-            return "0".into();
-        }
-        let mut format = self.format;
-        if format == QFormat::BinarySI && (self.nanos.abs() < 1024 * NANO || self.nanos % NANO != 0) {
-            // small or fractional binary values print as DecimalSI (CanonicalizeBytes)
-            format = QFormat::DecimalSI;
-        }
-        if format == QFormat::BinarySI {
-            let mut v = self.nanos / NANO;
-            let mut e = 0;
-            while v % 1024 == 0 && e < 6 {
-                v /= 1024;
-                e += 1;
-            }
-            return format!("{}{}", v, ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"][e]);
-        }
-        // decimal: mantissa × 10^exp with trailing zeros removed, exp lowered to a multiple of 3
-        let mut m = self.nanos;
-        let mut exp: i32 = -9;
-        while m % 10 == 0 {
-            m /= 10;
-            exp += 1;
-        }
-        let r = exp.rem_euclid(3);
-        for _ in 0..r {
-            m *= 10;
-        }
-        exp -= r;
-        let suffix = if format == QFormat::DecimalExponent {
-            if exp == 0 {
-                String::new()
-            } else {
-                format!("e{}", exp)
-            }
-        } else {
-            match exp {
-                -9 => "n".into(),
-                -6 => "u".into(),
-                -3 => "m".into(),
-                0 => String::new(),
-                3 => "k".into(),
-                6 => "M".into(),
-                9 => "G".into(),
-                12 => "T".into(),
-                15 => "P".into(),
-                18 => "E".into(),
-                e => format!("e{}", e),
-            }
-        };
-        format!("{}{}", m, suffix)
+/// A quantity from a JSON value (a string like "100m", or a bare number); `null` and other
+/// types are not quantities here.
+pub(crate) fn qty_from_value(v: &Value) -> Option<Qty> {
+    match v {
+        Value::String(_) | Value::Number(_) => crate::api::quantity::parse_quantity(v),
+        _ => None,
     }
 }
 
@@ -2345,22 +2160,19 @@ pub(crate) mod tests {
             ("zero", "0", "0", 0, 0),
         ];
         for (name, input, s, milli, value) in cases {
-            let q = Qty::parse(input).unwrap_or_else(|| panic!("case {}: parse failed", name));
-            assert_eq!(q.to_canonical(), s, "case {} String()", name);
-            assert_eq!(q.milli_value(), milli, "case {} MilliValue()", name);
-            assert_eq!(q.value(), value, "case {} Value()", name);
+            let q = qty_from_value(&json!(input)).unwrap_or_else(|| panic!("case {}: parse failed", name));
+            assert_eq!(q.canonical(), s, "case {} String()", name);
+            assert_eq!(q.milli_value() as i128, milli, "case {} MilliValue()", name);
+            assert_eq!(q.value() as i128, value, "case {} Value()", name);
         }
         for bad in ["", "Mi", "1.2.3", "12x", "1K", "--1"] {
-            assert!(Qty::parse(bad).is_none(), "case invalid {:?}", bad);
+            assert!(qty_from_value(&json!(bad)).is_none(), "case invalid {:?}", bad);
         }
         // sums keep the first non-zero operand's format
-        let mut sum = Qty::zero();
-        sum.add(Qty::parse("64Mi").unwrap());
-        sum.add(Qty::parse("128Mi").unwrap());
-        assert_eq!(sum.to_canonical(), "192Mi", "case sum of mebibytes");
-        let mut cpu = Qty::parse("250m").unwrap();
-        cpu.add(Qty::parse("750m").unwrap());
-        assert_eq!(cpu.to_canonical(), "1", "case 250m+750m");
+        let q = |s: &str| qty_from_value(&json!(s)).unwrap();
+        let sum = Qty::zero(QFormat::DecimalSI).add(&q("64Mi")).add(&q("128Mi"));
+        assert_eq!(sum.canonical(), "192Mi", "case sum of mebibytes");
+        assert_eq!(q("250m").add(&q("750m")).canonical(), "1", "case 250m+750m");
     }
 
     #[test]
