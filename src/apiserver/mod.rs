@@ -1120,8 +1120,10 @@ pub fn audit_json(ev: &Value) -> String {
         match v {
             Value::Object(m) => {
                 out.push('{');
-                let mut keys: Vec<&String> = m.keys().collect();
-                keys.sort_by_key(|k| (ORDER.iter().position(|o| o == k).unwrap_or(usize::MAX), (*k).clone()));
+                let rank = |k: &str| ORDER.iter().position(|o| *o == k).unwrap_or(usize::MAX);
+                let mut keys: Vec<(usize, &String)> = m.keys().map(|k| (rank(k), k)).collect();
+                keys.sort();
+                let keys: Vec<&String> = keys.into_iter().map(|(_, k)| k).collect();
                 for (i, k) in keys.iter().enumerate() {
                     if i > 0 {
                         out.push(',');
