@@ -24,6 +24,7 @@
 #   wasm-pack ~0.15 (cargo)          the other way to run browser tests (its npm package
 #                                    downloads a binary, which fails here)
 #   chromium, chromium-driver (apt)  headless browser tests and end-to-end tests
+#   fonts-noto-cjk (apt)             Hangul in the Korean screenshots the end-to-end tests write
 #   npm ci (package-lock.json)       binaryen (wasm-opt, which Trunk runs on release builds) and
 #                                    playwright-core (drives Debian's Chromium in end-to-end tests)
 # Nothing is downloaded at build or test time: Trunk and wasm-pack use the tools found on PATH
@@ -143,6 +144,12 @@ _ks_setup() (
     else
         say "need chromium + chromium-driver of one version (found chromium '${have:-none}', chromedriver '${have_driver:-none}')"
         APT+=(chromium chromium-driver)
+    fi
+    if [ -d /usr/share/fonts/opentype/noto ] && ls /usr/share/fonts/opentype/noto | grep -qi cjk; then
+        say "ok   fonts-noto-cjk"
+    else
+        say "need fonts-noto-cjk (Korean text in screenshots)"
+        APT+=(fonts-noto-cjk)
     fi
     if ! command -v node >/dev/null; then
         say "need node and npm"
