@@ -1,0 +1,235 @@
+//! Create: decoding, defaulting, `generateName`, the create strategies and validation.
+//!
+//! Real counterparts: `staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go`,
+//! `registry/generic/registry/store.go` (`Create`), `rest.BeforeCreate`, the strategies'
+//! `PrepareForCreate` in `pkg/registry/{apps/deployment,apps/replicaset,core/pod,core/node,core/namespace}`,
+//! `pkg/apis/core/helper/qos` and the events.k8s.io/v1 → core/v1 conversion.
+
+use super::*;
+
+impl ApiServer {
+    /// Strict decoding as the JSON serializer does it for `fieldValidation=Strict`.
+    pub(super) fn decode(&self, t: &Target, obj: &Value) -> Result<(), Response> {
+        let api_version = meta::get_str(obj, &["apiVersion"]);
+        let kind = meta::get_str(obj, &["kind"]);
+        if kind.is_empty() {
+            return Err(bad_request("Object 'Kind' is missing in '".to_string() + &serde_json::to_string(obj).unwrap_or_default() + "'"));
+        }
+        if api_version != t.info.api_version() && !(t.info.resource == "events" && api_version == "events.k8s.io/v1") {
+            return Err(bad_request(format!(
+                "the API version in the data ({}) does not match the expected API version ({})",
+                api_version,
+                t.info.api_version()
+            )));
+        }
+        if kind != t.info.kind {
+            return Err(bad_request(format!("the kind in the data ({}) does not match the expected kind ({})", kind, t.info.kind)));
+        }
+        if t.q("fieldValidation").map(|v| v.eq_ignore_ascii_case("strict")).unwrap_or(false) {
+            if let Err(e) = schema::strict_check(api_version, kind, obj) {
+                return Err(bad_request(format!(
+                    "{} in version \"{}\" cannot be handled as a {}: {}",
+                    kind, t.info.version, kind, e.message
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn create(
+        &mut self,
+        req: &Request,
+        t: &Target,
+        _who: &Identity,
+        now_ms: i64,
+        rng: &mut Rng,
+        changes: &mut Vec<Change>,
+    ) -> Result<Response, Response> {
+        let info = t.info;
+        let mut obj = req.body.clone().ok_or_else(|| bad_request("the body of the request was in an unknown format".into()))?;
+        if !obj.is_object() {
+            return Err(bad_request("the body of the request was in an unknown format".into()));
+        }
+        if meta::get_str(&obj, &["apiVersion"]) == "events.k8s.io/v1" {
+            obj = events_v1_to_core(&obj);
+        } else {
+            self.decode(t, &obj)?;
+        }
+        schema::normalize(info.api_version().as_str(), info.kind, &mut obj);
+        if self.object_count() >= self.limits.max_objects {
+            return Err(err(
+                429,
+                "TooManyRequests",
+                format!("kubesim holds at most {} objects; delete some before creating more", self.limits.max_objects),
+                None,
+            ));
+        }
+        // namespace
+        let body_ns = meta::namespace(&obj).to_string();
+        if info.namespaced {
+            if !body_ns.is_empty() && body_ns != t.ri.namespace {
+                return Err(bad_request("the namespace of the provided object does not match the namespace sent on the request".into()));
+            }
+            meta::set(&mut obj, &["metadata", "namespace"], json!(t.ri.namespace));
+            if self.read(meta::lookup("namespaces").expect("ns"), "", &t.ri.namespace).is_none() {
+                return Err(err(
+                    404,
+                    "NotFound",
+                    format!("namespaces \"{}\" not found", t.ri.namespace),
+                    Some(json!({"name": t.ri.namespace, "kind": "namespaces"})),
+                ));
+            }
+        } else if let Some(m) = obj.get_mut("metadata").and_then(|m| m.as_object_mut()) {
+            m.remove("namespace");
+        }
+        // generateName (names.SimpleNameGenerator), before validation as upstream does
+        let gen = meta::get_str(&obj, &["metadata", "generateName"]).to_string();
+        if meta::name(&obj).is_empty() && !gen.is_empty() {
+            let n = names::generate_name(rng, &gen);
+            meta::set(&mut obj, &["metadata", "name"], json!(n));
+        }
+        // system metadata (rest.FillObjectMetaSystemFields)
+        {
+            let m = meta::entry(&mut obj, &["metadata"]);
+            if let Some(m) = m.as_object_mut() {
+                m.remove("resourceVersion");
+                m.remove("deletionTimestamp");
+                m.remove("deletionGracePeriodSeconds");
+                m.insert("uid".into(), json!(rng.uuid()));
+                m.insert("creationTimestamp".into(), json!(time::rfc3339(now_ms)));
+            }
+        }
+        // strategy.PrepareForCreate + defaulting
+        match info.kind {
+            "Deployment" => {
+                defaults::set_object_defaults_deployment(&mut obj);
+                meta::set(&mut obj, &["metadata", "generation"], json!(1));
+                meta::remove(&mut obj, &["status"]);
+            }
+            "ReplicaSet" => {
+                defaults::set_object_defaults_replica_set(&mut obj);
+                meta::set(&mut obj, &["metadata", "generation"], json!(1));
+                meta::remove(&mut obj, &["status"]);
+            }
+            "Pod" => {
+                defaults::set_object_defaults_pod(&mut obj);
+                let suffix = names::random_string(rng, 5);
+                defaults::admit_pod(&mut obj, &suffix);
+                meta::set(&mut obj, &["metadata", "generation"], json!(1));
+                let qos = qos_class(&obj);
+                meta::set(&mut obj, &["status"], json!({"phase": "Pending", "qosClass": qos}));
+            }
+            "Node" => defaults::set_object_defaults_node(&mut obj),
+            "Namespace" => {
+                defaults::set_object_defaults_namespace(&mut obj);
+                defaults::prepare_namespace_for_create(&mut obj);
+            }
+            _ => {}
+        }
+        let errs = match info.kind {
+            "Deployment" => validation::validate_deployment(&obj),
+            "ReplicaSet" => validation::validate_replica_set(&obj),
+            "Pod" => validation::validate_pod(&obj),
+            "Node" => validation::validate_node(&obj),
+            "Namespace" => validation::validate_namespace(&obj),
+            _ => {
+                if meta::name(&obj).is_empty() {
+                    vec![field::FieldError::required("metadata.name", "name or generateName is required")]
+                } else {
+                    vec![]
+                }
+            }
+        };
+        if !errs.is_empty() {
+            return Err(invalid(info, meta::name(&obj), &errs));
+        }
+        self.check_replicas_limit(info, &obj)?;
+        let change = self.store(info, &mut obj, 0)?;
+        changes.push(change);
+        Ok(Response { code: 201, body: obj })
+    }
+
+    pub(super) fn check_replicas_limit(&self, info: &ResourceInfo, obj: &Value) -> Result<(), Response> {
+        if info.kind == "Deployment" || info.kind == "ReplicaSet" {
+            let r = meta::get_i64(obj, &["spec", "replicas"]).unwrap_or(1);
+            if r > self.limits.max_replicas {
+                return Err(err(
+                    422,
+                    "Invalid",
+                    format!(
+                        "{}.{} \"{}\" is invalid: spec.replicas: Invalid value: {}: kubesim simulates at most {} replicas per {}",
+                        info.kind,
+                        info.group,
+                        meta::name(obj),
+                        r,
+                        self.limits.max_replicas,
+                        info.kind
+                    ),
+                    None,
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The QoS class (`pkg/apis/core/helper/qos`): Guaranteed when every container has equal cpu and
+/// memory requests and limits, BestEffort when none has any, Burstable otherwise.
+pub fn qos_class(pod: &Value) -> &'static str {
+    let containers: Vec<&Value> = ["containers", "initContainers"]
+        .iter()
+        .filter_map(|f| meta::get(pod, &["spec", f]).and_then(|c| c.as_array()))
+        .flatten()
+        .collect();
+    let mut any = false;
+    let mut guaranteed = true;
+    for c in &containers {
+        let req = meta::get(c, &["resources", "requests"]).and_then(|r| r.as_object()).cloned().unwrap_or_default();
+        let lim = meta::get(c, &["resources", "limits"]).and_then(|r| r.as_object()).cloned().unwrap_or_default();
+        if !req.is_empty() || !lim.is_empty() {
+            any = true;
+        }
+        for r in ["cpu", "memory"] {
+            match (req.get(r), lim.get(r)) {
+                (Some(a), Some(b)) if a == b => {}
+                (None, Some(_)) => {}
+                _ => guaranteed = false,
+            }
+            if lim.get(r).is_none() {
+                guaranteed = false;
+            }
+        }
+    }
+    if !any {
+        "BestEffort"
+    } else if guaranteed {
+        "Guaranteed"
+    } else {
+        "Burstable"
+    }
+}
+
+/// Converts an `events.k8s.io/v1` Event (as the scheduler writes it) to the core/v1 shape
+/// stored in etcd (both share `/registry/events`), as the apiserver's conversion does.
+pub(super) fn events_v1_to_core(e: &Value) -> Value {
+    let mut m = e.get("metadata").cloned().unwrap_or(json!({}));
+    if let Some(o) = m.as_object_mut() {
+        o.remove("resourceVersion");
+    }
+    json!({
+        "apiVersion": "v1",
+        "kind": "Event",
+        "metadata": m,
+        "involvedObject": e.get("regarding").cloned().unwrap_or(json!({})),
+        "reason": e.get("reason").cloned().unwrap_or(json!("")),
+        "message": e.get("note").cloned().unwrap_or(json!("")),
+        "type": e.get("type").cloned().unwrap_or(json!("Normal")),
+        "eventTime": e.get("eventTime").cloned().unwrap_or(Value::Null),
+        "reportingComponent": e.get("reportingController").cloned().unwrap_or(json!("")),
+        "reportingInstance": e.get("reportingInstance").cloned().unwrap_or(json!("")),
+        "action": e.get("action").cloned().unwrap_or(json!("")),
+        "source": {},
+        "firstTimestamp": null,
+        "lastTimestamp": null,
+    })
+}

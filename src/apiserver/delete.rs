@@ -1,0 +1,130 @@
+//! Delete: graceful deletion of pods, preconditions, finalizers for foreground and orphan
+//! deletion, and the namespace's contents.
+//!
+//! Real counterparts: `staging/src/k8s.io/apiserver/pkg/endpoints/handlers/delete.go`,
+//! `registry/generic/registry/store.go` (`Delete`, `updateForGracefulDeletionAndFinalizers`),
+//! `pkg/registry/core/pod/strategy.go` (`CheckGracefulDelete`).
+//!
+//! What kubesim simplifies: deleting a namespace removes its contents at once (no namespace
+//! controller phases).
+
+use super::*;
+
+impl ApiServer {
+    pub(super) fn delete(&mut self, req: &Request, t: &Target, now_ms: i64, changes: &mut Vec<Change>) -> Result<Response, Response> {
+        let info = t.info;
+        if info.kind == "Namespace" && (t.ri.name == "default" || t.ri.name == "kube-system" || t.ri.name == "kube-public" || t.ri.name == "kube-node-lease") {
+            return Err(err(
+                403,
+                "Forbidden",
+                format!("namespaces \"{}\" is forbidden: this namespace may not be deleted", t.ri.name),
+                Some(json!({"name": t.ri.name, "kind": "namespaces"})),
+            ));
+        }
+        let (mut obj, rev) = self.read(info, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(info, &t.ri.name))?;
+        let opts = req.body.clone().unwrap_or(json!({}));
+        let policy = opts
+            .get("propagationPolicy")
+            .and_then(|p| p.as_str())
+            .or_else(|| t.q("propagationPolicy"))
+            .unwrap_or("")
+            .to_string();
+        let grace_q = t.q("gracePeriodSeconds").and_then(|g| g.parse::<i64>().ok());
+        let grace = opts.get("gracePeriodSeconds").and_then(|g| g.as_i64()).or(grace_q);
+        // preconditions (the kubelet's final delete sends the pod's uid)
+        if let Some(uid) = meta::get(&opts, &["preconditions", "uid"]).and_then(|u| u.as_str()) {
+            if uid != meta::uid(&obj) {
+                return Err(conflict_msg(
+                    info,
+                    &t.ri.name,
+                    format!("Precondition failed: UID in precondition: {}, UID in object meta: {}", uid, meta::uid(&obj)),
+                ));
+            }
+        }
+        // Graceful deletion for pods bound to a node (pod strategy CheckGracefulDelete).
+        if info.kind == "Pod" {
+            let bound = !meta::get_str(&obj, &["spec", "nodeName"]).is_empty();
+            let phase = meta::get_str(&obj, &["status", "phase"]);
+            let terminal = phase == "Succeeded" || phase == "Failed";
+            let default_grace = meta::get_i64(&obj, &["spec", "terminationGracePeriodSeconds"]).unwrap_or(30);
+            let g = if !bound || terminal { 0 } else { grace.unwrap_or(default_grace).max(0) };
+            if g > 0 || !finalizers(&obj).is_empty() {
+                if !meta::is_deleting(&obj) {
+                    let g = if g == 0 { 0 } else { g };
+                    meta::set(&mut obj, &["metadata", "deletionTimestamp"], json!(time::rfc3339(now_ms + g * 1000)));
+                    meta::set(&mut obj, &["metadata", "deletionGracePeriodSeconds"], json!(g));
+                    let change = self.store(info, &mut obj, rev)?;
+                    changes.push(change);
+                } else if g == 0 && finalizers(&obj).is_empty() {
+                    let change = self.remove(info, &obj, rev)?;
+                    changes.push(change);
+                    return Ok(Response { code: 200, body: obj });
+                }
+                return Ok(Response { code: 200, body: obj });
+            }
+        }
+        // Foreground / Orphan: set the finalizer and deletionTimestamp; the garbage collector finishes.
+        let default_policy = "Background";
+        let policy = if policy.is_empty() { default_policy.to_string() } else { policy };
+        let fin = match policy.as_str() {
+            "Foreground" => Some("foregroundDeletion"),
+            "Orphan" => Some("orphan"),
+            "Background" => None,
+            other => {
+                return Err(invalid(
+                    info,
+                    &t.ri.name,
+                    &[field::FieldError::not_supported("propagationPolicy", json!(other), &["Foreground", "Background", "Orphan"])],
+                ))
+            }
+        };
+        let mut fins = finalizers(&obj);
+        if let Some(f) = fin {
+            if !fins.iter().any(|x| x == f) {
+                fins.push(f.to_string());
+            }
+        }
+        if !fins.is_empty() {
+            if meta::is_deleting(&obj) && fin.is_none() {
+                return Ok(Response { code: 202, body: obj });
+            }
+            meta::set(&mut obj, &["metadata", "finalizers"], json!(fins));
+            if !meta::is_deleting(&obj) {
+                meta::set(&mut obj, &["metadata", "deletionTimestamp"], json!(time::rfc3339(now_ms)));
+                meta::set(&mut obj, &["metadata", "deletionGracePeriodSeconds"], json!(0));
+            }
+            let change = self.store(info, &mut obj, rev)?;
+            changes.push(change);
+            return Ok(Response { code: 202, body: obj });
+        }
+        let change = self.remove(info, &obj, rev)?;
+        changes.push(change);
+        if info.kind == "Namespace" {
+            // simplified namespace controller: remove everything in the namespace at once
+            for r in meta::RESOURCES.iter().filter(|r| r.namespaced) {
+                for o in self.list_objects(r, &t.ri.name, None) {
+                    let rv = meta::resource_version(&o).parse::<i64>().unwrap_or(0);
+                    if let Ok(c) = self.remove(r, &o, rv) {
+                        changes.push(c);
+                    }
+                }
+            }
+        }
+        let body = if info.kind == "Pod" { obj } else {
+            json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "details": {"name": t.ri.name, "group": info.group, "kind": info.resource, "uid": meta::uid(&obj)}})
+        };
+        Ok(Response { code: 200, body })
+    }
+}
+
+pub(super) fn finalizers(o: &Value) -> Vec<String> {
+    meta::get(o, &["metadata", "finalizers"])
+        .and_then(|f| f.as_array())
+        .map(|a| a.iter().filter_map(|x| x.as_str().map(String::from)).collect())
+        .unwrap_or_default()
+}
+
+/// A pod being gracefully deleted stays until its kubelet confirms (the final DELETE with grace 0).
+pub(super) fn pod_awaits_kubelet(p: &Value) -> bool {
+    !meta::get_str(p, &["spec", "nodeName"]).is_empty() && meta::get_i64(p, &["metadata", "deletionGracePeriodSeconds"]).unwrap_or(0) > 0
+}

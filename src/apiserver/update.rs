@@ -1,0 +1,135 @@
+//! Update and patch: optimistic concurrency, the main-resource and status strategies, the `scale`
+//! subresource, generation bumps and update validation.
+//!
+//! Real counterparts: `staging/src/k8s.io/apiserver/pkg/endpoints/handlers/{update,patch}.go`,
+//! `registry/generic/registry/store.go` (`Update`), the strategies' `PrepareForUpdate` and
+//! `pkg/registry/apps/deployment/storage` (`ScaleREST`).
+
+use super::*;
+
+impl ApiServer {
+    pub(super) fn update(&mut self, t: &Target, sub: &str, mut body: Value, is_put: bool, now_ms: i64, changes: &mut Vec<Change>) -> Result<Response, Response> {
+        let info = t.info;
+        let (old, old_rev) = self.read(info, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(info, &t.ri.name))?;
+        if sub == "scale" {
+            // autoscaling/v1 Scale → spec.replicas
+            let replicas = meta::get_i64(&body, &["spec", "replicas"]).unwrap_or(0);
+            let rv = meta::resource_version(&body).to_string();
+            let mut new = old.clone();
+            meta::set(&mut new, &["spec", "replicas"], json!(replicas));
+            if !rv.is_empty() {
+                meta::set(&mut new, &["metadata", "resourceVersion"], json!(rv));
+            }
+            let resp = self.update(t, "", new, true, now_ms, changes)?;
+            return Ok(Response { code: resp.code, body: to_scale(&resp.body) });
+        }
+        if is_put {
+            self.decode(t, &body)?;
+        }
+        schema::normalize(info.api_version().as_str(), info.kind, &mut body);
+        if meta::name(&body) != t.ri.name {
+            return Err(bad_request(format!("the name of the object ({}) does not match the name on the URL ({})", meta::name(&body), t.ri.name)));
+        }
+        // optimistic concurrency: an update with a resourceVersion must match the stored one
+        let rv = meta::resource_version(&body).to_string();
+        if !rv.is_empty() && rv != old_rev.to_string() {
+            return Err(conflict(info, &t.ri.name));
+        }
+        let mut new = body;
+        // fields the client may not change (rest.FillObjectMetaSystemFields / BeforeUpdate)
+        for f in ["uid", "creationTimestamp", "namespace", "deletionTimestamp", "deletionGracePeriodSeconds", "generation"] {
+            match meta::get(&old, &["metadata", f]) {
+                Some(v) => meta::set(&mut new, &["metadata", f], v.clone()),
+                None => {
+                    meta::remove(&mut new, &["metadata", f]);
+                }
+            }
+        }
+        if sub == "status" {
+            // status strategy: only status (and, for Deployments, annotations) change
+            let mut merged = old.clone();
+            merged["status"] = new.get("status").cloned().unwrap_or(json!({}));
+            if info.kind == "Deployment" || info.kind == "ReplicaSet" || info.kind == "Pod" {
+                if let Some(a) = meta::get(&new, &["metadata", "annotations"]) {
+                    meta::set(&mut merged, &["metadata", "annotations"], a.clone());
+                }
+            }
+            new = merged;
+        } else if sub.is_empty() {
+            // main resource strategy: status comes from the old object
+            match old.get("status") {
+                Some(s) => new["status"] = s.clone(),
+                None => {
+                    if let Some(o) = new.as_object_mut() {
+                        o.remove("status");
+                    }
+                }
+            }
+            match info.kind {
+                "Deployment" => defaults::set_object_defaults_deployment(&mut new),
+                "ReplicaSet" => defaults::set_object_defaults_replica_set(&mut new),
+                "Pod" => defaults::set_object_defaults_pod(&mut new),
+                "Node" => defaults::set_object_defaults_node(&mut new),
+                _ => {}
+            }
+            let spec_changed = old.get("spec") != new.get("spec");
+            let ann_changed = meta::get(&old, &["metadata", "annotations"]) != meta::get(&new, &["metadata", "annotations"]);
+            let bump = match info.kind {
+                "Deployment" => spec_changed || ann_changed,
+                "ReplicaSet" | "Pod" => spec_changed,
+                _ => false,
+            };
+            if bump {
+                let g = meta::get_i64(&old, &["metadata", "generation"]).unwrap_or(0);
+                meta::set(&mut new, &["metadata", "generation"], json!(g + 1));
+            }
+            let errs = match info.kind {
+                "Deployment" => validation::validate_deployment_update(&new, &old),
+                "ReplicaSet" => validation::validate_replica_set_update(&new, &old),
+                "Pod" => validation::validate_pod_update(&new, &old),
+                "Node" => validation::validate_node(&new),
+                "Namespace" => validation::validate_namespace(&new),
+                _ => vec![],
+            };
+            if !errs.is_empty() {
+                return Err(invalid(info, &t.ri.name, &errs));
+            }
+            self.check_replicas_limit(info, &new)?;
+        } else {
+            return Err(err(404, "NotFound", "the server could not find the requested resource".into(), None));
+        }
+        if new == old {
+            // no-op update: etcd is not written (the registry's "unchanged" shortcut)
+            return Ok(Response { code: 200, body: old });
+        }
+        // finalizers emptied on an object being deleted: it goes away now
+        if meta::is_deleting(&new) && finalizers(&new).is_empty() && !(info.kind == "Pod" && pod_awaits_kubelet(&new)) {
+            let change = self.remove(info, &old, old_rev)?;
+            changes.push(change);
+            return Ok(Response { code: 200, body: new });
+        }
+        let change = self.store(info, &mut new, old_rev)?;
+        changes.push(change);
+        Ok(Response { code: 200, body: new })
+    }
+}
+
+/// `autoscaling/v1` Scale view of a Deployment or ReplicaSet.
+pub(super) fn to_scale(obj: &Value) -> Value {
+    json!({
+        "kind": "Scale",
+        "apiVersion": "autoscaling/v1",
+        "metadata": {
+            "name": meta::name(obj),
+            "namespace": meta::namespace(obj),
+            "uid": meta::uid(obj),
+            "resourceVersion": meta::resource_version(obj),
+            "creationTimestamp": meta::get(obj, &["metadata", "creationTimestamp"]).cloned().unwrap_or(Value::Null),
+        },
+        "spec": {"replicas": meta::get_i64(obj, &["spec", "replicas"]).unwrap_or(0)},
+        "status": {
+            "replicas": meta::get_i64(obj, &["status", "replicas"]).unwrap_or(0),
+            "selector": meta::selector_string(meta::get(obj, &["spec", "selector"])),
+        },
+    })
+}

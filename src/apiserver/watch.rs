@@ -1,0 +1,141 @@
+//! Watches: registered watchers and the fan-out of each change to them.
+//!
+//! Real counterparts: `staging/src/k8s.io/apiserver/pkg/storage/cacher/cacher.go` (the watch cache's
+//! dispatch, with "triggers" indexing watchers by `spec.nodeName`), `cache_watcher.go`
+//! (ADDED/MODIFIED/DELETED as an object enters, changes in or leaves a watcher's selection) and
+//! `k8s.io/apimachinery/pkg/fields` (`ParseSelector` for the equality forms).
+//!
+//! What kubesim simplifies: no bookmarks and no resourceVersion replay; a watcher receives the
+//! events of changes made after it registered.
+
+use super::*;
+
+/// A registered watch.
+#[derive(Clone, Debug)]
+pub struct Watcher {
+    pub subscriber: usize,
+    pub resource: &'static str,
+    pub namespace: String,
+    pub label_selector: Vec<(String, String, String)>,
+    pub field_selector: Vec<(String, String, String)>,
+}
+
+/// A watch event to deliver to one subscriber.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WatchDelivery {
+    pub subscriber: usize,
+    pub resource: &'static ResourceInfo,
+    pub event_type: EventType,
+    /// One decoded object shared by every watcher that receives this change.
+    pub object: std::rc::Rc<Value>,
+}
+
+impl ApiServer {
+    /// Registers a watch for `subscriber` (used by informers after their initial LIST).
+    pub fn add_watcher(&mut self, w: Watcher) {
+        let idx = self.watchers.len();
+        let node_scoped = w.label_selector.is_empty()
+            && w.namespace.is_empty()
+            && w.field_selector.len() == 1
+            && w.field_selector[0].0 == "spec.nodeName"
+            && w.field_selector[0].1 == "=";
+        if node_scoped {
+            self.node_watchers.entry((w.resource, w.field_selector[0].2.clone())).or_default().push(idx);
+        } else {
+            self.general_watchers.entry(w.resource).or_default().push(idx);
+        }
+        self.watchers.push(w);
+    }
+
+    pub(super) fn fan_out(&self, changes: &[Change]) -> Vec<(usize, WatchDelivery)> {
+        let mut out = Vec::new();
+        for ch in changes {
+            let new_rc = ch.new.clone();
+            let mut deleted_rc: Option<Rc<Value>> = None;
+            let mut candidates: Vec<usize> = self.general_watchers.get(ch.resource.resource).cloned().unwrap_or_default();
+            for o in [&ch.old, &ch.new].into_iter().flatten() {
+                let node = meta::get_str(o, &["spec", "nodeName"]);
+                if let Some(ix) = self.node_watchers.get(&(ch.resource.resource, node.to_string())) {
+                    candidates.extend(ix.iter().copied());
+                }
+            }
+            candidates.sort_unstable();
+            candidates.dedup();
+            for w in candidates.iter().filter_map(|i| self.watchers.get(*i)) {
+                if w.resource != ch.resource.resource {
+                    continue;
+                }
+                let sel = |o: &Option<Rc<Value>>| -> bool {
+                    match o {
+                        None => false,
+                        Some(v) => {
+                            (w.namespace.is_empty() || meta::namespace(v) == w.namespace)
+                                && field_selector_matches(&w.field_selector, v)
+                                && (w.label_selector.is_empty() || meta::label_selector_matches(&w.label_selector, &meta::labels(v)))
+                        }
+                    }
+                };
+                let (was, is) = (sel(&ch.old), sel(&ch.new));
+                let ev = match (was, is) {
+                    (false, true) => Some((EventType::Added, new_rc.clone())),
+                    (true, true) => Some((EventType::Modified, new_rc.clone())),
+                    (true, false) => {
+                        // the DELETED event carries the last state (with the deletion's revision)
+                        if new_rc.is_some() {
+                            Some((EventType::Deleted, new_rc.clone()))
+                        } else {
+                            if deleted_rc.is_none() {
+                                deleted_rc = ch.old.as_ref().map(|o| {
+                                    let mut o = Value::clone(o);
+                                    meta::set(&mut o, &["metadata", "resourceVersion"], json!(ch.revision.to_string()));
+                                    Rc::new(o)
+                                });
+                            }
+                            Some((EventType::Deleted, deleted_rc.clone()))
+                        }
+                    }
+                    (false, false) => None,
+                };
+                if let Some((t, Some(obj))) = ev {
+                    out.push((w.subscriber, WatchDelivery { subscriber: w.subscriber, resource: ch.resource, event_type: t, object: obj }));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// `fields.ParseSelector` for the equality forms (`spec.nodeName=node-1`, `status.phase!=Failed`).
+pub fn parse_field_selector(s: &str) -> Vec<(String, String, String)> {
+    s.split(',')
+        .filter(|p| !p.is_empty())
+        .filter_map(|p| {
+            if let Some((k, v)) = p.split_once("!=") {
+                Some((k.to_string(), "!=".to_string(), v.to_string()))
+            } else {
+                let (k, v) = p.split_once("==").or_else(|| p.split_once('='))?;
+                Some((k.to_string(), "=".to_string(), v.to_string()))
+            }
+        })
+        .collect()
+}
+
+pub fn field_selector_matches(sel: &[(String, String, String)], obj: &Value) -> bool {
+    sel.iter().all(|(k, op, v)| {
+        let mut cur = Some(obj);
+        for seg in k.split('.') {
+            cur = cur.and_then(|c| c.get(seg));
+        }
+        let eq = match cur {
+            Some(Value::String(s)) => s == v,
+            Some(Value::Number(n)) => n.to_string() == *v,
+            Some(Value::Bool(b)) => b.to_string() == *v,
+            _ => v.is_empty(),
+        };
+        if op == "!=" {
+            !eq
+        } else {
+            eq
+        }
+    })
+}
