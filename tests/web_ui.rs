@@ -200,6 +200,29 @@ async fn language_switch_translates_ui_and_narration() {
 }
 
 #[wasm_bindgen_test]
+async fn a_large_apply_is_simulated_in_slices_with_progress() {
+    clean("en");
+    let m = Mounted::new().await;
+    m.type_editor(&presets::SEED_004.replace("replicas: 3", "replicas: 80")).await;
+    m.click("#apply").await;
+    // the first slice ran in the click's task; the page shows progress and refuses a second Apply
+    assert!(m.has(".editor-status.busy"), "progress is shown while the cluster settles");
+    assert!(m.text(".editor-status.busy").starts_with("Simulating…"), "{}", m.text(".editor-status.busy"));
+    assert!(m.q("#apply").has_attribute("disabled"));
+    let mut waited = 0;
+    while !m.has(".editor-status.ok") {
+        assert!(waited < 600, "the settle never finished");
+        tick().await;
+        waited += 1;
+    }
+    assert!(waited > 1, "the settle took several tasks");
+    assert!(!m.q("#apply").has_attribute("disabled"));
+    assert_eq!(m.text(".editor-status.ok .kubectl-out").trim(), "deployment.apps/nginx-deployment created");
+    let (_, total) = m.counter();
+    assert!(total > 400, "{} steps", total);
+}
+
+#[wasm_bindgen_test]
 async fn share_link_round_trip_reproduces_the_state() {
     clean("en");
     let (link, want_counter, want_objects) = {

@@ -515,9 +515,15 @@ impl Cluster {
 
     /// Runs until no foreground work is pending (only heartbeats remain), or the step bound is hit.
     pub fn run_until_settled(&mut self) -> Settle {
+        self.run_steps(self.config.max_steps_per_settle)
+    }
+
+    /// Like [`Cluster::run_until_settled`] but delivers at most `max` inputs: a shell that must
+    /// stay responsive (the page) settles in slices. `settled` is false while work remains.
+    pub fn run_steps(&mut self, max: u64) -> Settle {
         let mut steps = 0;
         while self.foreground > 0 {
-            if steps >= self.config.max_steps_per_settle {
+            if steps >= max {
                 return Settle { steps, settled: false, time_ms: self.now };
             }
             if !self.step() {
@@ -544,6 +550,11 @@ impl Cluster {
         }
         self.now = self.now.max(until);
         Settle { steps, settled: true, time_ms: self.now }
+    }
+
+    /// The bound on deliveries of one settle.
+    pub fn max_steps_per_settle(&self) -> u64 {
+        self.config.max_steps_per_settle
     }
 
     pub fn pending(&self) -> usize {

@@ -150,6 +150,7 @@ pub static TABLE: &[(&str, &str, &str)] = &[
     ("editor.preset", "Preset", "예제"),
     ("editor.reset", "Reset cluster", "클러스터 초기화"),
     ("editor.reset_title", "Start again from a fresh cluster (3 nodes), keeping the editor", "편집기 내용은 그대로 두고 새 클러스터(노드 3개)에서 다시 시작"),
+    ("editor.settling", "Simulating… {steps} messages so far, {time} of cluster time. The timeline appears when the cluster has settled.", "시뮬레이션 중… 지금까지 메시지 {steps}개, 클러스터 시간 {time}. 클러스터가 안정되면 타임라인이 나타납니다."),
     ("editor.show", "Show the manifest", "매니페스트 보기"),
     ("editor.title", "Manifest", "매니페스트"),
     ("embed.open", "Open the full sandbox", "전체 샌드박스 열기"),

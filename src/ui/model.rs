@@ -104,7 +104,25 @@ pub struct Session {
     pub log: String,
     /// Console transcript (commands echoed with `$ `).
     pub transcript: String,
+    /// An Apply whose consequences are still being simulated (see [`Session::settle_some`]).
+    settling: Option<Settling>,
 }
+
+/// A settle in progress: the command it belongs to and how far it got.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settling {
+    pub command: String,
+    /// Deliveries simulated so far.
+    pub steps: u64,
+    /// Virtual time reached, ms since the session started.
+    pub time_ms: i64,
+}
+
+/// Deliveries simulated at once when Apply starts (seed 004 needs 271: small applies finish in
+/// the first slice, deterministically); larger ones continue in slices between frames.
+pub const FIRST_SLICE_STEPS: u64 = 400;
+/// Deliveries between two looks at the page's time budget.
+pub const SLICE_CHUNK_STEPS: u64 = 25;
 
 /// Bound on the console transcript kept in memory.
 const MAX_TRANSCRIPT: usize = 200_000;
@@ -172,6 +190,7 @@ impl Session {
             index: BTreeMap::new(),
             log: String::new(),
             transcript: String::new(),
+            settling: None,
         }
     }
 
@@ -253,6 +272,21 @@ impl Session {
     /// The editor's Apply: `kubectl apply -f -` with the editor's text (or the editor's script),
     /// then `sim settle`. Returns kubectl's output and the index of the first new step.
     pub fn apply(&mut self, text: &str) -> (kubectl::Output, usize) {
+        let r = self.apply_begin(text);
+        self.finish_settling();
+        r
+    }
+
+    /// Simulates whatever settle is still pending, at once.
+    fn finish_settling(&mut self) {
+        while !self.settle_some(SLICE_CHUNK_STEPS * 400, &mut || true) {}
+    }
+
+    /// Apply's first half: runs kubectl (and a script entirely); for a manifest, the settle that
+    /// follows is left to [`Session::settle_some`], which the page calls in slices so no task
+    /// blocks it for long. Returns kubectl's output and the index of the first new step.
+    pub fn apply_begin(&mut self, text: &str) -> (kubectl::Output, usize) {
+        self.finish_settling();
         let start = self.steps.len();
         if is_script(text) {
             let t = self.run_script(text, true);
@@ -265,17 +299,43 @@ impl Session {
         let out = kubectl::run(&mut self.cluster, &args, Some(&body), &|_| None);
         self.push_transcript(&format!("$ kubectl apply -f - <<EOF\n{}", out.combined()));
         if self.cluster.trace().total() != before {
-            let settled = self.cluster.run_until_settled();
-            let _ = settled;
             self.log.push_str(&apply_script(&body));
+            self.settling = Some(Settling { command: "kubectl apply -f -".into(), steps: 0, time_ms: self.cluster.now() - self.base_time });
+        } else {
+            self.collect("kubectl apply -f -");
         }
-        self.collect("kubectl apply -f -");
         (out, start)
+    }
+
+    /// The settle in progress, if any.
+    pub fn settling(&self) -> Option<&Settling> {
+        self.settling.as_ref()
+    }
+
+    /// Simulates the pending settle `chunk` deliveries at a time while `more()` says so. Returns
+    /// true when nothing is pending any more (the new steps are then on the timeline).
+    pub fn settle_some(&mut self, chunk: u64, more: &mut dyn FnMut() -> bool) -> bool {
+        let Some(mut st) = self.settling.take() else { return true };
+        let bound = self.cluster.max_steps_per_settle();
+        loop {
+            let s = self.cluster.run_steps(chunk.min(bound.saturating_sub(st.steps)).max(1));
+            st.steps += s.steps;
+            st.time_ms = self.cluster.now() - self.base_time;
+            if s.settled || st.steps >= bound {
+                self.collect(&st.command);
+                return true;
+            }
+            if !more() {
+                self.settling = Some(st);
+                return false;
+            }
+        }
     }
 
     /// Runs a whole script (the editor's, or a shared link's log), then settles.
     /// Returns the transcript. `echo` adds it to the console.
     pub fn run_script(&mut self, text: &str, echo: bool) -> String {
+        self.finish_settling();
         let cmds = match script::parse(text) {
             Ok(c) => c,
             Err(e) => {
@@ -318,6 +378,7 @@ impl Session {
     /// settles so its consequences join the timeline. `kubectl apply -f -` reads `stdin` (the editor).
     /// Returns (output, first new step).
     pub fn console(&mut self, line: &str, stdin: &str) -> (String, usize) {
+        self.finish_settling();
         let start = self.steps.len();
         let line = line.trim();
         if line.is_empty() {
@@ -1088,5 +1149,31 @@ mod tests {
         let d = json_diff(&a, &b);
         let s: Vec<String> = d.iter().map(|l| format!("{}{}", l.op, l.path)).collect();
         assert_eq!(s, vec!["~a", "-b.c[1]", "-d", "+e"]);
+    }
+
+    #[test]
+    fn apply_in_slices_gives_the_same_timeline() {
+        let text = presets::SEED_004.replace("replicas: 3", "replicas: 12");
+        let mut whole = Session::new(5);
+        whole.apply(&text);
+        let mut sliced = Session::new(5);
+        let (out, start) = sliced.apply_begin(&text);
+        assert_eq!((out.code, start), (0, 0));
+        assert!(sliced.settling().is_some());
+        let mut slices = 0;
+        let mut budget = 0;
+        while !sliced.settle_some(7, &mut || {
+            budget += 1;
+            budget % 3 != 0
+        }) {
+            slices += 1;
+            assert!(sliced.is_empty(), "steps join the timeline when the settle ends");
+        }
+        assert!(slices > 10, "{} slices", slices);
+        assert!(sliced.settling().is_none());
+        assert_eq!(sliced.len(), whole.len());
+        assert_eq!(sliced.log, whole.log);
+        let ids = |s: &Session| s.steps.iter().map(|st| st.msg.line()).collect::<Vec<_>>();
+        assert_eq!(ids(&sliced), ids(&whole));
     }
 }

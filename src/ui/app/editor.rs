@@ -10,6 +10,8 @@ use yew::prelude::*;
 pub struct EditorProps {
     pub text: String,
     pub apply: Option<ApplyResult>,
+    /// (messages, virtual ms) of an Apply still being simulated.
+    pub settling: Option<(u64, i64)>,
     pub lang: Lang,
     pub embed: bool,
     pub dispatch: Callback<Action>,
@@ -69,7 +71,14 @@ pub fn editor(p: &EditorProps) -> Html {
             }
         })
         .collect();
-    let status = match &p.apply {
+    let status = match (&p.settling, &p.apply) {
+        (Some((steps, ms)), _) => html! {
+            <div class="editor-status busy" role="status" aria-live="polite">
+                <span class="spinner" aria-hidden="true"></span>
+                {fill(t("editor.settling"), &[("steps", steps.to_string()), ("time", crate::trace::format_ms(*ms))])}
+            </div>
+        },
+        (None, apply) => match apply {
         Some(a) if !a.text.is_empty() => html! {
             <div class={classes!("editor-status", if a.ok { "ok" } else { "bad" })} role="status">
                 <div class="status-title">{if a.ok { t("editor.output") } else { t("editor.failed") }}</div>
@@ -77,6 +86,7 @@ pub fn editor(p: &EditorProps) -> Html {
             </div>
         },
         _ => html! { <div class="editor-status hint">{t("editor.hint")}</div> },
+        },
     };
     html! {
         <section class="editor" aria-labelledby="editor-title">
@@ -109,7 +119,7 @@ pub fn editor(p: &EditorProps) -> Html {
                 </div>
             </div>
             <div class="editor-actions">
-                <button id="apply" class="btn primary" onclick={p.dispatch.reform(|_| Action::Apply)} title="Ctrl+Enter">{t("editor.apply")}</button>
+                <button id="apply" class="btn primary" onclick={p.dispatch.reform(|_| Action::Apply)} title="Ctrl+Enter" disabled={p.settling.is_some()}>{t("editor.apply")}</button>
                 <button id="reset" class="btn" onclick={p.dispatch.reform(|_| Action::Reset)} title={t("editor.reset_title")}>{t("editor.reset")}</button>
             </div>
             {status}

@@ -15,6 +15,7 @@ use super::layout::{self, Layout};
 use super::model::{locate_errors, ErrorMark, Session};
 use super::narrate;
 use super::presets;
+use crate::kubectl;
 use crate::trace::Message;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -108,6 +109,12 @@ pub struct State {
     pub editor_open: bool,
     pub share_open: bool,
     pub seed: u64,
+    /// An Apply whose settle is still being simulated in slices: kubectl's output and the first
+    /// new step, kept until the timeline is complete.
+    pub pending_apply: Option<(kubectl::Output, usize)>,
+    /// (deliveries, virtual ms) simulated so far by the pending Apply: the progress line, and the
+    /// effect's trigger for the next slice.
+    pub settle_progress: (u64, i64),
 }
 
 pub enum Action {
@@ -133,6 +140,15 @@ pub enum Action {
     ToggleEditor,
     Share(bool),
     SetSeed(u64),
+    /// Simulate the next slice of a pending Apply.
+    SettleSlice,
+}
+
+/// Time one slice of a pending Apply may take before the page gets the main thread back.
+const SLICE_BUDGET_MS: f64 = 40.0;
+
+fn now_ms() -> f64 {
+    window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
 }
 
 impl State {
@@ -156,6 +172,8 @@ impl State {
             editor_open: !embed,
             share_open: false,
             seed,
+            pending_apply: None,
+            settle_progress: (0, 0),
         }
     }
 
@@ -178,6 +196,30 @@ impl State {
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Apply's end: kubectl's output (and error marks) under the editor, and the timeline plays
+    /// from the first new step.
+    fn finish_apply(&mut self, out: kubectl::Output, start: usize) {
+        let len = self.len();
+        let ok = out.code == 0;
+        let text = out.combined();
+        let marks = if ok { Vec::new() } else { locate_errors(&self.editor, &out.stderr) };
+        self.apply = Some(ApplyResult { ok, text, marks });
+        self.settle_progress = (0, 0);
+        self.bump();
+        if len > start {
+            self.go(start + 1, true);
+            self.playing = true;
+        }
+        self.object = None;
+        self.etcd_key = None;
+        self.pod = None;
+    }
+
+    fn note_progress(&mut self) {
+        let st = self.session.rc.borrow().settling().map(|p| (p.steps, p.time_ms)).unwrap_or_default();
+        self.settle_progress = st;
     }
 
     fn bump(&mut self) {
@@ -218,22 +260,32 @@ impl Reducible for State {
                 }
             }
             Action::Apply => {
-                let (out, start) = s.session.rc.borrow_mut().apply(&s.editor);
-                let len = s.len();
-                let ok = out.code == 0;
-                let text = out.combined();
-                let marks = if ok { Vec::new() } else { locate_errors(&s.editor, &out.stderr) };
-                s.apply = Some(ApplyResult { ok, text, marks });
-                s.bump();
-                if len > start {
-                    s.go(start + 1, true);
-                    s.playing = true;
+                if s.pending_apply.is_some() {
+                    return self;
                 }
-                s.object = None;
-                s.etcd_key = None;
-                s.pod = None;
+                let (out, start) = s.session.rc.borrow_mut().apply_begin(&s.editor);
+                // small applies settle here, in one go; larger ones continue in slices
+                let done = s.session.rc.borrow_mut().settle_some(super::model::FIRST_SLICE_STEPS, &mut || false);
+                if done {
+                    s.finish_apply(out, start);
+                } else {
+                    s.pending_apply = Some((out, start));
+                    s.note_progress();
+                }
+            }
+            Action::SettleSlice => {
+                let Some((out, start)) = s.pending_apply.take() else { return self };
+                let deadline = now_ms() + SLICE_BUDGET_MS;
+                let done = s.session.rc.borrow_mut().settle_some(super::model::SLICE_CHUNK_STEPS, &mut || now_ms() < deadline);
+                if done {
+                    s.finish_apply(out, start);
+                } else {
+                    s.pending_apply = Some((out, start));
+                    s.note_progress();
+                }
             }
             Action::Reset => {
+                s.pending_apply = None;
                 s.session = SessionRef { rc: Rc::new(RefCell::new(Session::new(s.seed))), version: s.session.version + 1 };
                 s.pos = 0;
                 s.playing = false;
@@ -248,6 +300,7 @@ impl Reducible for State {
                     return self;
                 }
                 s.seed = seed;
+                s.pending_apply = None;
                 s.session = SessionRef { rc: Rc::new(RefCell::new(Session::new(seed))), version: s.session.version + 1 };
                 s.pos = 0;
                 s.playing = false;
@@ -727,10 +780,21 @@ pub fn app() -> Html {
         </div>
     };
 
+    // a pending Apply continues one slice per task, so the page keeps painting between them
+    {
+        let d = dispatch.clone();
+        use_effect_with((state.pending_apply.is_some(), state.settle_progress), move |&(pending, _)| {
+            if pending {
+                gloo_timers::callback::Timeout::new(0, move || d.emit(Action::SettleSlice)).forget();
+            }
+            || ()
+        });
+    }
     let editor = html! {
         <Editor
             text={state.editor.clone()}
             apply={state.apply.clone()}
+            settling={state.pending_apply.as_ref().map(|_| state.settle_progress)}
             lang={lang}
             embed={state.embed}
             dispatch={dispatch.clone()}
