@@ -106,6 +106,8 @@ pub struct Session {
     pub transcript: String,
     /// An Apply whose consequences are still being simulated (see [`Session::settle_some`]).
     settling: Option<Settling>,
+    /// Steps gathered from the trace but not yet on the timeline (during a settle in slices).
+    staged: Vec<Step>,
 }
 
 /// A settle in progress: the command it belongs to and how far it got.
@@ -191,6 +193,7 @@ impl Session {
             log: String::new(),
             transcript: String::new(),
             settling: None,
+            staged: Vec::new(),
         }
     }
 
@@ -210,11 +213,19 @@ impl Session {
     }
 
     fn collect(&mut self, command: &str) -> usize {
-        let start = self.steps.len();
+        self.gather();
+        self.commit(command)
+    }
+
+    /// Turns the trace messages since the last look into steps, staged until [`Session::commit`]
+    /// (a settle in slices gathers after each slice, so no single task copies them all).
+    fn gather(&mut self) {
+        let start = self.steps.len() + self.staged.len();
+        let (mut rev, mut audit) = match self.staged.last() {
+            Some(st) => (st.rev, st.audit),
+            None => (self.rev_at(start), self.audit_at(start)),
+        };
         let seg = self.segments.len();
-        let mut rev = self.rev_at(start);
-        let mut audit = self.audit_at(start);
-        let mut new_steps = Vec::new();
         for m in self.cluster.trace().messages() {
             if m.id <= self.last_id {
                 continue;
@@ -223,28 +234,32 @@ impl Session {
                 rev = rev.max(*revision);
             }
             if let MessageKind::Request { .. } = &m.kind {
-                let row = self.cluster.view().audit().get(audit).map(|l| audit_row(l, start + new_steps.len()));
+                let row = self.cluster.view().audit().get(audit).map(|l| audit_row(l, start + self.staged.len()));
                 if let Some(r) = row {
                     self.audit_rows.push(r);
                 }
                 audit += 1;
             }
-            new_steps.push(Step { msg: m.clone(), rev, audit, segment: seg });
+            self.staged.push(Step { msg: m.clone(), rev, audit, segment: seg });
         }
         self.last_id = self.cluster.trace().total();
+    }
+
+    /// Puts the staged steps on the timeline as the segment of `command`. Returns the index of
+    /// the first of them.
+    fn commit(&mut self, command: &str) -> usize {
+        let start = self.steps.len();
+        let new_steps = std::mem::take(&mut self.staged);
+        let seg = self.segments.len();
         // what `sim settle` delivers belongs to the command before it
         let seg = if command == "sim settle" && seg > 0 { seg - 1 } else { seg };
-        for s in new_steps.iter_mut() {
-            s.segment = seg;
-        }
         if !new_steps.is_empty() && seg == self.segments.len() {
             self.segments.push(Segment { command: command.to_string(), start });
         }
-        if !new_steps.is_empty() {
-            for (i, s) in new_steps.into_iter().enumerate() {
-                self.index.insert(s.msg.id, start + i);
-                self.steps.push(s);
-            }
+        for (i, mut st) in new_steps.into_iter().enumerate() {
+            st.segment = seg;
+            self.index.insert(st.msg.id, start + i);
+            self.steps.push(st);
         }
         start
     }
@@ -326,6 +341,7 @@ impl Session {
                 return true;
             }
             if !more() {
+                self.gather();
                 self.settling = Some(st);
                 return false;
             }

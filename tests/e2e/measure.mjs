@@ -101,13 +101,19 @@ try {
     const r = await p.evaluate(async () => {
       const t = performance.now();
       document.querySelector("#apply").click();
-      await new Promise((res) => requestAnimationFrame(() => res()));
+      // the settle runs in slices: wait until kubectl's output shows under the editor
+      let frames = 0;
+      while (!document.querySelector(".editor-status.ok")) {
+        await new Promise((res) => requestAnimationFrame(() => res()));
+        frames++;
+        if (performance.now() - t > 120000) break;
+      }
       const ms = performance.now() - t;
       await new Promise((res) => setTimeout(res, 200));
       const steps = +/\/\s*(\d+)/.exec(document.querySelector("#counter").textContent)[1];
-      return { ms, steps, longest: Math.max(0, ...window.__long), heap: performance.memory ? performance.memory.usedJSHeapSize : 0 };
+      return { ms, steps, frames, longest: Math.max(0, ...window.__long) };
     });
-    out.push(`- Apply of a 1,000-replica Deployment (${r.steps} steps): ${r.ms.toFixed(0)} ms to the next frame; longest main-thread task ${r.longest.toFixed(0)} ms (the aim: under 2,000 ms, no task over 100 ms)`, "");
+    out.push(`- Apply of a 1,000-replica Deployment (${r.steps} steps): ${(r.ms / 1000).toFixed(1)} s until the timeline is ready, ${r.frames} frames painted meanwhile; longest main-thread task ${r.longest.toFixed(0)} ms (the aim: under 2 s in all, no task over 100 ms)`, "");
     await p.close();
   }
 
