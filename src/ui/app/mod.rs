@@ -217,9 +217,15 @@ impl State {
         self.pod = None;
     }
 
-    fn note_progress(&mut self) {
-        let st = self.session.rc.borrow().settling().map(|p| (p.steps, p.time_ms)).unwrap_or_default();
-        self.settle_progress = st;
+    /// After a slice of an Apply's settle: finish it, or keep it pending with its progress (the
+    /// App's effect schedules the next slice).
+    fn after_slice(&mut self, done: bool, out: kubectl::Output, start: usize) {
+        if done {
+            self.finish_apply(out, start);
+        } else {
+            self.pending_apply = Some((out, start));
+            self.settle_progress = self.session.rc.borrow().settling().map(|p| (p.steps, p.time_ms)).unwrap_or_default();
+        }
     }
 
     fn bump(&mut self) {
@@ -266,23 +272,13 @@ impl Reducible for State {
                 let (out, start) = s.session.rc.borrow_mut().apply_begin(&s.editor);
                 // small applies settle here, in one go; larger ones continue in slices
                 let done = s.session.rc.borrow_mut().settle_some(super::model::FIRST_SLICE_STEPS, &mut || false);
-                if done {
-                    s.finish_apply(out, start);
-                } else {
-                    s.pending_apply = Some((out, start));
-                    s.note_progress();
-                }
+                s.after_slice(done, out, start);
             }
             Action::SettleSlice => {
                 let Some((out, start)) = s.pending_apply.take() else { return self };
                 let deadline = now_ms() + SLICE_BUDGET_MS;
                 let done = s.session.rc.borrow_mut().settle_some(super::model::SLICE_CHUNK_STEPS, &mut || now_ms() < deadline);
-                if done {
-                    s.finish_apply(out, start);
-                } else {
-                    s.pending_apply = Some((out, start));
-                    s.note_progress();
-                }
+                s.after_slice(done, out, start);
             }
             Action::Reset => {
                 s.pending_apply = None;
