@@ -5,7 +5,7 @@
 //! over HTTP. Here they are [`Component`]s driven by one loop over a virtual clock. A component
 //! can only (a) send requests to the API server through [`Ctx::request`], (b) receive watch events
 //! for the watches it opened, and (c) set timers. Every one of those interactions is a
-//! [`Message`](crate::sim::Message) in the trace, with the message that caused it.
+//! [`Message`](crate::trace::Message) in the trace, with the message that caused it.
 //!
 //! **Architecture invariant:** no component holds a reference to another component, to etcd, or to
 //! the API server's storage. `Cluster` is the only owner of all of them; shells read it through
@@ -85,10 +85,6 @@ pub trait Component: 'static {
     /// Called once when the cluster starts (informers list and watch here).
     fn start(&mut self, ctx: &mut Ctx<Self::Timer>);
     fn handle(&mut self, ctx: &mut Ctx<Self::Timer>, input: Input<Self::Timer>);
-    /// Lets shells read a component's own state (scheduler attempts, kubelet image cache) as JSON.
-    fn inspect(&self) -> Value {
-        Value::Null
-    }
     /// Stops or resumes the component (a failed node's kubelet).
     fn set_running(&mut self, _running: bool) {}
 }
@@ -99,7 +95,6 @@ pub trait Hosted {
     fn actor(&self) -> Actor;
     /// For the read-only view: the component as its own type (the scheduler's attempts).
     fn as_any(&self) -> &dyn Any;
-    fn inspect(&self) -> Value;
     fn set_running(&mut self, running: bool);
     fn start_erased(&mut self, ctx: &mut Ctx<AnyTimer>);
     fn handle_erased(&mut self, ctx: &mut Ctx<AnyTimer>, input: Input<AnyTimer>);
@@ -111,9 +106,6 @@ impl<C: Component> Hosted for C {
     }
     fn as_any(&self) -> &dyn Any {
         self
-    }
-    fn inspect(&self) -> Value {
-        Component::inspect(self)
     }
     fn set_running(&mut self, running: bool) {
         Component::set_running(self, running)

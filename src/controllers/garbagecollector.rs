@@ -152,8 +152,4 @@ impl Component for GarbageCollector {
         self.stores[i].apply_shared(event_type, object.clone());
         self.process(ctx, &object, event_type == EventType::Deleted);
     }
-
-    fn inspect(&self) -> Value {
-        json!({"objects": self.stores.iter().map(|s| s.len()).sum::<usize>()})
-    }
 }

@@ -252,8 +252,4 @@ impl Component for NodeLifecycleController {
             }
         }
     }
-
-    fn inspect(&self) -> Value {
-        json!({"nodes": self.nodes.len(), "leases": self.leases.len()})
-    }
 }

@@ -301,10 +301,6 @@ impl Component for Kubelet {
         }
     }
 
-    fn inspect(&self) -> Value {
-        json!({"node": self.cfg.name, "running": self.running, "images": self.pods.node_images()})
-    }
-
     fn set_running(&mut self, running: bool) {
         if running && !self.running {
             self.needs_status_report = true;

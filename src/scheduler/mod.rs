@@ -470,8 +470,4 @@ impl Component for Scheduler {
         self.arm(ctx);
     }
 
-    fn inspect(&self) -> Value {
-        json!({"activeQ": self.active.len(), "unschedulable": self.unschedulable.len(), "attempts": self.attempts.len()})
-    }
-
 }

@@ -243,8 +243,4 @@ impl Component for DeploymentController {
             }
         }
     }
-
-    fn inspect(&self) -> Value {
-        json!({"queue": self.queue.len(), "deployments": self.deployments.len(), "replicaSets": self.replica_sets.len()})
-    }
 }

@@ -339,8 +339,4 @@ impl Component for ReplicaSetController {
             }
         }
     }
-
-    fn inspect(&self) -> Value {
-        json!({"queue": self.queue.len(), "replicaSets": self.replica_sets.len(), "pods": self.pods.len()})
-    }
 }
