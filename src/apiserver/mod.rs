@@ -249,11 +249,6 @@ impl ApiServer {
         self.read(info, ns, name).map(|(v, _)| v)
     }
 
-    /// Lists objects directly (no request): for the shells' inspection views only.
-    pub fn peek_list(&self, info: &ResourceInfo, ns: &str) -> Vec<Value> {
-        self.list_objects(info, ns, None)
-    }
-
     /// Lists objects as of `rev` (None = now): the page's time travel uses this.
     pub fn list_objects(&self, info: &ResourceInfo, ns: &str, rev: Option<i64>) -> Vec<Value> {
         let prefix = info.etcd_collection_prefix(ns);
