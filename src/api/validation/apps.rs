@@ -1,0 +1,344 @@
+//! `pkg/apis/apps/validation/validation.go`: Deployment and ReplicaSet, with the apps/v1 update
+//! rules of their registry strategies (the selector is immutable).
+
+use super::*;
+// =============================================================================================
+// apps/v1 Deployment and ReplicaSet
+// =============================================================================================
+
+/// `ValidateDeployment`: object meta (DNS-subdomain name), then the spec.
+pub fn validate_deployment(obj: &Value) -> Vec<FieldError> {
+    let mut errs = validate_object_meta(obj, true, name_is_dns_subdomain);
+    errs.extend(validate_deployment_spec(obj.get("spec")));
+    errs
+}
+
+/// `ValidateDeploymentUpdate` plus the registry's selector immutability (apps/v1).
+pub fn validate_deployment_update(new: &Value, old: &Value) -> Vec<FieldError> {
+    let mut errs = validate_object_meta_update(new, old);
+    errs.extend(validate_deployment_spec(new.get("spec")));
+    errs.extend(validate_selector_immutable(new, old));
+    errs
+}
+
+/// `ValidateImmutableField(newSelector, oldSelector, spec.selector)`.
+pub(super) fn validate_selector_immutable(new: &Value, old: &Value) -> Errs {
+    let ns = new.get("spec").and_then(|s| s.get("selector"));
+    let os = old.get("spec").and_then(|s| s.get("selector"));
+    if semantic_eq(ns, os) {
+        return Vec::new();
+    }
+    vec![FieldError::invalid(
+        "spec.selector",
+        ns.cloned().unwrap_or(Value::Null),
+        FIELD_IMMUTABLE_ERROR_MSG,
+    )
+    .with_raw_value(label_selector_json(ns))]
+}
+
+/// `ValidateDeploymentSpec`.
+pub(super) fn validate_deployment_spec(spec: Option<&Value>) -> Errs {
+    let path = Path::new("spec");
+    let mut errs = Vec::new();
+    errs.extend(nonnegative(
+        get_i64(spec, "replicas").unwrap_or(0),
+        &path.child("replicas"),
+    ));
+    errs.extend(validate_selector_and_template(spec, &path, "deployment"));
+    errs.extend(validate_deployment_strategy(
+        get(spec, "strategy"),
+        &path.child("strategy"),
+    ));
+    let min_ready = get_i64(spec, "minReadySeconds").unwrap_or(0);
+    errs.extend(nonnegative(min_ready, &path.child("minReadySeconds")));
+    if let Some(rhl) = get_i64(spec, "revisionHistoryLimit") {
+        // Zero is a valid revisionHistoryLimit.
+        errs.extend(nonnegative(rhl, &path.child("revisionHistoryLimit")));
+    }
+    if let Some(pds) = get_i64(spec, "progressDeadlineSeconds") {
+        errs.extend(nonnegative(pds, &path.child("progressDeadlineSeconds")));
+        if pds <= min_ready {
+            errs.push(FieldError::invalid(
+                path.child("progressDeadlineSeconds").as_str(),
+                json!(pds),
+                "must be greater than minReadySeconds",
+            ));
+        }
+    }
+    errs
+}
+
+/// The selector checks shared by Deployment and ReplicaSet, then the template. (Upstream's
+/// ReplicaSet message also says "for deployment"; kubesim keeps that.)
+pub(super) fn validate_selector_and_template(spec: Option<&Value>, path: &Path, _kind: &str) -> Errs {
+    let mut errs = Vec::new();
+    let sel = get(spec, "selector");
+    match sel {
+        None => errs.push(FieldError::required(path.child("selector").as_str(), "")),
+        Some(s) => {
+            errs.extend(validate_label_selector(Some(s), &path.child("selector")));
+            let ml = s
+                .get("matchLabels")
+                .and_then(Value::as_object)
+                .map_or(0, Map::len);
+            let me = get_arr(Some(s), "matchExpressions").len();
+            if ml + me == 0 {
+                errs.push(
+                    FieldError::invalid(
+                        path.child("selector").as_str(),
+                        s.clone(),
+                        "empty selector is invalid for deployment",
+                    )
+                    .with_raw_value(label_selector_json(Some(s))),
+                );
+            }
+        }
+    }
+    match label_selector_as_selector(sel) {
+        Err(()) => errs.push(
+            FieldError::invalid(
+                path.child("selector").as_str(),
+                sel.cloned().unwrap_or(Value::Null),
+                "invalid label selector",
+            )
+            .with_raw_value(label_selector_json(sel)),
+        ),
+        Ok(selector) => errs.extend(validate_pod_template_spec_for_replica_set(
+            get(spec, "template"),
+            &selector,
+            &path.child("template"),
+        )),
+    }
+    errs
+}
+
+/// `ValidatePodTemplateSpecForReplicaSet`.
+pub(super) fn validate_pod_template_spec_for_replica_set(
+    tpl: Option<&Value>,
+    selector: &Selector,
+    path: &Path,
+) -> Errs {
+    let mut errs = Vec::new();
+    let meta = get(tpl, "metadata");
+    if !selector.is_empty() && !selector.matches(&labels_of(get(meta, "labels"))) {
+        errs.push(FieldError::invalid(
+            path.child("metadata").child("labels").as_str(),
+            map_json(get(meta, "labels")),
+            "`selector` does not match template `labels`",
+        ));
+    }
+    errs.extend(validate_pod_template_spec(tpl, path));
+    let spec = get(tpl, "spec");
+    let rp = get_str(spec, "restartPolicy");
+    if rp != "Always" {
+        errs.push(
+            FieldError::not_supported(
+                path.child("spec").child("restartPolicy").as_str(),
+                json!(rp),
+                &["Always"],
+            )
+            .json_rendered(),
+        );
+    }
+    if get(spec, "activeDeadlineSeconds").is_some() {
+        errs.push(FieldError::forbidden(
+            path.child("spec").child("activeDeadlineSeconds").as_str(),
+            "activeDeadlineSeconds in ReplicaSet is not Supported",
+        ));
+    }
+    errs
+}
+
+/// `ValidatePodTemplateSpec`. Note the upstream paths: template labels are reported at
+/// `<template>.labels` (not `.metadata.labels`).
+pub(super) fn validate_pod_template_spec(tpl: Option<&Value>, path: &Path) -> Errs {
+    let mut errs = Vec::new();
+    let meta = get(tpl, "metadata");
+    let spec = get(tpl, "spec");
+    errs.extend(validate_labels(get(meta, "labels"), &path.child("labels")));
+    errs.extend(validate_annotations(
+        get(meta, "annotations"),
+        &path.child("annotations"),
+    ));
+    errs.extend(validate_pod_specific_annotations(
+        get(meta, "annotations"),
+        spec,
+        &path.child("annotations"),
+    ));
+    errs.extend(validate_pod_spec(spec, None, &path.child("spec"), false));
+    if !get_arr(spec, "ephemeralContainers").is_empty() {
+        errs.push(FieldError::forbidden(
+            path.child("spec").child("ephemeralContainers").as_str(),
+            "ephemeral containers not allowed in pod template",
+        ));
+    }
+    errs
+}
+
+/// The JSON of an `intstr.IntOrString` as the internal type holds it (a missing v1 pointer
+/// converts to the zero value, the integer 0).
+pub(super) fn int_or_string(v: Option<&Value>) -> Value {
+    match v {
+        Some(Value::Number(n)) => Value::Number(n.clone()),
+        Some(Value::String(s)) => Value::String(s.clone()),
+        _ => json!(0),
+    }
+}
+
+/// `getIntOrPercentValue`: a valid percent gives its number; any other string goes through
+/// `strconv.Atoi` and counts as 0 when that fails.
+pub(super) fn int_or_percent_value(v: &Value) -> i64 {
+    match v {
+        Value::String(s) => {
+            if percent_errors(s).is_empty() {
+                s[..s.len() - 1].parse::<i64>().unwrap_or(0)
+            } else {
+                s.parse::<i64>().unwrap_or(0)
+            }
+        }
+        Value::Number(n) => n.as_i64().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// `ValidatePositiveIntOrPercent`.
+pub(super) fn validate_positive_int_or_percent(v: &Value, path: &Path) -> Errs {
+    match v {
+        Value::String(s) => percent_errors(s)
+            .into_iter()
+            .map(|m| FieldError::invalid(path.as_str(), v.clone(), &m))
+            .collect(),
+        Value::Number(n) => nonnegative(n.as_i64().unwrap_or(0), path),
+        _ => Vec::new(),
+    }
+}
+
+/// `IsNotMoreThan100Percent`.
+pub(super) fn not_more_than_100_percent(v: &Value, path: &Path) -> Errs {
+    if let Value::String(s) = v {
+        if percent_errors(s).is_empty() && s[..s.len() - 1].parse::<i64>().map_or(true, |n| n > 100)
+        {
+            return vec![FieldError::invalid(
+                path.as_str(),
+                v.clone(),
+                "must not be greater than 100%",
+            )];
+        }
+    }
+    Vec::new()
+}
+
+/// The internal `apps.DeploymentStrategy` as Go's JSON renders it (no JSON tags).
+pub(super) fn deployment_strategy_internal_json(strategy: Option<&Value>) -> String {
+    let ru = get(strategy, "rollingUpdate").map(|ru| {
+        go_struct(&[
+            (
+                "MaxUnavailable",
+                Some(go_json(&int_or_string(ru.get("maxUnavailable")))),
+            ),
+            (
+                "MaxSurge",
+                Some(go_json(&int_or_string(ru.get("maxSurge")))),
+            ),
+        ])
+    });
+    go_struct(&[
+        ("Type", Some(go_json(&json!(get_str(strategy, "type"))))),
+        ("RollingUpdate", Some(ru.unwrap_or_else(|| "null".into()))),
+    ])
+}
+
+/// `ValidateDeploymentStrategy`.
+pub(super) fn validate_deployment_strategy(strategy: Option<&Value>, path: &Path) -> Errs {
+    let mut errs = Vec::new();
+    let ru = get(strategy, "rollingUpdate");
+    match get_str(strategy, "type") {
+        "Recreate" => {
+            if ru.is_some() {
+                errs.push(FieldError::forbidden(
+                    path.child("rollingUpdate").as_str(),
+                    "may not be specified when strategy `type` is 'Recreate'",
+                ));
+            }
+        }
+        "RollingUpdate" => match ru {
+            None => errs.push(FieldError::required(
+                path.child("rollingUpdate").as_str(),
+                "this should be defaulted and never be nil",
+            )),
+            Some(ru) => errs.extend(validate_rolling_update_deployment(
+                ru,
+                &path.child("rollingUpdate"),
+            )),
+        },
+        t => errs.push(
+            FieldError::not_supported(
+                path.as_str(),
+                json!({"type": t}),
+                &["Recreate", "RollingUpdate"],
+            )
+            .with_raw_value(deployment_strategy_internal_json(strategy)),
+        ),
+    }
+    errs
+}
+
+/// `ValidateRollingUpdateDeployment`.
+pub(super) fn validate_rolling_update_deployment(ru: &Value, path: &Path) -> Errs {
+    let mut errs = Vec::new();
+    let mu = int_or_string(ru.get("maxUnavailable"));
+    let ms = int_or_string(ru.get("maxSurge"));
+    errs.extend(validate_positive_int_or_percent(
+        &mu,
+        &path.child("maxUnavailable"),
+    ));
+    errs.extend(validate_positive_int_or_percent(
+        &ms,
+        &path.child("maxSurge"),
+    ));
+    if int_or_percent_value(&mu) == 0 && int_or_percent_value(&ms) == 0 {
+        // Both MaxSurge and MaxUnavailable cannot be zero.
+        errs.push(FieldError::invalid(
+            path.child("maxUnavailable").as_str(),
+            mu.clone(),
+            "may not be 0 when `maxSurge` is 0",
+        ));
+    }
+    errs.extend(not_more_than_100_percent(
+        &mu,
+        &path.child("maxUnavailable"),
+    ));
+    errs
+}
+
+/// `ValidateReplicaSet`.
+pub fn validate_replica_set(obj: &Value) -> Vec<FieldError> {
+    let mut errs = validate_object_meta(obj, true, name_is_dns_subdomain);
+    errs.extend(validate_replica_set_spec(obj.get("spec")));
+    errs
+}
+
+/// `ValidateReplicaSetUpdate` plus the registry's selector immutability (apps/v1).
+pub fn validate_replica_set_update(new: &Value, old: &Value) -> Vec<FieldError> {
+    let mut errs = validate_object_meta_update(new, old);
+    errs.extend(validate_replica_set_spec(new.get("spec")));
+    errs.extend(validate_selector_immutable(new, old));
+    errs
+}
+
+/// `ValidateReplicaSetSpec`.
+pub(super) fn validate_replica_set_spec(spec: Option<&Value>) -> Errs {
+    let path = Path::new("spec");
+    let mut errs = Vec::new();
+    errs.extend(nonnegative(
+        get_i64(spec, "replicas").unwrap_or(0),
+        &path.child("replicas"),
+    ));
+    errs.extend(nonnegative(
+        get_i64(spec, "minReadySeconds").unwrap_or(0),
+        &path.child("minReadySeconds"),
+    ));
+    errs.extend(validate_selector_and_template(spec, &path, "replicaset"));
+    errs
+}
+
