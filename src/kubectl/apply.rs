@@ -1,0 +1,181 @@
+//! `kubectl apply|create|replace -f`: manifests mapped to resources, client-side apply with the
+//! last-applied annotation and a three-way merge patch
+//! (`staging/src/k8s.io/kubectl/pkg/cmd/apply`, `pkg/cmd/create`, `pkg/cmd/replace`).
+
+use super::*;
+
+pub(super) fn resource_mapping(obj: &Value, source: &str) -> Result<&'static meta::ResourceInfo, String> {
+    let api_version = meta::get_str(obj, &["apiVersion"]);
+    let kind = meta::get_str(obj, &["kind"]);
+    let mut missing = Vec::new();
+    if api_version.is_empty() {
+        missing.push("apiVersion not set");
+    }
+    if kind.is_empty() {
+        missing.push("kind not set");
+    }
+    if !missing.is_empty() {
+        let list = if missing.len() == 1 { missing[0].to_string() } else { format!("[{}]", missing.join(", ")) };
+        return Err(format!(
+            "error: error validating \"{}\": error validating data: {}; if you choose to ignore these errors, turn validation off with --validate=false",
+            source, list
+        ));
+    }
+    meta::by_kind(api_version, kind).ok_or_else(|| {
+        format!(
+            "error: resource mapping not found for name: \"{}\" namespace: \"{}\" from \"{}\": no matches for kind \"{}\" in version \"{}\"\nensure CRDs are installed first",
+            meta::name(obj),
+            meta::namespace(obj),
+            source,
+            kind,
+            api_version
+        )
+    })
+}
+
+/// `kubectl apply|create|replace -f`: decode every document, then send each.
+pub(super) fn apply_manifest(cluster: &mut Cluster, cmd: &str, source: &str, text: &str, default_ns: &str, ns_flag: bool, out: &mut Output) {
+    let docs = match codec::decode_manifest(text) {
+        Ok(d) => d,
+        Err(e) => {
+            out.err(&format!("error: error parsing {}: {}", source, e.message));
+            return;
+        }
+    };
+    if docs.is_empty() {
+        out.err(&format!("error: no objects passed to {}", cmd));
+        return;
+    }
+    for doc in docs {
+        let mut obj = doc.object;
+        let info = match resource_mapping(&obj, source) {
+            Ok(i) => i,
+            Err(e) => {
+                out.err(&e);
+                continue;
+            }
+        };
+        let obj_ns = meta::namespace(&obj).to_string();
+        let ns = if info.namespaced {
+            if !obj_ns.is_empty() && ns_flag && obj_ns != default_ns {
+                out.err(&format!(
+                    "error: the namespace from the provided object \"{}\" does not match the namespace \"{}\". You must pass '--namespace={}' to perform this operation.",
+                    obj_ns, default_ns, obj_ns
+                ));
+                continue;
+            }
+            if obj_ns.is_empty() { default_ns.to_string() } else { obj_ns }
+        } else {
+            String::new()
+        };
+        if info.namespaced && obj.get("metadata").map(|m| m.is_object()).unwrap_or(false) {
+            meta::set(&mut obj, &["metadata", "namespace"], json!(ns));
+        }
+        let name = meta::name(&obj).to_string();
+        let prefix = info.kubectl_prefix();
+        match cmd {
+            "create" => {
+                let resp = kubectl(cluster, Method::Post, &format!("{}?fieldManager=kubectl-create&fieldValidation=Strict", info.collection_path(&ns)), Some(obj));
+                if resp.ok() {
+                    out.out(&format!("{}/{} created", prefix, meta::name(&resp.body)));
+                } else {
+                    out.err(&server_error(&resp, Some(("creating", source))));
+                }
+            }
+            "replace" => {
+                let path = info.object_path(&ns, &name);
+                let resp = kubectl(cluster, Method::Put, &format!("{}?fieldManager=kubectl-replace&fieldValidation=Strict", path), Some(obj));
+                if resp.ok() {
+                    out.out(&format!("{}/{} replaced", prefix, name));
+                } else {
+                    out.err(&server_error(&resp, Some(("replacing", source))));
+                }
+            }
+            _ => apply_one(cluster, info, &ns, obj, source, out),
+        }
+    }
+}
+
+pub(super) const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+
+pub(super) fn apply_one(cluster: &mut Cluster, info: &'static meta::ResourceInfo, ns: &str, obj: Value, source: &str, out: &mut Output) {
+    let name = meta::name(&obj).to_string();
+    let prefix = info.kubectl_prefix();
+    if name.is_empty() {
+        // apply needs a name to GET; generateName only works with create (apply.go)
+        out.err(&format!("error: from {}: cannot use generate name with apply", meta::get_str(&obj, &["metadata", "generateName"])));
+        return;
+    }
+    // The annotation holds the manifest as applied (without the annotation itself).
+    let mut applied = obj.clone();
+    meta::remove(&mut applied, &["metadata", "annotations", LAST_APPLIED]);
+    if meta::get(&applied, &["metadata", "annotations"]).and_then(|a| a.as_object()).map(|a| a.is_empty()).unwrap_or(false) {
+        meta::remove(&mut applied, &["metadata", "annotations"]);
+    }
+    let annotation = serde_json::to_string(&applied).unwrap_or_default() + "\n";
+    let mut modified = applied.clone();
+    meta::set(&mut modified, &["metadata", "annotations", LAST_APPLIED], json!(annotation));
+
+    let path = info.object_path(ns, &name);
+    let got = kubectl(cluster, Method::Get, &path, None);
+    if got.code == 404 {
+        let resp = kubectl(
+            cluster,
+            Method::Post,
+            &format!("{}?fieldManager=kubectl-client-side-apply&fieldValidation=Strict", info.collection_path(ns)),
+            Some(modified),
+        );
+        if resp.ok() {
+            out.out(&format!("{}/{} created", prefix, name));
+        } else {
+            out.err(&server_error(&resp, Some(("creating", source))));
+        }
+        return;
+    }
+    if !got.ok() {
+        out.err(&server_error(&got, Some(("retrieving current configuration of:\nResource: ", source))));
+        return;
+    }
+    let current = got.body;
+    if meta::annotation(&current, LAST_APPLIED).is_none() {
+        out.note(&format!(
+            "Warning: resource {}/{} is missing the kubectl.kubernetes.io/last-applied-configuration annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.\n",
+            info.resource, name
+        ));
+    }
+    let original: Value = meta::annotation(&current, LAST_APPLIED).and_then(|s| serde_json::from_str(s).ok()).unwrap_or(json!({}));
+    let patch = patch::three_way_merge_patch(&original, &modified, &current);
+    if patch.as_object().map(|p| p.is_empty()).unwrap_or(true) {
+        out.out(&format!("{}/{} unchanged", prefix, name));
+        return;
+    }
+    let resp = cluster.client_request(
+        &kubectl_identity(),
+        Request {
+            method: Method::Patch,
+            path: format!("{}?fieldManager=kubectl-client-side-apply&fieldValidation=Strict", path),
+            body: Some(patch.clone()),
+            patch_type: PatchType::Merge,
+        },
+    );
+    if resp.ok() {
+        out.out(&format!("{}/{} configured", prefix, name));
+    } else if resp.code == 422 {
+        out.err(&server_error(&resp, None));
+    } else {
+        out.err(&format!(
+            "Error from server ({}): error when applying patch:\n{}\nto:\nResource: \"{}, Resource={}\", GroupVersionKind: \"{}, Kind={}\"\nName: \"{}\", Namespace: \"{}\"\nfor: \"{}\": error when patching \"{}\": {}",
+            resp.reason(),
+            serde_json::to_string(&patch).unwrap_or_default(),
+            info.api_version(),
+            info.resource,
+            info.api_version(),
+            info.kind,
+            name,
+            ns,
+            source,
+            source,
+            resp.message()
+        ));
+    }
+}

@@ -1,0 +1,196 @@
+//! `kubectl get`: lists, selectors, `-o wide|yaml|json|name|jsonpath`, `--show-labels`,
+//! `get events` (`staging/src/k8s.io/kubectl/pkg/cmd/get`).
+
+use super::*;
+
+pub(super) fn list_path(info: &meta::ResourceInfo, ns: &str, all: bool, selector: &str) -> String {
+    list_path_fields(info, ns, all, selector, "")
+}
+
+pub(super) fn list_path_fields(info: &meta::ResourceInfo, ns: &str, all: bool, selector: &str, fields: &str) -> String {
+    let enc = |s: &str| s.replace('=', "%3D").replace(',', "%2C").replace('!', "%21");
+    let base = info.collection_path(if all { "" } else { ns });
+    let mut q = vec!["limit=500".to_string()];
+    if !selector.is_empty() {
+        q.push(format!("labelSelector={}", enc(selector)));
+    }
+    if !fields.is_empty() {
+        q.push(format!("fieldSelector={}", enc(fields)));
+    }
+    format!("{}?{}", base, q.join("&"))
+}
+
+pub(super) fn get(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
+    let targets = match targets(&f.positional) {
+        Ok(t) => t,
+        Err(e) => return out.err(&e),
+    };
+    let wide = f.output == "wide";
+    let jsonpath = f.output.strip_prefix("jsonpath=").map(|p| p.trim_matches('\'').to_string());
+    if jsonpath.is_none() && !["", "wide", "yaml", "json", "name"].contains(&f.output.as_str()) {
+        return out.err(&format!(
+            "error: unable to match a printer suitable for the output format \"{}\", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml",
+            f.output
+        ));
+    }
+    let with_kind = targets.len() > 1;
+    let mut all_objs = Vec::new();
+    let mut tables = Vec::new();
+    let mut single_named = false;
+    for (info, names) in &targets {
+        let mut objs = Vec::new();
+        if names.is_empty() {
+            let resp = kubectl(cluster, Method::Get, &list_path_fields(info, ns, f.all_namespaces, &f.selector, &f.field_selector), None);
+            if !resp.ok() {
+                out.err(&server_error(&resp, None));
+                continue;
+            }
+            objs = resp.body.get("items").and_then(|i| i.as_array()).cloned().unwrap_or_default();
+            for o in objs.iter_mut() {
+                if let Some(m) = o.as_object_mut() {
+                    m.insert("apiVersion".into(), json!(info.api_version()));
+                    m.insert("kind".into(), json!(info.kind));
+                }
+            }
+        } else {
+            single_named = names.len() == 1 && targets.len() == 1;
+            for n in names {
+                let resp = kubectl(cluster, Method::Get, &info.object_path(ns, n), None);
+                if resp.ok() {
+                    objs.push(resp.body);
+                } else {
+                    out.err(&server_error(&resp, None));
+                }
+            }
+        }
+        if info.kind == "Event" && f.output.is_empty() {
+            tables.push(printers::print_events(&objs, wall_ms(cluster)));
+        } else if f.output.is_empty() || wide {
+            if !objs.is_empty() {
+                let mut table = printers::print_table(info.kind, &objs, wide, with_kind, wall_ms(cluster));
+                if f.show_labels {
+                    table = add_labels_column(&table, &objs);
+                }
+                tables.push(table);
+            }
+        }
+        if f.output == "name" {
+            for o in &objs {
+                out.out(&format!("{}/{}", info.kubectl_prefix(), meta::name(o)));
+            }
+        }
+        all_objs.extend(objs);
+    }
+    match f.output.as_str() {
+        "yaml" => {
+            if single_named && all_objs.len() == 1 {
+                out.out(&printers::to_yaml(&all_objs[0]));
+            } else if !all_objs.is_empty() || out.stderr.is_empty() {
+                out.out(&printers::list_to_yaml(&all_objs));
+            }
+        }
+        "json" => {
+            if single_named && all_objs.len() == 1 {
+                out.out(&printers::to_json(&all_objs[0]));
+            } else if !all_objs.is_empty() || out.stderr.is_empty() {
+                out.out(&printers::list_to_json(&all_objs));
+            }
+        }
+        "name" => {}
+        _ if jsonpath.is_some() => {
+            let expr = jsonpath.unwrap_or_default();
+            let target = if single_named && all_objs.len() == 1 {
+                all_objs[0].clone()
+            } else {
+                json!({"apiVersion": "v1", "kind": "List", "items": all_objs, "metadata": {"resourceVersion": ""}})
+            };
+            match printers_jsonpath(&target, &expr) {
+                Ok(s) => out.out_raw(&s),
+                Err(e) => out.err(&format!("error: error parsing jsonpath {}, {}", expr, e)),
+            }
+        }
+        _ => {
+            let tables: Vec<String> = tables.into_iter().filter(|t| !t.is_empty()).collect();
+            if tables.is_empty() {
+                if out.stderr.is_empty() {
+                    let scope = if f.all_namespaces || targets.iter().all(|(i, _)| !i.namespaced) {
+                        String::new()
+                    } else {
+                        format!(" in {} namespace", ns)
+                    };
+                    out.note(&format!("No resources found{}.\n", scope));
+                }
+            } else {
+                out.out(&tables.join("\n"));
+            }
+        }
+    }
+}
+
+/// A small subset of kubectl's JSONPath: `{.a.b[0].c}` and `{.items[*].metadata.name}`, with
+/// literal text between expressions. Values print as kubectl prints them (strings bare, others JSON;
+/// several matches joined by a space).
+pub(super) fn printers_jsonpath(obj: &Value, expr: &str) -> Result<String, String> {
+    let mut out = String::new();
+    let mut rest = expr;
+    while let Some(start) = rest.find('{') {
+        out.push_str(&rest[..start]);
+        let end = rest[start..].find('}').ok_or("unclosed action")? + start;
+        let path = rest[start + 1..end].trim();
+        let mut cur: Vec<&Value> = vec![obj];
+        for seg in path.trim_start_matches('.').split('.').filter(|s| !s.is_empty()) {
+            let (name, idx) = match seg.find('[') {
+                Some(i) => (&seg[..i], Some(seg[i + 1..].trim_end_matches(']'))),
+                None => (seg, None),
+            };
+            let mut next = Vec::new();
+            for v in cur {
+                let v = if name.is_empty() { Some(v) } else { v.get(name) };
+                match (v, idx) {
+                    (Some(v), None) => next.push(v),
+                    (Some(Value::Array(a)), Some("*")) => next.extend(a.iter()),
+                    (Some(Value::Array(a)), Some(i)) => {
+                        let i: usize = i.parse().map_err(|_| format!("invalid array index {}", i))?;
+                        if let Some(x) = a.get(i) {
+                            next.push(x);
+                        } else {
+                            return Err("array index out of bounds".into());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            cur = next;
+        }
+        let parts: Vec<String> = cur.iter().map(|v| match v {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        }).collect();
+        out.push_str(&parts.join(" "));
+        rest = &rest[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// `--show-labels`: a LABELS column after the others (`k=v,k2=v2` or `<none>`).
+pub(super) fn add_labels_column(table: &str, objs: &[Value]) -> String {
+    let lines: Vec<&str> = table.lines().collect();
+    let width = lines.iter().map(|l| l.trim_end().chars().count()).max().unwrap_or(0) + 3;
+    let mut out = String::new();
+    for (i, l) in lines.iter().enumerate() {
+        let l = l.trim_end();
+        let label = if i == 0 {
+            "LABELS".to_string()
+        } else {
+            let m = objs.get(i - 1).map(meta::labels).unwrap_or_default();
+            if m.is_empty() {
+                "<none>".to_string()
+            } else {
+                m.iter().map(|(k, v)| format!("{}={}", k, v.as_str().unwrap_or(""))).collect::<Vec<_>>().join(",")
+            }
+        };
+        out.push_str(&format!("{:<w$}{}\n", l, label, w = width));
+    }
+    out
+}
