@@ -15,12 +15,19 @@
 //! - `MilliValue()` / `Value()` round up (away from zero) to the unit: `0.0001` has a MilliValue of 1.
 //! - JSON: a quantity may be a string or a bare number; the text is whitespace-trimmed, `null` is zero.
 //!
+//! Parsing is Go's own algorithm, ported exactly in [`parse`] (`parse_go`: the scanner, its error
+//! texts, the fast and slow paths, the canonical string Go caches); the schema's strict decoding
+//! and every other reader use it.
+//!
 //! Simplifications: the Go type switches between an `int64` fast path and an `inf.Dec` slow path;
 //! kubesim keeps a single exact integer count of nano-units (`i128`), which covers every amount the
 //! Go type can represent up to ~1.7e29 units (larger decimal amounts saturate instead of growing
 //! without bound). The canonical string form follows `CanonicalizeBytes`, so `String()` of a parsed
 //! quantity matches what the apiserver would echo back (`1000m` -> `1`, `1024Ki` -> `1Mi`).
 
+mod parse;
+
+pub use parse::{parse_go, Parsed, ERR_FORMAT_WRONG, ERR_NUMERIC, ERR_SUFFIX};
 use serde_json::Value;
 use std::cmp::Ordering;
 use std::fmt;
@@ -45,8 +52,6 @@ pub struct Quantity {
 }
 
 const NANO: i128 = 1_000_000_000;
-/// `maxAllowed` in quantity.go: binary-SI amounts are capped at 2^63-1 units.
-const MAX_ALLOWED_NANOS: i128 = (i64::MAX as i128) * NANO;
 /// kubesim's own representational ceiling for decimal amounts (Go would keep growing an inf.Dec).
 const REPR_LIMIT: i128 = i128::MAX / 1024;
 
@@ -79,236 +84,10 @@ pub fn parse_quantity(v: &Value) -> Option<Quantity> {
     }
 }
 
-/// `ParseQuantity` on a string (no trimming: the JSON path trims first).
+/// `ParseQuantity` on a string (no trimming: the JSON path trims first). None if malformed; see
+/// [`parse_go`] for Go's error texts and the canonical string.
 pub fn parse_quantity_str(s: &str) -> Option<Quantity> {
-    if s.is_empty() {
-        return None; // ErrFormatWrong
-    }
-    if s == "0" {
-        return Some(Quantity::zero(Format::DecimalSI));
-    }
-    let parts = parse_quantity_string(s)?;
-    let (base, exponent, mut format) = interpret_suffix(parts.suffix)?;
-
-    // magnitude in nano-units, rounded up to the next nano as Go does with inf.RoundUp.
-    let digits = format!("{}{}", parts.num, parts.denom);
-    let denom_len = parts.denom.len() as i64;
-    let mut nanos = if base == 10 {
-        shifted_ceil(&digits, exponent as i64 + 9 - denom_len)
-    } else {
-        binary_ceil(&digits, 9 - denom_len, exponent as u32)
-    };
-    if format == Format::BinarySI && nanos > MAX_ALLOWED_NANOS {
-        nanos = MAX_ALLOWED_NANOS;
-    }
-    if format == Format::BinarySI && nanos > 0 && nanos < NANO {
-        // "This avoids rounding and hopefully confusion, too": a binary amount below one unit
-        // is re-labelled DecimalSI (`0.000000000001Ki` prints as `2n`).
-        format = Format::DecimalSI;
-    }
-    let nanos = if parts.positive { nanos } else { -nanos };
-    Some(Quantity { nanos, format })
-}
-
-struct QuantityParts<'a> {
-    positive: bool,
-    num: &'a str,
-    denom: &'a str,
-    suffix: &'a str,
-}
-
-/// `parseQuantityString`: split into sign, integer digits, fraction digits and suffix.
-/// Quirks kept from Go: leading zeros are dropped, `1.` and `.5` are accepted, and an input made
-/// only of zeros (`00`) is zero.
-fn parse_quantity_string(s: &str) -> Option<QuantityParts<'_>> {
-    let b = s.as_bytes();
-    let end = b.len();
-    let mut pos = 0;
-    let mut positive = true;
-    match b.first() {
-        Some(b'-') => {
-            positive = false;
-            pos += 1;
-        }
-        Some(b'+') => pos += 1,
-        _ => {}
-    }
-    let digits_start = pos;
-    // strip leading zeros; running out of input means the value is zero.
-    while pos < end && b[pos] == b'0' {
-        pos += 1;
-    }
-    if pos >= end {
-        return Some(QuantityParts { positive, num: "0", denom: "", suffix: "" });
-    }
-    let num_start = pos;
-    while pos < end && b[pos].is_ascii_digit() {
-        pos += 1;
-    }
-    let mut num = &s[num_start..pos];
-    if num.is_empty() {
-        num = "0";
-    }
-    let mut denom = "";
-    if pos < end && b[pos] == b'.' {
-        pos += 1;
-        let d_start = pos;
-        while pos < end && b[pos].is_ascii_digit() {
-            pos += 1;
-        }
-        denom = &s[d_start..pos];
-    }
-    if !b[digits_start..pos].iter().any(u8::is_ascii_digit) {
-        return None; // no digit at all ("Mi", "."): Go's strconv/inf.Dec fails, ErrNumeric
-    }
-    // suffix: letters from the suffix alphabet, then an optional sign and digits (exponent).
-    let suffix_start = pos;
-    while pos < end && b"eEinumkKMGTP".contains(&b[pos]) {
-        pos += 1;
-    }
-    if pos < end && (b[pos] == b'-' || b[pos] == b'+') {
-        pos += 1;
-    }
-    while pos < end && b[pos].is_ascii_digit() {
-        pos += 1;
-    }
-    if pos < end {
-        return None; // ErrFormatWrong: a character that cannot belong to a suffix
-    }
-    Some(QuantityParts { positive, num, denom, suffix: &s[suffix_start..] })
-}
-
-/// `quantitySuffixer.interpret`: (base, exponent, format) for a suffix.
-fn interpret_suffix(suffix: &str) -> Option<(u32, i32, Format)> {
-    let dec = |e: i32| Some((10, e, Format::DecimalSI));
-    let bin = |e: i32| Some((2, e, Format::BinarySI));
-    match suffix {
-        "n" => dec(-9),
-        "u" => dec(-6),
-        "m" => dec(-3),
-        "" => dec(0),
-        "k" => dec(3),
-        "M" => dec(6),
-        "G" => dec(9),
-        "T" => dec(12),
-        "P" => dec(15),
-        "E" => dec(18),
-        "Ki" => bin(10),
-        "Mi" => bin(20),
-        "Gi" => bin(30),
-        "Ti" => bin(40),
-        "Pi" => bin(50),
-        "Ei" => bin(60),
-        _ => {
-            let bytes = suffix.as_bytes();
-            if bytes.len() > 1 && (bytes[0] == b'e' || bytes[0] == b'E') {
-                // strconv.ParseInt(s[1:], 10, 64), then int32(...)
-                let rest = &suffix[1..];
-                let digits = rest.strip_prefix(['+', '-']).unwrap_or(rest);
-                if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
-                    return None;
-                }
-                let parsed: i64 = rest.parse().ok()?;
-                // Clamp instead of Go's int32 wrap-around; such exponents saturate or round anyway.
-                let e = parsed.clamp(-1000, 1000) as i32;
-                Some((10, e, Format::DecimalExponent))
-            } else {
-                None
-            }
-        }
-    }
-}
-
-/// Decimal string of an unsigned integer, saturating at REPR_LIMIT.
-fn digits_to_i128(d: &str) -> i128 {
-    let d = d.trim_start_matches('0');
-    if d.len() > 38 {
-        return REPR_LIMIT;
-    }
-    let mut v: i128 = 0;
-    for c in d.bytes() {
-        v = match v.checked_mul(10).and_then(|x| x.checked_add((c - b'0') as i128)) {
-            Some(x) => x,
-            None => return REPR_LIMIT,
-        };
-    }
-    v.min(REPR_LIMIT)
-}
-
-/// Integer part and "has a non-zero fraction" of `digits × 10^shift`.
-fn shift_split(digits: &str, shift: i64) -> (i128, bool) {
-    let digits = digits.trim_start_matches('0');
-    if digits.is_empty() {
-        return (0, false);
-    }
-    if shift >= 0 {
-        if digits.len() as i64 + shift > 38 {
-            return (REPR_LIMIT, false);
-        }
-        let mut v = digits_to_i128(digits);
-        for _ in 0..shift {
-            v = match v.checked_mul(10) {
-                Some(x) => x,
-                None => return (REPR_LIMIT, false),
-            };
-        }
-        (v.min(REPR_LIMIT), false)
-    } else {
-        let cut = (-shift) as usize;
-        if cut >= digits.len() {
-            (0, true) // digits are non-zero (leading zeros were trimmed)
-        } else {
-            let (int_part, frac) = digits.split_at(digits.len() - cut);
-            (digits_to_i128(int_part), frac.bytes().any(|c| c != b'0'))
-        }
-    }
-}
-
-/// ceil(digits × 10^shift), saturating.
-fn shifted_ceil(digits: &str, shift: i64) -> i128 {
-    let (int_part, rem) = shift_split(digits, shift);
-    if rem {
-        int_part.saturating_add(1).min(REPR_LIMIT)
-    } else {
-        int_part
-    }
-}
-
-/// ceil(digits × 10^shift × 2^pow2): the binary-suffix path, done exactly by doubling the
-/// fractional decimal digits `pow2` times (pow2 ≤ 60), so no big-integer library is needed.
-fn binary_ceil(digits: &str, shift: i64, pow2: u32) -> i128 {
-    let digits = digits.trim_start_matches('0');
-    if digits.is_empty() {
-        return 0;
-    }
-    let (mut int_part, mut frac): (i128, Vec<u8>) = if shift >= 0 {
-        (shift_split(digits, shift).0, Vec::new())
-    } else {
-        let cut = (-shift) as usize;
-        if cut >= digits.len() {
-            let mut f = vec![0u8; cut - digits.len()];
-            f.extend(digits.bytes().map(|c| c - b'0'));
-            (0, f)
-        } else {
-            let (i, f) = digits.split_at(digits.len() - cut);
-            (digits_to_i128(i), f.bytes().map(|c| c - b'0').collect())
-        }
-    };
-    for _ in 0..pow2 {
-        // double the fraction (right to left), carrying into the integer part
-        let mut carry = 0u8;
-        for d in frac.iter_mut().rev() {
-            let x = *d * 2 + carry;
-            *d = x % 10;
-            carry = x / 10;
-        }
-        int_part = int_part.saturating_mul(2).saturating_add(carry as i128).min(REPR_LIMIT);
-    }
-    if frac.iter().any(|&d| d != 0) {
-        int_part.saturating_add(1).min(REPR_LIMIT)
-    } else {
-        int_part
-    }
+    parse_go(s).ok().map(|p| p.to_quantity())
 }
 
 /// Round `nanos` to a whole number of `unit`s, away from zero (Go's ScaledValue rounding), as i64.
@@ -323,6 +102,11 @@ fn scaled_away_from_zero(nanos: i128, unit: i128) -> i64 {
 }
 
 impl Quantity {
+    /// An amount in nano-units, saturating at kubesim's representational limit.
+    fn from_nanos(nanos: i128, format: Format) -> Quantity {
+        Quantity { nanos: nanos.clamp(-REPR_LIMIT, REPR_LIMIT), format }
+    }
+
     /// The zero quantity in the given format.
     pub fn zero(format: Format) -> Quantity {
         Quantity { nanos: 0, format }
@@ -371,72 +155,7 @@ impl Quantity {
 
     /// `CanonicalizeBytes`: the canonical text (what `String()` and JSON marshalling produce).
     pub fn canonical(&self) -> String {
-        if self.nanos == 0 {
-            return "0".to_string();
-        }
-        let mut format = self.format;
-        if format == Format::BinarySI {
-            // Amounts strictly between -1024 and 1024, or with a fraction, print as DecimalSI.
-            let small = self.nanos > -1024 * NANO && self.nanos < 1024 * NANO;
-            if small || self.nanos % NANO != 0 {
-                format = Format::DecimalSI;
-            }
-        }
-        let sign = if self.nanos < 0 { "-" } else { "" };
-        let mag = self.nanos.unsigned_abs();
-        match format {
-            Format::BinarySI => {
-                // AsCanonicalBase1024Bytes: divide by 1024 while exact.
-                let mut v = mag / NANO as u128;
-                let mut exp = 0;
-                while v != 0 && v.is_multiple_of(1024) && exp < 6 {
-                    v /= 1024;
-                    exp += 1;
-                }
-                let suffix = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"][exp];
-                format!("{sign}{v}{suffix}")
-            }
-            Format::DecimalSI | Format::DecimalExponent => {
-                // AsCanonicalBytes: strip factors of ten, then make the exponent a multiple of 3.
-                let mut m = mag;
-                let mut exp: i32 = -9;
-                while m != 0 && m.is_multiple_of(10) {
-                    m /= 10;
-                    exp += 1;
-                }
-                match exp % 3 {
-                    1 | -2 => {
-                        m *= 10;
-                        exp -= 1;
-                    }
-                    2 | -1 => {
-                        m *= 100;
-                        exp -= 2;
-                    }
-                    _ => {}
-                }
-                let si = match exp {
-                    -9 => Some("n"),
-                    -6 => Some("u"),
-                    -3 => Some("m"),
-                    0 => Some(""),
-                    3 => Some("k"),
-                    6 => Some("M"),
-                    9 => Some("G"),
-                    12 => Some("T"),
-                    15 => Some("P"),
-                    18 => Some("E"),
-                    _ => None,
-                };
-                let suffix = match (format, si) {
-                    (Format::DecimalSI, Some(s)) => s.to_string(),
-                    // beyond E, DecimalSI falls back to exponent notation (current quantity.go)
-                    _ if exp == 0 => String::new(),
-                    _ => format!("e{exp}"),
-                };
-                format!("{sign}{m}{suffix}")
-            }
-        }
+        Parsed { neg: self.nanos < 0, mantissa: self.nanos.unsigned_abs(), exponent: -9, format: self.format, cached: None }.canonical()
     }
 }
 
@@ -693,8 +412,10 @@ mod tests {
             },
             ParseCase { name: "empty", input: json!(""), milli: None, value: None, canonical: None },
             ParseCase { name: "capital K", input: json!("1K"), milli: None, value: None, canonical: None },
-            ParseCase { name: "suffix without digits", input: json!("Mi"), milli: None, value: None, canonical: None },
-            ParseCase { name: "a lone point", input: json!("."), milli: None, value: None, canonical: None },
+            // Go's scanner reads a missing numerator as "0" ("if we stripped all numerator
+            // positions, always return 0"), so these are zero, not errors
+            ParseCase { name: "suffix without digits", input: json!("Mi"), milli: Some(0), value: Some(0), canonical: Some("0") },
+            ParseCase { name: "a lone point", input: json!("."), milli: Some(0), value: Some(0), canonical: Some("0") },
             ParseCase { name: "unknown suffix", input: json!("1x"), milli: None, value: None, canonical: None },
             ParseCase { name: "bare e", input: json!("1e"), milli: None, value: None, canonical: None },
             ParseCase { name: "two dots", input: json!("1.2.3"), milli: None, value: None, canonical: None },
