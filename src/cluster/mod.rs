@@ -9,7 +9,7 @@
 //!
 //! **Architecture invariant:** no component holds a reference to another component, to etcd, or to
 //! the API server's storage. `Cluster` is the only owner of all of them; shells read it through
-//! the read-only [`ClusterView`] ([`view`]).
+//! the read-only [`ClusterView`] (`view.rs`).
 
 use crate::api::meta::{self, Resource};
 use crate::api::request::{EventType, Identity, Method, PatchType, Request, RequestInfo, Response};

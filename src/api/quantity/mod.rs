@@ -15,7 +15,7 @@
 //! - `MilliValue()` / `Value()` round up (away from zero) to the unit: `0.0001` has a MilliValue of 1.
 //! - JSON: a quantity may be a string or a bare number; the text is whitespace-trimmed, `null` is zero.
 //!
-//! Parsing is Go's own algorithm, ported exactly in [`parse`] (`parse_go`: the scanner, its error
+//! Parsing is Go's own algorithm, ported exactly in `parse.rs` ([`parse_go`]: the scanner, its error
 //! texts, the fast and slow paths, the canonical string Go caches); the schema's strict decoding
 //! and every other reader use it.
 //!
