@@ -174,6 +174,29 @@ pub fn int_of(v: &Value) -> Option<i64> {
     }
 }
 
+/// The first condition of `type_` in a `status.conditions` list (a copy), as the controllers'
+/// `GetCondition` helpers return it. `status` is the object's `status`.
+pub fn get_condition(status: &Value, type_: &str) -> Option<Value> {
+    get_array(status, &["conditions"]).iter().find(|c| get_str(c, &["type"]) == type_).cloned()
+}
+
+/// Removes the conditions of `type_` from `status.conditions`; an emptied list is dropped, as
+/// Go omits a nil slice on the wire.
+pub fn remove_condition(status: &mut Value, type_: &str) {
+    if let Some(obj) = status.as_object_mut() {
+        let now_empty = match obj.get_mut("conditions").and_then(Value::as_array_mut) {
+            Some(conds) => {
+                conds.retain(|c| get_str(c, &["type"]) != type_);
+                conds.is_empty()
+            }
+            None => obj.contains_key("conditions"),
+        };
+        if now_empty {
+            obj.remove("conditions");
+        }
+    }
+}
+
 /// The array at `path`, or an empty slice.
 pub fn get_array<'a>(v: &'a Value, path: &[&str]) -> &'a [Value] {
     get(v, path).and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[])

@@ -408,31 +408,9 @@ fn cond_field<'a>(c: &'a Value, f: &str) -> &'a str {
     c.get(f).and_then(Value::as_str).unwrap_or("")
 }
 
-/// `GetCondition(status, type)` on a ReplicaSet `status` object.
-pub fn get_condition(status: &Value, type_: &str) -> Option<Value> {
-    status
-        .get("conditions")?
-        .as_array()?
-        .iter()
-        .find(|c| cond_field(c, "type") == type_)
-        .cloned()
-}
-
-/// `RemoveCondition`; an emptied list is dropped (Go's nil slice is omitted).
-pub fn remove_condition(status: &mut Value, type_: &str) {
-    if let Some(obj) = status.as_object_mut() {
-        let empty = match obj.get_mut("conditions").and_then(Value::as_array_mut) {
-            Some(conds) => {
-                conds.retain(|c| cond_field(c, "type") != type_);
-                conds.is_empty()
-            }
-            None => obj.contains_key("conditions"),
-        };
-        if empty {
-            obj.remove("conditions");
-        }
-    }
-}
+/// `GetCondition(status, type)` and `RemoveCondition` (an emptied list is dropped) on a
+/// ReplicaSet `status` object.
+pub use crate::api::meta::{get_condition, remove_condition};
 
 /// `SetCondition`: no-op if the same type already has the same status and reason;
 /// otherwise the old entry is removed and the new one appended. (Unlike the

@@ -42,28 +42,11 @@ pub(super) fn cond_field<'a>(c: &'a Value, f: &str) -> &'a str {
 /// `GetDeploymentCondition(status, type)`: a copy of the first condition of that type.
 /// `status` is the Deployment's `status` object.
 pub fn get_deployment_condition(status: &Value, type_: &str) -> Option<Value> {
-    status
-        .get("conditions")?
-        .as_array()?
-        .iter()
-        .find(|c| cond_field(c, "type") == type_)
-        .cloned()
+    crate::api::meta::get_condition(status, type_)
 }
 
 pub(super) fn filter_out_condition(status: &mut Value, type_: &str) {
-    if let Some(obj) = status.as_object_mut() {
-        let now_empty = match obj.get_mut("conditions").and_then(Value::as_array_mut) {
-            Some(conds) => {
-                conds.retain(|c| cond_field(c, "type") != type_);
-                conds.is_empty()
-            }
-            None => obj.contains_key("conditions"),
-        };
-        if now_empty {
-            // A nil slice is omitted on the wire.
-            obj.remove("conditions");
-        }
-    }
+    crate::api::meta::remove_condition(status, type_)
 }
 
 /// `SetDeploymentCondition`: no-op when a condition of the same type already has
