@@ -141,6 +141,8 @@ pub struct NodeInfo {
     /// (allocatable, requested, non-zero requested). `None` means "compute from `pods`"; whoever
     /// mutates `pods` directly must call [`NodeInfo::refresh`] or leave this `None`.
     pub cache: Option<(Resource, Resource, (i64, i64))>,
+    /// `metadata.name`, read once (every filter and score loop asks for it).
+    name: String,
 }
 
 impl NodeInfo {
@@ -161,7 +163,8 @@ impl NodeInfo {
                 }
             }
         }
-        NodeInfo { node, pods, image_sizes, cache: None }
+        let name = s(node.get("metadata").and_then(|m| m.get("name"))).to_string();
+        NodeInfo { node, pods, image_sizes, cache: None, name }
     }
 
     /// Recomputes the cached sums after `pods` or `node` changed.
@@ -172,7 +175,7 @@ impl NodeInfo {
 
     /// `metadata.name` of the node ("" if missing).
     pub fn name(&self) -> &str {
-        s(self.node.get("metadata").and_then(|m| m.get("name")))
+        &self.name
     }
 
     /// `NodeInfo.Allocatable`: `status.allocatable` as a Resource (pods -> AllowedPodNumber).
@@ -1175,7 +1178,7 @@ fn select_victims_on_node(pod: &Value, ni: &NodeInfo) -> Result<Vec<Value>, Stat
             &["No preemption victims found for incoming pod"],
         ));
     }
-    let mut trial = NodeInfo { node: ni.node.clone(), pods: kept, image_sizes: ni.image_sizes.clone(), cache: None };
+    let mut trial = NodeInfo { node: ni.node.clone(), pods: kept, image_sizes: ni.image_sizes.clone(), cache: None, name: ni.name.clone() };
     let st = filter(pod, &trial);
     if !st.is_success() {
         return Err(st);
