@@ -197,6 +197,25 @@ pub fn remove_condition(status: &mut Value, type_: &str) {
     }
 }
 
+/// Removes the conditions of the new condition's type and appends it at the end (the controllers'
+/// `SetCondition` helpers, after their own "nothing changed" checks).
+pub fn replace_condition(status: &mut Value, cond: Value) {
+    if status.is_null() {
+        *status = Value::Object(Map::new());
+    }
+    let type_ = get_str(&cond, &["type"]).to_string();
+    remove_condition(status, &type_);
+    if let Some(obj) = status.as_object_mut() {
+        let entry = obj.entry("conditions").or_insert_with(|| Value::Array(Vec::new()));
+        if !entry.is_array() {
+            *entry = Value::Array(Vec::new());
+        }
+        if let Some(a) = entry.as_array_mut() {
+            a.push(cond);
+        }
+    }
+}
+
 /// The array at `path`, or an empty slice.
 pub fn get_array<'a>(v: &'a Value, path: &[&str]) -> &'a [Value] {
     get(v, path).and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[])

@@ -427,18 +427,7 @@ pub fn set_condition(status: &mut Value, cond: Value) {
             return;
         }
     }
-    remove_condition(status, &type_);
-    if let Some(obj) = status.as_object_mut() {
-        let entry = obj
-            .entry("conditions")
-            .or_insert_with(|| Value::Array(Vec::new()));
-        if !entry.is_array() {
-            *entry = Value::Array(Vec::new());
-        }
-        if let Some(a) = entry.as_array_mut() {
-            a.push(cond);
-        }
-    }
+    crate::api::meta::replace_condition(status, cond);
 }
 
 // ---------------------------------------------------------------------------

@@ -79,18 +79,7 @@ pub fn set_deployment_condition(status: &mut Value, cond: Value) {
             }
         }
     }
-    filter_out_condition(status, &type_);
-    if let Some(obj) = status.as_object_mut() {
-        let entry = obj
-            .entry("conditions")
-            .or_insert_with(|| Value::Array(Vec::new()));
-        if !entry.is_array() {
-            *entry = Value::Array(Vec::new());
-        }
-        if let Some(arr) = entry.as_array_mut() {
-            arr.push(cond);
-        }
-    }
+    crate::api::meta::replace_condition(status, cond);
 }
 
 /// `RemoveDeploymentCondition`.
