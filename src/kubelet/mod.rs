@@ -16,6 +16,7 @@ use crate::api::{meta, quantity, time};
 use crate::api::request::{Identity, Method};
 use crate::cluster::{self, Component};
 use crate::trace::Actor;
+use std::rc::Rc;
 use serde_json::{json, Value};
 
 /// How a node looks (what kubelet flags and the machine would decide).
@@ -75,7 +76,7 @@ pub struct Kubelet {
     needs_status_report: bool,
     lease_rv: String,
     /// Watch events that arrived while the kubelet was down (its watch re-lists on restart).
-    missed: Vec<(EventType, Value)>,
+    missed: Vec<(EventType, Rc<Value>)>,
 }
 
 impl Kubelet {
@@ -253,7 +254,7 @@ impl Component for Kubelet {
         let field = format!("spec.nodeName={}", self.cfg.name);
         let pods = ctx.list_and_watch(meta::lookup("pods").expect("pods"), "", "", &field);
         for p in pods {
-            self.pods.on_pod(ctx, &self.cfg.name.clone(), &self.node_ip(), EventType::Added, p);
+            self.pods.on_pod(ctx, &self.cfg.name.clone(), &self.node_ip(), EventType::Added, Rc::new(p));
         }
         ctx.after_background(NODE_STATUS_REPORT_MS, Timer::NodeStatus);
         ctx.after_background(LEASE_RENEW_MS, Timer::Lease);
@@ -263,7 +264,7 @@ impl Component for Kubelet {
         if !self.running {
             // A failed node does nothing; its timers keep ticking (re-armed) so it can recover.
             if let Input::Watch { event_type, object, .. } = &input {
-                self.missed.push((*event_type, (**object).clone()));
+                self.missed.push((*event_type, object.clone()));
             }
             match input {
                 Input::Timer(Timer::NodeStatus) => ctx.after_background(NODE_STATUS_REPORT_MS, Timer::NodeStatus),
@@ -276,7 +277,7 @@ impl Component for Kubelet {
         let name = self.cfg.name.clone();
         let ip = self.node_ip();
         match input {
-            Input::Watch { resource: Resource::Pods, event_type, object } => self.pods.on_pod(ctx, &name, &ip, event_type, (*object).clone()),
+            Input::Watch { resource: Resource::Pods, event_type, object } => self.pods.on_pod(ctx, &name, &ip, event_type, object),
             Input::Watch { .. } => {}
             Input::Timer(Timer::NodeStatus) => {
                 self.report_status(ctx);

@@ -21,6 +21,7 @@ use super::Timer;
 use crate::runtime::{self, ImageRef, Runtime};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, VecDeque};
+use std::rc::Rc;
 
 /// The pod workers' timers: a CRI call finishing or a back-off passing, for one pod (by uid)
 /// and, where it matters, one container (by index).
@@ -100,7 +101,8 @@ struct Container {
 
 #[derive(Clone, Debug)]
 struct PodState {
-    pod: Value,
+    /// The pod as last seen (shared with the watch event that delivered it).
+    pod: Rc<Value>,
     step: Step,
     pod_ip: String,
     start_time: i64,
@@ -175,7 +177,7 @@ impl PodWorkers {
     }
 
     /// A watch event for a pod bound to this node.
-    pub fn on_pod(&mut self, ctx: &mut Ctx, node: &str, ip: &str, event: EventType, pod: Value) {
+    pub fn on_pod(&mut self, ctx: &mut Ctx, node: &str, ip: &str, event: EventType, pod: Rc<Value>) {
         let uid = meta::uid(&pod).to_string();
         if event == EventType::Deleted {
             self.pods.remove(&uid);
@@ -547,7 +549,7 @@ impl PodWorkers {
         let resp = ctx.merge_patch(&path, json!({"status": status}));
         if resp.ok() {
             if let Some(s) = self.pods.get_mut(uid) {
-                s.pod = resp.body;
+                s.pod = Rc::new(resp.body);
             }
         }
     }
