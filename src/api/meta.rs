@@ -174,10 +174,15 @@ pub fn int_of(v: &Value) -> Option<i64> {
     }
 }
 
+/// The first condition of `type_` in a list of conditions.
+pub fn find_condition<'a>(conditions: &'a [Value], type_: &str) -> Option<&'a Value> {
+    conditions.iter().find(|c| get_str(c, &["type"]) == type_)
+}
+
 /// The first condition of `type_` in a `status.conditions` list (a copy), as the controllers'
 /// `GetCondition` helpers return it. `status` is the object's `status`.
 pub fn get_condition(status: &Value, type_: &str) -> Option<Value> {
-    get_array(status, &["conditions"]).iter().find(|c| get_str(c, &["type"]) == type_).cloned()
+    find_condition(get_array(status, &["conditions"]), type_).cloned()
 }
 
 /// Removes the conditions of `type_` from `status.conditions`; an emptied list is dropped, as

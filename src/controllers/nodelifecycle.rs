@@ -65,7 +65,7 @@ impl Default for NodeLifecycleController {
 }
 
 fn ready_condition(node: &Value) -> Option<&Value> {
-    meta::get(node, &["status", "conditions"])?.as_array()?.iter().find(|c| meta::get_str(c, &["type"]) == "Ready")
+    meta::find_condition(meta::get_array(node, &["status", "conditions"]), "Ready")
 }
 
 fn has_taint(node: &Value, key: &str, effect: &str) -> Option<Value> {

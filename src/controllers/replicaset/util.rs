@@ -108,10 +108,7 @@ pub fn filter_active_pods(pods: &[Value]) -> Vec<Value> {
 
 /// `GetPodReadyCondition`: the first condition of type `Ready`.
 pub fn get_pod_ready_condition(pod: &Value) -> Option<&Value> {
-    get_path(pod, &["status", "conditions"])?
-        .as_array()?
-        .iter()
-        .find(|c| c.get("type").and_then(Value::as_str) == Some("Ready"))
+    crate::api::meta::find_condition(crate::api::meta::get_array(pod, &["status", "conditions"]), "Ready")
 }
 
 /// `IsPodReady`: the Ready condition has status `True`.

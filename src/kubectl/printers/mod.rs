@@ -348,7 +348,7 @@ fn is_restartable_init(c: Option<&Value>) -> bool {
 }
 
 fn condition_true(pod: &Value, ctype: &str) -> bool {
-    ga(pod, &["status", "conditions"]).iter().any(|c| gs(c, &["type"]) == ctype && gs(c, &["status"]) == "True")
+    crate::api::meta::find_condition(ga(pod, &["status", "conditions"]), ctype).is_some_and(|c| gs(c, &["status"]) == "True")
 }
 
 /// `printPod`: READY, STATUS, RESTARTS exactly as the apiserver computes them.
