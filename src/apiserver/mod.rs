@@ -215,10 +215,6 @@ impl ApiServer {
         self.audit.clear();
     }
 
-    pub fn limits(&self) -> &Limits {
-        &self.limits
-    }
-
     pub fn audit_total(&self) -> u64 {
         self.audit.len() as u64 + self.audit_dropped
     }

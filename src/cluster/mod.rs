@@ -360,7 +360,6 @@ pub struct Cluster {
     components: Vec<Slot>,
     config: ClusterConfig,
     foreground: usize,
-    seed: u64,
 }
 
 /// The identity kubectl uses in a kubeadm cluster (facts §9).
@@ -389,7 +388,6 @@ impl Cluster {
             components: Vec::new(),
             config,
             foreground: 0,
-            seed,
         };
         // kube-apiserver's bootstrap controller creates the system namespaces.
         let apiserver_id = Identity {
@@ -448,10 +446,6 @@ impl Cluster {
     /// Virtual time, in milliseconds since the simulation started.
     pub fn now(&self) -> i64 {
         self.now
-    }
-
-    pub fn seed(&self) -> u64 {
-        self.seed
     }
 
     pub fn components(&self) -> impl Iterator<Item = &dyn Hosted> {

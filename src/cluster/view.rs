@@ -28,10 +28,6 @@ impl<'a> ClusterView<'a> {
         self.c.now
     }
 
-    pub fn seed(&self) -> u64 {
-        self.c.seed
-    }
-
     pub fn trace(&self) -> &'a Trace {
         &self.c.trace
     }
