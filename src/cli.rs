@@ -102,8 +102,30 @@ fn peak_rss_mb() -> f64 {
         .unwrap_or(0.0)
 }
 
+/// Refuses flags a command does not take (so `kubesim bench --help` prints the usage instead of
+/// starting a 100-second run) and flags given without a value.
+fn check_flags(args: &[String], known: &[&str]) -> Result<(), String> {
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        if !known.contains(&a) {
+            return Err(format!("unknown flag \"{}\"\n{}", a, USAGE));
+        }
+        i += 2;
+    }
+    Ok(())
+}
+
+/// Steps between two progress lines of `kubesim bench` (on stderr; stdout stays one JSON line).
+const BENCH_PROGRESS_STEPS: u64 = 100_000;
+
 /// `kubesim bench`: N nodes, P pods spread over D Deployments, run until every pod is Running.
 fn bench(args: &[String], seed: u64) -> Result<i32, String> {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{}", USAGE);
+        return Ok(0);
+    }
+    check_flags(args, &["--nodes", "--pods", "--deployments", "--seed"])?;
     let nodes = flag(args, "--nodes")?.unwrap_or(1000) as usize;
     let pods = flag(args, "--pods")?.unwrap_or(10_000) as usize;
     let deployments = flag(args, "--deployments")?.unwrap_or((pods / 100).max(1) as u64) as usize;
@@ -115,22 +137,47 @@ fn bench(args: &[String], seed: u64) -> Result<i32, String> {
     let setup_s = start.elapsed().as_secs_f64();
     let t0 = std::time::Instant::now();
     let out = sandbox::bench_apply(&mut c, pods, deployments);
-    let settle = c.run_until_settled();
+    // Settle in chunks with a progress line each, within the same bound as `run_until_settled`.
+    let mut steps = 0;
+    let settled = loop {
+        let s = c.run_steps(BENCH_PROGRESS_STEPS.min(c.max_steps_per_settle() - steps));
+        steps += s.steps;
+        if s.settled || steps >= c.max_steps_per_settle() {
+            break s.settled;
+        }
+        eprintln!(
+            "kubesim bench: {:.0} s: {} of {} pods Running, {} messages, virtual time {:.1} s",
+            t0.elapsed().as_secs_f64(),
+            sandbox::count_running(&c),
+            pods,
+            c.trace().total(),
+            c.now() as f64 / 1000.0
+        );
+    };
     let wall = t0.elapsed().as_secs_f64();
     let running = sandbox::count_running(&c);
+    let view = c.view();
+    let (etcd_versions, etcd_bytes) = view.etcd_stored();
+    let audit_bytes: usize = view.audit().iter().map(String::len).sum();
+    let mb = |b: usize| b as f64 / (1024.0 * 1024.0);
     println!(
-        "{{\"nodes\":{},\"pods\":{},\"running\":{},\"deployments\":{},\"messages\":{},\"virtual_s\":{:.3},\"settled\":{},\"setup_s\":{:.3},\"wall_s\":{:.3},\"pods_per_s\":{:.1},\"peak_rss_mb\":{:.1}}}",
+        "{{\"nodes\":{},\"pods\":{},\"running\":{},\"deployments\":{},\"messages\":{},\"virtual_s\":{:.3},\"settled\":{},\"setup_s\":{:.3},\"wall_s\":{:.3},\"pods_per_s\":{:.1},\"peak_rss_mb\":{:.1},\"etcd_versions\":{},\"etcd_values_mb\":{:.1},\"audit_kept\":{},\"audit_mb\":{:.1},\"trace_kept\":{}}}",
         nodes,
         pods,
         running,
         deployments,
         c.trace().total(),
         c.now() as f64 / 1000.0,
-        settle.settled,
+        settled,
         setup_s,
         wall,
         running as f64 / wall.max(1e-9),
-        peak_rss_mb()
+        peak_rss_mb(),
+        etcd_versions,
+        mb(etcd_bytes),
+        view.audit().len(),
+        mb(audit_bytes),
+        view.trace().messages().len(),
     );
     if !out.is_empty() {
         eprint!("{}", out);

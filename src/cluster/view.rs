@@ -62,6 +62,11 @@ impl<'a> ClusterView<'a> {
         self.c.api.etcd().keys(prefix)
     }
 
+    /// etcd's stored versions (every revision not yet compacted) and the bytes of their values.
+    pub fn etcd_stored(&self) -> (usize, usize) {
+        self.c.api.etcd().stored()
+    }
+
     /// The change written at a revision, with the key's previous value.
     pub fn etcd_change_at(&self, rev: i64) -> Option<WatchEvent> {
         self.c.api.etcd().change_at(rev)

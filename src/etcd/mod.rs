@@ -161,6 +161,14 @@ impl Etcd {
             .collect()
     }
 
+    /// What the store holds: the number of stored versions (tombstones included) and the bytes of
+    /// their values, every revision not yet compacted.
+    pub fn stored(&self) -> (usize, usize) {
+        let versions = self.history.values().map(Vec::len).sum();
+        let bytes = self.history.values().flatten().map(|kv| kv.value.as_ref().map_or(0, |v| v.len())).sum();
+        (versions, bytes)
+    }
+
     /// Count of live keys under a prefix.
     pub fn count(&self, prefix: &str) -> usize {
         self.keys(prefix).len()
