@@ -51,6 +51,13 @@ impl std::fmt::Display for Timer {
 type Ctx<'a> = cluster::Ctx<'a, Timer>;
 type Input = cluster::Input<Timer>;
 
+/// A sync step that upstream ends with `return err`: a request failed (a 409 Conflict, say) or a
+/// computed scale was invalid. `syncDeployment` stops there and the key is requeued (`handleErr`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SyncError;
+
+type SyncResult<T = ()> = Result<T, SyncError>;
+
 pub struct DeploymentController {
     deployments: Store,
     replica_sets: Store,
@@ -161,9 +168,9 @@ impl DeploymentController {
     }
 
     /// `syncDeployment`.
-    fn sync_deployment(&mut self, ctx: &mut Ctx, key: &str) {
+    fn sync_deployment(&mut self, ctx: &mut Ctx, key: &str) -> SyncResult {
         let Some(d) = self.deployments.get(key).cloned() else {
-            return; // deleted: the garbage collector removes what it owned
+            return Ok(()); // deleted: the garbage collector removes what it owned
         };
         let selector_empty = meta::get(&d, &["spec", "selector"]).and_then(|s| s.as_object()).map(|s| s.values().all(|v| v.as_object().map(|o| o.is_empty()).unwrap_or(v.as_array().map(|a| a.is_empty()).unwrap_or(true)))).unwrap_or(true);
         if selector_empty {
@@ -174,22 +181,26 @@ impl DeploymentController {
                 meta::set(&mut d2, &["status", "observedGeneration"], json!(g));
                 self.update_status(ctx, &d2);
             }
-            return;
+            return Ok(());
         }
         let rs_list = self.get_replica_sets_for_deployment(ctx, &d);
         if meta::is_deleting(&d) {
-            self.sync_status_only(ctx, &d, rs_list);
-            return;
+            return self.sync_status_only(ctx, &d, rs_list);
         }
-        let paused = meta::get(&d, &["spec", "paused"]).and_then(|p| p.as_bool()).unwrap_or(false);
-        if paused || self.is_scaling_event(&d, &rs_list) {
-            self.sync(ctx, &d, rs_list);
-            return;
+        // Upstream works on one deep copy: the paused condition is written into it and later
+        // steps see it (with the resourceVersion read from the cache, as upstream's copy has).
+        let mut d = d;
+        self.check_paused_conditions(ctx, &mut d)?;
+        if du::is_paused(&d) {
+            return self.sync(ctx, &d, rs_list);
+        }
+        if self.is_scaling_event(&d, &rs_list) {
+            return self.sync(ctx, &d, rs_list);
         }
         if meta::get_str(&d, &["spec", "strategy", "type"]) == du::RECREATE_DEPLOYMENT_STRATEGY_TYPE {
-            self.rollout_recreate(ctx, &d, rs_list);
+            self.rollout_recreate(ctx, &d, rs_list)
         } else {
-            self.rollout_rolling(ctx, &d, rs_list);
+            self.rollout_rolling(ctx, &d, rs_list)
         }
     }
 
@@ -232,7 +243,10 @@ impl Component for DeploymentController {
             Input::Watch { .. } => {}
             Input::Timer(Timer::Worker) => {
                 if let Some(k) = self.queue.start_work() {
-                    self.sync_deployment(ctx, &k);
+                    if self.sync_deployment(ctx, &k).is_err() {
+                        // handleErr: requeue the key
+                        self.queue.enqueue(ctx, &k, Timer::Worker);
+                    }
                 }
                 self.queue.done(ctx, Timer::Worker);
             }

@@ -1,11 +1,43 @@
 //! `pkg/controller/deployment/progress.go`: `syncRolloutStatus` (the Progressing condition,
-//! `ProgressDeadlineExceeded`) and `requeueStuckDeployment`.
+//! `ProgressDeadlineExceeded`) and `requeueStuckDeployment`; `checkPausedConditions` (sync.go).
 
 use super::*;
 
 impl DeploymentController {
+    /// `checkPausedConditions` (sync.go): `Progressing=Unknown` with `DeploymentPaused` while
+    /// paused, `DeploymentResumed` once resumed, so a long pause is never reported as a lack of
+    /// progress. Only with a progress deadline, and never over `ProgressDeadlineExceeded`.
+    /// Writes into `d` (upstream's copy) and keeps `d`'s resourceVersion, as upstream does.
+    pub(super) fn check_paused_conditions(&mut self, ctx: &mut Ctx, d: &mut Value) -> SyncResult {
+        if !du::has_progress_deadline(d) {
+            return Ok(());
+        }
+        let cond = du::get_deployment_condition(d.get("status").unwrap_or(&json!({})), du::DEPLOYMENT_PROGRESSING);
+        let reason = cond.as_ref().map(|c| meta::get_str(c, &["reason"]).to_string());
+        if reason.as_deref() == Some(du::TIMED_OUT_REASON) {
+            return Ok(());
+        }
+        let paused_cond_exists = reason.as_deref() == Some(du::PAUSED_DEPLOY_REASON);
+        let paused = du::is_paused(d);
+        let now = time::rfc3339(ctx.now);
+        let condition = if paused && !paused_cond_exists {
+            du::new_deployment_condition(du::DEPLOYMENT_PROGRESSING, du::CONDITION_UNKNOWN, du::PAUSED_DEPLOY_REASON, du::PAUSED_DEPLOY_MESSAGE, &now)
+        } else if !paused && paused_cond_exists {
+            du::new_deployment_condition(du::DEPLOYMENT_PROGRESSING, du::CONDITION_UNKNOWN, du::RESUMED_DEPLOY_REASON, du::RESUMED_DEPLOY_MESSAGE, &now)
+        } else {
+            return Ok(());
+        };
+        du::set_deployment_condition(meta::entry(d, &["status"]), condition);
+        let path = format!("/apis/apps/v1/namespaces/{}/deployments/{}/status", meta::namespace(d), meta::name(d));
+        if ctx.request(Method::Put, &path, Some(d.clone())).ok() {
+            Ok(())
+        } else {
+            Err(SyncError)
+        }
+    }
+
     /// `syncRolloutStatus`: compute status and the Progressing condition (progress.go).
-    pub(super) fn sync_rollout_status(&mut self, ctx: &mut Ctx, all: &[Value], new_rs: Option<&Value>, d: &Value) {
+    pub(super) fn sync_rollout_status(&mut self, ctx: &mut Ctx, all: &[Value], new_rs: Option<&Value>, d: &Value) -> SyncResult {
         let now = time::rfc3339(ctx.now);
         let mut new_status = du::calculate_status(d, all, new_rs, &now);
         if !du::has_progress_deadline(d) {
@@ -46,13 +78,13 @@ impl DeploymentController {
         }
         if d.get("status") == Some(&new_status) {
             self.requeue_stuck_deployment(ctx, d, &new_status);
-            return;
+            return Ok(());
         }
         let mut nd = d.clone();
         nd["status"] = new_status.clone();
-        if self.update_status(ctx, &nd).is_some() {
-            self.requeue_stuck_deployment(ctx, &nd, &new_status);
-        }
+        self.update_status(ctx, &nd).ok_or(SyncError)?;
+        self.requeue_stuck_deployment(ctx, &nd, &new_status);
+        Ok(())
     }
 
     /// `requeueStuckDeployment`: check again when the progress deadline would pass.

@@ -26,15 +26,15 @@ impl DeploymentController {
     }
 
     /// `getAllReplicaSetsAndSyncRevision`.
-    pub(super) fn get_all_replica_sets_and_sync_revision(&mut self, ctx: &mut Ctx, d: &mut Value, rs_list: &[Value], create: bool) -> (Option<Value>, Vec<Value>) {
+    pub(super) fn get_all_replica_sets_and_sync_revision(&mut self, ctx: &mut Ctx, d: &mut Value, rs_list: &[Value], create: bool) -> SyncResult<(Option<Value>, Vec<Value>)> {
         let mut list = rs_list.to_vec();
         let (_, all_old) = du::find_old_replica_sets(d, &mut list);
-        let new_rs = self.get_new_replica_set(ctx, d, rs_list, &all_old, create);
-        (new_rs, all_old)
+        let new_rs = self.get_new_replica_set(ctx, d, rs_list, &all_old, create)?;
+        Ok((new_rs, all_old))
     }
 
     /// `getNewReplicaSet`: find the ReplicaSet whose template matches, or create it.
-    pub(super) fn get_new_replica_set(&mut self, ctx: &mut Ctx, d: &mut Value, rs_list: &[Value], old_rss: &[Value], create: bool) -> Option<Value> {
+    pub(super) fn get_new_replica_set(&mut self, ctx: &mut Ctx, d: &mut Value, rs_list: &[Value], old_rss: &[Value], create: bool) -> SyncResult<Option<Value>> {
         let ns = meta::namespace(d).to_string();
         let mut list = rs_list.to_vec();
         let existing = du::find_new_replica_set(d, &mut list);
@@ -52,12 +52,14 @@ impl DeploymentController {
                         meta::remove(&mut rs_copy, &["spec", "minReadySeconds"]);
                     }
                 }
+                // upstream returns the updated ReplicaSet at once: the Deployment's own revision
+                // annotation follows on the next sync
                 let resp = ctx.request(Method::Put, &rs_path(&ns, meta::name(&rs_copy)), Some(rs_copy.clone()));
                 if !resp.ok() {
-                    return Some(existing);
+                    return Err(SyncError);
                 }
-                rs_copy = resp.body;
-                self.replica_sets.apply(EventType::Modified, &rs_copy);
+                self.replica_sets.apply(EventType::Modified, &resp.body);
+                return Ok(Some(resp.body));
             }
             let rev = meta::annotation(&rs_copy, du::REVISION_ANNOTATION).unwrap_or("").to_string();
             let mut needs_update = du::set_deployment_revision(d, &rev);
@@ -69,14 +71,12 @@ impl DeploymentController {
                 needs_update = true;
             }
             if needs_update {
-                if let Some(nd) = self.update_status(ctx, d) {
-                    *d = nd;
-                }
+                *d = self.update_status(ctx, d).ok_or(SyncError)?;
             }
-            return Some(rs_copy);
+            return Ok(Some(rs_copy));
         }
         if !create {
-            return None;
+            return Ok(None);
         }
         // new ReplicaSet: name = deployment name + "-" + pod-template-hash
         let template = meta::get(d, &["spec", "template"]).cloned().unwrap_or(json!({}));
@@ -128,7 +128,7 @@ impl DeploymentController {
                     let c = meta::get_i64(d, &["status", "collisionCount"]).unwrap_or(0) + 1;
                     meta::set(d, &["status", "collisionCount"], json!(c));
                     self.update_status(ctx, d);
-                    return None;
+                    return Err(SyncError);
                 }
             }
         } else {
@@ -137,9 +137,9 @@ impl DeploymentController {
             let cond = du::new_deployment_condition(du::DEPLOYMENT_PROGRESSING, du::CONDITION_FALSE, du::FAILED_RS_CREATE_REASON, &msg, &now);
             du::set_deployment_condition(meta::entry(d, &["status"]), cond);
             self.update_status(ctx, d);
-            return None;
+            return Err(SyncError);
         };
-        let created = created?;
+        let Some(created) = created else { return Err(SyncError) };
         if !already_exists && new_replicas > 0 {
             let msg = format!("Scaled up replica set {} from 0 to {}", name, new_replicas);
             self.recorder.event(ctx, d, None, "Normal", "ScalingReplicaSet", &msg);
@@ -152,30 +152,37 @@ impl DeploymentController {
             needs_update = true;
         }
         if needs_update {
-            if let Some(nd) = self.update_status(ctx, d) {
-                *d = nd;
-            }
+            *d = self.update_status(ctx, d).ok_or(SyncError)?;
         }
-        Some(created)
+        Ok(Some(created))
     }
 
-    /// `scaleReplicaSetAndRecordEvent` + `scaleReplicaSet`.
-    pub(super) fn scale_replica_set(&mut self, ctx: &mut Ctx, rs: &Value, new_scale: i32, d: &Value) -> (bool, Value) {
+    /// `scaleReplicaSetAndRecordEvent`: nothing to do when the size is already right (the
+    /// desired-replicas and max-replicas annotations are left as they are, for proportional
+    /// scaling to read later).
+    pub(super) fn scale_replica_set_and_record_event(&mut self, ctx: &mut Ctx, rs: &Value, new_scale: i32, d: &Value) -> SyncResult<(bool, Value)> {
+        if du::spec_replicas(rs) == new_scale {
+            return Ok((false, rs.clone()));
+        }
+        self.scale_replica_set(ctx, rs, new_scale, d)
+    }
+
+    /// `scaleReplicaSet`: update the size and the replicas annotations; an event when the size changed.
+    pub(super) fn scale_replica_set(&mut self, ctx: &mut Ctx, rs: &Value, new_scale: i32, d: &Value) -> SyncResult<(bool, Value)> {
         let current = du::spec_replicas(rs);
         let size_needs_update = current != new_scale;
         let desired = du::spec_replicas(d);
         let max = desired + du::max_surge(d);
         let annotations_need_update = du::replicas_annotations_need_update(rs, desired, max);
         if !size_needs_update && !annotations_need_update {
-            return (false, rs.clone());
+            return Ok((false, rs.clone()));
         }
         let mut copy = rs.clone();
         meta::set(&mut copy, &["spec", "replicas"], json!(new_scale));
         du::set_replicas_annotations(&mut copy, desired, max);
         let resp = ctx.request(Method::Put, &rs_path(meta::namespace(rs), meta::name(rs)), Some(copy));
         if !resp.ok() {
-            self.queue.enqueue(ctx, &meta::key(d), Timer::Worker);
-            return (false, rs.clone());
+            return Err(SyncError);
         }
         self.replica_sets.apply(EventType::Modified, &resp.body);
         if size_needs_update {
@@ -183,43 +190,46 @@ impl DeploymentController {
             let msg = format!("Scaled {} replica set {} from {} to {}", op, meta::name(rs), current, new_scale);
             self.recorder.event(ctx, d, None, "Normal", "ScalingReplicaSet", &msg);
         }
-        (size_needs_update, resp.body)
+        Ok((size_needs_update, resp.body))
     }
 
-
     /// `sync`: reconcile scaling events (and paused deployments), then sync status.
-    pub(super) fn sync(&mut self, ctx: &mut Ctx, d: &Value, rs_list: Vec<Value>) {
+    pub(super) fn sync(&mut self, ctx: &mut Ctx, d: &Value, rs_list: Vec<Value>) -> SyncResult {
         let mut d = d.clone();
-        let (new_rs, old_rss) = self.get_all_replica_sets_and_sync_revision(ctx, &mut d, &rs_list, false);
-        self.scale(ctx, &d, new_rs.as_ref(), &old_rss);
+        let (new_rs, old_rss) = self.get_all_replica_sets_and_sync_revision(ctx, &mut d, &rs_list, false)?;
+        self.scale(ctx, &d, new_rs.as_ref(), &old_rss)?;
+        // Clean up the deployment when it's paused (no rollbackTo is ever in flight here).
+        if du::is_paused(&d) {
+            self.cleanup_deployment(ctx, &old_rss, &d)?;
+        }
         let olds: Vec<Value> = old_rss.iter().map(|o| self.replica_sets.get(&meta::key(o)).cloned().unwrap_or_else(|| o.clone())).collect();
         let new_rs = new_rs.map(|n| self.replica_sets.get(&meta::key(&n)).cloned().unwrap_or(n));
         let mut all = olds.clone();
         if let Some(n) = &new_rs {
             all.push(n.clone());
         }
-        self.sync_status_only_with(ctx, &d, &all, new_rs.as_ref());
+        self.sync_status_only_with(ctx, &d, &all, new_rs.as_ref())
     }
 
     /// `scale` — proportional scaling across active ReplicaSets (facts §4.5).
-    pub(super) fn scale(&mut self, ctx: &mut Ctx, d: &Value, new_rs: Option<&Value>, old_rss: &[Value]) {
+    pub(super) fn scale(&mut self, ctx: &mut Ctx, d: &Value, new_rs: Option<&Value>, old_rss: &[Value]) -> SyncResult {
         let replicas = du::spec_replicas(d);
         let mut olds = old_rss.to_vec();
         if let Some(active) = du::find_active_or_latest(new_rs, &mut olds) {
             if du::spec_replicas(&active) == replicas {
-                return;
+                return Ok(());
             }
-            self.scale_replica_set(ctx, &active, replicas, d);
-            return;
+            self.scale_replica_set_and_record_event(ctx, &active, replicas, d)?;
+            return Ok(());
         }
         if du::is_saturated(d, new_rs) {
             for old in du::filter_active_replica_sets(old_rss) {
-                self.scale_replica_set(ctx, &old, 0, d);
+                self.scale_replica_set_and_record_event(ctx, &old, 0, d)?;
             }
-            return;
+            return Ok(());
         }
         if !du::is_rolling_update(d) {
-            return;
+            return Ok(());
         }
         let mut all: Vec<Value> = old_rss.to_vec();
         if let Some(n) = new_rs {
@@ -233,7 +243,7 @@ impl DeploymentController {
         } else if to_add < 0 {
             du::sort_replica_sets(&mut all, du::replica_sets_by_size_older);
         } else {
-            return;
+            return Ok(());
         }
         let mut added = 0;
         let mut sizes = Vec::new();
@@ -247,40 +257,42 @@ impl DeploymentController {
             if i == 0 && to_add != 0 {
                 size = (size + to_add - added).max(0);
             }
-            self.scale_replica_set(ctx, rs, size, d);
+            // return as soon as one fails: the deployment is requeued
+            self.scale_replica_set(ctx, rs, size, d)?;
         }
+        Ok(())
     }
 
-    pub(super) fn sync_status_only(&mut self, ctx: &mut Ctx, d: &Value, rs_list: Vec<Value>) {
+    pub(super) fn sync_status_only(&mut self, ctx: &mut Ctx, d: &Value, rs_list: Vec<Value>) -> SyncResult {
         let mut d = d.clone();
-        let (new_rs, old_rss) = self.get_all_replica_sets_and_sync_revision(ctx, &mut d, &rs_list, false);
+        let (new_rs, old_rss) = self.get_all_replica_sets_and_sync_revision(ctx, &mut d, &rs_list, false)?;
         let mut all = old_rss;
         if let Some(n) = &new_rs {
             all.push(n.clone());
         }
-        self.sync_status_only_with(ctx, &d, &all, new_rs.as_ref());
+        self.sync_status_only_with(ctx, &d, &all, new_rs.as_ref())
     }
 
     /// `syncDeploymentStatus`.
-    pub(super) fn sync_status_only_with(&mut self, ctx: &mut Ctx, d: &Value, all: &[Value], new_rs: Option<&Value>) {
+    pub(super) fn sync_status_only_with(&mut self, ctx: &mut Ctx, d: &Value, all: &[Value], new_rs: Option<&Value>) -> SyncResult {
         let status = du::calculate_status(d, all, new_rs, &time::rfc3339(ctx.now));
         if d.get("status") == Some(&status) {
-            return;
+            return Ok(());
         }
         let mut nd = d.clone();
         nd["status"] = status;
-        self.update_status(ctx, &nd);
+        self.update_status(ctx, &nd).map(|_| ()).ok_or(SyncError)
     }
 
     /// `cleanupDeployment`: delete old ReplicaSets beyond revisionHistoryLimit.
-    pub(super) fn cleanup_deployment(&mut self, ctx: &mut Ctx, old_rss: &[Value], d: &Value) {
+    pub(super) fn cleanup_deployment(&mut self, ctx: &mut Ctx, old_rss: &[Value], d: &Value) -> SyncResult {
         if !du::has_revision_history_limit(d) {
-            return;
+            return Ok(());
         }
         let limit = meta::get_i64(d, &["spec", "revisionHistoryLimit"]).unwrap_or(10) as usize;
         let mut cleanable: Vec<Value> = old_rss.iter().filter(|rs| !meta::is_deleting(rs)).cloned().collect();
         if cleanable.len() <= limit {
-            return;
+            return Ok(());
         }
         let diff = cleanable.len() - limit;
         du::sort_replica_sets(&mut cleanable, du::replica_sets_by_revision);
@@ -291,8 +303,12 @@ impl DeploymentController {
             if st != 0 || du::spec_replicas(rs) != 0 || gen > obs || meta::is_deleting(rs) {
                 continue;
             }
-            ctx.request(Method::Delete, &rs_path(meta::namespace(rs), meta::name(rs)), None);
+            let resp = ctx.request(Method::Delete, &rs_path(meta::namespace(rs), meta::name(rs)), None);
+            if !resp.ok() && resp.code != 404 {
+                return Err(SyncError);
+            }
         }
+        Ok(())
     }
 
 }

@@ -133,6 +133,11 @@ fn status_i32(obj: &Value, field: &str) -> i32 {
     i32_at(obj, &["status", field]).unwrap_or(0)
 }
 
+/// `Status.AvailableReplicas` of a ReplicaSet or Deployment.
+pub fn status_available(obj: &Value) -> i32 {
+    status_i32(obj, "availableReplicas")
+}
+
 fn annotation<'a>(obj: &'a Value, key: &str) -> Option<&'a str> {
     str_at(obj, &["metadata", "annotations", key])
 }

@@ -11,6 +11,11 @@ pub fn has_progress_deadline(d: &Value) -> bool {
     i64_at(d, &["spec", "progressDeadlineSeconds"]).is_some_and(|v| v != MAX_INT32)
 }
 
+/// `spec.paused`.
+pub fn is_paused(d: &Value) -> bool {
+    crate::api::meta::get(d, &["spec", "paused"]).and_then(Value::as_bool).unwrap_or(false)
+}
+
 /// `HasRevisionHistoryLimit`: `revisionHistoryLimit` set and not `MaxInt32`.
 pub fn has_revision_history_limit(d: &Value) -> bool {
     i64_at(d, &["spec", "revisionHistoryLimit"]).is_some_and(|v| v != MAX_INT32)
