@@ -23,6 +23,8 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("trace"),
     scenario!("rolling_update"),
     scenario!("node_failure"),
+    scenario!("rollout_undo"),
+    scenario!("rollout_pause_restart"),
 ];
 
 /// Reads the `# seed: N` header.

@@ -58,11 +58,14 @@ impl fmt::Display for Method {
     }
 }
 
-/// The `Content-Type` of a PATCH: `application/merge-patch+json` or `application/strategic-merge-patch+json`.
+/// The `Content-Type` of a PATCH: `application/merge-patch+json`,
+/// `application/strategic-merge-patch+json` or `application/json-patch+json`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PatchType {
     Merge,
     Strategic,
+    /// RFC 6902: a list of operations (`kubectl rollout undo` sends one).
+    Json,
 }
 
 /// One request to kube-apiserver.

@@ -68,6 +68,49 @@ pub fn unix_rfc3339_micro(unix_ms: i64) -> String {
     format!("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}000Z", y, mo, d, h, mi, s, ms)
 }
 
+/// Go's `time.ParseDuration` to milliseconds: a sequence of decimal numbers, each with a unit
+/// (`ns`, `us`, `µs`, `ms`, `s`, `m`, `h`), e.g. `300ms`, `1.5h`, `2h45m`; `0` alone is allowed.
+/// Sub-millisecond parts are truncated. `None` where Go returns an error.
+pub fn parse_go_duration(s: &str) -> Option<i64> {
+    let (neg, mut rest) = match s.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    if rest == "0" {
+        return Some(0);
+    }
+    if rest.is_empty() {
+        return None;
+    }
+    let mut total_ns: f64 = 0.0;
+    while !rest.is_empty() {
+        let num_len = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
+        let num = &rest[..num_len];
+        if num.is_empty() || num == "." {
+            return None;
+        }
+        let v: f64 = num.parse().ok()?;
+        rest = &rest[num_len..];
+        let unit_len = rest.find(|c: char| c.is_ascii_digit() || c == '.').unwrap_or(rest.len());
+        let ns = match &rest[..unit_len] {
+            "ns" => 1.0,
+            "us" | "µs" | "μs" => 1e3,
+            "ms" => 1e6,
+            "s" => 1e9,
+            "m" => 60e9,
+            "h" => 3600e9,
+            _ => return None,
+        };
+        rest = &rest[unit_len..];
+        total_ns += v * ns;
+    }
+    if total_ns > i64::MAX as f64 {
+        return None;
+    }
+    let ms = (total_ns / 1e6) as i64;
+    Some(if neg { -ms } else { ms })
+}
+
 /// `metav1.Time` rendering of virtual time `sim_ms`: `2026-01-01T00:00:05Z`.
 pub fn rfc3339(sim_ms: i64) -> String {
     unix_rfc3339(EPOCH_MS + sim_ms)
@@ -160,6 +203,34 @@ pub fn parse_rfc3339_unix(s: &str) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Go's `time.ParseDuration`, the cases of its own table that fit milliseconds.
+    #[test]
+    fn parse_go_duration_table() {
+        for (s, want) in [
+            ("0", Some(0)),
+            ("5s", Some(5000)),
+            ("30s", Some(30_000)),
+            ("1478s", Some(1_478_000)),
+            ("-5s", Some(-5000)),
+            ("+5s", Some(5000)),
+            ("1.5h", Some(5_400_000)),
+            ("2h45m", Some(9_900_000)),
+            ("10.5s", Some(10_500)),
+            ("300ms", Some(300)),
+            ("1500us", Some(1)),
+            ("", None),
+            ("3", None),
+            ("-", None),
+            ("s", None),
+            (".s", None),
+            ("2562047h", Some(9_223_369_200_000)),
+            ("3000000h", None),
+            ("5d", None),
+        ] {
+            assert_eq!(parse_go_duration(s), want, "{:?}", s);
+        }
+    }
 
     #[test]
     fn round_trips() {

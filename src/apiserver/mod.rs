@@ -385,6 +385,7 @@ impl ApiServer {
                 match req.patch_type {
                     PatchType::Merge => patch::merge_patch(&mut target, &patch),
                     PatchType::Strategic => patch::strategic_merge_patch(&mut target, &patch),
+                    PatchType::Json => patch::json_patch(&mut target, &patch).map_err(|e| err(422, "Invalid", e, None))?,
                 }
                 self.update(t, sub, target, false, now_ms, changes)
             }

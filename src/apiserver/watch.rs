@@ -47,6 +47,14 @@ impl ApiServer {
         self.watchers.push(w);
     }
 
+    /// Ends every watch of `subscriber` (a client closing its watch). The slots stay so the
+    /// indexes of the others hold; an ended watch matches no resource.
+    pub fn remove_watchers(&mut self, subscriber: usize) {
+        for w in self.watchers.iter_mut().filter(|w| w.subscriber == subscriber) {
+            w.resource = "";
+        }
+    }
+
     pub(super) fn fan_out(&self, changes: &[Change]) -> Vec<(usize, WatchDelivery)> {
         let mut out = Vec::new();
         for ch in changes {

@@ -23,6 +23,7 @@ use serde_json::{json, Value};
 use std::any::Any;
 use std::fmt;
 use std::marker::PhantomData;
+use std::rc::Rc;
 
 /// Latencies of the simulated hops, in virtual milliseconds. All configurable.
 #[derive(Clone, Debug)]
@@ -360,7 +361,14 @@ pub struct Cluster {
     components: Vec<Slot>,
     config: ClusterConfig,
     foreground: usize,
+    /// Events of kubectl's open watch (`rollout status`), in the order they arrived.
+    client_events: Vec<(EventType, Rc<Value>)>,
+    client_watch_open: bool,
 }
+
+/// The subscriber number of kubectl's watch: not a component, so its deliveries go to
+/// [`Cluster::take_client_events`].
+const CLIENT_SUBSCRIBER: usize = usize::MAX;
 
 /// The identity kubectl uses in a kubeadm cluster (facts §9).
 pub fn kubectl_identity() -> Identity {
@@ -388,6 +396,8 @@ impl Cluster {
             components: Vec::new(),
             config,
             foreground: 0,
+            client_events: Vec::new(),
+            client_watch_open: false,
         };
         // kube-apiserver's bootstrap controller creates the system namespaces.
         let apiserver_id = Identity {
@@ -464,6 +474,38 @@ impl Cluster {
         resp
     }
 
+    /// kubectl's watch (`rollout status`): `req` is the WATCH request (`...&watch=true`), sent
+    /// like any request; from then on the changes that match arrive in the trace as watch events
+    /// to kubectl and are read with [`Cluster::take_client_events`]. One client watch at a time.
+    pub fn client_watch(&mut self, identity: &Identity, req: Request, info: &'static meta::ResourceInfo, namespace: &str, field_selector: &str) -> Response {
+        let resp = self.client_request(identity, req);
+        if resp.ok() {
+            self.api.remove_watchers(CLIENT_SUBSCRIBER);
+            self.api.add_watcher(Watcher {
+                subscriber: CLIENT_SUBSCRIBER,
+                resource: info.resource,
+                namespace: namespace.to_string(),
+                label_selector: Vec::new(),
+                field_selector: crate::apiserver::parse_field_selector(field_selector),
+            });
+            self.client_watch_open = true;
+            self.client_events.clear();
+        }
+        resp
+    }
+
+    /// The watch events kubectl's watch received since the last call.
+    pub fn take_client_events(&mut self) -> Vec<(EventType, Rc<Value>)> {
+        std::mem::take(&mut self.client_events)
+    }
+
+    /// kubectl closes its watch: events still on their way are dropped.
+    pub fn close_client_watch(&mut self) {
+        self.api.remove_watchers(CLIENT_SUBSCRIBER);
+        self.client_watch_open = false;
+        self.client_events.clear();
+    }
+
     /// Delivers the next queued input. Returns false when the queue is empty.
     pub fn step(&mut self) -> bool {
         let Some((t, d)) = self.queue.pop() else { return false };
@@ -471,6 +513,25 @@ impl Cluster {
             self.foreground = self.foreground.saturating_sub(1);
         }
         self.now = self.now.max(t);
+        if d.to == CLIENT_SUBSCRIBER {
+            if let (true, Input::Watch { resource, event_type, object }) = (self.client_watch_open, d.input) {
+                self.trace.push(
+                    self.now,
+                    Actor::ApiServer,
+                    Actor::Kubectl,
+                    MessageKind::Watch {
+                        event_type,
+                        kind: resource.info().kind,
+                        namespace: meta::namespace(&object).to_string(),
+                        name: meta::name(&object).to_string(),
+                        resource_version: meta::resource_version(&object).to_string(),
+                    },
+                    d.cause,
+                );
+                self.client_events.push((event_type, object));
+            }
+            return true;
+        }
         let actor = match self.components.get(d.to) {
             Some(c) if c.component.is_some() => c.actor.clone(),
             _ => return true,

@@ -733,6 +733,14 @@ fn describe_topology_spread_constraints(w: &mut PrefixWriter, tscs: &[Value], sp
 }
 
 /// `DescribePodTemplate`.
+/// `printTemplate` (`polymorphichelpers/history.go`): `DescribePodTemplate` through a bare
+/// prefix writer, no tabwriter, so the tabs stay in the text (as `rollout history --revision` prints).
+pub fn pod_template_text(template: &Value) -> String {
+    let mut w = PrefixWriter::new();
+    describe_pod_template(&mut w, Some(template));
+    w.buf
+}
+
 fn describe_pod_template(w: &mut PrefixWriter, template: Option<&Value>) {
     w.write(0, "Pod Template:\n");
     let Some(t) = template.filter(|t| t.is_object()) else {
@@ -1038,7 +1046,9 @@ pub fn describe_pod(pod: &Value, events: &[Value], now_ms: i64) -> String {
 
 /// Pod template equality ignoring the `pod-template-hash` label (`EqualIgnoreHash`); an empty
 /// label map counts as absent, like apimachinery's semantic DeepEqual.
-fn equal_ignore_hash(a: Option<&Value>, b: Option<&Value>) -> bool {
+/// `equalIgnoreHash` (kubectl's `pkg/util/deployment` and `polymorphichelpers/rollback.go`):
+/// two pod templates equal once the `pod-template-hash` label is removed.
+pub(crate) fn equal_ignore_hash(a: Option<&Value>, b: Option<&Value>) -> bool {
     let strip = |t: Option<&Value>| -> Value {
         let mut t = t.cloned().unwrap_or(Value::Null);
         if let Some(meta) = t.get_mut("metadata").and_then(|m| m.as_object_mut()) {

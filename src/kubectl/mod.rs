@@ -6,12 +6,14 @@
 //! [`Cluster::client_request`]), so every command leaves the same requests in the audit log.
 //!
 //! One file per command (`apply.rs`, `get.rs`, `create.rs`, `delete.rs`, `scale.rs`, `cordon.rs`,
-//! `taint.rs`, `label.rs`); this one parses flags, dispatches, and runs `describe`.
+//! `taint.rs`, `label.rs`, `annotate.rs`, `rollout.rs`, `set.rs`); this one parses flags,
+//! dispatches, and runs `describe`.
 //!
 //! What kubesim simplifies: `apply` is client-side apply with a three-way *merge* patch (upstream
 //! computes a strategic merge patch; the result is the same for the fields learners edit, lists are
 //! replaced whole); output flags are `-o wide|yaml|json|name`; no kubeconfig, one cluster.
 
+mod annotate;
 mod apply;
 mod cordon;
 mod create;
@@ -20,21 +22,26 @@ pub mod describe;
 mod get;
 mod label;
 pub mod printers;
+pub mod rollout;
 mod scale;
+mod set;
 mod taint;
 
+use annotate::*;
 use apply::*;
 use cordon::*;
 use create::*;
 use delete::*;
 use get::*;
 use label::*;
+use rollout::*;
 use scale::*;
+use set::*;
 use taint::*;
 
 use crate::api::{codec, meta};
 use crate::api::patch;
-use crate::api::request::{Method, PatchType, Request, Response};
+use crate::api::request::{EventType, Method, PatchType, Request, Response};
 use crate::cluster::{kubectl_identity, Cluster};
 use serde_json::{json, Value};
 
@@ -148,10 +155,21 @@ struct Flags {
     overwrite: bool,
     image: Option<String>,
     show_labels: bool,
+    /// `rollout history --revision`, `rollout status --revision`
+    revision: Option<String>,
+    /// `rollout undo --to-revision`
+    to_revision: Option<String>,
+    /// `rollout status --watch` (default true)
+    watch: Option<bool>,
+    /// `rollout status --timeout`
+    timeout: Option<String>,
+    /// `--record` (deprecated upstream, still honoured): the command line goes into
+    /// `kubernetes.io/change-cause`
+    record: bool,
 }
 
 const KNOWN_COMMANDS: &[&str] = &[
-    "apply", "get", "describe", "delete", "scale", "create", "replace", "cordon", "uncordon", "taint", "label", "version", "api-resources", "help",
+    "apply", "get", "describe", "delete", "scale", "create", "replace", "cordon", "uncordon", "taint", "label", "annotate", "rollout", "set", "version", "api-resources", "help",
 ];
 
 fn parse_flags(args: &[String]) -> Result<Flags, String> {
@@ -188,7 +206,12 @@ fn parse_flags(args: &[String]) -> Result<Flags, String> {
             "--overwrite" => f.overwrite = inline.map(|v| v != "false").unwrap_or(true),
             "--image" => f.image = Some(take(&mut i, "--image", inline)?),
             "--show-labels" => f.show_labels = true,
-            "--validate" | "--server-side" | "--dry-run" | "--record" | "--wait" => {}
+            "--revision" => f.revision = Some(take(&mut i, "--revision", inline)?),
+            "--to-revision" => f.to_revision = Some(take(&mut i, "--to-revision", inline)?),
+            "-w" | "--watch" => f.watch = Some(inline.map(|v| v != "false").unwrap_or(true)),
+            "--timeout" => f.timeout = Some(take(&mut i, "--timeout", inline)?),
+            "--record" => f.record = inline.map(|v| v != "false").unwrap_or(true),
+            "--validate" | "--server-side" | "--dry-run" | "--wait" => {}
             s if s.starts_with('-') && s.len() > 1 => return Err(format!("unknown flag: {}", s)),
             _ => f.positional.push(a.clone()),
         }
@@ -215,7 +238,7 @@ fn levenshtein(a: &str, b: &str) -> usize {
 pub fn run(cluster: &mut Cluster, args: &[String], stdin: Option<&str>, read_file: &dyn Fn(&str) -> Option<String>) -> Output {
     let mut out = Output::default();
     let Some(cmd) = args.first() else {
-        out.out("kubectl controls the Kubernetes cluster manager.\n\nCommands: apply get describe delete scale create replace cordon uncordon taint label");
+        out.out("kubectl controls the Kubernetes cluster manager.\n\nCommands: apply get describe delete scale create replace cordon uncordon taint label annotate rollout set");
         return out;
     };
     let flags = match parse_flags(&args[1..]) {
@@ -250,6 +273,9 @@ pub fn run(cluster: &mut Cluster, args: &[String], stdin: Option<&str>, read_fil
         "cordon" | "uncordon" => cordon(cluster, &flags, cmd == "cordon", &mut out),
         "taint" => taint(cluster, &flags, &mut out),
         "label" => label(cluster, &flags, &ns, &mut out),
+        "annotate" => annotate(cluster, &flags, &ns, &mut out),
+        "rollout" => rollout(cluster, &flags, &ns, &mut out),
+        "set" => set(cluster, &flags, &ns, &mut out),
         "version" => out.out(&format!(
             "Client Version: {}\nKustomize Version: v5.7.1\nServer Version: {}",
             crate::KUBE_VERSION,

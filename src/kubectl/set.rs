@@ -1,0 +1,109 @@
+//! `kubectl set image` (`staging/src/k8s.io/kubectl/pkg/cmd/set/set_image.go`): change container
+//! images in a workload's pod template with a strategic merge PATCH (field manager `kubectl-set`).
+//! `*` sets every container, init containers included. An unchanged image sends nothing and
+//! prints nothing, as upstream. Only `set image` is offered of the `set` commands.
+
+use super::*;
+
+pub(super) fn set(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
+    match f.positional.first().map(String::as_str) {
+        Some("image") => set_image(cluster, f, ns, out),
+        Some(other) => out.err(&format!("error: unknown command \"{}\"\nSee 'kubectl set -h' for help and examples", other)),
+        None => out.out("Configure application resources.\n\nAvailable Commands:\n  image           Update the image of a pod template\n\nUsage:\n  kubectl set SUBCOMMAND [options]"),
+    }
+}
+
+fn set_image(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
+    let args = &f.positional[1..];
+    // cmdutil.GetResourcesAndPairs: pairs are the arguments with '='
+    let (pairs, resources): (Vec<&String>, Vec<&String>) = args.iter().partition(|a| a.contains('='));
+    if resources.is_empty() {
+        return out.err("error: one or more resources must be specified as <resource> <name> or <resource>/<name>");
+    }
+    if pairs.is_empty() {
+        return out.err("error: at least one image update is required");
+    }
+    let mut images: Vec<(String, String)> = Vec::new();
+    for p in &pairs {
+        let (c, i) = p.split_once('=').unwrap_or((p, ""));
+        if c.is_empty() || i.is_empty() {
+            return out.err(&format!("error: invalid image format: {}", p));
+        }
+        images.push((c.to_string(), i.to_string()));
+    }
+    if images.len() > 1 && images.iter().any(|(c, _)| c == "*") {
+        return out.err("error: all containers are already specified by *, but saw more than one container_name=container_image pairs");
+    }
+    let resources: Vec<String> = resources.into_iter().cloned().collect();
+    let ts = match targets(&resources) {
+        Ok(t) => t,
+        Err(e) => return out.err(&e),
+    };
+    let mut errors = Vec::new();
+    for (info, names) in ts {
+        for name in names {
+            let path = info.object_path(ns, &name);
+            let got = kubectl(cluster, Method::Get, &path, None);
+            if !got.ok() {
+                errors.push(server_error(&got, None));
+                continue;
+            }
+            let spec_path: &[&str] = match info.kind {
+                "Pod" => &["spec"],
+                "Deployment" | "ReplicaSet" => &["spec", "template", "spec"],
+                _ => {
+                    errors.push(format!("error: {}/{} the object is not a pod or does not have a pod template: {}", info.kubectl_prefix(), name, info.kind));
+                    continue;
+                }
+            };
+            let spec = meta::get(&got.body, spec_path).cloned().unwrap_or(json!({}));
+            // the two-way strategic merge patch of the containers whose image changes
+            let mut lists = serde_json::Map::new();
+            for (c, image) in &images {
+                let mut found = false;
+                for list in ["initContainers", "containers"] {
+                    for ctr in spec.get(list).and_then(Value::as_array).into_iter().flatten() {
+                        let cname = meta::get_str(ctr, &["name"]);
+                        if c == "*" || c == cname {
+                            found = true;
+                            if meta::get_str(ctr, &["image"]) != image {
+                                let entry = lists.entry(list.to_string()).or_insert_with(|| json!([]));
+                                if let Some(a) = entry.as_array_mut() {
+                                    a.retain(|e| meta::get_str(e, &["name"]) != cname);
+                                    a.push(json!({"image": image, "name": cname}));
+                                }
+                            }
+                        }
+                    }
+                }
+                if !found {
+                    errors.push(format!("error: unable to find container named \"{}\"", c));
+                }
+            }
+            if lists.is_empty() {
+                continue; // no changes: no request, no output
+            }
+            let mut patch = json!({});
+            meta::set(&mut patch, spec_path, Value::Object(lists));
+            if f.record {
+                let cause = format!("kubectl set image {} --record=true", args.join(" "));
+                meta::set(&mut patch, &["metadata", "annotations", rollout::CHANGE_CAUSE_ANNOTATION], json!(cause));
+            }
+            let resp = cluster.client_request(
+                &kubectl_identity(),
+                Request { method: Method::Patch, path: format!("{}?fieldManager=kubectl-set", path), body: Some(patch), patch_type: PatchType::Strategic },
+            );
+            if resp.ok() {
+                out.out(&format!("{}/{} image updated", info.kubectl_prefix(), name));
+            } else {
+                errors.push(format!("failed to patch image update to pod template: {}", server_error(&resp, None)));
+            }
+        }
+    }
+    // utilerrors.NewAggregate: one error prints alone, several as a bracketed list
+    match errors.len() {
+        0 => {}
+        1 => out.err(&errors[0]),
+        _ => out.err(&format!("[{}]", errors.join(", "))),
+    }
+}
