@@ -257,6 +257,8 @@ pub static TABLE: &[(&str, &str, &str)] = &[
     ("preset.bad_image", "Bad image tag (nginx:1.99)", "잘못된 이미지 태그 (nginx:1.99)"),
     ("preset.choose", "Load a preset…", "예제 불러오기…"),
     ("preset.no_node", "nodeSelector that matches no node", "어떤 노드와도 맞지 않는 nodeSelector"),
+    ("preset.rolling_update", "Rolling update nginx 1.14 → 1.25", "롤링 업데이트: nginx 1.14 → 1.25"),
+    ("preset.rollout_undo", "A bad release and rollout undo", "잘못된 릴리스와 rollout undo"),
     ("preset.script", "Script: apply, scale down, delete", "스크립트: 적용, 스케일 다운, 삭제"),
     ("preset.seed", "Seed post: nginx Deployment, 3 replicas", "블로그 예제: nginx 디플로이먼트 (레플리카 3개)"),
     ("preset.too_big", "More replicas than fit (4 × 3 CPU)", "노드에 다 들어가지 않는 레플리카 (4 × CPU 3)"),

@@ -1,4 +1,5 @@
-//! The editor's presets: seed 004's nginx Deployment and three ways for it to go wrong.
+//! The editor's presets: seed 004's nginx Deployment, three ways for it to go wrong, and scripts:
+//! scale and delete, a rolling update, a bad release and `rollout undo`.
 
 /// Seed 004's manifest, as the post prints it.
 pub const SEED_004: &str = "apiVersion: apps/v1
@@ -125,6 +126,35 @@ sim settle
 kubectl delete deployment nginx-deployment
 ";
 
+/// A rolling update (seed 002's "what a Deployment automates"): nginx 1.14.2 → 1.25 with
+/// `kubectl set image`, watched with `rollout status`, recorded in `rollout history`.
+pub const SCRIPT_ROLLING_UPDATE: &str = "# A rolling update: the new ReplicaSet grows while the old one shrinks,
+# within maxSurge (25%, rounded up) and maxUnavailable (25%, rounded down).
+kubectl create deployment nginx-deployment --image=nginx:1.14.2 --replicas=4
+kubectl rollout status deployment/nginx-deployment
+kubectl set image deployment/nginx-deployment nginx=nginx:1.25
+kubectl annotate deployment/nginx-deployment kubernetes.io/change-cause=\"nginx 1.25\"
+kubectl rollout status deployment/nginx-deployment
+kubectl rollout history deployment/nginx-deployment
+kubectl get rs
+";
+
+/// A bad release (an image tag that does not exist) held by maxUnavailable, then `rollout undo`.
+pub const SCRIPT_ROLLOUT_UNDO: &str = "# A bad release: the new Pods cannot pull their image, so the rollout stalls
+# (maxUnavailable keeps the old Pods serving). `rollout undo` puts the previous
+# template back; the controller reuses the old ReplicaSet as a new revision.
+kubectl create deployment nginx-deployment --image=nginx:1.14.2 --replicas=3
+sim settle
+kubectl set image deployment/nginx-deployment nginx=nginx:1.99
+kubectl rollout status deployment/nginx-deployment --timeout=20s
+kubectl get pods
+kubectl rollout history deployment/nginx-deployment
+kubectl rollout undo deployment/nginx-deployment
+kubectl rollout status deployment/nginx-deployment
+kubectl rollout history deployment/nginx-deployment
+kubectl get rs
+";
+
 /// (id, translation key of the title, text).
 pub const PRESETS: &[(&str, &str, &str)] = &[
     ("seed", "preset.seed", SEED_004),
@@ -132,6 +162,8 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ("too-big", "preset.too_big", TOO_BIG),
     ("no-node", "preset.no_node", NO_NODE),
     ("script", "preset.script", SCRIPT_SCALE_DELETE),
+    ("rolling-update", "preset.rolling_update", SCRIPT_ROLLING_UPDATE),
+    ("rollout-undo", "preset.rollout_undo", SCRIPT_ROLLOUT_UNDO),
 ];
 
 #[cfg(test)]
