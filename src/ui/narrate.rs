@@ -162,7 +162,19 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
             }
             match (&m.from, verb, p.resource.as_str(), p.subresource.as_str()) {
                 (Actor::Kubectl, "POST", _, _) => say(lang, "n.req.kubectl.create", &v),
-                (Actor::Kubectl, "PATCH", _, "") => say(lang, "n.req.kubectl.patch", &v),
+                (Actor::Kubectl, "PATCH", _, "") => {
+                    let command = s.segments.get(step.segment).map(|g| g.command.clone()).unwrap_or_default();
+                    let key = match p.query("fieldManager") {
+                        Some("kubectl-client-side-apply") => "n.req.kubectl.patch",
+                        Some("kubectl-set") => "n.req.kubectl.set_image",
+                        Some("kubectl-rollout") if command.contains(" pause") => "n.req.kubectl.pause",
+                        Some("kubectl-rollout") if command.contains(" resume") => "n.req.kubectl.resume",
+                        Some("kubectl-rollout") => "n.req.kubectl.restart",
+                        _ if command.contains("rollout undo") => "n.req.kubectl.undo",
+                        _ => "n.req.kubectl.patch_fields",
+                    };
+                    say(lang, key, &v)
+                }
                 (Actor::Kubectl, "DELETE", _, _) => say(lang, "n.req.kubectl.delete", &v),
                 (Actor::Kubectl, _, _, "scale") => say(lang, "n.req.kubectl.scale", &v),
                 (Actor::Kubectl, _, _, _) => say(lang, "n.req.kubectl.other", &v),
@@ -177,7 +189,18 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
                 (Actor::DeploymentController, _, "replicasets", _) => {
                     let replicas = obj.as_ref().and_then(|o| meta::get_i64(o, &["spec", "replicas"])).unwrap_or(0);
                     v.push(("want", replicas.to_string()));
-                    say(lang, "n.req.dc.scale_rs", &v)
+                    // a rollback or a revert: the controller reuses an old ReplicaSet and raises its revision
+                    let revision = |o: &Value| meta::annotation(o, "deployment.kubernetes.io/revision").map(str::to_string);
+                    let before = txns.first().and_then(|(key, rev)| s.value_of_key(key, rev - 1));
+                    let (was, now) = (before.as_ref().and_then(revision), obj.as_ref().and_then(revision));
+                    match (was, now) {
+                        (Some(was), Some(now)) if was != now => {
+                            v.push(("was", was));
+                            v.push(("rev", now));
+                            say(lang, "n.req.dc.revision", &v)
+                        }
+                        _ => say(lang, "n.req.dc.scale_rs", &v),
+                    }
                 }
                 (Actor::DeploymentController, _, "deployments", "status") => say(lang, "n.req.dc.status", &v),
                 (Actor::ReplicaSetController, "POST", "pods", _) => {
@@ -311,6 +334,7 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
                     }
                 }
                 (Actor::Scheduler, "Node") => say(lang, "n.watch.sched.node", &v),
+                (Actor::Kubectl, _) => say(lang, "n.watch.kubectl", &v),
                 (Actor::Kubelet(_), "Pod") => {
                     let deleting = obj.as_ref().map(meta::is_deleting).unwrap_or(false);
                     let key = match event_type {
@@ -407,6 +431,27 @@ mod tests {
         let all = (0..=s.len()).map(|p| narrate(&s, p, Lang::En)).collect::<Vec<_>>().join("\n");
         for want in ["renews its Lease", "sets all its conditions to Unknown", "taint eviction deletes Pod", "replicaset controller deletes Pod", "garbage collector"] {
             assert!(all.contains(want), "never narrated: {}", want);
+        }
+    }
+
+    /// The rollout presets tell the rollout's own steps: set image, the watch of rollout status,
+    /// the JSON patch of undo and the revision the controller raises on the reused ReplicaSet.
+    #[test]
+    fn the_rollout_story_is_told() {
+        let mut s = Session::new(1);
+        s.apply(presets::SCRIPT_ROLLOUT_UNDO);
+        s.console("kubectl rollout pause deployment/nginx-deployment", "");
+        s.console("kubectl rollout resume deployment/nginx-deployment", "");
+        s.console("kubectl rollout restart deployment/nginx-deployment", "");
+        for lang in [Lang::En, Lang::Ko] {
+            let all = all_narrations(&s, lang).join("\n");
+            let wants: &[&str] = match lang {
+                Lang::En => &["kubectl set image sends a strategic merge patch", "kubectl rollout status watches Deployment nginx-deployment", "kubectl rollout undo is done by kubectl itself", "a rollback reuses the old ReplicaSet", "raises its revision from 1 to 3", "spec.paused=true", "removes spec.paused", "kubectl.kubernetes.io/restartedAt"],
+                Lang::Ko => &["전략적 머지 패치", "kubectl rollout status가 nginx-deployment 디플로이먼트를 watch", "JSON 패치", "리비전을 1에서 3(으)로 올리고, revision-history 어노테이션에 1을 덧붙입니다"],
+            };
+            for want in wants {
+                assert!(all.contains(want), "{:?} never narrated: {}", lang, want);
+            }
         }
     }
 
