@@ -79,6 +79,47 @@ pub struct NodeInfo {
     pub ready: bool,
 }
 
+/// One Deployment's rollout at a position (the Rollout tab).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RolloutView {
+    pub name: String,
+    pub namespace: String,
+    /// `deployment.kubernetes.io/revision`
+    pub revision: String,
+    /// RollingUpdate (else Recreate)
+    pub rolling: bool,
+    pub replicas: i64,
+    /// maxSurge and maxUnavailable resolved to pods (surge rounds up, unavailable down)
+    pub max_surge: i64,
+    pub max_unavailable: i64,
+    /// as written in the spec (`25%`, `1`)
+    pub surge_text: String,
+    pub unavailable_text: String,
+    pub paused: bool,
+    /// the Progressing condition's status and reason
+    pub progressing: Option<(String, String)>,
+    /// Pods of all its ReplicaSets (status.replicas) and how many are available
+    pub total: i64,
+    pub available: i64,
+    /// newest revision first
+    pub sets: Vec<RsBar>,
+}
+
+/// One ReplicaSet of a rollout.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RsBar {
+    pub name: String,
+    pub revision: String,
+    pub images: String,
+    pub desired: i64,
+    pub current: i64,
+    pub ready: i64,
+    pub available: i64,
+    /// its template is the Deployment's (the "new" ReplicaSet)
+    pub is_new: bool,
+}
+
+
 /// One line of the Objects panel, clickable when it is an object's row.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ObjLine {
@@ -491,6 +532,66 @@ impl Session {
         let mut v: Value = serde_json::from_str(kv.value.as_deref()?).ok()?;
         meta::set(&mut v, &["metadata", "resourceVersion"], serde_json::json!(kv.mod_revision.to_string()));
         Some(v)
+    }
+
+    /// Every Deployment's rollout as of the position: its ReplicaSets (newest revision first) with
+    /// their counts, and the window maxSurge and maxUnavailable allow (the Rollout tab).
+    pub fn rollouts(&self, pos: usize) -> Vec<RolloutView> {
+        use crate::controllers::deployment::util as du;
+        let rss = self.objects("replicasets", "", pos);
+        let count = |o: &Value, f: &str| meta::get_i64(o, &["status", f]).unwrap_or(0);
+        self.objects("deployments", "", pos)
+            .iter()
+            .map(|d| {
+                let replicas = meta::get_i64(d, &["spec", "replicas"]).unwrap_or(1);
+                let template = meta::get(d, &["spec", "template"]);
+                let mut sets: Vec<RsBar> = rss
+                    .iter()
+                    .filter(|rs| meta::controller_of(rs).map(|o| meta::get_str(o, &["uid"]) == meta::uid(d)).unwrap_or(false))
+                    .map(|rs| RsBar {
+                        name: meta::name(rs).to_string(),
+                        revision: meta::annotation(rs, "deployment.kubernetes.io/revision").unwrap_or("").to_string(),
+                        images: meta::get(rs, &["spec", "template", "spec", "containers"])
+                            .and_then(Value::as_array)
+                            .map(|cs| cs.iter().map(|c| meta::get_str(c, &["image"]).to_string()).collect::<Vec<_>>().join(", "))
+                            .unwrap_or_default(),
+                        desired: meta::get_i64(rs, &["spec", "replicas"]).unwrap_or(1),
+                        current: count(rs, "replicas"),
+                        ready: count(rs, "readyReplicas"),
+                        available: count(rs, "availableReplicas"),
+                        is_new: crate::kubectl::describe::equal_ignore_hash(meta::get(rs, &["spec", "template"]), template),
+                    })
+                    .collect();
+                sets.sort_by_key(|b| std::cmp::Reverse(b.revision.parse::<i64>().unwrap_or(0)));
+                let rolling = meta::get_str(d, &["spec", "strategy", "type"]) != "Recreate";
+                let progressing = meta::get(d, &["status", "conditions"])
+                    .and_then(Value::as_array)
+                    .and_then(|c| meta::find_condition(c, "Progressing"))
+                    .map(|c| (meta::get_str(c, &["status"]).to_string(), meta::get_str(c, &["reason"]).to_string()));
+                let text = |k: &str| {
+                    meta::get(d, &["spec", "strategy", "rollingUpdate", k]).map(|v| match v {
+                        Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    })
+                };
+                RolloutView {
+                    name: meta::name(d).to_string(),
+                    namespace: meta::namespace(d).to_string(),
+                    revision: meta::annotation(d, "deployment.kubernetes.io/revision").unwrap_or("").to_string(),
+                    rolling,
+                    replicas,
+                    max_surge: du::max_surge(d) as i64,
+                    max_unavailable: du::max_unavailable(d) as i64,
+                    surge_text: text("maxSurge").unwrap_or_else(|| "25%".into()),
+                    unavailable_text: text("maxUnavailable").unwrap_or_else(|| "25%".into()),
+                    paused: meta::get(d, &["spec", "paused"]).and_then(Value::as_bool).unwrap_or(false),
+                    progressing,
+                    total: sets.iter().map(|b| b.current).sum(),
+                    available: sets.iter().map(|b| b.available).sum(),
+                    sets,
+                }
+            })
+            .collect()
     }
 
     /// `kubectl get deploy,rs,pods -o wide` as of the position, line by line.
@@ -1095,6 +1196,37 @@ mod tests {
         let mut other = Session::new(1);
         other.apply(presets::BAD_IMAGE);
         assert_eq!(run(), fresh);
+    }
+
+    /// The Rollout tab's data half-way through a rolling update and at its end.
+    #[test]
+    fn rollout_view_follows_the_rolling_update() {
+        let mut s = Session::new(1);
+        s.apply(presets::SCRIPT_ROLLING_UPDATE);
+        let end = s.len();
+        let r = s.rollouts(end);
+        assert_eq!(r.len(), 1);
+        let r = &r[0];
+        assert_eq!((r.name.as_str(), r.revision.as_str(), r.replicas, r.max_surge, r.max_unavailable), ("nginx-deployment", "2", 4, 1, 1));
+        assert_eq!((r.surge_text.as_str(), r.unavailable_text.as_str()), ("25%", "25%"));
+        assert_eq!(r.sets.len(), 2);
+        assert!(r.sets[0].is_new && r.sets[0].revision == "2" && r.sets[0].images == "nginx:1.25");
+        assert_eq!((r.sets[0].desired, r.sets[0].current, r.sets[0].available), (4, 4, 4));
+        assert_eq!((r.sets[1].desired, r.sets[1].current), (0, 0));
+        // somewhere in the middle both ReplicaSets hold Pods, and the window always holds:
+        // never more than replicas + maxSurge Pods wanted, never fewer than replicas - maxUnavailable available
+        let mut both = false;
+        for pos in 0..=end {
+            for r in s.rollouts(pos) {
+                let desired: i64 = r.sets.iter().map(|b| b.desired).sum();
+                assert!(desired <= r.replicas + r.max_surge, "pos {}: {} desired", pos, desired);
+                if r.sets.len() == 2 && r.sets.iter().all(|b| b.current > 0) {
+                    both = true;
+                    assert!(r.available >= r.replicas - r.max_unavailable, "pos {}: {} available", pos, r.available);
+                }
+            }
+        }
+        assert!(both, "the two ReplicaSets never held Pods at the same time");
     }
 
     #[test]

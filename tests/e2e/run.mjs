@@ -6,7 +6,8 @@
 // Checks: the page loads; Apply of seed 004's Deployment plays to the end; the Objects panel shows
 // three Running pods and the Events panel Scheduled and Started events; stepping back returns to a
 // state with fewer pods; keyboard control; an Apply error lands on its line; the language switch;
-// a shared link reopens the very same state. Saves docs/screenshot-{default,embed,ko}.png.
+// a shared link reopens the very same state; the rollback preset plays to its end and the Rollout
+// tab shows the reused ReplicaSet. Saves docs/screenshot-{default,embed,ko}.png.
 // Env: KUBESIM_DIST (dist/), CHROMIUM (/usr/bin/chromium), SHOTS (docs/), E2E_HEADFUL=1.
 import fs from "node:fs";
 import path from "node:path";
@@ -264,6 +265,37 @@ try {
     await p.waitForTimeout(2500);
     await p.click("#play");
     assert((await counter(p)).pos >= 4, "did not advance");
+    await c.close();
+  });
+
+  await check("rollback preset plays to its end: the Rollout tab shows the old ReplicaSet reused as revision 3", async () => {
+    const c = await browser.newContext({ viewport: { width: 1200, height: 900 }, locale: "en-US" });
+    const p = await c.newPage();
+    p.on("pageerror", (e) => errors.push(String(e)));
+    await p.goto(url);
+    await p.waitForSelector("#apply");
+    const idx = await p.locator("select.preset option").evaluateAll((os) => os.findIndex((o) => o.textContent === "A bad release and rollout undo") - 1);
+    assert(idx >= 0, "no rollback preset");
+    await p.selectOption("select.preset", String(idx));
+    await p.click("#apply");
+    // a script's transcript goes to the console
+    await p.waitForFunction(() => document.querySelector("#console-out").textContent.includes("rollout history"), null, { timeout: 60000 });
+    const out = await p.locator("#console-out").textContent();
+    assert(out.includes("deployment.apps/nginx-deployment rolled back"), "no rollback in: " + out.slice(0, 400));
+    assert(out.includes("error: timed out waiting for the condition"), "the bad release did not stall: " + out.slice(0, 400));
+    const { total } = await counter(p);
+    await p.selectOption("#speed", "8");
+    await p.locator("#timeline").fill(String(total));
+    await p.click("#tab-rollout");
+    const rows = await p.locator("#rollout-view .rs-row").allTextContents();
+    assert(rows.length === 3, "rows: " + JSON.stringify(rows));
+    assert(/revision 3 · new/.test(rows[0]) && /nginx:1\.14\.2/.test(rows[0]) && /desired 3 · current 3 · ready 3 · available 3/.test(rows[0]), "new row: " + rows[0]);
+    assert(/revision 2/.test(rows[1]) && /nginx:1\.99/.test(rows[1]) && /desired 0 · current 0/.test(rows[1]), "old row: " + rows[1]);
+    assert(/3 Pods \(at most 4\) · 3 available \(at least 3\)/.test(rows[2]), "totals: " + rows[2]);
+    // half-way back through the timeline the bad ReplicaSet holds a Pod that is not ready
+    await p.locator("#timeline").fill(String(Math.round(total * 0.6)));
+    const mid = await p.locator("#rollout-view").textContent();
+    assert(/nginx:1\.99/.test(mid), "mid: " + mid.slice(0, 300));
     await c.close();
   });
 

@@ -54,17 +54,19 @@ pub enum Tab {
     Audit,
     Etcd,
     Objects,
+    Rollout,
     Scheduler,
 }
 
 impl Tab {
-    pub const ALL: [Tab; 5] = [Tab::Events, Tab::Audit, Tab::Etcd, Tab::Objects, Tab::Scheduler];
+    pub const ALL: [Tab; 6] = [Tab::Events, Tab::Audit, Tab::Etcd, Tab::Objects, Tab::Rollout, Tab::Scheduler];
     pub fn key(self) -> &'static str {
         match self {
             Tab::Events => "tab.events",
             Tab::Audit => "tab.audit",
             Tab::Etcd => "tab.etcd",
             Tab::Objects => "tab.objects",
+            Tab::Rollout => "tab.rollout",
             Tab::Scheduler => "tab.scheduler",
         }
     }
@@ -74,6 +76,7 @@ impl Tab {
             Tab::Audit => "audit",
             Tab::Etcd => "etcd",
             Tab::Objects => "objects",
+            Tab::Rollout => "rollout",
             Tab::Scheduler => "scheduler",
         }
     }

@@ -1,5 +1,5 @@
-//! The tabbed panels: Events, Audit log, etcd, Objects (with describe), Scheduler — each shows the
-//! state at the current step.
+//! The tabbed panels: Events, Audit log, etcd, Objects (with describe), Rollout, Scheduler — each
+//! shows the state at the current step.
 
 use super::{Action, SessionRef, Tab};
 use crate::trace::format_ms;
@@ -38,6 +38,7 @@ pub fn panels(p: &PanelsProps) -> Html {
                 Tab::Audit => audit(&s, *pos, *lang),
                 Tab::Etcd => etcd(&s, *pos, key.clone(), *lang, &d),
                 Tab::Objects => objects(&s, *pos, object.clone(), *lang, &d),
+                Tab::Rollout => rollout(&s, *pos, *lang),
                 Tab::Scheduler => scheduler(&s, *pos, pod.clone(), *lang, &d),
             }
         })
@@ -238,6 +239,113 @@ fn objects(s: &Session, pos: usize, object: Option<(String, String)>, lang: Lang
                 }) }
             </pre>
         </>
+    }
+}
+
+/// Each Deployment's ReplicaSets as bars of Pods (available, ready, created, still to create),
+/// on one scale with the window the strategy allows: at most replicas + maxSurge Pods, at least
+/// replicas − maxUnavailable available.
+fn rollout(s: &Session, pos: usize, lang: Lang) -> Html {
+    let t = |k: &str| tr(lang, k);
+    let views = s.rollouts(pos);
+    if views.is_empty() {
+        return html! { <p class="muted">{t("rollout.empty")}</p> };
+    }
+    let body: Html = views
+        .iter()
+        .map(|r| {
+            let max_total = r.replicas + r.max_surge;
+            let min_available = (r.replicas - r.max_unavailable).max(0);
+            let scale = r.sets.iter().map(|b| b.desired.max(b.current)).chain([max_total, r.total, 1]).max().unwrap_or(1) as f64;
+            let pct = |n: i64| format!("{:.3}%", n as f64 * 100.0 / scale);
+            let cells = |b: &crate::ui::model::RsBar| -> Html {
+                // available ⊆ ready ⊆ created; then what is still to be created
+                let avail = b.available.min(b.current);
+                let ready = b.ready.min(b.current).max(avail) - avail;
+                let created = b.current - avail - ready;
+                let missing = (b.desired - b.current).max(0);
+                html! {
+                    <div class="rs-bar" role="img" aria-label={fill(t("rollout.bar"), &[("d", b.desired.to_string()), ("c", b.current.to_string()), ("r", b.ready.to_string()), ("a", b.available.to_string())])}>
+                        if avail > 0 { <span class="pod-seg avail" style={format!("width:{}", pct(avail))}></span> }
+                        if ready > 0 { <span class="pod-seg ready" style={format!("width:{}", pct(ready))}></span> }
+                        if created > 0 { <span class="pod-seg created" style={format!("width:{}", pct(created))}></span> }
+                        if missing > 0 { <span class="pod-seg missing" style={format!("width:{}", pct(missing))}></span> }
+                    </div>
+                }
+            };
+            let rows: Html = r
+                .sets
+                .iter()
+                .map(|b| {
+                    html! {
+                        <li class={classes!("rs-row", b.is_new.then_some("new"), (b.desired == 0 && b.current == 0).then_some("idle"))}>
+                            <div class="rs-head">
+                                <span class="rs-name">{b.name.clone()}</span>
+                                <span class="rs-rev">{fill(t("rollout.rev"), &[("rev", b.revision.clone())])}{if b.is_new { format!(" · {}", t("rollout.new")) } else { String::new() }}</span>
+                                <span class="rs-image">{b.images.clone()}</span>
+                            </div>
+                            {cells(b)}
+                            <div class="rs-counts small">{fill(t("rollout.counts"), &[("d", b.desired.to_string()), ("c", b.current.to_string()), ("r", b.ready.to_string()), ("a", b.available.to_string())])}</div>
+                        </li>
+                    }
+                })
+                .collect();
+            let state = match (&r.progressing, r.paused) {
+                (_, true) => t("rollout.paused").to_string(),
+                (Some((st, reason)), _) => format!("Progressing={} ({})", st, reason),
+                (None, _) => String::new(),
+            };
+            let strategy = if r.rolling {
+                fill(
+                    t("rollout.window"),
+                    &[
+                        ("surge", r.surge_text.clone()),
+                        ("s", r.max_surge.to_string()),
+                        ("unavail", r.unavailable_text.clone()),
+                        ("u", r.max_unavailable.to_string()),
+                        ("max", max_total.to_string()),
+                        ("min", min_available.to_string()),
+                        ("n", r.replicas.to_string()),
+                    ],
+                )
+            } else {
+                t("rollout.recreate").to_string()
+            };
+            let over = r.total > max_total;
+            let under = r.available < min_available;
+            html! {
+                <section class="rollout" aria-label={format!("deployment/{}", r.name)}>
+                    <h3>{format!("deployment/{}", r.name)}<span class="muted small">{format!(" · {} · {}", fill(t("rollout.rev"), &[("rev", r.revision.clone())]), state)}</span></h3>
+                    <p class="small">{strategy}</p>
+                    <ul class="rs-list" style={format!("--max:{};--min:{}", pct(max_total), pct(min_available))}>
+                        {rows}
+                        if r.rolling {
+                            <li class="rs-row window">
+                                <div class="rs-head"><span class="rs-name">{t("rollout.total")}</span></div>
+                                <div class="rs-bar total">
+                                    if r.available > 0 { <span class="pod-seg avail" style={format!("width:{}", pct(r.available.min(r.total)))}></span> }
+                                    if r.total > r.available { <span class="pod-seg created" style={format!("width:{}", pct(r.total - r.available))}></span> }
+                                    <span class="mark min" style={format!("left:{}", pct(min_available))} title={t("rollout.min").to_string()}></span>
+                                    <span class="mark max" style={format!("left:{}", pct(max_total))} title={t("rollout.max").to_string()}></span>
+                                </div>
+                                <div class={classes!("rs-counts", "small", (over || under).then_some("bad"))}>{fill(t("rollout.totals"), &[("t", r.total.to_string()), ("max", max_total.to_string()), ("a", r.available.to_string()), ("min", min_available.to_string())])}</div>
+                            </li>
+                        }
+                    </ul>
+                </section>
+            }
+        })
+        .collect();
+    html! {
+        <div class="rollout-panel" id="rollout-view">
+            <div class="legend small">
+                <span><i class="pod-seg avail"></i>{t("rollout.l.avail")}</span>
+                <span><i class="pod-seg ready"></i>{t("rollout.l.ready")}</span>
+                <span><i class="pod-seg created"></i>{t("rollout.l.created")}</span>
+                <span><i class="pod-seg missing"></i>{t("rollout.l.missing")}</span>
+            </div>
+            {body}
+        </div>
     }
 }
 
