@@ -25,6 +25,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("node_failure"),
     scenario!("rollout_undo"),
     scenario!("rollout_pause_restart"),
+    scenario!("crash_loop"),
 ];
 
 /// Reads the `# seed: N` header.

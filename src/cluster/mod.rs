@@ -264,6 +264,20 @@ impl<'a, T: fmt::Display + 'static> Ctx<'a, T> {
     }
 
     /// Records the runtime's reply to an earlier call.
+    /// Something the runtime reports without being asked (the PLEG's relist finding a dead
+    /// container: `ContainerDied`), recorded from the node's runtime to this component.
+    pub fn runtime_event(&mut self, node: &str, what: &str, detail: &str) -> MsgId {
+        let id = self.trace.push(
+            self.now,
+            Actor::Runtime(node.to_string()),
+            self.actor.clone(),
+            MessageKind::Runtime { call: what.to_string(), detail: detail.to_string() },
+            self.cause,
+        );
+        self.cause = Some(id);
+        id
+    }
+
     pub fn runtime_reply(&mut self, node: &str, call: &str, detail: &str) -> MsgId {
         let id = self.trace.push(
             self.now,

@@ -9,8 +9,16 @@
 //! Each step is a CRI call to the node's [`Runtime`] taking virtual time; between steps the
 //! kubelet reports status to the API server with PATCH `pods/NAME/status`.
 //!
-//! What kubesim simplifies: init containers, probes and restarts are not simulated (containers
-//! are Ready as soon as they start); volumes are not mounted; a container never exits by itself.
+//! Containers run as the image catalogue says ([`runtime::program`]): servers until stopped, a
+//! program (`sleep 5; exit 1`) for its time. When one exits, the kubelet's next sync (after the
+//! PLEG relist, 1 s) restarts it as `restartPolicy` says, with the crash-loop back-off of
+//! `kuberuntime_manager.go` `doBackOff` (`flowcontrol.Backoff`: 10 s doubling to 300 s, reset after
+//! 10 minutes without a crash): `restartCount`, `lastState.terminated`, `CrashLoopBackOff` and the
+//! `BackOff` event, as `kubectl get pods` shows them (`3 (25s ago)`).
+//!
+//! What kubesim simplifies: init containers and probes are not simulated (a running container is
+//! Ready); volumes are not mounted; the restart after a back-off happens exactly when it ends
+//! (upstream: at the next pod sync after it), and `BackOff` is recorded once per back-off.
 
 use crate::api::request::EventType;
 use crate::api::{meta, time};
@@ -41,6 +49,16 @@ pub enum PodTimer {
     Started(String, usize),
     /// The containers stopped after SIGTERM.
     Stopped(String),
+    /// A container's process exited by itself.
+    Exited(String, usize),
+    /// The pod sync after the PLEG noticed an exit: restart, back off, or leave it.
+    SyncExited(String, usize),
+    /// A crash-loop back-off has passed.
+    Restart(String, usize),
+    /// CreateContainer of a restart finished.
+    Recreated(String, usize),
+    /// StartContainer of a restart finished.
+    Restarted(String, usize),
 }
 
 impl PodTimer {
@@ -48,6 +66,7 @@ impl PodTimer {
         match self {
             PodTimer::SandboxReady(u) | PodTimer::Stopped(u) => u,
             PodTimer::Pulled(u, _) | PodTimer::BackOff(u, _) | PodTimer::Retry(u, _) | PodTimer::Created(u, _) | PodTimer::Started(u, _) => u,
+            PodTimer::Exited(u, _) | PodTimer::SyncExited(u, _) | PodTimer::Restart(u, _) | PodTimer::Recreated(u, _) | PodTimer::Restarted(u, _) => u,
         }
     }
 }
@@ -62,6 +81,11 @@ impl std::fmt::Display for PodTimer {
             PodTimer::Created(u, i) => write!(f, "created:{}:{}", u, i),
             PodTimer::Started(u, i) => write!(f, "started:{}:{}", u, i),
             PodTimer::Stopped(u) => write!(f, "stopped:{}", u),
+            PodTimer::Exited(u, i) => write!(f, "exited:{}:{}", u, i),
+            PodTimer::SyncExited(u, i) => write!(f, "sync-exited:{}:{}", u, i),
+            PodTimer::Restart(u, i) => write!(f, "restart:{}:{}", u, i),
+            PodTimer::Recreated(u, i) => write!(f, "recreated:{}:{}", u, i),
+            PodTimer::Restarted(u, i) => write!(f, "restarted:{}:{}", u, i),
         }
     }
 }
@@ -75,6 +99,29 @@ pub const IMAGE_BACKOFF_MAX_MS: i64 = 300_000;
 pub const RESYNC_AFTER_ERROR_MS: i64 = 1_500;
 /// Time a container takes to exit after SIGTERM (nginx and friends exit quickly).
 pub const STOP_CONTAINER_MS: i64 = 250;
+/// Crash-loop back-off (`kubelet.go` `backOffPeriod`, `MaxContainerBackOff`): 10 s doubling to 300 s.
+pub const CRASH_BACKOFF_INITIAL_MS: i64 = 10_000;
+pub const CRASH_BACKOFF_MAX_MS: i64 = 300_000;
+/// The PLEG relist period: an exit is noticed, and the pod synced, this long after it happens.
+pub const PLEG_RELIST_MS: i64 = 1_000;
+/// A first exit later than this is background work (`sim settle` does not wait for it).
+const FOREGROUND_EXIT_MS: i64 = 60_000;
+
+/// `flowcontrol.Backoff.Next` for one container: the first failure (or one after more than
+/// 2 × max of quiet) starts at the initial period, each later one doubles it up to the max.
+/// Returns the new (period, lastUpdate).
+pub fn crash_backoff_next(period_ms: i64, last_update: i64, now: i64) -> (i64, i64) {
+    if period_ms == 0 || now - last_update > 2 * CRASH_BACKOFF_MAX_MS {
+        (CRASH_BACKOFF_INITIAL_MS, now)
+    } else {
+        ((period_ms * 2).min(CRASH_BACKOFF_MAX_MS), now)
+    }
+}
+
+/// `flowcontrol.Backoff.IsInBackOffSince(key, finishedAt)`.
+pub fn in_crash_backoff(period_ms: i64, last_update: i64, finished_at: i64, now: i64) -> bool {
+    period_ms > 0 && now - last_update <= 2 * CRASH_BACKOFF_MAX_MS && now - finished_at < period_ms
+}
 
 #[derive(Clone, Debug, PartialEq)]
 enum Step {
@@ -84,6 +131,8 @@ enum Step {
     BackOff(usize),
     Create(usize),
     Running,
+    /// restartPolicy Never/OnFailure and every container has exited for good: Succeeded or Failed.
+    Finished,
     Terminating,
     Done,
 }
@@ -97,6 +146,26 @@ struct Container {
     container_id: String,
     image_id: String,
     image_full: String,
+    behavior: runtime::Behavior,
+    restart_count: i64,
+    /// `state.terminated` while the container's process has exited and it is not running again
+    terminated: Option<Value>,
+    finished_at: i64,
+    exit_code: i32,
+    /// `lastState.terminated`
+    last_terminated: Option<Value>,
+    /// the crash-loop back-off entry: period and last update
+    backoff_ms: i64,
+    backoff_at: i64,
+    /// what the container printed (its log), all runs
+    logs: Vec<String>,
+}
+
+impl Container {
+    /// The container's process runs now.
+    fn running(&self) -> bool {
+        self.waiting.is_none() && self.started_at.is_some() && self.terminated.is_none()
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -153,14 +222,29 @@ fn containers_of(pod: &Value) -> Vec<Container> {
         .and_then(|c| c.as_array())
         .map(|a| {
             a.iter()
-                .map(|c| Container {
-                    name: meta::get_str(c, &["name"]).to_string(),
-                    image: meta::get_str(c, &["image"]).to_string(),
-                    waiting: Some(("ContainerCreating".into(), String::new())),
-                    started_at: None,
-                    container_id: String::new(),
-                    image_id: String::new(),
-                    image_full: String::new(),
+                .map(|c| {
+                    let strings = |k: &str| -> Vec<String> {
+                        meta::get(c, &[k]).and_then(Value::as_array).map(|a| a.iter().filter_map(|x| x.as_str().map(String::from)).collect()).unwrap_or_default()
+                    };
+                    let image = meta::get_str(c, &["image"]).to_string();
+                    Container {
+                        name: meta::get_str(c, &["name"]).to_string(),
+                        behavior: runtime::program::behavior(&image, &strings("command"), &strings("args")),
+                        image,
+                        waiting: Some(("ContainerCreating".into(), String::new())),
+                        started_at: None,
+                        container_id: String::new(),
+                        image_id: String::new(),
+                        image_full: String::new(),
+                        restart_count: 0,
+                        terminated: None,
+                        finished_at: 0,
+                        exit_code: 0,
+                        last_terminated: None,
+                        backoff_ms: 0,
+                        backoff_at: 0,
+                        logs: Vec::new(),
+                    }
                 })
                 .collect()
         })
@@ -287,6 +371,7 @@ impl PodWorkers {
                 }
                 st.containers[idx].waiting = None;
                 st.containers[idx].started_at = Some(ctx.now);
+                Self::schedule_exit(ctx, &uid, idx, &mut st.containers[idx]);
                 let pod = st.pod.clone();
                 let name = st.containers[idx].name.clone();
                 let n = st.containers.len();
@@ -304,6 +389,48 @@ impl PodWorkers {
                     }
                     self.patch_status(ctx, node, ip, &uid);
                 }
+            }
+            PodTimer::Exited(_, idx) => self.exited(ctx, node, ip, &uid, idx),
+            PodTimer::SyncExited(_, idx) => self.sync_exited(ctx, node, ip, &uid, idx),
+            PodTimer::Restart(_, idx) => {
+                let Some(st) = self.pods.get(&uid) else { return };
+                if st.step == Step::Running && st.containers[idx].waiting.as_ref().map(|w| w.0 == "CrashLoopBackOff").unwrap_or(false) {
+                    self.sync_exited(ctx, node, ip, &uid, idx);
+                }
+            }
+            PodTimer::Recreated(_, idx) => {
+                let Some(st) = self.pods.get(&uid) else { return };
+                if st.step != Step::Running {
+                    return;
+                }
+                let pod = st.pod.clone();
+                let name = st.containers[idx].name.clone();
+                ctx.runtime_reply(node, "CreateContainer", &name);
+                let fp = format!("spec.containers{{{}}}", name);
+                self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "Created", &format!("Created container: {}", name));
+                ctx.runtime_call(node, "StartContainer", &name);
+                let d = ctx.timing().start_container_ms;
+                ctx.after_background(d, Timer::Pod(PodTimer::Restarted(uid.to_string(), idx)));
+            }
+            PodTimer::Restarted(_, idx) => {
+                let Some(st) = self.pods.get_mut(&uid) else { return };
+                if st.step != Step::Running {
+                    return;
+                }
+                let c = &mut st.containers[idx];
+                if let Some(t) = c.terminated.take() {
+                    c.last_terminated = Some(t);
+                }
+                c.restart_count += 1;
+                c.waiting = None;
+                c.started_at = Some(ctx.now);
+                Self::schedule_exit(ctx, &uid, idx, c);
+                let name = c.name.clone();
+                let pod = st.pod.clone();
+                ctx.runtime_reply(node, "StartContainer", &name);
+                let fp = format!("spec.containers{{{}}}", name);
+                self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "Started", &format!("Started container {}", name));
+                self.patch_status(ctx, node, ip, &uid);
             }
             PodTimer::Stopped(_) => {
                 let Some(st) = self.pods.get_mut(&uid) else { return };
@@ -454,11 +581,128 @@ impl PodWorkers {
         ctx.after(d, Timer::Pod(PodTimer::Created(uid.to_string(), idx)), false);
     }
 
+    /// A started container's process: if the catalogue says it exits, the exit is a timer.
+    /// The first run's exit within a minute is foreground (`sim settle` shows the first crash and
+    /// restart); later ones, and a crash loop, are background work.
+    fn schedule_exit(ctx: &mut Ctx, uid: &str, idx: usize, c: &mut Container) {
+        let (after, output) = match &c.behavior {
+            runtime::Behavior::Exit { after_ms, output, .. } => (Some(*after_ms), output.clone()),
+            runtime::Behavior::Serve { output } => (None, output.clone()),
+        };
+        c.logs.extend(output);
+        let Some(after) = after else { return };
+        let timer = Timer::Pod(PodTimer::Exited(uid.to_string(), idx));
+        if c.restart_count == 0 && after <= FOREGROUND_EXIT_MS {
+            ctx.after(after, timer, false);
+        } else {
+            ctx.after_background(after, timer);
+        }
+    }
+
+    /// The container's process exited: report it; the PLEG relist notices and syncs the pod.
+    fn exited(&mut self, ctx: &mut Ctx, node: &str, ip: &str, uid: &str, idx: usize) {
+        let Some(st) = self.pods.get_mut(uid) else { return };
+        if !matches!(st.step, Step::Running | Step::Image(_) | Step::Pulling(_) | Step::Create(_) | Step::BackOff(_)) || !st.containers[idx].running() {
+            return;
+        }
+        let c = &mut st.containers[idx];
+        let code = match &c.behavior {
+            runtime::Behavior::Exit { code, .. } => *code,
+            runtime::Behavior::Serve { .. } => 0,
+        };
+        c.exit_code = code;
+        c.finished_at = ctx.now;
+        c.terminated = Some(json!({
+            "exitCode": code,
+            "reason": if code == 0 { "Completed" } else { "Error" },
+            "startedAt": c.started_at.map(time::rfc3339),
+            "finishedAt": time::rfc3339(ctx.now),
+            "containerID": c.container_id,
+        }));
+        let foreground = c.restart_count == 0;
+        let detail = format!("{} exit code {}", c.name, code);
+        ctx.runtime_event(node, "ContainerDied", &detail);
+        self.patch_status(ctx, node, ip, uid);
+        let timer = Timer::Pod(PodTimer::SyncExited(uid.to_string(), idx));
+        if foreground {
+            ctx.after(PLEG_RELIST_MS, timer, false);
+        } else {
+            ctx.after_background(PLEG_RELIST_MS, timer);
+        }
+    }
+
+    /// `SyncPod` for an exited container: `restartPolicy` decides, then `doBackOff`.
+    fn sync_exited(&mut self, ctx: &mut Ctx, node: &str, ip: &str, uid: &str, idx: usize) {
+        let Some(st) = self.pods.get_mut(uid) else { return };
+        match st.step {
+            Step::Running => {}
+            Step::Terminating | Step::Done | Step::Finished => return,
+            // still starting the pod's other containers: look again at the next relist
+            _ => return ctx.after_background(PLEG_RELIST_MS, Timer::Pod(PodTimer::SyncExited(uid.to_string(), idx))),
+        }
+        let policy = meta::get_str(&st.pod, &["spec", "restartPolicy"]).to_string();
+        let c = &mut st.containers[idx];
+        if c.terminated.is_none() && !c.waiting.as_ref().map(|w| w.0 == "CrashLoopBackOff").unwrap_or(false) {
+            return;
+        }
+        let restart = match policy.as_str() {
+            "Never" => false,
+            "OnFailure" => c.exit_code != 0,
+            _ => true,
+        };
+        if !restart {
+            if st.containers.iter().all(|c| c.terminated.is_some()) {
+                st.step = Step::Finished;
+                st.sandbox_ready = false;
+                let pod = st.pod.clone();
+                ctx.runtime_call(node, "StopPodSandbox", &format!("{}/{}", meta::namespace(&pod), meta::name(&pod)));
+                ctx.runtime_reply(node, "StopPodSandbox", "");
+            }
+            self.patch_status(ctx, node, ip, uid);
+            return;
+        }
+        let pod = st.pod.clone();
+        let pod_ref = format!("{}_{}({})", meta::name(&pod), meta::namespace(&pod), uid);
+        let fp = format!("spec.containers{{{}}}", c.name);
+        if in_crash_backoff(c.backoff_ms, c.backoff_at, c.finished_at, ctx.now) {
+            // CrashLoopBackOff: wait, with the exit as lastState
+            if let Some(t) = c.terminated.take() {
+                c.last_terminated = Some(t);
+            }
+            let name = c.name.clone();
+            let period = c.backoff_ms;
+            let until = c.finished_at + period;
+            c.waiting = Some(("CrashLoopBackOff".into(), format!("back-off {} restarting failed container={} pod={}", go_duration(period), name, pod_ref)));
+            self.recorder(node).event(ctx, &pod, Some(&fp), "Warning", "BackOff", &format!("Back-off restarting failed container {} in pod {}", name, pod_ref));
+            self.patch_status(ctx, node, ip, uid);
+            ctx.after_background((until - ctx.now).max(1), Timer::Pod(PodTimer::Restart(uid.to_string(), idx)));
+            return;
+        }
+        // backOff.Next, then restart: the image is present, a new container is created and started
+        let (period, at) = crash_backoff_next(c.backoff_ms, c.backoff_at, ctx.now);
+        c.backoff_ms = period;
+        c.backoff_at = at;
+        if let Some(t) = c.terminated.take() {
+            c.last_terminated = Some(t);
+        }
+        c.waiting = Some(("ContainerCreating".into(), String::new()));
+        let image = c.image.clone();
+        let name = c.name.clone();
+        let id = self.runtime.new_id(node);
+        if let Some(st) = self.pods.get_mut(uid) {
+            st.containers[idx].container_id = format!("containerd://{}", id);
+        }
+        self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "Pulled", &format!("Container image \"{}\" already present on machine", image));
+        ctx.runtime_call(node, "CreateContainer", &name);
+        let d = ctx.timing().create_container_ms;
+        ctx.after_background(d, Timer::Pod(PodTimer::Recreated(uid.to_string(), idx)));
+    }
+
     fn begin_termination(&mut self, ctx: &mut Ctx, node: &str, uid: &str) {
         let Some(st) = self.pods.get_mut(uid) else { return };
         st.step = Step::Terminating;
         let pod = st.pod.clone();
-        let running: Vec<String> = st.containers.iter().filter(|c| c.started_at.is_some() && c.waiting.is_none()).map(|c| c.name.clone()).collect();
+        let running: Vec<String> = st.containers.iter().filter(|c| c.running()).map(|c| c.name.clone()).collect();
         for name in &running {
             let fp = format!("spec.containers{{{}}}", name);
             self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "Killing", &format!("Stopping container {}", name));
@@ -476,8 +720,20 @@ impl PodWorkers {
         let now = time::rfc3339(ctx.now);
         let old_conds: Vec<Value> = meta::get(pod, &["status", "conditions"]).and_then(|c| c.as_array()).cloned().unwrap_or_default();
         let terminating = st.step == Step::Terminating || st.step == Step::Done;
-        let all_running = st.containers.iter().all(|c| c.waiting.is_none() && c.started_at.is_some()) && !terminating;
-        let not_ready: Vec<String> = st.containers.iter().filter(|c| !(c.waiting.is_none() && c.started_at.is_some()) || terminating).map(|c| c.name.clone()).collect();
+        let finished = st.step == Step::Finished;
+        let all_running = st.containers.iter().all(|c| c.running()) && !terminating;
+        let not_ready: Vec<String> = st.containers.iter().filter(|c| !c.running() || terminating).map(|c| c.name.clone()).collect();
+        // getPhase: waiting (never ran) → Pending; something runs → Running; all stopped →
+        // Running while they will restart, else Succeeded/Failed
+        let phase = if st.step == Step::Done {
+            "Succeeded"
+        } else if finished {
+            if st.containers.iter().all(|c| c.exit_code == 0) { "Succeeded" } else { "Failed" }
+        } else if st.containers.iter().any(|c| !c.running() && c.terminated.is_none() && c.last_terminated.is_none()) {
+            "Pending"
+        } else {
+            "Running"
+        };
         let cond = |t: &str, ok: bool, reason: &str, message: &str| {
             let status = if ok { "True" } else { "False" };
             // keep lastTransitionTime unless the status flips
@@ -495,43 +751,57 @@ impl PodWorkers {
         };
         let msg = format!("containers with unready status: [{}]", not_ready.join(" "));
         let scheduled = old_conds.iter().find(|c| meta::get_str(c, &["type"]) == "PodScheduled").cloned().unwrap_or_else(|| cond("PodScheduled", true, "", ""));
-        let conditions = vec![
+        // generateContainersReadyConditionForTerminalPhase: terminal pods say why, with no message
+        let (not_ready_reason, not_ready_msg) = match (finished, phase) {
+            (true, "Succeeded") => ("PodCompleted", String::new()),
+            (true, _) => ("PodFailed", String::new()),
+            _ => ("ContainersNotReady", msg),
+        };
+        let mut conditions = vec![
             cond("PodReadyToStartContainers", st.sandbox_ready && st.step != Step::Done, "", ""),
             cond("Initialized", true, "", ""),
-            cond("Ready", all_running, "ContainersNotReady", &msg),
-            cond("ContainersReady", all_running, "ContainersNotReady", &msg),
+            cond("Ready", all_running, not_ready_reason, &not_ready_msg),
+            cond("ContainersReady", all_running, not_ready_reason, &not_ready_msg),
             scheduled,
         ];
+        if finished {
+            for c in conditions.iter_mut().filter(|c| c.get("reason").is_some() && c["message"] == "") {
+                if let Some(o) = c.as_object_mut() {
+                    o.remove("message");
+                }
+            }
+        }
         let statuses: Vec<Value> = st
             .containers
             .iter()
             .map(|c| {
-                let state = if st.step == Step::Done {
+                let state = if let Some(t) = &c.terminated {
+                    json!({"terminated": t})
+                } else if st.step == Step::Done {
                     json!({"terminated": {"exitCode": 0, "reason": "Completed", "startedAt": c.started_at.map(time::rfc3339), "finishedAt": now, "containerID": c.container_id}})
                 } else if let Some((reason, message)) = &c.waiting {
                     if message.is_empty() { json!({"waiting": {"reason": reason}}) } else { json!({"waiting": {"reason": reason, "message": message}}) }
                 } else {
                     json!({"running": {"startedAt": c.started_at.map(time::rfc3339)}})
                 };
-                let running = c.waiting.is_none() && c.started_at.is_some();
+                let running = c.running();
                 let image = if c.image_full.is_empty() { runtime::parse_image(&c.image).map(|r| r.full()).unwrap_or(c.image.clone()) } else { c.image_full.clone() };
                 let mut s = json!({
                     "name": c.name,
                     "state": state,
-                    "lastState": {},
+                    "lastState": c.last_terminated.as_ref().map(|t| json!({"terminated": t})).unwrap_or(json!({})),
                     "ready": running && !terminating,
-                    "restartCount": 0,
+                    "restartCount": c.restart_count,
                     "image": image,
                     "imageID": c.image_id,
                     "started": running && st.step != Step::Done,
                 });
-                if !c.container_id.is_empty() && (running || st.step == Step::Done) {
+                if !c.container_id.is_empty() && (running || st.step == Step::Done || c.terminated.is_some() || c.last_terminated.is_some()) {
                     s["containerID"] = json!(c.container_id);
                 }
                 s
             })
             .collect();
-        let phase = if st.step == Step::Done { "Succeeded" } else if all_running { "Running" } else { "Pending" };
         let mut status = json!({
             "observedGeneration": gen,
             "phase": phase,
@@ -557,7 +827,33 @@ impl PodWorkers {
 
 #[cfg(test)]
 mod tests {
-    use super::go_duration;
+    use super::{crash_backoff_next, go_duration, in_crash_backoff};
+
+    /// The crash-loop back-off of `flowcontrol.Backoff` (10 s, 300 s, no jitter): the waits after
+    /// each crash, and the reset after 2 × max without one.
+    #[test]
+    fn crash_backoff_table() {
+        // a container that crashes the moment it starts: each restart waits the whole period
+        let (mut period, mut at, mut now) = (0, 0, 0);
+        let mut waits = Vec::new();
+        for _ in 0..8 {
+            if in_crash_backoff(period, at, now, now) {
+                now += period; // the restart comes when the back-off ends
+                waits.push(period / 1000);
+            }
+            let (p, a) = crash_backoff_next(period, at, now);
+            period = p;
+            at = a;
+        }
+        assert_eq!(waits, vec![10, 20, 40, 80, 160, 300, 300], "seconds waited before each restart after the first");
+        // ten quiet minutes and a bit: the next crash starts again at 10 s
+        assert_eq!(crash_backoff_next(300_000, 0, 600_001), (10_000, 600_001));
+        assert_eq!(crash_backoff_next(300_000, 0, 600_000), (300_000, 600_000));
+        // no entry: never in back-off; an expired entry neither
+        assert!(!in_crash_backoff(0, 0, 0, 5_000));
+        assert!(!in_crash_backoff(10_000, 0, 0, 700_000));
+        assert!(in_crash_backoff(10_000, 0, 0, 9_999) && !in_crash_backoff(10_000, 0, 0, 10_000));
+    }
 
     #[test]
     fn go_durations() {

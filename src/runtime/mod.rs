@@ -11,6 +11,9 @@
 
 use std::collections::BTreeMap;
 
+pub mod program;
+pub use program::Behavior;
+
 /// A well-known image: repository (normalized), tag, compressed size in bytes.
 pub struct KnownImage {
     pub repo: &'static str,

@@ -375,6 +375,14 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
                 ("StopContainer", false) => "n.cri.stop",
                 ("StopContainer", true) => "n.cri.stop_done",
                 ("RemovePodSandbox", _) => "n.cri.remove",
+                ("ContainerDied", _) => {
+                    let mut it = detail.rsplitn(2, " exit code ");
+                    let code = it.next().unwrap_or("").to_string();
+                    v.retain(|(k, _)| *k != "container");
+                    v.push(("container", it.next().unwrap_or("").to_string()));
+                    v.push(("code", code.clone()));
+                    if code == "0" { "n.cri.died_ok" } else { "n.cri.died" }
+                }
                 _ => "n.cri.generic",
             };
             let _ = k;
@@ -453,6 +461,18 @@ mod tests {
                 assert!(all.contains(want), "{:?} never narrated: {}", lang, want);
             }
         }
+    }
+
+    #[test]
+    fn the_crash_loop_is_told() {
+        let mut s = Session::new(1);
+        s.apply(presets::SCRIPT_CRASH_LOOP);
+        let all = all_narrations(&s, Lang::En).join("\n");
+        for want in ["finds app dead with exit code 1", "crash-loop back-off"] {
+            assert!(all.contains(want), "never narrated: {}", want);
+        }
+        let ko = all_narrations(&s, Lang::Ko).join("\n");
+        assert!(ko.contains("종료 코드 1(으)로 죽은 것"), "Korean crash narration");
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! The editor's presets: seed 004's nginx Deployment, three ways for it to go wrong, and scripts:
-//! scale and delete, a rolling update, a bad release and `rollout undo`.
+//! scale and delete, a rolling update, a bad release and `rollout undo`, a crash loop.
 
 /// Seed 004's manifest, as the post prints it.
 pub const SEED_004: &str = "apiVersion: apps/v1
@@ -155,6 +155,38 @@ kubectl rollout history deployment/nginx-deployment
 kubectl get rs
 ";
 
+/// A crash loop: a container that exits with code 1 after 5 s; the kubelet restarts it with the
+/// crash-loop back-off (10 s, 20 s, 40 s…).
+pub const SCRIPT_CRASH_LOOP: &str = "# A crash loop: the container prints a line, runs 5 s and exits with code 1.
+# restartPolicy Always restarts it; after the first restart the kubelet waits
+# 10 s, 20 s, 40 s… (CrashLoopBackOff) before the next one.
+kubectl apply -f - <<EOF
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: crash
+spec:
+  replicas: 1
+  selector:
+    matchLabels:
+      app: crash
+  template:
+    metadata:
+      labels:
+        app: crash
+    spec:
+      containers:
+      - name: app
+        image: busybox:1.36
+        command: [\"sh\", \"-c\", \"echo starting; sleep 5; exit 1\"]
+EOF
+sim settle
+kubectl get pods
+sim advance 60s
+kubectl get pods
+kubectl describe pod -l app=crash
+";
+
 /// (id, translation key of the title, text).
 pub const PRESETS: &[(&str, &str, &str)] = &[
     ("seed", "preset.seed", SEED_004),
@@ -164,6 +196,7 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ("script", "preset.script", SCRIPT_SCALE_DELETE),
     ("rolling-update", "preset.rolling_update", SCRIPT_ROLLING_UPDATE),
     ("rollout-undo", "preset.rollout_undo", SCRIPT_ROLLOUT_UNDO),
+    ("crash-loop", "preset.crash_loop", SCRIPT_CRASH_LOOP),
 ];
 
 #[cfg(test)]

@@ -1,0 +1,172 @@
+//! What a container does when it runs: kubesim's stand-in for the image's entrypoint.
+//!
+//! No upstream counterpart: a real runtime runs the image's binary. kubesim reads the image name
+//! and the container's `command`/`args` (together: the program, as `docker run` would exec it) and
+//! says how long it runs, what it prints and its exit code, so the kubelet has something to
+//! restart, back off from and report (`lastState.terminated`, CrashLoopBackOff).
+//!
+//! - Servers (`nginx`, `httpd`, `redis`, `postgres`, …) with no `command`/`args` run until stopped.
+//! - Shell images (`busybox`, `alpine`, `ubuntu`) and language images (`python`, `node`) with no
+//!   program run their default shell or REPL, which exits at once with code 0 when there is no
+//!   terminal: a Deployment of plain `busybox` goes into CrashLoopBackOff with `Completed`.
+//! - A program is read as a small shell script (`sh -c "…"` or the words themselves): `sleep N`
+//!   (`infinity` runs forever), `echo …` (printed to the log), `exit N`, `true`, `false`, `;`, `&&`,
+//!   `||`, and `while true; do …; done` / `tail -f …` (forever). An unknown command prints
+//!   `sh: NAME: not found` and sets 127, as a shell does.
+
+/// How a container behaves once started.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Behavior {
+    /// Runs until it is stopped (a server, `sleep infinity`, a `while true` loop).
+    Serve { output: Vec<String> },
+    /// Runs for `after_ms`, prints `output`, then exits with `code`.
+    Exit { after_ms: i64, code: i32, output: Vec<String> },
+}
+
+/// Images whose default command is a shell or a REPL (exits at once without a terminal).
+const INTERACTIVE_IMAGES: &[&str] = &["busybox", "alpine", "ubuntu", "debian", "python", "node"];
+/// Time a process takes to start and exit when it does nothing else.
+const MIN_RUN_MS: i64 = 20;
+/// A `sleep` longer than this is treated as forever (a week of cluster time).
+const FOREVER_MS: i64 = 7 * 24 * 3600 * 1000;
+
+/// The behaviour of `image` run with `command` and `args` (the container spec's fields).
+pub fn behavior(image: &str, command: &[String], args: &[String]) -> Behavior {
+    let words: Vec<String> = command.iter().chain(args.iter()).cloned().collect();
+    if words.is_empty() {
+        let repo = image.rsplit('/').next().unwrap_or(image).split([':', '@']).next().unwrap_or("");
+        return if INTERACTIVE_IMAGES.contains(&repo) {
+            Behavior::Exit { after_ms: MIN_RUN_MS, code: 0, output: Vec::new() }
+        } else {
+            Behavior::Serve { output: Vec::new() }
+        };
+    }
+    let script = match words.as_slice() {
+        [sh, flag, script, ..] if is_shell(sh) && flag == "-c" => script.clone(),
+        [sh] if is_shell(sh) => return Behavior::Exit { after_ms: MIN_RUN_MS, code: 0, output: Vec::new() },
+        _ => words.join(" "),
+    };
+    run_script(&script)
+}
+
+fn is_shell(w: &str) -> bool {
+    matches!(w.rsplit('/').next().unwrap_or(w), "sh" | "bash" | "ash")
+}
+
+/// Interprets the few shell forms learners write (see the module docs).
+fn run_script(script: &str) -> Behavior {
+    let mut output = Vec::new();
+    if script.contains("while true") || script.contains("while :") || script.contains("tail -f") {
+        // print what comes before the loop, then loop forever
+        return Behavior::Serve { output: echo_lines(script) };
+    }
+    let mut elapsed = MIN_RUN_MS;
+    let mut code = 0;
+    // split into (connector before, command): ";" and newlines always run, "&&" on success, "||" on failure
+    let mut rest = script;
+    let mut connector = ";";
+    loop {
+        let next = [";", "\n", "&&", "||"].iter().filter_map(|c| rest.find(c).map(|i| (i, *c))).min();
+        let (cmd, next_conn, tail) = match next {
+            Some((i, c)) => (&rest[..i], c, &rest[i + c.len()..]),
+            None => (rest, "", ""),
+        };
+        let run = match connector {
+            "&&" => code == 0,
+            "||" => code != 0,
+            _ => true,
+        };
+        if run {
+            let parts: Vec<&str> = cmd.split_whitespace().collect();
+            match parts.as_slice() {
+                [] => {}
+                ["sleep", n, ..] => {
+                    if *n == "infinity" {
+                        return Behavior::Serve { output };
+                    }
+                    match n.trim_end_matches('s').parse::<f64>() {
+                        Ok(s) if s >= 0.0 => {
+                            elapsed = elapsed.saturating_add((s * 1000.0) as i64);
+                            if elapsed > FOREVER_MS {
+                                return Behavior::Serve { output };
+                            }
+                            code = 0;
+                        }
+                        _ => {
+                            output.push(format!("sleep: invalid number '{}'", n));
+                            code = 1;
+                        }
+                    }
+                }
+                ["exit"] => return Behavior::Exit { after_ms: elapsed, code, output },
+                ["exit", n, ..] => return Behavior::Exit { after_ms: elapsed, code: n.parse::<i32>().map(|c| c & 0xff).unwrap_or(2), output },
+                ["echo", ..] => {
+                    output.push(unquote(cmd.trim_start().trim_start_matches("echo").trim()));
+                    code = 0;
+                }
+                ["true"] | [":"] => code = 0,
+                ["false"] => code = 1,
+                [other, ..] => {
+                    output.push(format!("sh: {}: not found", other));
+                    code = 127;
+                }
+            }
+        }
+        if next_conn.is_empty() {
+            break;
+        }
+        connector = if next_conn == "\n" { ";" } else { next_conn };
+        rest = tail;
+    }
+    Behavior::Exit { after_ms: elapsed, code, output }
+}
+
+fn unquote(s: &str) -> String {
+    let s = s.trim();
+    if s.len() >= 2 && ((s.starts_with('"') && s.ends_with('"')) || (s.starts_with('\'') && s.ends_with('\''))) {
+        s[1..s.len() - 1].to_string()
+    } else {
+        s.to_string()
+    }
+}
+
+fn echo_lines(script: &str) -> Vec<String> {
+    let head = script.split("while").next().unwrap_or("");
+    head.split([';', '\n']).filter_map(|c| c.trim().strip_prefix("echo").map(|e| unquote(e.trim()))).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(s: &[&str]) -> Vec<String> {
+        s.iter().map(|x| x.to_string()).collect()
+    }
+
+    /// What the catalogue says each container does.
+    #[test]
+    fn behavior_table() {
+        let serve = Behavior::Serve { output: vec![] };
+        let exit = |after_ms: i64, code: i32, out: &[&str]| Behavior::Exit { after_ms, code, output: v(out) };
+        let cases: Vec<(&str, &str, Vec<String>, Vec<String>, Behavior)> = vec![
+            ("a server runs until stopped", "nginx:1.25", v(&[]), v(&[]), serve.clone()),
+            ("a registry path", "registry.k8s.io/pause:3.10", v(&[]), v(&[]), serve.clone()),
+            ("plain busybox exits at once with 0", "busybox:1.36", v(&[]), v(&[]), exit(20, 0, &[])),
+            ("python's REPL exits too", "python:3.12-slim", v(&[]), v(&[]), exit(20, 0, &[])),
+            ("exec form sleep", "busybox", v(&["sleep", "30"]), v(&[]), exit(30_020, 0, &[])),
+            ("command and args together", "busybox", v(&["sleep"]), v(&["3600"]), exit(3_600_020, 0, &[])),
+            ("sh -c with exit", "busybox", v(&["sh", "-c", "echo starting; sleep 5; exit 3"]), v(&[]), exit(5_020, 3, &["starting"])),
+            ("args only on busybox", "busybox", v(&[]), v(&["/bin/sh", "-c", "echo hi"]), exit(20, 0, &["hi"])),
+            ("&& stops on failure", "busybox", v(&["sh", "-c", "false && echo never"]), v(&[]), exit(20, 1, &[])),
+            ("|| runs on failure", "busybox", v(&["sh", "-c", "false || echo recovered"]), v(&[]), exit(20, 0, &["recovered"])),
+            ("unknown command", "busybox", v(&["sh", "-c", "nginx-start"]), v(&[]), exit(20, 127, &["sh: nginx-start: not found"])),
+            ("sleep infinity", "busybox", v(&["sleep", "infinity"]), v(&[]), serve.clone()),
+            ("a loop runs forever", "busybox", v(&["sh", "-c", "echo up; while true; do sleep 1; done"]), v(&[]), Behavior::Serve { output: v(&["up"]) }),
+            ("exit codes wrap at 256", "busybox", v(&["sh", "-c", "exit 257"]), v(&[]), exit(20, 1, &[])),
+            ("a bare shell", "busybox", v(&["sh"]), v(&[]), exit(20, 0, &[])),
+        ];
+        for (name, image, command, args, want) in cases {
+            assert_eq!(behavior(image, &command, &args), want, "{}", name);
+        }
+    }
+}

@@ -1,0 +1,73 @@
+# A container that keeps failing: it prints a line, runs 5 s and exits with code 1. The kubelet
+# restarts it at once the first time, then backs off 10 s, 20 s, 40 s… (CrashLoopBackOff), and
+# `kubectl get pods` shows the restarts and how long ago the last one ended. A bare Pod with
+# restartPolicy Never runs once: Completed (exit 0) or Error (exit 1), never restarted.
+kubectl apply -f - <<EOF
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: crash
+spec:
+  replicas: 1
+  selector:
+    matchLabels:
+      app: crash
+  template:
+    metadata:
+      labels:
+        app: crash
+    spec:
+      containers:
+      - name: app
+        image: busybox:1.36
+        command: ["sh", "-c", "echo starting; sleep 5; exit 1"]
+EOF
+sim settle
+kubectl get pods
+sim advance 10s
+kubectl get pods
+sim advance 30s
+kubectl get pods
+sim advance 100s
+kubectl get pods
+kubectl describe pod -l app=crash
+kubectl get deploy crash
+kubectl apply -f - <<EOF
+apiVersion: v1
+kind: Pod
+metadata:
+  name: once
+spec:
+  restartPolicy: Never
+  containers:
+  - name: job
+    image: busybox:1.36
+    command: ["sh", "-c", "echo done"]
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: fails-once
+spec:
+  restartPolicy: Never
+  containers:
+  - name: job
+    image: busybox:1.36
+    command: ["sh", "-c", "exit 3"]
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: retries
+spec:
+  restartPolicy: OnFailure
+  containers:
+  - name: job
+    image: busybox:1.36
+    args: ["sh", "-c", "sleep 2; exit 2"]
+EOF
+sim settle
+sim advance 30s
+kubectl get pods once fails-once retries
+kubectl get pod fails-once -o jsonpath={.status.containerStatuses[0].state}
+kubectl get pod once -o jsonpath={.status.conditions}
