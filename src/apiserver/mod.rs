@@ -368,6 +368,10 @@ impl ApiServer {
                 self.list(t)
             }
             (Method::Get, false, "") => self.read(info, &t.ri.namespace, &t.ri.name).map(|(v, _)| Response { code: 200, body: v }).ok_or_else(|| not_found(info, &t.ri.name)),
+            (Method::Get, false, "log") if info.resource == "pods" => {
+                let (pod, _) = self.read(info, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(info, &t.ri.name))?;
+                LogProxy::for_pod(&pod, t.q("container"), t.q("previous") == Some("true")).map(|p| p.response()).map_err(bad_request)
+            }
             (Method::Get, false, "scale") => {
                 let (obj, _) = self.read(info, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(info, &t.ri.name))?;
                 Ok(Response { code: 200, body: to_scale(&obj) })
@@ -425,3 +429,73 @@ fn conflict_msg(info: &ResourceInfo, name: &str, msg: String) -> Response {
     )
 }
 
+
+/// `pods/log`: kube-apiserver validates the request (`pkg/registry/core/pod/strategy.go`
+/// `LogLocation`) and proxies it to the kubelet of the pod's node. The handler answers with this
+/// marker; the cluster, which is the network, makes the proxied call ([`crate::cluster::Cluster`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogProxy {
+    pub node: String,
+    pub namespace: String,
+    pub pod: String,
+    pub container: String,
+    pub previous: bool,
+}
+
+impl LogProxy {
+    const MARKER: &'static str = "kubesim.LogProxy";
+
+    /// Picks and checks the container as `LogLocation` does.
+    pub fn for_pod(pod: &Value, container: Option<&str>, previous: bool) -> Result<LogProxy, String> {
+        let names = |field: &str| -> Vec<String> {
+            meta::get(pod, &["spec", field]).and_then(Value::as_array).map(|a| a.iter().map(|c| meta::get_str(c, &["name"]).to_string()).collect()).unwrap_or_default()
+        };
+        let (containers, inits) = (names("containers"), names("initContainers"));
+        let name = meta::name(pod);
+        let container = match container.filter(|c| !c.is_empty()) {
+            Some(c) => c.to_string(),
+            None if containers.len() == 1 => containers[0].clone(),
+            None => {
+                let mut msg = format!("a container name must be specified for pod {}, choose one of: [{}]", name, containers.join(" "));
+                if !inits.is_empty() {
+                    msg.push_str(&format!(" or one of the init containers: [{}]", inits.join(" ")));
+                }
+                return Err(msg);
+            }
+        };
+        if !containers.contains(&container) && !inits.contains(&container) {
+            return Err(format!("container {} is not valid for pod {}", container, name));
+        }
+        let node = meta::get_str(pod, &["spec", "nodeName"]).to_string();
+        if node.is_empty() {
+            // not scheduled yet: there is no kubelet to ask
+            return Err(format!("pod {} does not have a host assigned", name));
+        }
+        Ok(LogProxy { node, namespace: meta::namespace(pod).to_string(), pod: name.to_string(), container, previous })
+    }
+
+    fn response(&self) -> Response {
+        Response {
+            code: 200,
+            body: json!({"kind": Self::MARKER, "node": self.node, "namespace": self.namespace, "pod": self.pod, "container": self.container, "previous": self.previous}),
+        }
+    }
+
+    /// The proxy marker in a handler's response, if it is one.
+    pub fn from_response(resp: &Response) -> Option<LogProxy> {
+        if resp.code != 200 || meta::get_str(&resp.body, &["kind"]) != Self::MARKER {
+            return None;
+        }
+        let g = |k: &str| meta::get_str(&resp.body, &[k]).to_string();
+        Some(LogProxy { node: g("node"), namespace: g("namespace"), pod: g("pod"), container: g("container"), previous: resp.body["previous"] == json!(true) })
+    }
+
+    /// The kubelet's endpoint for it.
+    pub fn kubelet_path(&self) -> String {
+        let mut p = format!("/containerLogs/{}/{}/{}", self.namespace, self.pod, self.container);
+        if self.previous {
+            p.push_str("?previous=true");
+        }
+        p
+    }
+}

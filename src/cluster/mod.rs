@@ -88,6 +88,11 @@ pub trait Component: 'static {
     fn handle(&mut self, ctx: &mut Ctx<Self::Timer>, input: Input<Self::Timer>);
     /// Stops or resumes the component (a failed node's kubelet).
     fn set_running(&mut self, _running: bool) {}
+    /// The kubelet's `/containerLogs/{ns}/{pod}/{container}` endpoint, which kube-apiserver
+    /// proxies `pods/log` to. Other components serve none.
+    fn container_logs(&self, _namespace: &str, _pod: &str, _container: &str, _previous: bool) -> Option<Result<String, String>> {
+        None
+    }
 }
 
 /// The object-safe face of a [`Component`], whatever its timer type: what the cluster's table
@@ -97,6 +102,7 @@ pub trait Hosted {
     /// For the read-only view: the component as its own type (the scheduler's attempts).
     fn as_any(&self) -> &dyn Any;
     fn set_running(&mut self, running: bool);
+    fn container_logs(&self, namespace: &str, pod: &str, container: &str, previous: bool) -> Option<Result<String, String>>;
     fn start_erased(&mut self, ctx: &mut Ctx<AnyTimer>);
     fn handle_erased(&mut self, ctx: &mut Ctx<AnyTimer>, input: Input<AnyTimer>);
 }
@@ -110,6 +116,9 @@ impl<C: Component> Hosted for C {
     }
     fn set_running(&mut self, running: bool) {
         Component::set_running(self, running)
+    }
+    fn container_logs(&self, namespace: &str, pod: &str, container: &str, previous: bool) -> Option<Result<String, String>> {
+        Component::container_logs(self, namespace, pod, container, previous)
     }
     fn start_erased(&mut self, ctx: &mut Ctx<AnyTimer>) {
         ctx.typed(|ctx| self.start(ctx));
@@ -483,9 +492,34 @@ impl Cluster {
     /// A request from outside the simulated components (kubectl). Advances the clock by one round trip.
     pub fn client_request(&mut self, identity: &Identity, req: Request) -> Response {
         let mut now = self.now;
-        let (resp, _) = send(&mut self.api, &mut self.trace, &mut self.queue, &self.config.timing, &mut self.rng, &mut now, &Actor::Kubectl, identity, req, None, &mut self.foreground);
+        let (mut resp, id) = send(&mut self.api, &mut self.trace, &mut self.queue, &self.config.timing, &mut self.rng, &mut now, &Actor::Kubectl, identity, req, None, &mut self.foreground);
         self.now = now;
+        if let Some(proxy) = crate::apiserver::LogProxy::from_response(&resp) {
+            resp = self.proxy_logs(&proxy, id);
+        }
         resp
+    }
+
+    /// kube-apiserver proxies `pods/log` to the kubelet of the pod's node (HTTPS to port 10250):
+    /// the kubelet answers with the container's log, or a 400 saying why it has none.
+    fn proxy_logs(&mut self, p: &crate::apiserver::LogProxy, cause: MsgId) -> Response {
+        let kubelet = Actor::Kubelet(p.node.clone());
+        let at = self.now - self.config.timing.api_rtt_ms / 2;
+        let info = Box::new(RequestInfo::parse(Method::Get, &p.kubelet_path()));
+        let req_id = self.trace.push(at, Actor::ApiServer, kubelet.clone(), MessageKind::Request { method: Method::Get, uri: p.kubelet_path(), info }, Some(cause));
+        let answer = self
+            .components
+            .iter()
+            .find(|c| c.actor == kubelet)
+            .and_then(|c| c.component.as_ref())
+            .and_then(|c| c.container_logs(&p.namespace, &p.pod, &p.container, p.previous))
+            .unwrap_or_else(|| Err(format!("Get \"https://{}:10250/containerLogs/{}/{}/{}\": dial tcp: lookup {}: no such host", p.node, p.namespace, p.pod, p.container, p.node)));
+        let code = if answer.is_ok() { 200 } else { 400 };
+        self.trace.push(at, kubelet, Actor::ApiServer, MessageKind::Response { code, reason: if code == 200 { String::new() } else { "BadRequest".into() } }, Some(req_id));
+        match answer {
+            Ok(text) => Response { code: 200, body: Value::String(text) },
+            Err(msg) => Response { code: 400, body: json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure", "message": msg, "reason": "BadRequest", "code": 400}) },
+        }
     }
 
     /// kubectl's watch (`rollout status`): `req` is the WATCH request (`...&watch=true`), sent

@@ -6,7 +6,7 @@
 //! [`Cluster::client_request`]), so every command leaves the same requests in the audit log.
 //!
 //! One file per command (`apply.rs`, `get.rs`, `create.rs`, `delete.rs`, `scale.rs`, `cordon.rs`,
-//! `taint.rs`, `label.rs`, `annotate.rs`, `rollout.rs`, `set.rs`); this one parses flags,
+//! `taint.rs`, `label.rs`, `annotate.rs`, `rollout.rs`, `set.rs`, `logs.rs`); this one parses flags,
 //! dispatches, and runs `describe`.
 //!
 //! What kubesim simplifies: `apply` is client-side apply with a three-way *merge* patch (upstream
@@ -21,6 +21,7 @@ mod delete;
 pub mod describe;
 mod get;
 mod label;
+mod logs;
 pub mod printers;
 pub mod rollout;
 mod scale;
@@ -34,6 +35,7 @@ use create::*;
 use delete::*;
 use get::*;
 use label::*;
+use logs::*;
 use rollout::*;
 use scale::*;
 use set::*;
@@ -166,10 +168,18 @@ struct Flags {
     /// `--record` (deprecated upstream, still honoured): the command line goes into
     /// `kubernetes.io/change-cause`
     record: bool,
+    /// `logs -c`
+    container: Option<String>,
+    /// `logs -p`
+    previous: bool,
+    /// `logs -f`
+    follow: bool,
+    /// `logs --tail`
+    tail: Option<String>,
 }
 
 const KNOWN_COMMANDS: &[&str] = &[
-    "apply", "get", "describe", "delete", "scale", "create", "replace", "cordon", "uncordon", "taint", "label", "annotate", "rollout", "set", "version", "api-resources", "help",
+    "apply", "get", "describe", "delete", "scale", "create", "replace", "cordon", "uncordon", "taint", "label", "annotate", "rollout", "set", "logs", "version", "api-resources", "help",
 ];
 
 fn parse_flags(args: &[String]) -> Result<Flags, String> {
@@ -211,6 +221,10 @@ fn parse_flags(args: &[String]) -> Result<Flags, String> {
             "-w" | "--watch" => f.watch = Some(inline.map(|v| v != "false").unwrap_or(true)),
             "--timeout" => f.timeout = Some(take(&mut i, "--timeout", inline)?),
             "--record" => f.record = inline.map(|v| v != "false").unwrap_or(true),
+            "-c" | "--container" => f.container = Some(take(&mut i, "'c' in -c", inline)?),
+            "-p" | "--previous" => f.previous = inline.map(|v| v != "false").unwrap_or(true),
+            "--follow" => f.follow = inline.map(|v| v != "false").unwrap_or(true),
+            "--tail" => f.tail = Some(take(&mut i, "--tail", inline)?),
             "--validate" | "--server-side" | "--dry-run" | "--wait" => {}
             s if s.starts_with('-') && s.len() > 1 => return Err(format!("unknown flag: {}", s)),
             _ => f.positional.push(a.clone()),
@@ -238,10 +252,12 @@ fn levenshtein(a: &str, b: &str) -> usize {
 pub fn run(cluster: &mut Cluster, args: &[String], stdin: Option<&str>, read_file: &dyn Fn(&str) -> Option<String>) -> Output {
     let mut out = Output::default();
     let Some(cmd) = args.first() else {
-        out.out("kubectl controls the Kubernetes cluster manager.\n\nCommands: apply get describe delete scale create replace cordon uncordon taint label annotate rollout set");
+        out.out("kubectl controls the Kubernetes cluster manager.\n\nCommands: apply get describe delete scale create replace cordon uncordon taint label annotate rollout set logs");
         return out;
     };
-    let flags = match parse_flags(&args[1..]) {
+    // for `logs`, -f is --follow, not --filename
+    let rest: Vec<String> = if cmd == "logs" { args[1..].iter().map(|a| if a == "-f" { "--follow".to_string() } else { a.clone() }).collect() } else { args[1..].to_vec() };
+    let flags = match parse_flags(&rest) {
         Ok(f) => f,
         Err(e) => {
             out.err(&format!("error: {}\nSee 'kubectl {} --help' for usage.", e, cmd));
@@ -276,6 +292,7 @@ pub fn run(cluster: &mut Cluster, args: &[String], stdin: Option<&str>, read_fil
         "annotate" => annotate(cluster, &flags, &ns, &mut out),
         "rollout" => rollout(cluster, &flags, &ns, &mut out),
         "set" => set(cluster, &flags, &ns, &mut out),
+        "logs" => logs(cluster, &flags, &ns, &mut out),
         "version" => out.out(&format!(
             "Client Version: {}\nKustomize Version: v5.7.1\nServer Version: {}",
             crate::KUBE_VERSION,

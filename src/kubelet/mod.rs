@@ -302,6 +302,10 @@ impl Component for Kubelet {
         }
     }
 
+    fn container_logs(&self, namespace: &str, pod: &str, container: &str, previous: bool) -> Option<Result<String, String>> {
+        Some(self.pods.container_logs(namespace, pod, container, previous))
+    }
+
     fn set_running(&mut self, running: bool) {
         if running && !self.running {
             self.needs_status_report = true;

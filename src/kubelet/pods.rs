@@ -157,8 +157,10 @@ struct Container {
     /// the crash-loop back-off entry: period and last update
     backoff_ms: i64,
     backoff_at: i64,
-    /// what the container printed (its log), all runs
+    /// what the container's current (or last) run printed: its log
     logs: Vec<String>,
+    /// what the run before printed (`kubectl logs --previous`)
+    previous_logs: Option<Vec<String>>,
 }
 
 impl Container {
@@ -244,6 +246,7 @@ fn containers_of(pod: &Value) -> Vec<Container> {
                         backoff_ms: 0,
                         backoff_at: 0,
                         logs: Vec::new(),
+                        previous_logs: None,
                     }
                 })
                 .collect()
@@ -581,6 +584,37 @@ impl PodWorkers {
         ctx.after(d, Timer::Pod(PodTimer::Created(uid.to_string(), idx)), false);
     }
 
+    /// `GET /containerLogs/{ns}/{pod}/{container}` (`kubelet_pods.go` `validateContainerLogStatus`):
+    /// the log of the running or last run, or of the run before with `previous`.
+    pub fn container_logs(&self, namespace: &str, pod: &str, container: &str, previous: bool) -> Result<String, String> {
+        let st = self.pods.values().find(|st| meta::namespace(&st.pod) == namespace && meta::name(&st.pod) == pod);
+        let Some(c) = st.and_then(|st| st.containers.iter().find(|c| c.name == container)) else {
+            return Err(format!("container \"{}\" in pod \"{}\" is not available", container, pod));
+        };
+        // the current run has started (running or exited) or the restart is still on its way
+        let started = c.running() || c.terminated.is_some();
+        let lines = if previous {
+            // lastState.terminated: the run before the current one, or the one that just ended
+            // while the next is not started (CrashLoopBackOff, ContainerCreating)
+            match (&c.last_terminated, started) {
+                (Some(_), true) => c.previous_logs.clone().unwrap_or_default(),
+                (Some(_), false) => c.logs.clone(),
+                (None, _) => return Err(format!("previous terminated container \"{}\" in pod \"{}\" not found", container, pod)),
+            }
+        } else if started || c.last_terminated.is_some() {
+            c.logs.clone()
+        } else {
+            let reason = c.waiting.as_ref().map(|w| w.0.clone()).unwrap_or_else(|| "ContainerCreating".into());
+            let why = match reason.as_str() {
+                "ErrImagePull" => "image can't be pulled".to_string(),
+                "ImagePullBackOff" => "trying and failing to pull image".to_string(),
+                _ => reason,
+            };
+            return Err(format!("container \"{}\" in pod \"{}\" is waiting to start: {}", container, pod, why));
+        };
+        Ok(lines.iter().map(|l| format!("{}\n", l)).collect())
+    }
+
     /// A started container's process: if the catalogue says it exits, the exit is a timer.
     /// The first run's exit within a minute is foreground (`sim settle` shows the first crash and
     /// restart); later ones, and a crash loop, are background work.
@@ -589,7 +623,10 @@ impl PodWorkers {
             runtime::Behavior::Exit { after_ms, output, .. } => (Some(*after_ms), output.clone()),
             runtime::Behavior::Serve { output } => (None, output.clone()),
         };
-        c.logs.extend(output);
+        if c.restart_count > 0 {
+            c.previous_logs = Some(std::mem::take(&mut c.logs));
+        }
+        c.logs = output;
         let Some(after) = after else { return };
         let timer = Timer::Pod(PodTimer::Exited(uid.to_string(), idx));
         if c.restart_count == 0 && after <= FOREGROUND_EXIT_MS {

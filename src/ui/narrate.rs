@@ -138,6 +138,18 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
                 v.push(("rv", rv));
                 return say(lang, "n.req.watch", &v);
             }
+            if verb == "GET" && m.from == Actor::ApiServer && p.path.starts_with("/containerLogs/") {
+                let node = match &m.to {
+                    Actor::Kubelet(n) => n.clone(),
+                    _ => String::new(),
+                };
+                v.retain(|(k, _)| *k != "node");
+                v.push(("node", node));
+                return say(lang, "n.req.apiserver.logs", &v);
+            }
+            if verb == "GET" && m.from == Actor::Kubectl && p.subresource == "log" {
+                return say(lang, "n.req.kubectl.logs", &v);
+            }
             if verb == "GET" {
                 if m.from == Actor::Kubectl {
                     let in_apply = s.segments.get(step.segment).map(|g| g.command.starts_with("kubectl apply")).unwrap_or(false);
@@ -473,6 +485,12 @@ mod tests {
         }
         let ko = all_narrations(&s, Lang::Ko).join("\n");
         assert!(ko.contains("종료 코드 1(으)로 죽은 것"), "Korean crash narration");
+        // kubectl logs: kubectl asks the API server, which proxies to the kubelet
+        s.console("kubectl logs deployment/crash", "");
+        let all = all_narrations(&s, Lang::En).join("\n");
+        for want in ["kubectl logs asks kube-apiserver for the log subresource", "proxies the log request to the kubelet on node-"] {
+            assert!(all.contains(want), "never narrated: {}", want);
+        }
     }
 
     #[test]

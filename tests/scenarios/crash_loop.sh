@@ -2,6 +2,8 @@
 # restarts it at once the first time, then backs off 10 s, 20 s, 40 s… (CrashLoopBackOff), and
 # `kubectl get pods` shows the restarts and how long ago the last one ended. A bare Pod with
 # restartPolicy Never runs once: Completed (exit 0) or Error (exit 1), never restarted.
+# `kubectl logs` asks kube-apiserver, which proxies to the node's kubelet; `--previous` reads the
+# run before.
 kubectl apply -f - <<EOF
 apiVersion: apps/v1
 kind: Deployment
@@ -32,6 +34,8 @@ sim advance 100s
 kubectl get pods
 kubectl describe pod -l app=crash
 kubectl get deploy crash
+kubectl logs deployment/crash
+kubectl logs deployment/crash --previous
 kubectl apply -f - <<EOF
 apiVersion: v1
 kind: Pod
@@ -71,3 +75,6 @@ sim advance 30s
 kubectl get pods once fails-once retries
 kubectl get pod fails-once -o jsonpath={.status.containerStatuses[0].state}
 kubectl get pod once -o jsonpath={.status.conditions}
+kubectl logs once
+kubectl logs once -p
+kubectl logs once -c sidecar

@@ -1,0 +1,117 @@
+//! `kubectl logs` (`staging/src/k8s.io/kubectl/pkg/cmd/logs/logs.go`, `polymorphichelpers/
+//! logsforobject.go`, `cmd/util/podcmd/podcmd.go`): GET `pods/NAME/log`, which kube-apiserver
+//! proxies to the kubelet of the pod's node.
+//!
+//! kubectl picks the container as upstream does: `-c`, else the
+//! `kubectl.kubernetes.io/default-container` annotation, else the first container, saying so on
+//! stderr when the pod has more than one. `deployment/NAME` and `rs/NAME` log the first pod.
+//!
+//! What kubesim simplifies: `-f` prints what the container printed so far and returns (nothing
+//! is printed later in a simulation that stands still while kubectl runs); `--since`,
+//! `--timestamps` and `--all-containers` are not offered.
+
+use super::*;
+
+const DEFAULT_CONTAINER_ANNOTATION: &str = "kubectl.kubernetes.io/default-container";
+
+pub(super) fn logs(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
+    let pod_name = match f.positional.as_slice() {
+        [one] => one.clone(),
+        [] => return out.err("error: expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command\nSee 'kubectl logs -h' for help and examples"),
+        [pod, container] if f.container.is_none() => {
+            // `kubectl logs POD CONTAINER` (the old form)
+            return logs_of(cluster, f, ns, pod, Some(container.clone()), out);
+        }
+        _ => return out.err("error: only one of -c or an inline [CONTAINER] arg is allowed"),
+    };
+    if let Some(t) = &f.tail {
+        if t.parse::<i64>().map(|n| n < -1).unwrap_or(true) {
+            return out.err(&format!("error: invalid argument \"{}\" for \"--tail\" flag: strconv.ParseInt: parsing \"{}\": invalid syntax", t, t));
+        }
+    }
+    logs_of(cluster, f, ns, &pod_name, f.container.clone(), out)
+}
+
+fn logs_of(cluster: &mut Cluster, f: &Flags, ns: &str, target: &str, container: Option<String>, out: &mut Output) {
+    let pod = match target.split_once('/') {
+        None => target.to_string(),
+        Some((kind, name)) => {
+            let Some(info) = meta::lookup(kind) else { return out.err(&unknown_resource(kind)) };
+            match info.kind {
+                "Pod" => name.to_string(),
+                "Deployment" | "ReplicaSet" => {
+                    // logsforobject: the object's selector, the first pod (sorted by controller's ranking: here by name)
+                    let got = kubectl(cluster, Method::Get, &info.object_path(ns, name), None);
+                    if !got.ok() {
+                        return out.err(&server_error(&got, None));
+                    }
+                    let selector = meta::format_label_selector(meta::get(&got.body, &["spec", "selector"]));
+                    let pods = list_items(cluster, &list_path(meta::lookup("pods").expect("pods"), ns, false, &selector));
+                    let Some(first) = pods.iter().map(|p| meta::name(p).to_string()).min() else {
+                        return out.err(&format!("error: timed out waiting for the condition"));
+                    };
+                    if pods.len() > 1 {
+                        out.note(&format!("Found {} pods, using pod/{}", pods.len(), first));
+                    }
+                    first
+                }
+                _ => return out.err(&format!("error: cannot get the logs from {}", info.kubectl_prefix())),
+            }
+        }
+    };
+    let pods = meta::lookup("pods").expect("pods");
+    let got = kubectl(cluster, Method::Get, &pods.object_path(ns, &pod), None);
+    if !got.ok() {
+        return out.err(&server_error(&got, None));
+    }
+    let names = |field: &str| -> Vec<String> {
+        meta::get(&got.body, &["spec", field]).and_then(Value::as_array).map(|a| a.iter().map(|c| meta::get_str(c, &["name"]).to_string()).collect()).unwrap_or_default()
+    };
+    let (containers, inits) = (names("containers"), names("initContainers"));
+    let container = match container {
+        Some(c) => c,
+        None => {
+            // podcmd.FindOrDefaultContainerByName
+            let chosen = match meta::annotation(&got.body, DEFAULT_CONTAINER_ANNOTATION) {
+                Some(d) if containers.iter().any(|c| c == d) => d.to_string(),
+                Some(d) => {
+                    out.note(&format!("Default container name \"{}\" not found in pod {}", d, pod));
+                    containers.first().cloned().unwrap_or_default()
+                }
+                None => containers.first().cloned().unwrap_or_default(),
+            };
+            if containers.len() + inits.len() > 1 {
+                let mut all: Vec<String> = containers.clone();
+                all.extend(inits.iter().map(|i| format!("{} (init)", i)));
+                out.note(&format!("Defaulted container \"{}\" out of: {}", chosen, all.join(", ")));
+            }
+            chosen
+        }
+    };
+    if !containers.contains(&container) && !inits.contains(&container) {
+        return out.err(&format!("error: container {} is not valid for pod {}", container, pod));
+    }
+    let mut q = vec![format!("container={}", container)];
+    if f.follow {
+        q.push("follow=true".into());
+    }
+    if f.previous {
+        q.push("previous=true".into());
+    }
+    if let Some(t) = f.tail.as_ref().filter(|t| t.as_str() != "-1") {
+        q.push(format!("tailLines={}", t));
+    }
+    let resp = kubectl(cluster, Method::Get, &format!("{}/log?{}", pods.object_path(ns, &pod), q.join("&")), None);
+    if !resp.ok() {
+        return out.err(&server_error(&resp, None));
+    }
+    let text = resp.body.as_str().unwrap_or("").to_string();
+    let text = match f.tail.as_ref().and_then(|t| t.parse::<usize>().ok()) {
+        Some(n) => {
+            let lines: Vec<&str> = text.lines().collect();
+            lines[lines.len().saturating_sub(n)..].iter().map(|l| format!("{}\n", l)).collect()
+        }
+        None => text,
+    };
+    out.out_raw(&text);
+}
