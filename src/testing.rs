@@ -26,6 +26,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("rollout_undo"),
     scenario!("rollout_pause_restart"),
     scenario!("crash_loop"),
+    scenario!("probes"),
 ];
 
 /// Reads the `# seed: N` header.

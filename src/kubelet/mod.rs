@@ -9,6 +9,7 @@
 //! heartbeats every 10s that kubesim does not simulate).
 
 pub mod pods;
+pub mod prober;
 
 use crate::api::meta::Resource;
 use crate::api::request::EventType;

@@ -16,16 +16,21 @@
 //! 10 minutes without a crash): `restartCount`, `lastState.terminated`, `CrashLoopBackOff` and the
 //! `BackOff` event, as `kubectl get pods` shows them (`3 (25s ago)`).
 //!
-//! What kubesim simplifies: init containers and probes are not simulated (a running container is
-//! Ready); volumes are not mounted; the restart after a back-off happens exactly when it ends
-//! (upstream: at the next pod sync after it), and `BackOff` is recorded once per back-off.
+//! Probes run as [`prober`] says: a readiness probe decides `ready` (and the Pod's Ready
+//! condition, hence rollouts), a startup probe gates the others, and a liveness or startup
+//! failure kills the container (`Killing … failed liveness probe, will be restarted`): a server
+//! stops on SIGTERM with code 0, a shell script is SIGKILLed after the grace period (137).
+//!
+//! What kubesim simplifies: init containers are not simulated; volumes are not mounted; the
+//! restart after a back-off happens exactly when it ends (upstream: at the next pod sync after
+//! it), and `BackOff` is recorded once per back-off.
 
 use crate::api::request::EventType;
 use crate::api::{meta, time};
 use crate::api::request::Method;
 use crate::client::Recorder;
 use crate::cluster;
-use super::Timer;
+use super::{prober, Timer};
 use crate::runtime::{self, ImageRef, Runtime};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, VecDeque};
@@ -49,8 +54,10 @@ pub enum PodTimer {
     Started(String, usize),
     /// The containers stopped after SIGTERM.
     Stopped(String),
-    /// A container's process exited by itself.
-    Exited(String, usize),
+    /// A container's process exited (its run number: a later run ignores an earlier run's timer).
+    Exited(String, usize, i64),
+    /// A probe worker's tick: container, worker index, run number.
+    Probe(String, usize, usize, i64),
     /// The pod sync after the PLEG noticed an exit: restart, back off, or leave it.
     SyncExited(String, usize),
     /// A crash-loop back-off has passed.
@@ -66,7 +73,7 @@ impl PodTimer {
         match self {
             PodTimer::SandboxReady(u) | PodTimer::Stopped(u) => u,
             PodTimer::Pulled(u, _) | PodTimer::BackOff(u, _) | PodTimer::Retry(u, _) | PodTimer::Created(u, _) | PodTimer::Started(u, _) => u,
-            PodTimer::Exited(u, _) | PodTimer::SyncExited(u, _) | PodTimer::Restart(u, _) | PodTimer::Recreated(u, _) | PodTimer::Restarted(u, _) => u,
+            PodTimer::Exited(u, _, _) | PodTimer::Probe(u, _, _, _) | PodTimer::SyncExited(u, _) | PodTimer::Restart(u, _) | PodTimer::Recreated(u, _) | PodTimer::Restarted(u, _) => u,
         }
     }
 }
@@ -81,7 +88,8 @@ impl std::fmt::Display for PodTimer {
             PodTimer::Created(u, i) => write!(f, "created:{}:{}", u, i),
             PodTimer::Started(u, i) => write!(f, "started:{}:{}", u, i),
             PodTimer::Stopped(u) => write!(f, "stopped:{}", u),
-            PodTimer::Exited(u, i) => write!(f, "exited:{}:{}", u, i),
+            PodTimer::Exited(u, i, r) => write!(f, "exited:{}:{}:{}", u, i, r),
+            PodTimer::Probe(u, i, k, r) => write!(f, "probe:{}:{}:{}:{}", u, i, k, r),
             PodTimer::SyncExited(u, i) => write!(f, "sync-exited:{}:{}", u, i),
             PodTimer::Restart(u, i) => write!(f, "restart:{}:{}", u, i),
             PodTimer::Recreated(u, i) => write!(f, "recreated:{}:{}", u, i),
@@ -161,12 +169,32 @@ struct Container {
     logs: Vec<String>,
     /// what the run before printed (`kubectl logs --previous`)
     previous_logs: Option<Vec<String>>,
+    /// what probes see of it
+    surface: runtime::program::Surface,
+    /// its probe workers
+    workers: Vec<prober::Worker>,
+    /// the exit code a kill gives it (set when the kubelet stops it)
+    kill_code: Option<i32>,
 }
 
 impl Container {
     /// The container's process runs now.
     fn running(&self) -> bool {
         self.waiting.is_none() && self.started_at.is_some() && self.terminated.is_none()
+    }
+
+    fn worker_ok(&self, kind: prober::ProbeKind) -> bool {
+        self.workers.iter().filter(|w| w.probe.kind == kind).all(|w| w.result == Some(true))
+    }
+
+    /// `started`: running, and its startup probe (if any) has succeeded.
+    fn started(&self) -> bool {
+        self.running() && self.worker_ok(prober::ProbeKind::Startup)
+    }
+
+    /// `ready`: started, and its readiness probe (if any) succeeds.
+    fn ready(&self) -> bool {
+        self.started() && self.worker_ok(prober::ProbeKind::Readiness)
     }
 }
 
@@ -232,6 +260,9 @@ fn containers_of(pod: &Value) -> Vec<Container> {
                     Container {
                         name: meta::get_str(c, &["name"]).to_string(),
                         behavior: runtime::program::behavior(&image, &strings("command"), &strings("args")),
+                        surface: runtime::program::Surface::of(&image, &strings("command"), &strings("args")),
+                        workers: prober::probes_of(c).into_iter().map(prober::Worker::new).collect(),
+                        kill_code: None,
                         image,
                         waiting: Some(("ContainerCreating".into(), String::new())),
                         started_at: None,
@@ -393,7 +424,12 @@ impl PodWorkers {
                     self.patch_status(ctx, node, ip, &uid);
                 }
             }
-            PodTimer::Exited(_, idx) => self.exited(ctx, node, ip, &uid, idx),
+            PodTimer::Exited(_, idx, run) => {
+                if self.pods.get(&uid).map(|st| st.containers[idx].restart_count == run).unwrap_or(false) {
+                    self.exited(ctx, node, ip, &uid, idx);
+                }
+            }
+            PodTimer::Probe(_, idx, k, run) => self.probe(ctx, node, ip, &uid, idx, k, run),
             PodTimer::SyncExited(_, idx) => self.sync_exited(ctx, node, ip, &uid, idx),
             PodTimer::Restart(_, idx) => {
                 let Some(st) = self.pods.get(&uid) else { return };
@@ -627,8 +663,19 @@ impl PodWorkers {
             c.previous_logs = Some(std::mem::take(&mut c.logs));
         }
         c.logs = output;
+        let run = c.restart_count;
+        // the probe workers start again with the new container
+        for (k, w) in c.workers.iter_mut().enumerate() {
+            w.reset();
+            let t = Timer::Pod(PodTimer::Probe(uid.to_string(), idx, k, run));
+            if run == 0 && w.probe.kind != prober::ProbeKind::Liveness {
+                ctx.after(w.probe.initial_delay_ms, t, false);
+            } else {
+                ctx.after_background(w.probe.initial_delay_ms, t);
+            }
+        }
         let Some(after) = after else { return };
-        let timer = Timer::Pod(PodTimer::Exited(uid.to_string(), idx));
+        let timer = Timer::Pod(PodTimer::Exited(uid.to_string(), idx, run));
         if c.restart_count == 0 && after <= FOREGROUND_EXIT_MS {
             ctx.after(after, timer, false);
         } else {
@@ -643,10 +690,10 @@ impl PodWorkers {
             return;
         }
         let c = &mut st.containers[idx];
-        let code = match &c.behavior {
+        let code = c.kill_code.take().unwrap_or(match &c.behavior {
             runtime::Behavior::Exit { code, .. } => *code,
             runtime::Behavior::Serve { .. } => 0,
-        };
+        });
         c.exit_code = code;
         c.finished_at = ctx.now;
         c.terminated = Some(json!({
@@ -735,6 +782,77 @@ impl PodWorkers {
         ctx.after_background(d, Timer::Pod(PodTimer::Recreated(uid.to_string(), idx)));
     }
 
+    /// One probe worker tick (`worker.go` `doProbe`).
+    #[allow(clippy::too_many_arguments)]
+    fn probe(&mut self, ctx: &mut Ctx, node: &str, ip: &str, uid: &str, idx: usize, k: usize, run: i64) {
+        let Some(st) = self.pods.get_mut(uid) else { return };
+        if matches!(st.step, Step::Terminating | Step::Done | Step::Finished) {
+            return;
+        }
+        let pod_ip = st.pod_ip.clone();
+        let policy = meta::get_str(&st.pod, &["spec", "restartPolicy"]).to_string();
+        let grace = meta::get_i64(&st.pod, &["spec", "terminationGracePeriodSeconds"]).unwrap_or(30) * 1000;
+        let pod = st.pod.clone();
+        let c = &mut st.containers[idx];
+        if c.restart_count != run || !c.running() {
+            return; // that container is gone; the new one has its own workers
+        }
+        let startup_done = c.worker_ok(prober::ProbeKind::Startup);
+        let since = ctx.now - c.started_at.unwrap_or(ctx.now);
+        let name = c.name.clone();
+        let surface = c.surface.clone();
+        let w = &mut c.workers[k];
+        let kind = w.probe.kind;
+        let period = w.probe.period_ms;
+        // foreground (`sim settle` waits) only while a first run's readiness or startup result is
+        // being established; liveness, and everything after, is background work
+        let early = run == 0 && kind != prober::ProbeKind::Liveness && w.result != Some(true) && w.count < w.probe.failure_threshold + w.probe.success_threshold;
+        let next = Timer::Pod(PodTimer::Probe(uid.to_string(), idx, k, run));
+        // liveness and readiness wait for the startup probe; a succeeded startup probe stops
+        if kind != prober::ProbeKind::Startup && !startup_done {
+            return if early { ctx.after(period, next, false) } else { ctx.after_background(period, next) };
+        }
+        if w.on_hold || (kind == prober::ProbeKind::Startup && w.result == Some(true)) {
+            return;
+        }
+        let result = prober::run(&w.probe.handler, &surface, &pod_ip, since);
+        let flipped = w.observe(result.is_ok());
+        let now_ok = w.result;
+        let fp = format!("spec.containers{{{}}}", name);
+        if let Err(out) = &result {
+            self.recorder(node).event(ctx, &pod, Some(&fp), "Warning", "Unhealthy", &format!("{} probe failed: {}", kind.word(), out));
+        }
+        if flipped {
+            let killed = now_ok == Some(false) && kind != prober::ProbeKind::Readiness;
+            if killed {
+                // computePodActions: kill the container; it restarts if restartPolicy allows
+                let what = if kind == prober::ProbeKind::Liveness { "liveness" } else { "startup" };
+                let restart = if policy == "Never" { "" } else { ", will be restarted" };
+                self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "Killing", &format!("Container {} failed {} probe{}", name, what, restart));
+                ctx.runtime_call(node, "StopContainer", &name);
+                let Some(st) = self.pods.get_mut(uid) else { return };
+                let c = &mut st.containers[idx];
+                // a server stops on SIGTERM; a shell script as PID 1 ignores it: SIGKILL after the grace period
+                let (code, after) = if surface.stops_on_sigterm { (0, STOP_CONTAINER_MS) } else { (137, grace) };
+                c.kill_code = Some(code);
+                ctx.after_background(after.max(1), Timer::Pod(PodTimer::Exited(uid.to_string(), idx, run)));
+                return;
+            }
+            self.patch_status(ctx, node, ip, uid);
+        }
+        let Some(st) = self.pods.get(uid) else { return };
+        let w = &st.containers[idx].workers[k];
+        if w.on_hold || (kind == prober::ProbeKind::Startup && w.result == Some(true)) {
+            return;
+        }
+        let early = early && w.result != Some(true);
+        if early {
+            ctx.after(period, next, false)
+        } else {
+            ctx.after_background(period, next)
+        }
+    }
+
     fn begin_termination(&mut self, ctx: &mut Ctx, node: &str, uid: &str) {
         let Some(st) = self.pods.get_mut(uid) else { return };
         st.step = Step::Terminating;
@@ -758,8 +876,8 @@ impl PodWorkers {
         let old_conds: Vec<Value> = meta::get(pod, &["status", "conditions"]).and_then(|c| c.as_array()).cloned().unwrap_or_default();
         let terminating = st.step == Step::Terminating || st.step == Step::Done;
         let finished = st.step == Step::Finished;
-        let all_running = st.containers.iter().all(|c| c.running()) && !terminating;
-        let not_ready: Vec<String> = st.containers.iter().filter(|c| !c.running() || terminating).map(|c| c.name.clone()).collect();
+        let all_running = st.containers.iter().all(|c| c.ready()) && !terminating;
+        let not_ready: Vec<String> = st.containers.iter().filter(|c| !c.ready() || terminating).map(|c| c.name.clone()).collect();
         // getPhase: waiting (never ran) → Pending; something runs → Running; all stopped →
         // Running while they will restart, else Succeeded/Failed
         let phase = if st.step == Step::Done {
@@ -827,11 +945,11 @@ impl PodWorkers {
                     "name": c.name,
                     "state": state,
                     "lastState": c.last_terminated.as_ref().map(|t| json!({"terminated": t})).unwrap_or(json!({})),
-                    "ready": running && !terminating,
+                    "ready": c.ready() && !terminating,
                     "restartCount": c.restart_count,
                     "image": image,
                     "imageID": c.image_id,
-                    "started": running && st.step != Step::Done,
+                    "started": c.started() && st.step != Step::Done,
                 });
                 if !c.container_id.is_empty() && (running || st.step == Step::Done || c.terminated.is_some() || c.last_terminated.is_some()) {
                     s["containerID"] = json!(c.container_id);

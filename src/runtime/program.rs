@@ -11,8 +11,10 @@
 //!   terminal: a Deployment of plain `busybox` goes into CrashLoopBackOff with `Completed`.
 //! - A program is read as a small shell script (`sh -c "…"` or the words themselves): `sleep N`
 //!   (`infinity` runs forever), `echo …` (printed to the log), `exit N`, `true`, `false`, `;`, `&&`,
-//!   `||`, and `while true; do …; done` / `tail -f …` (forever). An unknown command prints
-//!   `sh: NAME: not found` and sets 127, as a shell does.
+//!   `||`, `touch`/`rm` (files an exec probe can look for), and `while true; do …; done` /
+//!   `tail -f …` (forever). An unknown command prints `sh: NAME: not found` and sets 127.
+//! - [`Surface`]: what probes see — the ports and HTTP paths a server answers, the files a script
+//!   creates and removes, whether the process stops on SIGTERM.
 
 /// How a container behaves once started.
 #[derive(Clone, Debug, PartialEq)]
@@ -104,7 +106,7 @@ fn run_script(script: &str) -> Behavior {
                     output.push(unquote(cmd.trim_start().trim_start_matches("echo").trim()));
                     code = 0;
                 }
-                ["true"] | [":"] => code = 0,
+                ["true"] | [":"] | ["touch", ..] | ["rm", ..] | ["mkdir", ..] | ["cd", ..] | ["export", ..] => code = 0,
                 ["false"] => code = 1,
                 [other, ..] => {
                     output.push(format!("sh: {}: not found", other));
@@ -168,5 +170,102 @@ mod tests {
         for (name, image, command, args, want) in cases {
             assert_eq!(behavior(image, &command, &args), want, "{}", name);
         }
+    }
+}
+
+/// What a running container answers on the network and in its file system: what probes see.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Surface {
+    /// TCP ports it listens on
+    pub ports: Vec<u16>,
+    /// an HTTP server on these ports: `None` = any path answers 200, else only these paths
+    /// (others get 404, as nginx's and httpd's default sites do)
+    pub http: Option<Option<Vec<&'static str>>>,
+    /// files a script creates (`touch`) or removes (`rm`), at ms since start: (ms, path, exists)
+    pub files: Vec<(i64, String, bool)>,
+    /// the process stops on SIGTERM (a server): exit code 0 at once; a shell script as PID 1
+    /// ignores it and is killed at the end of the grace period (137)
+    pub stops_on_sigterm: bool,
+}
+
+/// Server images: (repository, ports, HTTP paths that answer 200 (`None`: every path)).
+const SERVERS: &[(&str, &[u16], Option<&[&str]>)] = &[
+    ("nginx", &[80], Some(&["/", "/index.html"])),
+    ("httpd", &[80], Some(&["/", "/index.html"])),
+    ("redis", &[6379], None),
+    ("postgres", &[5432], None),
+    ("mysql", &[3306, 33060], None),
+    ("memcached", &[11211], None),
+    ("traefik", &[80, 8080], None),
+    ("echoserver", &[8080], None),
+    ("hello-app", &[8080], None),
+    ("agnhost", &[8080], None),
+];
+/// Of those, the ones that speak HTTP.
+const HTTP_SERVERS: &[&str] = &["nginx", "httpd", "traefik", "echoserver", "hello-app", "agnhost"];
+
+impl Surface {
+    /// What `image` run with `command`/`args` shows to probes.
+    pub fn of(image: &str, command: &[String], args: &[String]) -> Surface {
+        let repo = image.rsplit('/').next().unwrap_or(image).split([':', '@']).next().unwrap_or("");
+        let words: Vec<&str> = command.iter().chain(args.iter()).map(String::as_str).collect();
+        let server = SERVERS.iter().find(|(r, _, _)| *r == repo);
+        // a server runs its own program unless the command replaces it with a shell script
+        let scripted = words.first().map(|w| is_shell(w) || matches!(*w, "sleep" | "echo" | "exit" | "true" | "false")).unwrap_or(false);
+        match server {
+            Some((r, ports, paths)) if !scripted => Surface {
+                ports: ports.to_vec(),
+                http: HTTP_SERVERS.contains(r).then(|| paths.map(|p| p.to_vec())),
+                files: Vec::new(),
+                stops_on_sigterm: true,
+            },
+            _ => Surface { ports: Vec::new(), http: None, files: script_files(&words.join(" ")), stops_on_sigterm: false },
+        }
+    }
+
+    /// Does `path` exist `since_ms` after the container started?
+    pub fn file_exists(&self, path: &str, since_ms: i64) -> bool {
+        self.files.iter().filter(|(t, p, _)| p == path && *t <= since_ms).last().map(|(_, _, e)| *e).unwrap_or(false)
+    }
+}
+
+/// `touch F` and `rm [-f] F` in a script, with the time each runs (after the sleeps before it).
+fn script_files(script: &str) -> Vec<(i64, String, bool)> {
+    let script = match script.split_once(" -c ") {
+        Some((sh, rest)) if is_shell(sh.split_whitespace().last().unwrap_or("")) => rest,
+        _ => script,
+    };
+    let mut t = 0i64;
+    let mut out = Vec::new();
+    for cmd in script.split([';', '\n']).flat_map(|c| c.split("&&")) {
+        let parts: Vec<&str> = cmd.split_whitespace().collect();
+        match parts.as_slice() {
+            ["sleep", n, ..] => t += n.trim_end_matches('s').parse::<f64>().map(|s| (s * 1000.0) as i64).unwrap_or(0),
+            ["touch", files @ ..] => out.extend(files.iter().map(|f| (t, f.to_string(), true))),
+            ["rm", rest @ ..] => out.extend(rest.iter().filter(|f| !f.starts_with('-')).map(|f| (t, f.to_string(), false))),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod surface_tests {
+    use super::*;
+
+    #[test]
+    fn surface_table() {
+        let v = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let nginx = Surface::of("nginx:1.25", &[], &[]);
+        assert_eq!((nginx.ports.clone(), nginx.http.clone(), nginx.stops_on_sigterm), (vec![80], Some(Some(vec!["/", "/index.html"])), true));
+        assert_eq!(Surface::of("redis:7", &[], &[]).http, None);
+        assert_eq!(Surface::of("gcr.io/google-samples/hello-app:1.0", &[], &[]).http, Some(None));
+        // nginx whose command is a shell script serves nothing
+        assert!(Surface::of("nginx:1.25", &v(&["sh", "-c", "sleep 10"]), &[]).ports.is_empty());
+        // the liveness example of the Kubernetes docs
+        let s = Surface::of("busybox:1.36", &[], &v(&["/bin/sh", "-c", "touch /tmp/healthy; sleep 30; rm -f /tmp/healthy; sleep 600"]));
+        assert_eq!(s.files, vec![(0, "/tmp/healthy".to_string(), true), (30_000, "/tmp/healthy".to_string(), false)]);
+        assert!(s.file_exists("/tmp/healthy", 29_999) && !s.file_exists("/tmp/healthy", 30_000) && !s.file_exists("/tmp/other", 0));
+        assert!(!s.stops_on_sigterm);
     }
 }

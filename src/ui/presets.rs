@@ -1,5 +1,6 @@
 //! The editor's presets: seed 004's nginx Deployment, three ways for it to go wrong, and scripts:
-//! scale and delete, a rolling update, a bad release and `rollout undo`, a crash loop.
+//! scale and delete, a rolling update, a bad release and `rollout undo`, a crash loop, a liveness
+//! probe restarting a hung app, a readiness probe holding a rollout.
 
 /// Seed 004's manifest, as the post prints it.
 pub const SEED_004: &str = "apiVersion: apps/v1
@@ -187,6 +188,68 @@ kubectl get pods
 kubectl describe pod -l app=crash
 ";
 
+/// The liveness example of the Kubernetes docs: the exec probe fails once /tmp/healthy is gone,
+/// and the kubelet kills and restarts the container.
+pub const SCRIPT_LIVENESS: &str = "# A liveness probe restarts a hung app (the Kubernetes docs' example): the
+# container removes /tmp/healthy after 30 s, `cat /tmp/healthy` starts failing,
+# and after three failures the kubelet kills and restarts the container.
+kubectl apply -f - <<EOF
+apiVersion: v1
+kind: Pod
+metadata:
+  name: liveness-exec
+spec:
+  containers:
+  - name: liveness
+    image: busybox:1.36
+    args: [\"/bin/sh\", \"-c\", \"touch /tmp/healthy; sleep 30; rm -f /tmp/healthy; sleep 600\"]
+    livenessProbe:
+      exec:
+        command: [\"cat\", \"/tmp/healthy\"]
+      initialDelaySeconds: 5
+      periodSeconds: 5
+EOF
+sim settle
+sim advance 80s
+kubectl get pod liveness-exec
+kubectl describe pod liveness-exec
+";
+
+/// A readiness probe on a path nginx does not serve holds a rolling update.
+pub const SCRIPT_READINESS: &str = "# A readiness probe holds a rollout: the new Pods answer /healthz with 404,
+# so they never become Ready; with maxUnavailable 0 (25% of 3, rounded down)
+# the old Pods keep serving and the rollout waits.
+kubectl create deployment web --image=nginx:1.25 --replicas=3
+sim settle
+kubectl apply -f - <<EOF
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 3
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: nginx
+        image: nginx:1.27
+        readinessProbe:
+          httpGet:
+            path: /healthz
+            port: 80
+          periodSeconds: 5
+EOF
+kubectl rollout status deployment/web --timeout=30s
+kubectl get pods
+kubectl get events --field-selector reason=Unhealthy
+";
+
 /// (id, translation key of the title, text).
 pub const PRESETS: &[(&str, &str, &str)] = &[
     ("seed", "preset.seed", SEED_004),
@@ -197,6 +260,8 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ("rolling-update", "preset.rolling_update", SCRIPT_ROLLING_UPDATE),
     ("rollout-undo", "preset.rollout_undo", SCRIPT_ROLLOUT_UNDO),
     ("crash-loop", "preset.crash_loop", SCRIPT_CRASH_LOOP),
+    ("liveness", "preset.liveness", SCRIPT_LIVENESS),
+    ("readiness", "preset.readiness", SCRIPT_READINESS),
 ];
 
 #[cfg(test)]
