@@ -55,7 +55,8 @@ pub struct PodChip {
     pub name: String,
     pub short: String,
     pub node: String,
-    /// kubectl's STATUS column (`Running`, `ContainerCreating`, `ErrImagePull`, `Terminating`…).
+    /// kubectl's STATUS column (`Running`, `ContainerCreating`, `ErrImagePull`, `Terminating`…),
+    /// with `↻N` when the Pod's containers have restarted N times.
     pub status: String,
     /// kubectl's READY column (`1/1`).
     pub ready: String,
@@ -723,6 +724,7 @@ impl Session {
                 let row: Vec<&str> = table.lines().nth(1).unwrap_or("").split_whitespace().collect();
                 let ready = row.get(1).unwrap_or(&"").to_string();
                 let status = row.get(2).unwrap_or(&"").to_string();
+                let restarts = row.get(3).unwrap_or(&"0").to_string();
                 let node = meta::get_str(p, &["spec", "nodeName"]).to_string();
                 let all_ready = {
                     let mut it = ready.split('/');
@@ -745,6 +747,8 @@ impl Session {
                 } else {
                     "creating"
                 };
+                // the restart count travels with the status: `CrashLoopBackOff ↻3`
+                let status = if restarts != "0" && !restarts.is_empty() { format!("{} ↻{}", status, restarts) } else { status };
                 PodChip { short: short_pod_name(&name), name, node, status, ready, class }
             })
             .collect()
@@ -1196,6 +1200,17 @@ mod tests {
         let mut other = Session::new(1);
         other.apply(presets::BAD_IMAGE);
         assert_eq!(run(), fresh);
+    }
+
+    /// Pod chips say CrashLoopBackOff and how many restarts, as the RESTARTS column does.
+    #[test]
+    fn chips_show_restarts() {
+        let mut s = Session::new(1);
+        s.apply(presets::SCRIPT_CRASH_LOOP);
+        let chips = s.pod_chips(s.len());
+        assert_eq!(chips.len(), 1);
+        assert!(chips[0].status.starts_with("CrashLoopBackOff ↻") || chips[0].status.starts_with("Running ↻") || chips[0].status.starts_with("Error ↻"), "{:?}", chips[0]);
+        assert_eq!(chips[0].class, if chips[0].status.starts_with("Running") { "running" } else { "failed" });
     }
 
     /// The Rollout tab's data half-way through a rolling update and at its end.
