@@ -26,11 +26,15 @@ pub(super) fn create(cluster: &mut Cluster, f: &Flags, _ns: &str, out: &mut Outp
             let replicas: i64 = f.replicas.as_deref().unwrap_or("1").parse().unwrap_or(1);
             let cname = image.rsplit('/').next().unwrap_or(&image).split([':', '@']).next().unwrap_or("app").to_string();
             let ns = f.namespace.clone().unwrap_or_else(|| "default".into());
+            let mut container = json!({"name": cname, "image": image, "resources": {}});
+            if !f.command.is_empty() {
+                container["command"] = json!(f.command);
+            }
             let body = json!({
                 "apiVersion": "apps/v1", "kind": "Deployment",
                 "metadata": {"name": name, "labels": {"app": name}},
                 "spec": {"replicas": replicas, "selector": {"matchLabels": {"app": name}},
-                         "template": {"metadata": {"labels": {"app": name}}, "spec": {"containers": [{"name": cname, "image": image, "resources": {}}]}},
+                         "template": {"metadata": {"labels": {"app": name}}, "spec": {"containers": [container]}},
                          "strategy": {}},
                 "status": {}
             });

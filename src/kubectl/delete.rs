@@ -33,7 +33,17 @@ pub(super) fn delete(cluster: &mut Cluster, f: &Flags, ns: &str, stdin: Option<&
         match targets(&f.positional) {
             Ok(ts) => {
                 for (info, names) in ts {
-                    if names.is_empty() {
+                    // `-l app=web`: every object the selector matches
+                    let names = if names.is_empty() && !f.selector.is_empty() {
+                        let found: Vec<String> = list_items(cluster, &list_path(info, ns, false, &f.selector)).iter().map(|o| meta::name(o).to_string()).collect();
+                        if found.is_empty() {
+                            out.note(&format!("No resources found in {} namespace.", ns));
+                        }
+                        found
+                    } else {
+                        names
+                    };
+                    if names.is_empty() && f.selector.is_empty() {
                         return out.err("error: resource(s) were provided, but no name was specified");
                     }
                     for n in names {

@@ -176,6 +176,8 @@ struct Flags {
     follow: bool,
     /// `logs --tail`
     tail: Option<String>,
+    /// what follows `--` (`create deployment NAME --image=busybox -- sleep 3600`)
+    command: Vec<String>,
 }
 
 const KNOWN_COMMANDS: &[&str] = &[
@@ -194,6 +196,10 @@ fn parse_flags(args: &[String]) -> Result<Flags, String> {
     };
     while i < args.len() {
         let a = &args[i];
+        if a == "--" {
+            f.command = args[i + 1..].to_vec();
+            break;
+        }
         let (name, inline) = match a.split_once('=') {
             Some((n, v)) if a.starts_with('-') => (n.to_string(), Some(v.to_string())),
             _ => (a.clone(), None),

@@ -864,7 +864,17 @@ impl PodWorkers {
         }
         ctx.runtime_call(node, "StopContainer", &running.join(","));
         let grace = meta::get_i64(&pod, &["metadata", "deletionGracePeriodSeconds"]).unwrap_or(30) * 1000;
-        ctx.after(STOP_CONTAINER_MS.min(grace.max(0)), Timer::Pod(PodTimer::Stopped(uid.to_string())), false);
+        // SIGTERM: a server stops at once (exit 0); a shell or `sleep` as PID 1 ignores it and is
+        // SIGKILLed when the grace period ends (137): the Pod stays Terminating that long
+        let mut slow = false;
+        if let Some(st) = self.pods.get_mut(uid) {
+            for c in st.containers.iter_mut().filter(|c| c.running()) {
+                c.kill_code = Some(if c.surface.stops_on_sigterm { 0 } else { 137 });
+                slow |= !c.surface.stops_on_sigterm;
+            }
+        }
+        let delay = if slow { grace } else { STOP_CONTAINER_MS.min(grace) };
+        ctx.after(delay.max(0), Timer::Pod(PodTimer::Stopped(uid.to_string())), false);
     }
 
     /// `generateAPIPodStatus` + the status manager's PATCH.
@@ -881,7 +891,8 @@ impl PodWorkers {
         // getPhase: waiting (never ran) → Pending; something runs → Running; all stopped →
         // Running while they will restart, else Succeeded/Failed
         let phase = if st.step == Step::Done {
-            "Succeeded"
+            // a deleted Pod ends in a terminal phase: Failed if a container was killed
+            if st.containers.iter().any(|c| c.kill_code.unwrap_or(0) != 0) { "Failed" } else { "Succeeded" }
         } else if finished {
             if st.containers.iter().all(|c| c.exit_code == 0) { "Succeeded" } else { "Failed" }
         } else if st.containers.iter().any(|c| !c.running() && c.terminated.is_none() && c.last_terminated.is_none()) {
@@ -933,7 +944,8 @@ impl PodWorkers {
                 let state = if let Some(t) = &c.terminated {
                     json!({"terminated": t})
                 } else if st.step == Step::Done {
-                    json!({"terminated": {"exitCode": 0, "reason": "Completed", "startedAt": c.started_at.map(time::rfc3339), "finishedAt": now, "containerID": c.container_id}})
+                    let code = c.kill_code.unwrap_or(0);
+                    json!({"terminated": {"exitCode": code, "reason": if code == 0 { "Completed" } else { "Error" }, "startedAt": c.started_at.map(time::rfc3339), "finishedAt": now, "containerID": c.container_id}})
                 } else if let Some((reason, message)) = &c.waiting {
                     if message.is_empty() { json!({"waiting": {"reason": reason}}) } else { json!({"waiting": {"reason": reason, "message": message}}) }
                 } else {

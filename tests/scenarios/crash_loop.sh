@@ -3,7 +3,7 @@
 # `kubectl get pods` shows the restarts and how long ago the last one ended. A bare Pod with
 # restartPolicy Never runs once: Completed (exit 0) or Error (exit 1), never restarted.
 # `kubectl logs` asks kube-apiserver, which proxies to the node's kubelet; `--previous` reads the
-# run before.
+# run before. Deleting a Pod: its containers get SIGTERM, then SIGKILL at the end of the grace period.
 kubectl apply -f - <<EOF
 apiVersion: apps/v1
 kind: Deployment
@@ -78,3 +78,17 @@ kubectl get pod once -o jsonpath={.status.conditions}
 kubectl logs once
 kubectl logs once -p
 kubectl logs once -c sidecar
+# Graceful termination: `sleep` as PID 1 ignores SIGTERM, so a deleted Pod stays Terminating
+# for the whole grace period (30 s) and is then SIGKILLed (137); nginx stops at once.
+kubectl create deployment sleeper --image=busybox:1.36 -- sleep 3600
+kubectl create deployment web --image=nginx:1.25
+sim settle
+kubectl delete pod -l app=sleeper
+kubectl delete pod -l app=web
+sim advance 10s
+kubectl get pods -l app=sleeper
+kubectl get pods -l app=web
+sim advance 25s
+kubectl get pods -l app=sleeper
+kubectl get pods -l app=web
+kubectl delete pod -l app=nothing
