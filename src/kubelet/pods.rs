@@ -46,7 +46,8 @@ pub enum PodTimer {
     Pulled(String, usize),
     /// The next pod sync finds the image in back-off.
     BackOff(String, usize),
-    /// The image back-off has passed: pull again.
+    /// A pod worker resync during an image back-off (every 10–15 s, `pod_workers.go`'s
+    /// requeue after an error): pull again if the back-off has passed, else say so again.
     Retry(String, usize),
     /// CreateContainer finished.
     Created(String, usize),
@@ -105,6 +106,13 @@ pub const IMAGE_BACKOFF_INITIAL_MS: i64 = 10_000;
 pub const IMAGE_BACKOFF_MAX_MS: i64 = 300_000;
 /// Time from a failed pull to the next pod sync noticing the back-off.
 pub const RESYNC_AFTER_ERROR_MS: i64 = 1_500;
+/// `pod_workers.go`: after a sync error the pod worker is requeued after
+/// `wait.Jitter(backOffPeriod, 0.5)`, backOffPeriod 10 s: 10 to 15 s.
+pub const POD_WORKER_BACKOFF_MS: i64 = 10_000;
+
+fn resync_after_error(ctx: &mut Ctx) -> i64 {
+    POD_WORKER_BACKOFF_MS + ctx.rng.below(POD_WORKER_BACKOFF_MS as u64 / 2 + 1) as i64
+}
 /// Time a container takes to exit after SIGTERM (nginx and friends exit quickly).
 pub const STOP_CONTAINER_MS: i64 = 250;
 /// Crash-loop back-off (`kubelet.go` `backOffPeriod`, `MaxContainerBackOff`): 10 s doubling to 300 s.
@@ -209,6 +217,8 @@ struct PodState {
     containers: Vec<Container>,
     backoff_ms: i64,
     pull_requested_at: i64,
+    /// when the last pull failed (the image back-off counts from it)
+    pull_failed_at: i64,
 }
 
 /// A pull waiting for the serial image puller.
@@ -325,6 +335,7 @@ impl PodWorkers {
             containers: containers_of(&pod),
             backoff_ms: 0,
             pull_requested_at: 0,
+            pull_failed_at: 0,
         };
         self.pods.insert(uid.clone(), st);
         if meta::is_deleting(&pod) {
@@ -376,12 +387,27 @@ impl PodWorkers {
                 self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "BackOff", &format!("Back-off pulling image \"{}\"", image));
                 self.recorder(node).event(ctx, &pod, Some(&fp), "Warning", "Failed", "Error: ImagePullBackOff");
                 self.patch_status(ctx, node, ip, &uid);
+                let _ = backoff;
                 // retrying is background work: a broken image must not keep `sim settle` busy forever
-                ctx.after_background(backoff, Timer::Pod(PodTimer::Retry(uid.to_string(), idx)));
+                let d = resync_after_error(ctx);
+                ctx.after_background(d, Timer::Pod(PodTimer::Retry(uid.to_string(), idx)));
             }
             PodTimer::Retry(_, idx) => {
-                if self.pods.get(&uid).map(|s| s.step == Step::BackOff(idx)).unwrap_or(false) {
+                let Some(st) = self.pods.get(&uid) else { return };
+                if st.step != Step::BackOff(idx) {
+                    return;
+                }
+                if ctx.now - st.pull_failed_at >= st.backoff_ms {
                     self.ensure_image(ctx, node, ip, &uid, idx);
+                } else {
+                    // still backing off: this sync says so again (a real cluster's `x1821 over 12h`)
+                    let pod = st.pod.clone();
+                    let c = &st.containers[idx];
+                    let (image, fp) = (c.image.clone(), format!("spec.containers{{{}}}", c.name));
+                    self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "BackOff", &format!("Back-off pulling image \"{}\"", image));
+                    self.recorder(node).event(ctx, &pod, Some(&fp), "Warning", "Failed", "Error: ImagePullBackOff");
+                    let d = resync_after_error(ctx);
+                    ctx.after_background(d, Timer::Pod(PodTimer::Retry(uid.to_string(), idx)));
                 }
             }
             PodTimer::Created(_, idx) => {
@@ -600,6 +626,7 @@ impl PodWorkers {
                     s.containers[idx].waiting = Some(("ErrImagePull".into(), e.clone()));
                     s.containers[idx].started_at = None;
                     s.step = Step::BackOff(idx);
+                    s.pull_failed_at = ctx.now;
                     s.backoff_ms = if s.backoff_ms == 0 { IMAGE_BACKOFF_INITIAL_MS } else { (s.backoff_ms * 2).min(IMAGE_BACKOFF_MAX_MS) };
                 }
                 self.patch_status(ctx, node, ip, uid);

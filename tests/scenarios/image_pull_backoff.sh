@@ -24,3 +24,6 @@ kubectl get pods
 sim advance 45s
 kubectl get pods
 kubectl get events
+# The kubelet says it again at every pod sync while it backs off (every 10-15 s): the counts grow.
+sim advance 120s
+kubectl describe pod -l app=typo
