@@ -27,6 +27,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("rollout_pause_restart"),
     scenario!("crash_loop"),
     scenario!("probes"),
+    scenario!("teaching_app"),
 ];
 
 /// Reads the `# seed: N` header.

@@ -183,6 +183,8 @@ struct Container {
     workers: Vec<prober::Worker>,
     /// the exit code a kill gives it (set when the kubelet stops it)
     kill_code: Option<i32>,
+    /// its exit is the kernel's OOM killer (the teaching image over its memory limit)
+    oom: bool,
 }
 
 impl Container {
@@ -267,10 +269,24 @@ fn containers_of(pod: &Value) -> Vec<Container> {
                         meta::get(c, &[k]).and_then(Value::as_array).map(|a| a.iter().filter_map(|x| x.as_str().map(String::from)).collect()).unwrap_or_default()
                     };
                     let image = meta::get_str(c, &["image"]).to_string();
+                    let env: Vec<(String, String)> = meta::get(c, &["env"])
+                        .and_then(Value::as_array)
+                        .map(|a| a.iter().map(|e| (meta::get_str(e, &["name"]).to_string(), meta::get_str(e, &["value"]).to_string())).collect())
+                        .unwrap_or_default();
+                    let memory_limit = meta::get(c, &["resources", "limits", "memory"]).and_then(crate::api::quantity::parse_quantity).map(|q| q.value());
+                    let app = runtime::program::TeachingApp::of(&image, &env, memory_limit);
+                    let oom = app.as_ref().map(|a| a.oom_after_ms.is_some() && a.exit.map(|(at, _)| a.oom_after_ms.map(|o| o < at).unwrap_or(false)).unwrap_or(true)).unwrap_or(false);
                     Container {
                         name: meta::get_str(c, &["name"]).to_string(),
-                        behavior: runtime::program::behavior(&image, &strings("command"), &strings("args")),
-                        surface: runtime::program::Surface::of(&image, &strings("command"), &strings("args")),
+                        behavior: match &app {
+                            Some(a) => a.behavior(),
+                            None => runtime::program::behavior(&image, &strings("command"), &strings("args")),
+                        },
+                        surface: match app {
+                            Some(a) => runtime::program::Surface::of_app(a),
+                            None => runtime::program::Surface::of(&image, &strings("command"), &strings("args")),
+                        },
+                        oom,
                         workers: prober::probes_of(c).into_iter().map(prober::Worker::new).collect(),
                         kill_code: None,
                         image,
@@ -717,15 +733,23 @@ impl PodWorkers {
             return;
         }
         let c = &mut st.containers[idx];
+        let killed = c.kill_code.is_some();
         let code = c.kill_code.take().unwrap_or(match &c.behavior {
             runtime::Behavior::Exit { code, .. } => *code,
             runtime::Behavior::Serve { .. } => 0,
         });
+        let reason = if code == 0 {
+            "Completed"
+        } else if c.oom && !killed {
+            "OOMKilled"
+        } else {
+            "Error"
+        };
         c.exit_code = code;
         c.finished_at = ctx.now;
         c.terminated = Some(json!({
             "exitCode": code,
-            "reason": if code == 0 { "Completed" } else { "Error" },
+            "reason": reason,
             "startedAt": c.started_at.map(time::rfc3339),
             "finishedAt": time::rfc3339(ctx.now),
             "containerID": c.container_id,

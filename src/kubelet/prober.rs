@@ -114,6 +114,10 @@ pub fn run(handler: &Handler, surface: &Surface, pod_ip: &str, since_ms: i64) ->
             if !surface.ports.contains(port) {
                 return Err(format!("Get \"{}\": {}", url, refused(*port)));
             }
+            if let Some(app) = &surface.app {
+                let code = app.http_status(path, since_ms);
+                return if (200..400).contains(&code) { Ok(()) } else { Err(format!("HTTP probe failed with statuscode: {}", code)) };
+            }
             match &surface.http {
                 None => Err(format!("Get \"{}\": net/http: HTTP/1.x transport connection broken: malformed HTTP response", url)),
                 Some(None) => Ok(()),

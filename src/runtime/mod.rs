@@ -38,6 +38,8 @@ pub const REGISTRY: &[KnownImage] = &[
     KnownImage { repo: "registry.k8s.io/echoserver", tags: &[("1.10", 46_236_720)] },
     KnownImage { repo: "gcr.io/google-samples/hello-app", tags: &[("1.0", 11_366_245), ("2.0", 11_366_245)] },
     KnownImage { repo: "registry.k8s.io/e2e-test-images/agnhost", tags: &[("2.53", 51_254_102)] },
+    // kubesim's teaching image (runtime/program.rs `TeachingApp`): its behaviour is set by env
+    KnownImage { repo: "docker.io/kubesim/app", tags: &[("1", 7_340_032), ("2", 7_340_544), ("3", 7_341_056), ("latest", 7_341_056)] },
 ];
 
 pub use crate::api::image::{parse_image, ImageRef};

@@ -186,6 +186,8 @@ pub struct Surface {
     /// the process stops on SIGTERM (a server): exit code 0 at once; a shell script as PID 1
     /// ignores it and is killed at the end of the grace period (137)
     pub stops_on_sigterm: bool,
+    /// the teaching image: its HTTP answers depend on time and env
+    pub app: Option<TeachingApp>,
 }
 
 /// Server images: (repository, ports, HTTP paths that answer 200 (`None`: every path)).
@@ -218,9 +220,15 @@ impl Surface {
                 http: HTTP_SERVERS.contains(r).then(|| paths.map(|p| p.to_vec())),
                 files: Vec::new(),
                 stops_on_sigterm: true,
+                app: None,
             },
-            _ => Surface { ports: Vec::new(), http: None, files: script_files(&words.join(" ")), stops_on_sigterm: false },
+            _ => Surface { ports: Vec::new(), http: None, files: script_files(&words.join(" ")), stops_on_sigterm: false, app: None },
         }
+    }
+
+    /// The teaching image's surface: port 8080, HTTP, stops on SIGTERM.
+    pub fn of_app(app: TeachingApp) -> Surface {
+        Surface { ports: vec![8080], http: Some(None), files: Vec::new(), stops_on_sigterm: true, app: Some(app) }
     }
 
     /// Does `path` exist `since_ms` after the container started?
@@ -267,5 +275,105 @@ mod surface_tests {
         assert_eq!(s.files, vec![(0, "/tmp/healthy".to_string(), true), (30_000, "/tmp/healthy".to_string(), false)]);
         assert!(s.file_exists("/tmp/healthy", 29_999) && !s.file_exists("/tmp/healthy", 30_000) && !s.file_exists("/tmp/other", 0));
         assert!(!s.stops_on_sigterm);
+    }
+}
+
+/// The teaching image `kubesim/app:TAG`: an HTTP server on port 8080 whose behaviour is set by
+/// its environment, so a manifest can show each lifecycle case on purpose:
+///
+/// | env | effect |
+/// |---|---|
+/// | `READY_AFTER=N` | `/ready` answers 503 for the first N seconds, then 200 |
+/// | `HEALTHY_FOR=N` | `/healthz` answers 200 for N seconds, then 500 (a hung app) |
+/// | `EXIT_AFTER=N`, `EXIT_CODE=C` | exits with code C (default 1) after N seconds |
+/// | `LEAK_MB_PER_S=N` | allocates N MiB a second; with a memory limit it is `OOMKilled` (137) when it reaches it |
+///
+/// `/` always answers 200 with the tag (`kubesim/app:2` says `hello from v2`).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct TeachingApp {
+    pub ready_after_ms: i64,
+    pub healthy_for_ms: Option<i64>,
+    pub exit: Option<(i64, i32)>,
+    /// ms after start at which the memory limit is reached
+    pub oom_after_ms: Option<i64>,
+    pub tag: String,
+}
+
+/// The repository of the teaching image.
+pub const TEACHING_IMAGE: &str = "kubesim/app";
+
+impl TeachingApp {
+    /// `None` unless `image` is the teaching image. `env` is the container's `env` as (name,
+    /// value); `memory_limit_bytes` its `resources.limits.memory`.
+    pub fn of(image: &str, env: &[(String, String)], memory_limit_bytes: Option<i64>) -> Option<TeachingApp> {
+        let (repo, tag) = image.rsplit_once(':').filter(|(r, _)| !r.ends_with('/')).unwrap_or((image, "latest"));
+        let repo = repo.trim_start_matches("docker.io/");
+        if repo != TEACHING_IMAGE {
+            return None;
+        }
+        let num = |k: &str| env.iter().find(|(n, _)| n == k).and_then(|(_, v)| v.trim().parse::<f64>().ok());
+        let leak = num("LEAK_MB_PER_S").filter(|l| *l > 0.0);
+        Some(TeachingApp {
+            ready_after_ms: num("READY_AFTER").map(|s| (s * 1000.0) as i64).unwrap_or(0),
+            healthy_for_ms: num("HEALTHY_FOR").map(|s| (s * 1000.0) as i64),
+            exit: num("EXIT_AFTER").map(|s| ((s * 1000.0) as i64, num("EXIT_CODE").map(|c| c as i32).unwrap_or(1))),
+            oom_after_ms: match (leak, memory_limit_bytes) {
+                (Some(l), Some(limit)) => Some(((limit as f64 / (l * 1024.0 * 1024.0)) * 1000.0) as i64),
+                _ => None,
+            },
+            tag: tag.to_string(),
+        })
+    }
+
+    /// Its behaviour: a server, unless it exits or runs out of memory first (the earlier wins).
+    pub fn behavior(&self) -> Behavior {
+        let mut output = vec![format!("kubesim/app {} listening on :8080", self.tag)];
+        if self.ready_after_ms > 0 {
+            output.push(format!("warming up: ready in {}s", self.ready_after_ms / 1000));
+        }
+        match (self.exit, self.oom_after_ms) {
+            (Some((at, code)), oom) if oom.map(|o| at <= o).unwrap_or(true) => {
+                output.push(format!("exiting with code {}", code));
+                Behavior::Exit { after_ms: at.max(MIN_RUN_MS), code, output }
+            }
+            (_, Some(oom)) => {
+                output.push("allocating memory…".to_string());
+                Behavior::Exit { after_ms: oom.max(MIN_RUN_MS), code: 137, output }
+            }
+            _ => Behavior::Serve { output },
+        }
+    }
+
+    /// The status code of `GET path`, `since_ms` after start.
+    pub fn http_status(&self, path: &str, since_ms: i64) -> u16 {
+        match path {
+            "/ready" if since_ms < self.ready_after_ms => 503,
+            "/healthz" if self.healthy_for_ms.map(|h| since_ms >= h).unwrap_or(false) => 500,
+            "/" | "" | "/ready" | "/healthz" => 200,
+            _ => 404,
+        }
+    }
+}
+
+#[cfg(test)]
+mod teaching_tests {
+    use super::*;
+
+    #[test]
+    fn teaching_app_table() {
+        let env = |pairs: &[(&str, &str)]| pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect::<Vec<_>>();
+        assert_eq!(TeachingApp::of("nginx:1.25", &[], None), None);
+        let a = TeachingApp::of("kubesim/app:2", &env(&[("READY_AFTER", "20"), ("HEALTHY_FOR", "60")]), None).unwrap();
+        assert_eq!((a.http_status("/ready", 19_999), a.http_status("/ready", 20_000)), (503, 200));
+        assert_eq!((a.http_status("/healthz", 59_999), a.http_status("/healthz", 60_000)), (200, 500));
+        assert_eq!(a.http_status("/nope", 0), 404);
+        assert!(matches!(a.behavior(), Behavior::Serve { .. }));
+        let crash = TeachingApp::of("docker.io/kubesim/app:1", &env(&[("EXIT_AFTER", "5"), ("EXIT_CODE", "3")]), None).unwrap();
+        assert!(matches!(crash.behavior(), Behavior::Exit { after_ms: 5000, code: 3, .. }));
+        // 64 MiB limit, 8 MiB a second: OOMKilled after 8 s
+        let leak = TeachingApp::of("kubesim/app:1", &env(&[("LEAK_MB_PER_S", "8")]), Some(64 * 1024 * 1024)).unwrap();
+        assert!(matches!(leak.behavior(), Behavior::Exit { after_ms: 8000, code: 137, .. }));
+        // no limit: it just grows
+        assert!(matches!(TeachingApp::of("kubesim/app:1", &env(&[("LEAK_MB_PER_S", "8")]), None).unwrap().behavior(), Behavior::Serve { .. }));
     }
 }
