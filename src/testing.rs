@@ -28,6 +28,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("crash_loop"),
     scenario!("probes"),
     scenario!("teaching_app"),
+    scenario!("init_containers"),
 ];
 
 /// Reads the `# seed: N` header.

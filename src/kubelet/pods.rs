@@ -21,7 +21,12 @@
 //! failure kills the container (`Killing … failed liveness probe, will be restarted`): a server
 //! stops on SIGTERM with code 0, a shell script is SIGKILLed after the grace period (137).
 //!
-//! What kubesim simplifies: init containers are not simulated; volumes are not mounted; the
+//! Init containers run first, one after the other, each to completion (a failing one restarts
+//! with the crash-loop back-off, or fails the Pod under `restartPolicy: Never`); meanwhile the
+//! others wait as `PodInitializing` and `Initialized` is False (`ContainersNotInitialized`).
+//!
+//! What kubesim simplifies: native sidecars (init containers with `restartPolicy: Always`) run
+//! like plain init containers; volumes are not mounted; the
 //! restart after a back-off happens exactly when it ends (upstream: at the next pod sync after
 //! it), and `BackOff` is recorded once per back-off.
 
@@ -185,9 +190,16 @@ struct Container {
     kill_code: Option<i32>,
     /// its exit is the kernel's OOM killer (the teaching image over its memory limit)
     oom: bool,
+    /// an init container: runs to completion, in order, before the regular containers start
+    init: bool,
 }
 
 impl Container {
+    /// The events' `involvedObject.fieldPath`.
+    fn field_path(&self) -> String {
+        format!("spec.{}{{{}}}", if self.init { "initContainers" } else { "containers" }, self.name)
+    }
+
     /// The container's process runs now.
     fn running(&self) -> bool {
         self.waiting.is_none() && self.started_at.is_some() && self.terminated.is_none()
@@ -259,8 +271,19 @@ pub fn go_duration(ms: i64) -> String {
     }
 }
 
+/// The pod's init containers (in order) then its regular containers: the order the pod worker
+/// starts them in. While init containers remain, every container waits as `PodInitializing`.
 fn containers_of(pod: &Value) -> Vec<Container> {
-    meta::get(pod, &["spec", "containers"])
+    let has_init = meta::get(pod, &["spec", "initContainers"]).and_then(Value::as_array).map(|a| !a.is_empty()).unwrap_or(false);
+    let mut all = Vec::new();
+    for (field, init) in [("initContainers", true), ("containers", false)] {
+        all.extend(containers_in(pod, field, init, has_init));
+    }
+    all
+}
+
+fn containers_in(pod: &Value, field: &str, init: bool, has_init: bool) -> Vec<Container> {
+    meta::get(pod, &["spec", field])
         .and_then(|c| c.as_array())
         .map(|a| {
             a.iter()
@@ -290,7 +313,8 @@ fn containers_of(pod: &Value) -> Vec<Container> {
                         workers: prober::probes_of(c).into_iter().map(prober::Worker::new).collect(),
                         kill_code: None,
                         image,
-                        waiting: Some(("ContainerCreating".into(), String::new())),
+                        waiting: Some((if has_init { "PodInitializing" } else { "ContainerCreating" }.into(), String::new())),
+                        init,
                         started_at: None,
                         container_id: String::new(),
                         image_id: String::new(),
@@ -399,7 +423,7 @@ impl PodWorkers {
                 let image = c.image.clone();
                 let pod = st.pod.clone();
                 let backoff = st.backoff_ms;
-                let fp = format!("spec.containers{{{}}}", c.name);
+                let fp = c.field_path();
                 self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "BackOff", &format!("Back-off pulling image \"{}\"", image));
                 self.recorder(node).event(ctx, &pod, Some(&fp), "Warning", "Failed", "Error: ImagePullBackOff");
                 self.patch_status(ctx, node, ip, &uid);
@@ -419,7 +443,7 @@ impl PodWorkers {
                     // still backing off: this sync says so again (a real cluster's `x1821 over 12h`)
                     let pod = st.pod.clone();
                     let c = &st.containers[idx];
-                    let (image, fp) = (c.image.clone(), format!("spec.containers{{{}}}", c.name));
+                    let (image, fp) = (c.image.clone(), c.field_path());
                     self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "BackOff", &format!("Back-off pulling image \"{}\"", image));
                     self.recorder(node).event(ctx, &pod, Some(&fp), "Warning", "Failed", "Error: ImagePullBackOff");
                     let d = resync_after_error(ctx);
@@ -433,8 +457,9 @@ impl PodWorkers {
                 }
                 let pod = st.pod.clone();
                 let name = st.containers[idx].name.clone();
+                let st_fp = st.containers[idx].field_path();
                 ctx.runtime_reply(node, "CreateContainer", &name);
-                let fp = format!("spec.containers{{{}}}", name);
+                let fp = st_fp.clone();
                 self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "Created", &format!("Created container: {}", name));
                 ctx.runtime_call(node, "StartContainer", &name);
                 let d = ctx.timing().start_container_ms;
@@ -450,11 +475,15 @@ impl PodWorkers {
                 Self::schedule_exit(ctx, &uid, idx, &mut st.containers[idx]);
                 let pod = st.pod.clone();
                 let name = st.containers[idx].name.clone();
+                let st_fp = st.containers[idx].field_path();
                 let n = st.containers.len();
                 ctx.runtime_reply(node, "StartContainer", &name);
-                let fp = format!("spec.containers{{{}}}", name);
+                let fp = st_fp.clone();
                 self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "Started", &format!("Started container {}", name));
-                if idx + 1 < n {
+                if self.pods.get(&uid).map(|st| st.containers[idx].init).unwrap_or(false) {
+                    // an init container: the next one waits for it to complete
+                    self.patch_status(ctx, node, ip, &uid);
+                } else if idx + 1 < n {
                     if let Some(st) = self.pods.get_mut(&uid) {
                         st.step = Step::Image(idx + 1);
                     }
@@ -475,19 +504,21 @@ impl PodWorkers {
             PodTimer::SyncExited(_, idx) => self.sync_exited(ctx, node, ip, &uid, idx),
             PodTimer::Restart(_, idx) => {
                 let Some(st) = self.pods.get(&uid) else { return };
-                if st.step == Step::Running && st.containers[idx].waiting.as_ref().map(|w| w.0 == "CrashLoopBackOff").unwrap_or(false) {
+                let here = st.step == Step::Running || (st.containers[idx].init && st.step == Step::Create(idx));
+                if here && st.containers[idx].waiting.as_ref().map(|w| w.0 == "CrashLoopBackOff").unwrap_or(false) {
                     self.sync_exited(ctx, node, ip, &uid, idx);
                 }
             }
             PodTimer::Recreated(_, idx) => {
                 let Some(st) = self.pods.get(&uid) else { return };
-                if st.step != Step::Running {
+                if st.step != Step::Running && !(st.containers[idx].init && st.step == Step::Create(idx)) {
                     return;
                 }
                 let pod = st.pod.clone();
                 let name = st.containers[idx].name.clone();
+                let st_fp = st.containers[idx].field_path();
                 ctx.runtime_reply(node, "CreateContainer", &name);
-                let fp = format!("spec.containers{{{}}}", name);
+                let fp = st_fp.clone();
                 self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "Created", &format!("Created container: {}", name));
                 ctx.runtime_call(node, "StartContainer", &name);
                 let d = ctx.timing().start_container_ms;
@@ -495,7 +526,7 @@ impl PodWorkers {
             }
             PodTimer::Restarted(_, idx) => {
                 let Some(st) = self.pods.get_mut(&uid) else { return };
-                if st.step != Step::Running {
+                if st.step != Step::Running && !(st.containers[idx].init && st.step == Step::Create(idx)) {
                     return;
                 }
                 let c = &mut st.containers[idx];
@@ -507,9 +538,10 @@ impl PodWorkers {
                 c.started_at = Some(ctx.now);
                 Self::schedule_exit(ctx, &uid, idx, c);
                 let name = c.name.clone();
+                let c_fp = c.field_path();
                 let pod = st.pod.clone();
                 ctx.runtime_reply(node, "StartContainer", &name);
-                let fp = format!("spec.containers{{{}}}", name);
+                let fp = c_fp.clone();
                 self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "Started", &format!("Started container {}", name));
                 self.patch_status(ctx, node, ip, &uid);
             }
@@ -533,9 +565,10 @@ impl PodWorkers {
         let Some(st) = self.pods.get_mut(uid) else { return };
         let pod = st.pod.clone();
         let Some(c) = st.containers.get(idx).cloned() else { return };
-        let spec_c = meta::get(&pod, &["spec", "containers"]).and_then(|a| a.as_array()).and_then(|a| a.get(idx)).cloned().unwrap_or(json!({}));
+        let list = if c.init { "initContainers" } else { "containers" };
+        let spec_c = meta::get(&pod, &["spec", list]).and_then(|a| a.as_array()).and_then(|a| a.iter().find(|x| meta::get_str(x, &["name"]) == c.name)).cloned().unwrap_or(json!({}));
         let policy = meta::get_str(&spec_c, &["imagePullPolicy"]).to_string();
-        let fp = format!("spec.containers{{{}}}", c.name);
+        let fp = c.field_path();
         let r = match runtime::parse_image(&c.image) {
             Ok(r) => r,
             Err(e) => {
@@ -610,7 +643,7 @@ impl PodWorkers {
             return;
         };
         let c = st.containers[idx].clone();
-        let fp = format!("spec.containers{{{}}}", c.name);
+        let fp = c.field_path();
         let r = runtime::parse_image(&c.image).unwrap_or(ImageRef { repo: c.image.clone(), tag: "latest".into(), digest: None });
         match runtime::resolve(&r) {
             Ok((size, digest)) => {
@@ -756,7 +789,27 @@ impl PodWorkers {
         }));
         let foreground = c.restart_count == 0;
         let detail = format!("{} exit code {}", c.name, code);
+        let init_done = c.init && code == 0;
         ctx.runtime_event(node, "ContainerDied", &detail);
+        if init_done {
+            // the next container (init or regular) starts; the waiting ones say so
+            let next = idx + 1;
+            let last_init = !st.containers.get(next).map(|c| c.init).unwrap_or(false);
+            if last_init {
+                for c in st.containers.iter_mut().filter(|c| !c.init && c.started_at.is_none()) {
+                    c.waiting = Some(("ContainerCreating".into(), String::new()));
+                }
+            }
+            if next < st.containers.len() {
+                st.step = Step::Image(next);
+                self.patch_status(ctx, node, ip, uid);
+                self.ensure_image(ctx, node, ip, uid, next);
+            } else {
+                st.step = Step::Running;
+                self.patch_status(ctx, node, ip, uid);
+            }
+            return;
+        }
         self.patch_status(ctx, node, ip, uid);
         let timer = Timer::Pod(PodTimer::SyncExited(uid.to_string(), idx));
         if foreground {
@@ -769,8 +822,10 @@ impl PodWorkers {
     /// `SyncPod` for an exited container: `restartPolicy` decides, then `doBackOff`.
     fn sync_exited(&mut self, ctx: &mut Ctx, node: &str, ip: &str, uid: &str, idx: usize) {
         let Some(st) = self.pods.get_mut(uid) else { return };
+        let init_running = st.containers[idx].init && st.step == Step::Create(idx);
         match st.step {
             Step::Running => {}
+            _ if init_running => {}
             Step::Terminating | Step::Done | Step::Finished => return,
             // still starting the pod's other containers: look again at the next relist
             _ => return ctx.after_background(PLEG_RELIST_MS, Timer::Pod(PodTimer::SyncExited(uid.to_string(), idx))),
@@ -786,7 +841,8 @@ impl PodWorkers {
             _ => true,
         };
         if !restart {
-            if st.containers.iter().all(|c| c.terminated.is_some()) {
+            let failed_init = st.containers[idx].init && st.containers[idx].exit_code != 0;
+            if failed_init || st.containers.iter().all(|c| c.terminated.is_some()) {
                 st.step = Step::Finished;
                 st.sandbox_ready = false;
                 let pod = st.pod.clone();
@@ -798,7 +854,7 @@ impl PodWorkers {
         }
         let pod = st.pod.clone();
         let pod_ref = format!("{}_{}({})", meta::name(&pod), meta::namespace(&pod), uid);
-        let fp = format!("spec.containers{{{}}}", c.name);
+        let fp = c.field_path();
         if in_crash_backoff(c.backoff_ms, c.backoff_at, c.finished_at, ctx.now) {
             // CrashLoopBackOff: wait, with the exit as lastState
             if let Some(t) = c.terminated.take() {
@@ -851,6 +907,7 @@ impl PodWorkers {
         let startup_done = c.worker_ok(prober::ProbeKind::Startup);
         let since = ctx.now - c.started_at.unwrap_or(ctx.now);
         let name = c.name.clone();
+        let probe_fp = c.field_path();
         let surface = c.surface.clone();
         let w = &mut c.workers[k];
         let kind = w.probe.kind;
@@ -869,7 +926,7 @@ impl PodWorkers {
         let result = prober::run(&w.probe.handler, &surface, &pod_ip, since);
         let flipped = w.observe(result.is_ok());
         let now_ok = w.result;
-        let fp = format!("spec.containers{{{}}}", name);
+        let fp = probe_fp;
         if let Err(out) = &result {
             self.recorder(node).event(ctx, &pod, Some(&fp), "Warning", "Unhealthy", &format!("{} probe failed: {}", kind.word(), out));
         }
@@ -908,12 +965,11 @@ impl PodWorkers {
         let Some(st) = self.pods.get_mut(uid) else { return };
         st.step = Step::Terminating;
         let pod = st.pod.clone();
-        let running: Vec<String> = st.containers.iter().filter(|c| c.running()).map(|c| c.name.clone()).collect();
-        for name in &running {
-            let fp = format!("spec.containers{{{}}}", name);
+        let running: Vec<(String, String)> = st.containers.iter().filter(|c| c.running()).map(|c| (c.name.clone(), c.field_path())).collect();
+        for (name, fp) in &running {
             self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "Killing", &format!("Stopping container {}", name));
         }
-        ctx.runtime_call(node, "StopContainer", &running.join(","));
+        ctx.runtime_call(node, "StopContainer", &running.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(","));
         let grace = meta::get_i64(&pod, &["metadata", "deletionGracePeriodSeconds"]).unwrap_or(30) * 1000;
         // SIGTERM: a server stops at once (exit 0); a shell or `sleep` as PID 1 ignores it and is
         // SIGKILLed when the grace period ends (137): the Pod stays Terminating that long
@@ -937,8 +993,12 @@ impl PodWorkers {
         let old_conds: Vec<Value> = meta::get(pod, &["status", "conditions"]).and_then(|c| c.as_array()).cloned().unwrap_or_default();
         let terminating = st.step == Step::Terminating || st.step == Step::Done;
         let finished = st.step == Step::Finished;
-        let all_running = st.containers.iter().all(|c| c.ready()) && !terminating;
-        let not_ready: Vec<String> = st.containers.iter().filter(|c| !c.ready() || terminating).map(|c| c.name.clone()).collect();
+        let regular = || st.containers.iter().filter(|c| !c.init);
+        let all_running = regular().all(|c| c.ready()) && !terminating;
+        let not_ready: Vec<String> = regular().filter(|c| !c.ready() || terminating).map(|c| c.name.clone()).collect();
+        // Initialized: every init container has completed (exit 0)
+        let incomplete: Vec<String> = st.containers.iter().filter(|c| c.init && !(c.terminated.is_some() && c.exit_code == 0)).map(|c| c.name.clone()).collect();
+        let initialized = incomplete.is_empty();
         // getPhase: waiting (never ran) → Pending; something runs → Running; all stopped →
         // Running while they will restart, else Succeeded/Failed
         let phase = if st.step == Step::Done {
@@ -946,7 +1006,7 @@ impl PodWorkers {
             if st.containers.iter().any(|c| c.kill_code.unwrap_or(0) != 0) { "Failed" } else { "Succeeded" }
         } else if finished {
             if st.containers.iter().all(|c| c.exit_code == 0) { "Succeeded" } else { "Failed" }
-        } else if st.containers.iter().any(|c| !c.running() && c.terminated.is_none() && c.last_terminated.is_none()) {
+        } else if !initialized || regular().any(|c| !c.running() && c.terminated.is_none() && c.last_terminated.is_none()) {
             "Pending"
         } else {
             "Running"
@@ -976,7 +1036,7 @@ impl PodWorkers {
         };
         let mut conditions = vec![
             cond("PodReadyToStartContainers", st.sandbox_ready && st.step != Step::Done, "", ""),
-            cond("Initialized", true, "", ""),
+            cond("Initialized", initialized, "ContainersNotInitialized", &format!("containers with incomplete status: [{}]", incomplete.join(" "))),
             cond("Ready", all_running, not_ready_reason, &not_ready_msg),
             cond("ContainersReady", all_running, not_ready_reason, &not_ready_msg),
             scheduled,
@@ -988,10 +1048,7 @@ impl PodWorkers {
                 }
             }
         }
-        let statuses: Vec<Value> = st
-            .containers
-            .iter()
-            .map(|c| {
+        let status_of = |c: &Container| -> Value {
                 let state = if let Some(t) = &c.terminated {
                     json!({"terminated": t})
                 } else if st.step == Step::Done {
@@ -1008,7 +1065,8 @@ impl PodWorkers {
                     "name": c.name,
                     "state": state,
                     "lastState": c.last_terminated.as_ref().map(|t| json!({"terminated": t})).unwrap_or(json!({})),
-                    "ready": c.ready() && !terminating,
+                    // an init container counts as ready once it has completed
+                    "ready": if c.init { c.terminated.is_some() && c.exit_code == 0 } else { c.ready() && !terminating },
                     "restartCount": c.restart_count,
                     "image": image,
                     "imageID": c.image_id,
@@ -1018,8 +1076,9 @@ impl PodWorkers {
                     s["containerID"] = json!(c.container_id);
                 }
                 s
-            })
-            .collect();
+        };
+        let statuses: Vec<Value> = regular().map(status_of).collect();
+        let init_statuses: Vec<Value> = st.containers.iter().filter(|c| c.init).map(status_of).collect();
         let mut status = json!({
             "observedGeneration": gen,
             "phase": phase,
@@ -1029,6 +1088,9 @@ impl PodWorkers {
             "startTime": time::rfc3339(st.start_time),
             "containerStatuses": statuses,
         });
+        if !init_statuses.is_empty() {
+            status["initContainerStatuses"] = json!(init_statuses);
+        }
         if st.sandbox_ready {
             status["podIP"] = json!(st.pod_ip);
             status["podIPs"] = json!([{"ip": st.pod_ip}]);

@@ -58,7 +58,7 @@ fn is_shell(w: &str) -> bool {
 /// Interprets the few shell forms learners write (see the module docs).
 fn run_script(script: &str) -> Behavior {
     let mut output = Vec::new();
-    if script.contains("while true") || script.contains("while :") || script.contains("tail -f") {
+    if script.contains("while true") || script.contains("while :") || script.contains("until ") || script.contains("tail -f") {
         // print what comes before the loop, then loop forever
         return Behavior::Serve { output: echo_lines(script) };
     }

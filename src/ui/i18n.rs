@@ -269,6 +269,7 @@ pub static TABLE: &[(&str, &str, &str)] = &[
     ("preset.bad_image", "Bad image tag (nginx:1.99)", "잘못된 이미지 태그 (nginx:1.99)"),
     ("preset.choose", "Load a preset…", "예제 불러오기…"),
     ("preset.crash_loop", "Crash loop: a container that exits with code 1", "크래시 루프: 종료 코드 1로 끝나는 컨테이너"),
+    ("preset.init_waits", "Init container waits for a Service", "서비스를 기다리는 init 컨테이너"),
     ("preset.liveness", "Liveness probe restarts a hung app", "liveness 프로브가 멈춘 앱을 재시작"),
     ("preset.no_node", "nodeSelector that matches no node", "어떤 노드와도 맞지 않는 nodeSelector"),
     ("preset.readiness", "Readiness probe holds a rollout", "readiness 프로브가 롤아웃을 붙잡음"),

@@ -250,6 +250,31 @@ kubectl get pods
 kubectl get events --field-selector reason=Unhealthy
 ";
 
+/// An init container that waits for a Service that does not exist (the Kubernetes docs' example).
+pub const SCRIPT_INIT_WAITS: &str = "# An init container waits: it loops until a Service named myservice resolves
+# (the Kubernetes docs' example). There is none, so the Pod stays Init:0/1 and
+# the app container never starts.
+kubectl apply -f - <<EOF
+apiVersion: v1
+kind: Pod
+metadata:
+  name: myapp-pod
+spec:
+  initContainers:
+  - name: init-myservice
+    image: busybox:1.36
+    command: [\"sh\", \"-c\", \"until nslookup myservice; do echo waiting for myservice; sleep 2; done\"]
+  containers:
+  - name: myapp-container
+    image: busybox:1.36
+    command: [\"sh\", \"-c\", \"echo The app is running! && sleep 3600\"]
+EOF
+sim settle
+sim advance 30s
+kubectl get pods
+kubectl logs myapp-pod -c init-myservice
+";
+
 /// (id, translation key of the title, text).
 pub const PRESETS: &[(&str, &str, &str)] = &[
     ("seed", "preset.seed", SEED_004),
@@ -262,6 +287,7 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ("crash-loop", "preset.crash_loop", SCRIPT_CRASH_LOOP),
     ("liveness", "preset.liveness", SCRIPT_LIVENESS),
     ("readiness", "preset.readiness", SCRIPT_READINESS),
+    ("init-waits", "preset.init_waits", SCRIPT_INIT_WAITS),
 ];
 
 #[cfg(test)]
