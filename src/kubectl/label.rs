@@ -3,15 +3,10 @@
 use super::*;
 
 pub(super) fn label(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
-    let pos = &f.positional;
-    let (info, name, rest) = if let Some((r, n)) = pos.first().and_then(|p| p.split_once('/')) {
-        (meta::lookup(r), n.to_string(), &pos[1..])
-    } else if pos.len() >= 2 {
-        (meta::lookup(&pos[0]), pos[1].clone(), &pos[2..])
-    } else {
-        return out.err("error: one or more resources must be specified as <resource> <name> or <resource>/<name>");
+    let (info, name, rest) = match resource_name_args(&f.positional) {
+        Ok(t) => t,
+        Err(e) => return out.err(&e),
     };
-    let Some(info) = info else { return out.err(&unknown_resource(&pos[0])) };
     if rest.is_empty() {
         return out.err("error: at least one label update is required");
     }

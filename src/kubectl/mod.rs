@@ -374,6 +374,19 @@ fn unknown_resource(name: &str) -> String {
     format!("error: the server doesn't have a resource type \"{}\"", name)
 }
 
+/// `TYPE/NAME ARGS…` or `TYPE NAME ARGS…` (label, annotate): the resource, the name, the rest.
+fn resource_name_args(pos: &[String]) -> Result<(&'static meta::ResourceInfo, String, &[String]), String> {
+    let (kind, name, rest) = if let Some((r, n)) = pos.first().and_then(|p| p.split_once('/')) {
+        (r.to_string(), n.to_string(), &pos[1..])
+    } else if pos.len() >= 2 {
+        (pos[0].clone(), pos[1].clone(), &pos[2..])
+    } else {
+        return Err("error: one or more resources must be specified as <resource> <name> or <resource>/<name>".into());
+    };
+    let info = meta::lookup(&kind).ok_or_else(|| unknown_resource(&kind))?;
+    Ok((info, name, rest))
+}
+
 /// Splits `deploy/nginx` or `deploy nginx a b` into (resource, names).
 fn targets(pos: &[String]) -> Result<Vec<(&'static meta::ResourceInfo, Vec<String>)>, String> {
     let Some(first) = pos.first() else {

@@ -451,19 +451,10 @@ impl PodWorkers {
                 }
             }
             PodTimer::Created(_, idx) => {
-                let Some(st) = self.pods.get(&uid) else { return };
-                if st.step != Step::Create(idx) {
-                    return;
+                if self.pods.get(&uid).map(|st| st.step == Step::Create(idx)).unwrap_or(false) {
+                    let d = self.container_created(ctx, node, &uid, idx);
+                    ctx.after(d, Timer::Pod(PodTimer::Started(uid.to_string(), idx)), false);
                 }
-                let pod = st.pod.clone();
-                let name = st.containers[idx].name.clone();
-                let st_fp = st.containers[idx].field_path();
-                ctx.runtime_reply(node, "CreateContainer", &name);
-                let fp = st_fp.clone();
-                self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "Created", &format!("Created container: {}", name));
-                ctx.runtime_call(node, "StartContainer", &name);
-                let d = ctx.timing().start_container_ms;
-                ctx.after(d, Timer::Pod(PodTimer::Started(uid.to_string(), idx)), false);
             }
             PodTimer::Started(_, idx) => {
                 let Some(st) = self.pods.get_mut(&uid) else { return };
@@ -514,14 +505,7 @@ impl PodWorkers {
                 if st.step != Step::Running && !(st.containers[idx].init && st.step == Step::Create(idx)) {
                     return;
                 }
-                let pod = st.pod.clone();
-                let name = st.containers[idx].name.clone();
-                let st_fp = st.containers[idx].field_path();
-                ctx.runtime_reply(node, "CreateContainer", &name);
-                let fp = st_fp.clone();
-                self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "Created", &format!("Created container: {}", name));
-                ctx.runtime_call(node, "StartContainer", &name);
-                let d = ctx.timing().start_container_ms;
+                let d = self.container_created(ctx, node, &uid, idx);
                 ctx.after_background(d, Timer::Pod(PodTimer::Restarted(uid.to_string(), idx)));
             }
             PodTimer::Restarted(_, idx) => {
@@ -683,6 +667,18 @@ impl PodWorkers {
                 ctx.after(RESYNC_AFTER_ERROR_MS, Timer::Pod(PodTimer::BackOff(uid.to_string(), idx)), false);
             }
         }
+    }
+
+    /// CreateContainer finished: the `Created` event, then StartContainer. Returns how long the
+    /// start takes.
+    fn container_created(&mut self, ctx: &mut Ctx, node: &str, uid: &str, idx: usize) -> i64 {
+        let Some(st) = self.pods.get(uid) else { return 0 };
+        let pod = st.pod.clone();
+        let (name, fp) = (st.containers[idx].name.clone(), st.containers[idx].field_path());
+        ctx.runtime_reply(node, "CreateContainer", &name);
+        self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "Created", &format!("Created container: {}", name));
+        ctx.runtime_call(node, "StartContainer", &name);
+        ctx.timing().start_container_ms
     }
 
     fn create_container(&mut self, ctx: &mut Ctx, node: &str, uid: &str, idx: usize) {
