@@ -94,6 +94,8 @@ pub struct ApiServer {
     /// lists are served from it and watch events share its objects; etcd keeps the JSON of every
     /// revision for history (time travel, `sim etcd get --rev`).
     cache: BTreeMap<String, (Rc<Value>, i64)>,
+    /// The kubelet call a `pods/log` request resolved to, taken into its [`Outcome`].
+    pending_proxy: Option<LogProxy>,
 }
 
 impl Default for ApiServer {
@@ -110,6 +112,8 @@ pub struct Outcome {
     pub deliveries: Vec<(usize, WatchDelivery)>,
     /// Set for `?watch=true` requests: the watcher was registered.
     pub watch_registered: bool,
+    /// Set for `pods/log`: the call to make to the node's kubelet (the cluster makes it).
+    pub proxy: Option<LogProxy>,
 }
 
 /// A request resolved to the resource it addresses.
@@ -197,6 +201,7 @@ impl ApiServer {
             general_watchers: Default::default(),
             limits,
             cache: BTreeMap::new(),
+            pending_proxy: None,
         }
     }
 
@@ -341,7 +346,7 @@ impl ApiServer {
         };
         self.record_audit(req, ri, target.as_ref().ok(), who, &response, now_ms, audit_id);
         let deliveries = self.fan_out(&changes);
-        Outcome { response, changes, deliveries, watch_registered }
+        Outcome { response, changes, deliveries, watch_registered, proxy: self.pending_proxy.take() }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -370,7 +375,10 @@ impl ApiServer {
             (Method::Get, false, "") => self.read(info, &t.ri.namespace, &t.ri.name).map(|(v, _)| Response { code: 200, body: v }).ok_or_else(|| not_found(info, &t.ri.name)),
             (Method::Get, false, "log") if info.resource == "pods" => {
                 let (pod, _) = self.read(info, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(info, &t.ri.name))?;
-                LogProxy::for_pod(&pod, t.q("container"), t.q("previous") == Some("true")).map(|p| p.response()).map_err(bad_request)
+                let proxy = LogProxy::for_pod(&pod, t.q("container"), t.q("previous") == Some("true")).map_err(bad_request)?;
+                self.pending_proxy = Some(proxy);
+                // the body is the kubelet's answer, which the cluster puts in
+                Ok(Response { code: 200, body: Value::String(String::new()) })
             }
             (Method::Get, false, "scale") => {
                 let (obj, _) = self.read(info, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(info, &t.ri.name))?;
@@ -431,8 +439,8 @@ fn conflict_msg(info: &ResourceInfo, name: &str, msg: String) -> Response {
 
 
 /// `pods/log`: kube-apiserver validates the request (`pkg/registry/core/pod/strategy.go`
-/// `LogLocation`) and proxies it to the kubelet of the pod's node. The handler answers with this
-/// marker; the cluster, which is the network, makes the proxied call ([`crate::cluster::Cluster`]).
+/// `LogLocation`) and proxies it to the kubelet of the pod's node. The handler returns this in its
+/// [`Outcome`]; the cluster, which is the network, makes the proxied call.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LogProxy {
     pub node: String,
@@ -443,8 +451,6 @@ pub struct LogProxy {
 }
 
 impl LogProxy {
-    const MARKER: &'static str = "kubesim.LogProxy";
-
     /// Picks and checks the container as `LogLocation` does.
     pub fn for_pod(pod: &Value, container: Option<&str>, previous: bool) -> Result<LogProxy, String> {
         let names = |field: &str| -> Vec<String> {
@@ -472,22 +478,6 @@ impl LogProxy {
             return Err(format!("pod {} does not have a host assigned", name));
         }
         Ok(LogProxy { node, namespace: meta::namespace(pod).to_string(), pod: name.to_string(), container, previous })
-    }
-
-    fn response(&self) -> Response {
-        Response {
-            code: 200,
-            body: json!({"kind": Self::MARKER, "node": self.node, "namespace": self.namespace, "pod": self.pod, "container": self.container, "previous": self.previous}),
-        }
-    }
-
-    /// The proxy marker in a handler's response, if it is one.
-    pub fn from_response(resp: &Response) -> Option<LogProxy> {
-        if resp.code != 200 || meta::get_str(&resp.body, &["kind"]) != Self::MARKER {
-            return None;
-        }
-        let g = |k: &str| meta::get_str(&resp.body, &[k]).to_string();
-        Some(LogProxy { node: g("node"), namespace: g("namespace"), pod: g("pod"), container: g("container"), previous: resp.body["previous"] == json!(true) })
     }
 
     /// The kubelet's endpoint for it.

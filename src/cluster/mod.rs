@@ -211,7 +211,7 @@ impl<'a, T: fmt::Display + 'static> Ctx<'a, T> {
     }
 
     pub fn request_with(&mut self, req: Request) -> Response {
-        let (resp, id) = send(self.api, self.trace, self.queue, self.timing, self.rng, &mut self.now, self.actor, self.identity, req, self.cause, self.foreground);
+        let (resp, id, _) = send(self.api, self.trace, self.queue, self.timing, self.rng, &mut self.now, self.actor, self.identity, req, self.cause, self.foreground);
         self.cause = Some(id).or(self.cause);
         resp
     }
@@ -313,10 +313,10 @@ fn send(
     req: Request,
     cause: Option<MsgId>,
     foreground: &mut usize,
-) -> (Response, MsgId) {
+) -> (Response, MsgId, Option<crate::apiserver::LogProxy>) {
     let t0 = *now;
     let info = Box::new(RequestInfo::parse(req.method, &req.path));
-    let Outcome { response, changes, deliveries, .. } = api.handle(&req, &info, identity, t0 + 1, rng);
+    let Outcome { response, changes, deliveries, proxy, .. } = api.handle(&req, &info, identity, t0 + 1, rng);
     let req_id = trace.push(t0, actor.clone(), Actor::ApiServer, MessageKind::Request { method: req.method, uri: req.path, info }, cause);
     for ch in &changes {
         trace.push(
@@ -343,7 +343,7 @@ fn send(
         *foreground += 1;
     }
     *now = t1;
-    (response, req_id)
+    (response, req_id, proxy)
 }
 
 /// Outcome of [`Cluster::run_until_settled`].
@@ -492,9 +492,9 @@ impl Cluster {
     /// A request from outside the simulated components (kubectl). Advances the clock by one round trip.
     pub fn client_request(&mut self, identity: &Identity, req: Request) -> Response {
         let mut now = self.now;
-        let (mut resp, id) = send(&mut self.api, &mut self.trace, &mut self.queue, &self.config.timing, &mut self.rng, &mut now, &Actor::Kubectl, identity, req, None, &mut self.foreground);
+        let (mut resp, id, proxy) = send(&mut self.api, &mut self.trace, &mut self.queue, &self.config.timing, &mut self.rng, &mut now, &Actor::Kubectl, identity, req, None, &mut self.foreground);
         self.now = now;
-        if let Some(proxy) = crate::apiserver::LogProxy::from_response(&resp) {
+        if let Some(proxy) = proxy {
             resp = self.proxy_logs(&proxy, id);
         }
         resp
