@@ -119,6 +119,14 @@ fn deployment_replica_sets(cluster: &mut Cluster, ns: &str, d: &Value) -> Vec<Va
 // status
 // ---------------------------------------------------------------------------------------------
 
+/// An int64 flag's value (0 when absent), or cobra's message for one that is not a number.
+fn int_flag(value: Option<&str>, flag: &str) -> Result<i64, String> {
+    match value {
+        None => Ok(0),
+        Some(r) => r.parse::<i64>().map_err(|_| format!("error: invalid argument \"{}\" for \"--{}\" flag: strconv.ParseInt: parsing \"{}\": invalid syntax", r, flag, r)),
+    }
+}
+
 /// `DeploymentStatusViewer.Status`: the line to print and whether the rollout is done.
 pub fn deployment_status(d: &Value, revision: i64) -> Result<(String, bool), String> {
     let name = meta::name(d);
@@ -156,12 +164,9 @@ pub fn deployment_status(d: &Value, revision: i64) -> Result<(String, bool), Str
 /// `rollout status`: LIST the Deployment by name, then WATCH it, printing a line on every event
 /// until the rollout is done. The simulation runs meanwhile (kubectl is waiting, the cluster is not).
 fn status(cluster: &mut Cluster, f: &Flags, ns: &str, name: &str, out: &mut Output) {
-    let revision = match &f.revision {
-        Some(r) => match r.parse::<i64>() {
-            Ok(v) => v,
-            Err(_) => return out.err(&format!("error: invalid argument \"{}\" for \"--revision\" flag: strconv.ParseInt: parsing \"{}\": invalid syntax", r, r)),
-        },
-        None => 0,
+    let revision = match int_flag(f.revision.as_deref(), "revision") {
+        Ok(v) => v,
+        Err(e) => return out.err(&e),
     };
     if revision < 0 {
         return out.err("error: revision must be a positive integer: -1");
@@ -247,12 +252,9 @@ fn status(cluster: &mut Cluster, f: &Flags, ns: &str, name: &str, out: &mut Outp
 /// `DeploymentHistoryViewer.ViewHistory`, printed as upstream prints it: the name printer with
 /// the table as its "operation", so the first line ends in a space.
 fn history(cluster: &mut Cluster, f: &Flags, ns: &str, d: &Value, out: &mut Output) {
-    let revision = match &f.revision {
-        Some(r) => match r.parse::<i64>() {
-            Ok(v) => v,
-            Err(_) => return out.err(&format!("error: invalid argument \"{}\" for \"--revision\" flag: strconv.ParseInt: parsing \"{}\": invalid syntax", r, r)),
-        },
-        None => 0,
+    let revision = match int_flag(f.revision.as_deref(), "revision") {
+        Ok(v) => v,
+        Err(e) => return out.err(&e),
     };
     // getDeploymentReplicaSets GETs the Deployment again before listing
     let name = meta::name(d).to_string();
@@ -318,12 +320,9 @@ fn deployment_revision(rss: &[Value], name: &str, to_revision: i64) -> Result<Va
 
 /// `DeploymentRollbacker.Rollback`.
 fn undo(cluster: &mut Cluster, f: &Flags, ns: &str, name: &str, out: &mut Output) {
-    let to_revision = match &f.to_revision {
-        Some(r) => match r.parse::<i64>() {
-            Ok(v) => v,
-            Err(_) => return out.err(&format!("error: invalid argument \"{}\" for \"--to-revision\" flag: strconv.ParseInt: parsing \"{}\": invalid syntax", r, r)),
-        },
-        None => 0,
+    let to_revision = match int_flag(f.to_revision.as_deref(), "to-revision") {
+        Ok(v) => v,
+        Err(e) => return out.err(&e),
     };
     if to_revision < 0 {
         return out.err(&format!("error: unable to find specified revision {} in history", to_revision));
