@@ -253,6 +253,13 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
             }
         }
         MessageKind::Response { code, reason } => {
+            // the kubelet answering kube-apiserver's proxied log request
+            if let (Actor::Kubelet(node), Actor::ApiServer) = (&m.from, &m.to) {
+                v.retain(|(k, _)| *k != "node");
+                v.push(("node", node.clone()));
+                v.push(("code", code.to_string()));
+                return say(lang, if *code == 200 { "n.resp.kubelet.logs" } else { "n.resp.kubelet.logs_error" }, &v);
+            }
             let req = m.cause.and_then(|c| s.step_of(c)).map(|i| &s.steps[i]);
             let (label, rpath, rverb) = match req.map(|r| &r.msg.kind) {
                 Some(MessageKind::Request { method, info, .. }) => (req.map(|r| r.msg.label()).unwrap_or_default(), (**info).clone(), method.as_str().to_string()),
@@ -488,7 +495,7 @@ mod tests {
         // kubectl logs: kubectl asks the API server, which proxies to the kubelet
         s.console("kubectl logs deployment/crash", "");
         let all = all_narrations(&s, Lang::En).join("\n");
-        for want in ["kubectl logs asks kube-apiserver for the log subresource", "proxies the log request to the kubelet on node-"] {
+        for want in ["kubectl logs asks kube-apiserver for the log subresource", "proxies the log request to the kubelet on node-", "sends the container's log back to kube-apiserver"] {
             assert!(all.contains(want), "never narrated: {}", want);
         }
     }

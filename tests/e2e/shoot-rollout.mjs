@@ -23,7 +23,7 @@ try {
     p.on("pageerror", (e) => console.log("pageerror", String(e)));
     await p.goto(url);
     await p.waitForSelector("#apply");
-    const idx = { seed: 0, "bad-image": 1, "too-big": 2, "no-node": 3, script: 4, "rolling-update": 5, "rollout-undo": 6, "crash-loop": 7, liveness: 8, readiness: 9 }[preset];
+    const idx = { seed: 0, "bad-image": 1, "too-big": 2, "no-node": 3, script: 4, "rolling-update": 5, "rollout-undo": 6, "crash-loop": 7, liveness: 8, readiness: 9, "init-waits": 10 }[preset];
     await p.selectOption("select.preset", String(idx));
     await p.click("#apply");
     await p.waitForFunction(() => document.querySelector("#console-out").textContent.includes("kubectl get"), null, { timeout: 60000 });

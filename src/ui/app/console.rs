@@ -116,6 +116,7 @@ pub fn console(p: &ConsoleProps) -> Html {
                 <button class="btn" onclick={onclick}>{t("console.run")}</button>
             </div>
             <p class="muted small">{t("console.hint")}</p>
+            <p class="muted small" id="image-catalogue">{t("console.images")}</p>
         </section>
     }
 }
