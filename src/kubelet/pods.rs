@@ -235,6 +235,13 @@ struct PodState {
     pull_failed_at: i64,
 }
 
+impl PodState {
+    /// Container `idx` may be restarted now: the pod runs, or it is the init container in progress.
+    fn can_restart(&self, idx: usize) -> bool {
+        self.step == Step::Running || (self.containers[idx].init && self.step == Step::Create(idx))
+    }
+}
+
 /// A pull waiting for the serial image puller.
 #[derive(Clone, Debug)]
 struct PullRequest {
@@ -422,12 +429,10 @@ impl PodWorkers {
                 c.waiting = Some(("ImagePullBackOff".into(), format!("Back-off pulling image \"{}\": ErrImagePull: {}", c.image, prev)));
                 let image = c.image.clone();
                 let pod = st.pod.clone();
-                let backoff = st.backoff_ms;
                 let fp = c.field_path();
                 self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "BackOff", &format!("Back-off pulling image \"{}\"", image));
                 self.recorder(node).event(ctx, &pod, Some(&fp), "Warning", "Failed", "Error: ImagePullBackOff");
                 self.patch_status(ctx, node, ip, &uid);
-                let _ = backoff;
                 // retrying is background work: a broken image must not keep `sim settle` busy forever
                 let d = resync_after_error(ctx);
                 ctx.after_background(d, Timer::Pod(PodTimer::Retry(uid.to_string(), idx)));
@@ -495,14 +500,13 @@ impl PodWorkers {
             PodTimer::SyncExited(_, idx) => self.sync_exited(ctx, node, ip, &uid, idx),
             PodTimer::Restart(_, idx) => {
                 let Some(st) = self.pods.get(&uid) else { return };
-                let here = st.step == Step::Running || (st.containers[idx].init && st.step == Step::Create(idx));
-                if here && st.containers[idx].waiting.as_ref().map(|w| w.0 == "CrashLoopBackOff").unwrap_or(false) {
+                if st.can_restart(idx) && st.containers[idx].waiting.as_ref().map(|w| w.0 == "CrashLoopBackOff").unwrap_or(false) {
                     self.sync_exited(ctx, node, ip, &uid, idx);
                 }
             }
             PodTimer::Recreated(_, idx) => {
                 let Some(st) = self.pods.get(&uid) else { return };
-                if st.step != Step::Running && !(st.containers[idx].init && st.step == Step::Create(idx)) {
+                if !st.can_restart(idx) {
                     return;
                 }
                 let d = self.container_created(ctx, node, &uid, idx);
@@ -510,7 +514,7 @@ impl PodWorkers {
             }
             PodTimer::Restarted(_, idx) => {
                 let Some(st) = self.pods.get_mut(&uid) else { return };
-                if st.step != Step::Running && !(st.containers[idx].init && st.step == Step::Create(idx)) {
+                if !st.can_restart(idx) {
                     return;
                 }
                 let c = &mut st.containers[idx];
@@ -818,10 +822,8 @@ impl PodWorkers {
     /// `SyncPod` for an exited container: `restartPolicy` decides, then `doBackOff`.
     fn sync_exited(&mut self, ctx: &mut Ctx, node: &str, ip: &str, uid: &str, idx: usize) {
         let Some(st) = self.pods.get_mut(uid) else { return };
-        let init_running = st.containers[idx].init && st.step == Step::Create(idx);
         match st.step {
-            Step::Running => {}
-            _ if init_running => {}
+            _ if st.can_restart(idx) => {}
             Step::Terminating | Step::Done | Step::Finished => return,
             // still starting the pod's other containers: look again at the next relist
             _ => return ctx.after_background(PLEG_RELIST_MS, Timer::Pod(PodTimer::SyncExited(uid.to_string(), idx))),
