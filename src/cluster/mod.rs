@@ -216,6 +216,16 @@ impl<'a, T: fmt::Display + 'static> Ctx<'a, T> {
         resp
     }
 
+    /// Sends `reqs` together and waits for all of them (see `send_batch`): one round trip. Each
+    /// request has this handler's cause; what the handler does next follows the last of them.
+    pub fn request_batch(&mut self, reqs: Vec<Request>) -> Vec<Response> {
+        let sent = send_batch(self.api, self.trace, self.queue, self.timing, self.rng, &mut self.now, self.actor, self.identity, reqs, self.cause, self.foreground);
+        if let Some((_, id, _)) = sent.last() {
+            self.cause = Some(*id);
+        }
+        sent.into_iter().map(|(r, _, _)| r).collect()
+    }
+
     /// The informer pattern: LIST the collection, then WATCH from that point on.
     pub fn list_and_watch(&mut self, info: &'static meta::ResourceInfo, namespace: &str, label_selector: &str, field_selector: &str) -> Vec<Value> {
         let mut q = Vec::new();
@@ -314,36 +324,70 @@ fn send(
     cause: Option<MsgId>,
     foreground: &mut usize,
 ) -> (Response, MsgId, Option<crate::apiserver::LogProxy>) {
+    let mut sent = send_batch(api, trace, queue, timing, rng, now, actor, identity, vec![req], cause, foreground);
+    sent.pop().unwrap_or_else(|| (Response { code: 500, body: Value::Null }, 0, None))
+}
+
+/// Sends requests that leave together, as goroutines do (`slowStartBatch`, the ReplicaSet
+/// controller's parallel deletes): every request leaves at the same instant, the API server
+/// handles them in arrival order, and the sender resumes when the last response is back (one
+/// round trip, not one per request). The trace lists the requests, then the etcd writes, then
+/// the responses, so its times never go backwards.
+#[allow(clippy::too_many_arguments)]
+fn send_batch(
+    api: &mut ApiServer,
+    trace: &mut Trace,
+    queue: &mut Queue<Delivery>,
+    timing: &Timing,
+    rng: &mut Rng,
+    now: &mut i64,
+    actor: &Actor,
+    identity: &Identity,
+    reqs: Vec<Request>,
+    cause: Option<MsgId>,
+    foreground: &mut usize,
+) -> Vec<(Response, MsgId, Option<crate::apiserver::LogProxy>)> {
     let t0 = *now;
-    let info = Box::new(RequestInfo::parse(req.method, &req.path));
-    let Outcome { response, changes, deliveries, proxy, .. } = api.handle(&req, &info, identity, t0 + 1, rng);
-    let req_id = trace.push(t0, actor.clone(), Actor::ApiServer, MessageKind::Request { method: req.method, uri: req.path, info }, cause);
-    for ch in &changes {
-        trace.push(
-            t0 + 1 + timing.etcd_write_ms.min(timing.api_rtt_ms / 2),
-            Actor::ApiServer,
-            Actor::Etcd,
-            MessageKind::EtcdTxn { op: ch.op, key: ch.key.clone(), revision: ch.revision },
-            Some(req_id),
-        );
+    let mut handled = Vec::with_capacity(reqs.len());
+    for req in reqs {
+        let info = Box::new(RequestInfo::parse(req.method, &req.path));
+        let outcome = api.handle(&req, &info, identity, t0 + 1, rng);
+        let req_id = trace.push(t0, actor.clone(), Actor::ApiServer, MessageKind::Request { method: req.method, uri: req.path, info }, cause);
+        handled.push((outcome, req_id));
+    }
+    for (outcome, req_id) in &handled {
+        for ch in &outcome.changes {
+            trace.push(
+                t0 + 1 + timing.etcd_write_ms.min(timing.api_rtt_ms / 2),
+                Actor::ApiServer,
+                Actor::Etcd,
+                MessageKind::EtcdTxn { op: ch.op, key: ch.key.clone(), revision: ch.revision },
+                Some(*req_id),
+            );
+        }
     }
     let t1 = t0 + timing.api_rtt_ms;
-    trace.push(
-        t1,
-        Actor::ApiServer,
-        actor.clone(),
-        MessageKind::Response { code: response.code, reason: if response.ok() { String::new() } else { response.reason().to_string() } },
-        Some(req_id),
-    );
-    for (sub, d) in deliveries {
-        queue.push(
-            t0 + timing.etcd_write_ms + timing.watch_delay_ms,
-            Delivery { to: sub, input: Input::Watch { resource: d.resource.id, event_type: d.event_type, object: d.object }, cause: Some(req_id), background: false, visible: None },
+    let mut out = Vec::with_capacity(handled.len());
+    for (outcome, req_id) in handled {
+        let Outcome { response, deliveries, proxy, .. } = outcome;
+        trace.push(
+            t1,
+            Actor::ApiServer,
+            actor.clone(),
+            MessageKind::Response { code: response.code, reason: if response.ok() { String::new() } else { response.reason().to_string() } },
+            Some(req_id),
         );
-        *foreground += 1;
+        for (sub, d) in deliveries {
+            queue.push(
+                t0 + timing.etcd_write_ms + timing.watch_delay_ms,
+                Delivery { to: sub, input: Input::Watch { resource: d.resource.id, event_type: d.event_type, object: d.object }, cause: Some(req_id), background: false, visible: None },
+            );
+            *foreground += 1;
+        }
+        out.push((response, req_id, proxy));
     }
     *now = t1;
-    (response, req_id, proxy)
+    out
 }
 
 /// Outcome of [`Cluster::run_until_settled`].

@@ -155,7 +155,7 @@ impl Quantity {
 
     /// `CanonicalizeBytes`: the canonical text (what `String()` and JSON marshalling produce).
     pub fn canonical(&self) -> String {
-        Parsed { neg: self.nanos < 0, mantissa: self.nanos.unsigned_abs(), exponent: -9, format: self.format, cached: None }.canonical()
+        Parsed { neg: self.nanos < 0, mantissa: self.nanos.unsigned_abs(), exponent: -9, format: self.format, cached: None, fast_path: false }.canonical()
     }
 }
 

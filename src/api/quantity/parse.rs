@@ -18,11 +18,13 @@ pub const ERR_SUFFIX: &str = "unable to parse quantity's suffix";
 /// input was already canonical (then it is what gets serialized).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Parsed {
-    pub(super) neg: bool,
-    pub(super) mantissa: u128,
-    pub(super) exponent: i32,
-    pub(super) format: Format,
-    pub(super) cached: Option<String>,
+    pub(crate) neg: bool,
+    pub(crate) mantissa: u128,
+    pub(crate) exponent: i32,
+    pub(crate) format: Format,
+    pub(crate) cached: Option<String>,
+    /// Go kept the amount as `int64Amount{value, scale}` (else as an `inf.Dec`).
+    pub(crate) fast_path: bool,
 }
 
 /// 2^63 - 1: the largest magnitude a quantity keeps (larger values are capped).
@@ -182,6 +184,7 @@ pub fn parse_go(s: &str) -> Result<Parsed, &'static str> {
             exponent: 0,
             format: Format::DecimalSI,
             cached: Some("0".into()),
+            fast_path: true,
         });
     }
     let parts = parse_quantity_string(s)?;
@@ -219,6 +222,7 @@ pub fn parse_go(s: &str) -> Result<Parsed, &'static str> {
                     exponent: scale as i32,
                     format,
                     cached: canonical.then(|| s.to_string()),
+                    fast_path: true,
                 });
             }
         }
@@ -303,6 +307,7 @@ pub fn parse_go(s: &str) -> Result<Parsed, &'static str> {
         exponent: exp10.clamp(i32::MIN as i64, i32::MAX as i64) as i32,
         format,
         cached: None,
+        fast_path: false,
     })
 }
 

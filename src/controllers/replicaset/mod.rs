@@ -9,15 +9,18 @@
 //! first) Pods until the count matches `spec.replicas`, then writes status. Expectations stop it
 //! from acting again before its own creates and deletes have come back through the watch.
 //!
-//! What kubesim simplifies: orphan Pods are not adopted; creates inside one batch are sequential
-//! (upstream runs them in parallel goroutines).
+//! The creates of one slow-start batch, and the deletes of one sync, leave together as upstream's
+//! goroutines do (`Ctx::request_batch`: one round trip for the batch); the Events follow them.
+//!
+//! What kubesim simplifies: orphan Pods are not adopted; the Events of a batch are written after it
+//! (upstream's event broadcaster writes them in the background).
 
 pub mod util;
 
 use crate::api::meta::Resource;
 use crate::api::request::EventType;
 use crate::api::{meta, time};
-use crate::api::request::{Identity, Method};
+use crate::api::request::{Identity, Method, Request};
 use crate::client::{Recorder, Store, WorkQueue};
 use crate::cluster::{self, Component};
 use crate::controllers::deployment::controller_identity;
@@ -149,10 +152,12 @@ impl ReplicaSetController {
             self.expectations.insert(key.clone(), Expectation { adds: count as i64, dels: 0, set_at: ctx.now });
             let mut created = 0;
             let mut error = None;
-            'batches: for batch in ru::slow_start_batches(count, ru::SLOW_START_INITIAL_BATCH_SIZE) {
-                for _ in 0..batch {
-                    let pod = Self::pod_from_template(rs);
-                    let resp = ctx.request(Method::Post, &format!("/api/v1/namespaces/{}/pods", meta::namespace(rs)), Some(pod));
+            // slowStartBatch: each batch's creates go out together (goroutines); a batch with a
+            // failure is the last one.
+            for batch in ru::slow_start_batches(count, ru::SLOW_START_INITIAL_BATCH_SIZE) {
+                let path = format!("/api/v1/namespaces/{}/pods", meta::namespace(rs));
+                let reqs = (0..batch).map(|_| Request::new(Method::Post, path.clone(), Some(Self::pod_from_template(rs)))).collect();
+                for resp in ctx.request_batch(reqs) {
                     if resp.ok() {
                         created += 1;
                         let msg = format!("Created pod: {}", meta::name(&resp.body));
@@ -161,8 +166,10 @@ impl ReplicaSetController {
                         let msg = format!("Error creating: {}", resp.message());
                         self.recorder.event(ctx, rs, None, "Warning", ru::FAILED_CREATE_REASON, &msg);
                         error = Some(msg);
-                        break 'batches;
                     }
+                }
+                if error.is_some() {
+                    break;
                 }
             }
             if created < count {
@@ -198,11 +205,13 @@ impl ReplicaSetController {
             let to_delete = ru::get_pods_to_delete(filtered, &related, count, time::EPOCH_MS + ctx.now);
             self.expectations.insert(key.clone(), Expectation { adds: 0, dels: to_delete.len() as i64, set_at: ctx.now });
             let mut error = None;
-            for p in to_delete {
-                let resp = ctx.request(Method::Delete, &format!("/api/v1/namespaces/{}/pods/{}", meta::namespace(&p), meta::name(&p)), None);
+            // The deletes go out together, one goroutine each.
+            let reqs = to_delete.iter().map(|p| Request::new(Method::Delete, format!("/api/v1/namespaces/{}/pods/{}", meta::namespace(p), meta::name(p)), None)).collect();
+            let resps = ctx.request_batch(reqs);
+            for (p, resp) in to_delete.iter().zip(resps) {
                 if resp.ok() || resp.code == 404 {
                     if resp.ok() {
-                        let msg = format!("Deleted pod: {}", meta::name(&p));
+                        let msg = format!("Deleted pod: {}", meta::name(p));
                         self.recorder.event(ctx, rs, None, "Normal", "SuccessfulDelete", &msg);
                     } else if let Some(e) = self.expectations.get_mut(&key) {
                         e.dels -= 1;

@@ -246,6 +246,7 @@ mod replicasets;
 mod revisions;
 mod rollout;
 mod sort;
+// mod spew;
 mod status;
 pub use conditions::*;
 pub use fenceposts::*;
