@@ -24,6 +24,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("rolling_update"),
     scenario!("node_failure"),
     scenario!("rollout_undo"),
+    scenario!("recreate"),
     scenario!("rollout_pause_restart"),
     scenario!("crash_loop"),
     scenario!("probes"),

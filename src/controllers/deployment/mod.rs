@@ -10,8 +10,11 @@
 //! The controller watches Deployments and ReplicaSets through the API server, keeps them in informer
 //! stores, and reconciles one Deployment key at a time. Every change it makes is a request.
 //!
-//! What kubesim simplifies: no pod informer (Recreate waits on ReplicaSet status instead of pods);
-//! rollback through the legacy `rollbackTo` field is not simulated (`kubectl rollout undo` is
+//! Like upstream it also keeps a pod informer: `Recreate` waits until no Pod of an old ReplicaSet is
+//! left (`oldPodsRunning`), and a Pod's deletion wakes a Recreate Deployment that has no Pods left
+//! (`deletePod`).
+//!
+//! What kubesim simplifies: rollback through the legacy `rollbackTo` field is not simulated (`kubectl rollout undo` is
 //! client-side anyway); errors requeue after a fixed 1 s instead of the rate limiter's back-off.
 
 mod progress;
@@ -61,6 +64,7 @@ type SyncResult<T = ()> = Result<T, SyncError>;
 pub struct DeploymentController {
     deployments: Store,
     replica_sets: Store,
+    pods: Store,
     queue: WorkQueue,
     recorder: Recorder,
 }
@@ -70,6 +74,7 @@ impl Default for DeploymentController {
         DeploymentController {
             deployments: Store::default(),
             replica_sets: Store::default(),
+            pods: Store::default(),
             queue: WorkQueue::default(),
             recorder: Recorder::new("deployment-controller", ""),
         }
@@ -127,6 +132,53 @@ impl DeploymentController {
         for k in keys {
             self.queue.enqueue(ctx, &k, Timer::Worker);
         }
+    }
+
+    /// `getDeploymentForPod`: the Deployment controlling the ReplicaSet that controls the Pod.
+    fn get_deployment_for_pod(&self, pod: &Value) -> Option<Value> {
+        let rs_ref = meta::controller_of(pod).filter(|r| meta::get_str(r, &["kind"]) == "ReplicaSet")?;
+        let rs = self.replica_sets.get(&format!("{}/{}", meta::namespace(pod), meta::get_str(rs_ref, &["name"])))?;
+        if meta::uid(rs) != meta::get_str(rs_ref, &["uid"]) {
+            return None;
+        }
+        let d_ref = meta::controller_of(rs).filter(|r| meta::get_str(r, &["kind"]) == "Deployment")?;
+        let d = self.deployments.get(&format!("{}/{}", meta::namespace(rs), meta::get_str(d_ref, &["name"])))?;
+        (meta::uid(d) == meta::get_str(d_ref, &["uid"])).then(|| d.clone())
+    }
+
+    /// `deletePod`: a Recreate Deployment is synced again once it has no Pods left.
+    fn delete_pod(&mut self, ctx: &mut Ctx, pod: &Value) {
+        let Some(d) = self.get_deployment_for_pod(pod) else { return };
+        if meta::get_str(&d, &["spec", "strategy", "type"]) != du::RECREATE_DEPLOYMENT_STRATEGY_TYPE {
+            return;
+        }
+        let rs_list: Vec<Value> = self
+            .replica_sets
+            .in_namespace(meta::namespace(&d))
+            .filter(|rs| meta::controller_of(rs).is_some_and(|o| meta::get_str(o, &["uid"]) == meta::uid(&d)))
+            .cloned()
+            .collect();
+        let num_pods: usize = self.get_pod_map_for_deployment(&d, &rs_list).iter().map(|(_, pods)| pods.len()).sum();
+        if num_pods == 0 {
+            self.queue.enqueue(ctx, &meta::key(&d), Timer::Worker);
+        }
+    }
+
+    /// `getPodMapForDeployment`: the Pods the Deployment's selector matches, grouped by the
+    /// ReplicaSet of `rs_list` that controls them (inactive Pods included: Recreate must see them).
+    fn get_pod_map_for_deployment(&self, d: &Value, rs_list: &[Value]) -> Vec<(String, Vec<Value>)> {
+        let selector = meta::get(d, &["spec", "selector"]);
+        let mut map: Vec<(String, Vec<Value>)> = rs_list.iter().map(|rs| (meta::uid(rs).to_string(), Vec::new())).collect();
+        for pod in self.pods.in_namespace(meta::namespace(d)) {
+            if !meta::selector_matches(selector, &meta::labels(pod)) {
+                continue;
+            }
+            let Some(owner) = meta::controller_of(pod) else { continue };
+            if let Some((_, pods)) = map.iter_mut().find(|(uid, _)| uid == meta::get_str(owner, &["uid"])) {
+                pods.push(pod.clone());
+            }
+        }
+        map
     }
 
     /// `getReplicaSetsForDeployment`: claim (adopt/orphan) ReplicaSets via the ControllerRefManager.
@@ -222,6 +274,8 @@ impl Component for DeploymentController {
         self.deployments.replace(d);
         let rs = ctx.list_and_watch(meta::lookup("replicasets").expect("replicasets"), "", "", "");
         self.replica_sets.replace(rs);
+        let pods = ctx.list_and_watch(meta::lookup("pods").expect("pods"), "", "", "");
+        self.pods.replace(pods);
         let keys: Vec<String> = self.deployments.items.keys().cloned().collect();
         for k in keys {
             self.queue.enqueue(ctx, &k, Timer::Worker);
@@ -239,6 +293,12 @@ impl Component for DeploymentController {
             Input::Watch { resource: Resource::ReplicaSets, event_type, object } => {
                 self.replica_sets.apply_shared(event_type, object.clone());
                 self.enqueue_for_rs(ctx, &object);
+            }
+            Input::Watch { resource: Resource::Pods, event_type, object } => {
+                self.pods.apply_shared(event_type, object.clone());
+                if event_type == EventType::Deleted {
+                    self.delete_pod(ctx, &object);
+                }
             }
             Input::Watch { .. } => {}
             Input::Timer(Timer::Worker) => {

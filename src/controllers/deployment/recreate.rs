@@ -1,7 +1,9 @@
 //! `pkg/controller/deployment/recreate.go`: `rolloutRecreate` — scale every old ReplicaSet to
 //! zero, wait until none of their pods run, then scale the new one up.
 //!
-//! What kubesim simplifies: the wait reads the old ReplicaSets' status instead of a pod informer.
+//! The wait is upstream's `oldPodsRunning`: an old ReplicaSet's `status.replicas`, or any Pod of
+//! an old ReplicaSet in the pod informer that has not reached `Succeeded` or `Failed` (a
+//! terminating Pod still counts: its containers may still run).
 
 use super::*;
 
@@ -23,8 +25,9 @@ impl DeploymentController {
         if scaled {
             return self.sync_rollout_status(ctx, &all, new_rs.as_ref(), &d);
         }
-        // oldPodsRunning, read from the old ReplicaSets' status (see the module docs)
-        if old_rss.iter().any(|rs| meta::get_i64(rs, &["status", "replicas"]).unwrap_or(0) > 0) {
+        // Do not process a deployment when it has old pods running.
+        let pod_map = self.get_pod_map_for_deployment(&d, &rs_list);
+        if old_pods_running(new_rs.as_ref(), &old_rss, &pod_map) {
             return self.sync_rollout_status(ctx, &all, new_rs.as_ref(), &d);
         }
         if new_rs.is_none() {
@@ -42,4 +45,17 @@ impl DeploymentController {
         }
         self.sync_rollout_status(ctx, &all, Some(&new_rs), &d)
     }
+}
+
+/// `oldPodsRunning`.
+fn old_pods_running(new_rs: Option<&Value>, old_rss: &[Value], pod_map: &[(String, Vec<Value>)]) -> bool {
+    if du::get_actual_replica_count_for_replica_sets(old_rss) > 0 {
+        return true;
+    }
+    pod_map
+        .iter()
+        .filter(|(uid, _)| new_rs.is_none_or(|n| meta::uid(n) != uid))
+        .flat_map(|(_, pods)| pods)
+        // Pods in a terminal phase do not count; everything else (Unknown included) does.
+        .any(|p| !matches!(meta::get_str(p, &["status", "phase"]), "Succeeded" | "Failed"))
 }
