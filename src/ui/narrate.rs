@@ -442,7 +442,7 @@ mod tests {
     fn node_failure_and_console_commands_are_narrated() {
         let mut s = Session::new(1);
         s.apply(presets::SEED_004);
-        for line in ["kubectl get pods", "kubectl scale deployment nginx-deployment --replicas=2", "sim node fail node-1", "sim advance 400s", "kubectl delete deployment nginx-deployment"] {
+        for line in ["kubectl get pods", "kubectl scale deployment nginx-deployment --replicas=2", "sim node fail node-2", "sim advance 400s", "kubectl delete deployment nginx-deployment"] {
             s.console(line, presets::SEED_004);
         }
         let mut keys_seen = std::collections::BTreeSet::new();
