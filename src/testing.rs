@@ -30,6 +30,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("probes"),
     scenario!("teaching_app"),
     scenario!("init_containers"),
+    scenario!("sidecars"),
 ];
 
 /// Reads the `# seed: N` header.

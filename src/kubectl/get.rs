@@ -127,9 +127,11 @@ pub(super) fn get(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) 
     }
 }
 
-/// A small subset of kubectl's JSONPath: `{.a.b[0].c}` and `{.items[*].metadata.name}`, with
-/// literal text between expressions. Values print as kubectl prints them (strings bare, others JSON;
-/// several matches joined by a space).
+/// A small subset of kubectl's JSONPath (`k8s.io/client-go/util/jsonpath`): `{.a.b[0].c}`,
+/// `{.items[*].metadata.name}` and filters such as `{.status.conditions[?(@.type=="Ready")].status}`
+/// (`==`, `!=`, `<`, `>`, `<=`, `>=` against a quoted string or a number, or `?(@.key)` for
+/// presence), with literal text between expressions. Values print as kubectl prints them (strings
+/// bare, others JSON; several matches joined by a space).
 pub(super) fn printers_jsonpath(obj: &Value, expr: &str) -> Result<String, String> {
     let mut out = String::new();
     let mut rest = expr;
@@ -137,31 +139,7 @@ pub(super) fn printers_jsonpath(obj: &Value, expr: &str) -> Result<String, Strin
         out.push_str(&rest[..start]);
         let end = rest[start..].find('}').ok_or("unclosed action")? + start;
         let path = rest[start + 1..end].trim();
-        let mut cur: Vec<&Value> = vec![obj];
-        for seg in path.trim_start_matches('.').split('.').filter(|s| !s.is_empty()) {
-            let (name, idx) = match seg.find('[') {
-                Some(i) => (&seg[..i], Some(seg[i + 1..].trim_end_matches(']'))),
-                None => (seg, None),
-            };
-            let mut next = Vec::new();
-            for v in cur {
-                let v = if name.is_empty() { Some(v) } else { v.get(name) };
-                match (v, idx) {
-                    (Some(v), None) => next.push(v),
-                    (Some(Value::Array(a)), Some("*")) => next.extend(a.iter()),
-                    (Some(Value::Array(a)), Some(i)) => {
-                        let i: usize = i.parse().map_err(|_| format!("invalid array index {}", i))?;
-                        if let Some(x) = a.get(i) {
-                            next.push(x);
-                        } else {
-                            return Err("array index out of bounds".into());
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            cur = next;
-        }
+        let cur = jsonpath_select(obj, path)?;
         let parts: Vec<String> = cur.iter().map(|v| match v {
             Value::String(s) => s.clone(),
             other => other.to_string(),
@@ -171,6 +149,88 @@ pub(super) fn printers_jsonpath(obj: &Value, expr: &str) -> Result<String, Strin
     }
     out.push_str(rest);
     Ok(out)
+}
+
+/// Splits `.a.b[?(@.x.y=="1.2")].c` at the dots outside brackets and quotes.
+fn jsonpath_segments(path: &str) -> Vec<&str> {
+    let (mut segs, mut depth, mut quote, mut from) = (Vec::new(), 0i32, None::<char>, 0usize);
+    for (i, ch) in path.char_indices() {
+        match (quote, ch) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(ch),
+            (None, '[') => depth += 1,
+            (None, ']') => depth -= 1,
+            (None, '.') if depth == 0 => {
+                segs.push(&path[from..i]);
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    segs.push(&path[from..]);
+    segs.into_iter().filter(|s| !s.is_empty()).collect()
+}
+
+fn jsonpath_select<'a>(obj: &'a Value, path: &str) -> Result<Vec<&'a Value>, String> {
+    let mut cur: Vec<&Value> = vec![obj];
+    for seg in jsonpath_segments(path.trim_start_matches('@')) {
+        let (name, idx) = match seg.find('[') {
+            Some(i) => (&seg[..i], Some(seg[i + 1..].strip_suffix(']').ok_or_else(|| format!("unterminated array {}", seg))?)),
+            None => (seg, None),
+        };
+        let mut next = Vec::new();
+        for v in cur {
+            let v = if name.is_empty() { Some(v) } else { v.get(name) };
+            match (v, idx) {
+                (Some(v), None) => next.push(v),
+                (Some(Value::Array(a)), Some("*")) => next.extend(a.iter()),
+                (Some(Value::Array(a)), Some(f)) if f.starts_with('?') => {
+                    let cond = f[1..].trim().strip_prefix('(').and_then(|c| c.strip_suffix(')')).ok_or_else(|| format!("unclosed filter {}", f))?;
+                    for item in a {
+                        if jsonpath_filter(item, cond)? {
+                            next.push(item);
+                        }
+                    }
+                }
+                (Some(Value::Array(a)), Some(i)) => {
+                    let i: usize = i.parse().map_err(|_| format!("invalid array index {}", i))?;
+                    if let Some(x) = a.get(i) {
+                        next.push(x);
+                    } else {
+                        return Err("array index out of bounds".into());
+                    }
+                }
+                _ => {}
+            }
+        }
+        cur = next;
+    }
+    Ok(cur)
+}
+
+/// One filter condition `@.path OP literal`, or `@.path` (present).
+fn jsonpath_filter(item: &Value, cond: &str) -> Result<bool, String> {
+    let ops = ["==", "!=", "<=", ">=", "<", ">"];
+    let Some((at, op)) = ops.iter().filter_map(|op| cond.find(op).map(|i| (i, *op))).min_by_key(|(i, _)| *i) else {
+        return Ok(!jsonpath_select(item, cond.trim())?.is_empty());
+    };
+    let left = jsonpath_select(item, cond[..at].trim())?;
+    let lit = cond[at + op.len()..].trim();
+    let right: Value = if let Some(s) = lit.strip_prefix('"').and_then(|s| s.strip_suffix('"')).or_else(|| lit.strip_prefix('\'').and_then(|s| s.strip_suffix('\''))) {
+        Value::String(s.to_string())
+    } else {
+        serde_json::from_str(lit).map_err(|_| format!("unrecognized filter literal {}", lit))?
+    };
+    Ok(left.iter().any(|l| match (op, l.as_f64(), right.as_f64()) {
+        ("==", ..) => **l == right || matches!((l.as_f64(), right.as_f64()), (Some(a), Some(b)) if a == b),
+        ("!=", ..) => **l != right,
+        ("<", Some(a), Some(b)) => a < b,
+        (">", Some(a), Some(b)) => a > b,
+        ("<=", Some(a), Some(b)) => a <= b,
+        (">=", Some(a), Some(b)) => a >= b,
+        _ => false,
+    }))
 }
 
 /// `--show-labels`: a LABELS column after the others (`k=v,k2=v2` or `<none>`).
@@ -193,4 +253,44 @@ pub(super) fn add_labels_column(table: &str, objs: &[Value]) -> String {
         out.push_str(&format!("{:<w$}{}\n", l, label, w = width));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::printers_jsonpath;
+    use serde_json::json;
+
+    /// JSONPath as `kubectl get -o jsonpath=…` evaluates it, on a Pod's status.
+    #[test]
+    fn jsonpath_table() {
+        let pod = json!({
+            "metadata": {"name": "web", "labels": {"app.kubernetes.io/name": "web"}},
+            "status": {
+                "conditions": [
+                    {"type": "Initialized", "status": "True"},
+                    {"type": "Ready", "status": "False", "reason": "ContainersNotReady"}
+                ],
+                "containerStatuses": [{"name": "a", "restartCount": 3}, {"name": "b", "restartCount": 0}]
+            }
+        });
+        let cases = [
+            ("field", "{.metadata.name}", Ok("web")),
+            ("literal text around", "name={.metadata.name};", Ok("name=web;")),
+            ("index", "{.status.conditions[1].type}", Ok("Ready")),
+            ("wildcard", "{.status.conditions[*].type}", Ok("Initialized Ready")),
+            ("filter ==", r#"{.status.conditions[?(@.type=="Ready")].status}"#, Ok("False")),
+            ("filter single quotes", "{.status.conditions[?(@.type=='Initialized')].status}", Ok("True")),
+            ("filter !=", r#"{.status.conditions[?(@.type!="Ready")].type}"#, Ok("Initialized")),
+            ("filter number", "{.status.containerStatuses[?(@.restartCount>0)].name}", Ok("a")),
+            ("filter presence", "{.status.conditions[?(@.reason)].type}", Ok("Ready")),
+            ("filter no match", r#"{.status.conditions[?(@.type=="Nope")].status}"#, Ok("")),
+            ("bad index", "{.status.conditions[x].type}", Err("invalid array index x")),
+            ("out of bounds", "{.status.conditions[5].type}", Err("array index out of bounds")),
+            ("unclosed", "{.metadata.name", Err("unclosed action")),
+        ];
+        for (name, expr, want) in cases {
+            let got = printers_jsonpath(&pod, expr);
+            assert_eq!(got.as_deref().map_err(|e| e.as_str()), want, "{}", name);
+        }
+    }
 }

@@ -25,8 +25,15 @@
 //! with the crash-loop back-off, or fails the Pod under `restartPolicy: Never`); meanwhile the
 //! others wait as `PodInitializing` and `Initialized` is False (`ContainersNotInitialized`).
 //!
-//! What kubesim simplifies: native sidecars (init containers with `restartPolicy: Always`) run
-//! like plain init containers; volumes are not mounted; the
+//! Native sidecars (init containers with `restartPolicy: Always`, `kuberuntime_container.go`
+//! `computeInitContainerActions`) start in their place among the init containers, and the next
+//! container starts once the sidecar has *started* (its startup probe passed, if it has one); they
+//! run beside the regular containers, are restarted whatever the Pod's `restartPolicy`, count in
+//! `ContainersReady`/`Ready` (listed first), and are stopped when the regular containers have
+//! finished for good.
+//!
+//! What kubesim simplifies: on deletion, sidecars are stopped together with the regular containers
+//! (upstream stops them after, in reverse order); volumes are not mounted; the
 //! restart after a back-off happens exactly when it ends (upstream: at the next pod sync after
 //! it), and `BackOff` is recorded once per back-off.
 
@@ -192,6 +199,8 @@ struct Container {
     oom: bool,
     /// an init container: runs to completion, in order, before the regular containers start
     init: bool,
+    /// a native sidecar: an init container with `restartPolicy: Always`
+    sidecar: bool,
 }
 
 impl Container {
@@ -236,9 +245,13 @@ struct PodState {
 }
 
 impl PodState {
-    /// Container `idx` may be restarted now: the pod runs, or it is the init container in progress.
+    /// Container `idx` may be restarted now: the pod runs, it is the init container in progress,
+    /// or it is a sidecar and the pod is still starting its later containers.
     fn can_restart(&self, idx: usize) -> bool {
-        self.step == Step::Running || (self.containers[idx].init && self.step == Step::Create(idx))
+        let c = &self.containers[idx];
+        self.step == Step::Running
+            || (c.init && self.step == Step::Create(idx))
+            || (c.sidecar && c.started_at.is_some() && matches!(self.step, Step::Image(_) | Step::Pulling(_) | Step::Create(_) | Step::BackOff(_)))
     }
 }
 
@@ -322,6 +335,7 @@ fn containers_in(pod: &Value, field: &str, init: bool, has_init: bool) -> Vec<Co
                         image,
                         waiting: Some((if has_init { "PodInitializing" } else { "ContainerCreating" }.into(), String::new())),
                         init,
+                        sidecar: init && meta::get_str(c, &["restartPolicy"]) == "Always",
                         started_at: None,
                         container_id: String::new(),
                         image_id: String::new(),
@@ -472,23 +486,23 @@ impl PodWorkers {
                 let pod = st.pod.clone();
                 let name = st.containers[idx].name.clone();
                 let st_fp = st.containers[idx].field_path();
-                let n = st.containers.len();
                 ctx.runtime_reply(node, "StartContainer", &name);
                 let fp = st_fp.clone();
                 self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "Started", &format!("Started container {}", name));
-                if self.pods.get(&uid).map(|st| st.containers[idx].init).unwrap_or(false) {
-                    // an init container: the next one waits for it to complete
+                let (init, sidecar, has_startup) = self
+                    .pods
+                    .get(&uid)
+                    .map(|st| {
+                        let c = &st.containers[idx];
+                        (c.init, c.sidecar, c.workers.iter().any(|w| w.probe.kind == prober::ProbeKind::Startup))
+                    })
+                    .unwrap_or_default();
+                if init && (!sidecar || has_startup) {
+                    // an init container: the next one waits for it to complete; a sidecar with a
+                    // startup probe: until that probe succeeds
                     self.patch_status(ctx, node, ip, &uid);
-                } else if idx + 1 < n {
-                    if let Some(st) = self.pods.get_mut(&uid) {
-                        st.step = Step::Image(idx + 1);
-                    }
-                    self.ensure_image(ctx, node, ip, &uid, idx + 1);
                 } else {
-                    if let Some(st) = self.pods.get_mut(&uid) {
-                        st.step = Step::Running;
-                    }
-                    self.patch_status(ctx, node, ip, &uid);
+                    self.start_next(ctx, node, ip, &uid, idx);
                 }
             }
             PodTimer::Exited(_, idx, run) => {
@@ -789,25 +803,10 @@ impl PodWorkers {
         }));
         let foreground = c.restart_count == 0;
         let detail = format!("{} exit code {}", c.name, code);
-        let init_done = c.init && code == 0;
+        let init_done = c.init && !c.sidecar && code == 0;
         ctx.runtime_event(node, "ContainerDied", &detail);
         if init_done {
-            // the next container (init or regular) starts; the waiting ones say so
-            let next = idx + 1;
-            let last_init = !st.containers.get(next).map(|c| c.init).unwrap_or(false);
-            if last_init {
-                for c in st.containers.iter_mut().filter(|c| !c.init && c.started_at.is_none()) {
-                    c.waiting = Some(("ContainerCreating".into(), String::new()));
-                }
-            }
-            if next < st.containers.len() {
-                st.step = Step::Image(next);
-                self.patch_status(ctx, node, ip, uid);
-                self.ensure_image(ctx, node, ip, uid, next);
-            } else {
-                st.step = Step::Running;
-                self.patch_status(ctx, node, ip, uid);
-            }
+            self.start_next(ctx, node, ip, uid, idx);
             return;
         }
         self.patch_status(ctx, node, ip, uid);
@@ -816,6 +815,30 @@ impl PodWorkers {
             ctx.after(PLEG_RELIST_MS, timer, false);
         } else {
             ctx.after_background(PLEG_RELIST_MS, timer);
+        }
+    }
+
+    /// Container `idx` has completed (an init container) or started (a sidecar, a regular
+    /// container): the next one in order starts, or the pod runs. When the last init container is
+    /// done, the regular containers stop waiting as `PodInitializing`.
+    fn start_next(&mut self, ctx: &mut Ctx, node: &str, ip: &str, uid: &str, idx: usize) {
+        let Some(st) = self.pods.get_mut(uid) else { return };
+        let next = idx + 1;
+        let init = st.containers[idx].init;
+        if init && !st.containers.get(next).map(|c| c.init).unwrap_or(false) {
+            for c in st.containers.iter_mut().filter(|c| !c.init && c.started_at.is_none()) {
+                c.waiting = Some(("ContainerCreating".into(), String::new()));
+            }
+        }
+        if next < st.containers.len() {
+            st.step = Step::Image(next);
+            if init {
+                self.patch_status(ctx, node, ip, uid);
+            }
+            self.ensure_image(ctx, node, ip, uid, next);
+        } else {
+            st.step = Step::Running;
+            self.patch_status(ctx, node, ip, uid);
         }
     }
 
@@ -834,13 +857,37 @@ impl PodWorkers {
             return;
         }
         let restart = match policy.as_str() {
+            // a sidecar is restarted whatever the Pod's policy
+            _ if c.sidecar => true,
             "Never" => false,
             "OnFailure" => c.exit_code != 0,
             _ => true,
         };
         if !restart {
             let failed_init = st.containers[idx].init && st.containers[idx].exit_code != 0;
-            if failed_init || st.containers.iter().all(|c| c.terminated.is_some()) {
+            if failed_init || st.containers.iter().filter(|c| !c.sidecar).all(|c| c.terminated.is_some()) {
+                // the regular containers are done for good: the sidecars are stopped
+                let now = ctx.now;
+                let stopped: Vec<String> = st.containers.iter().filter(|c| c.sidecar && c.running()).map(|c| c.name.clone()).collect();
+                for c in st.containers.iter_mut().filter(|c| c.sidecar && c.running()) {
+                    let code = if c.surface.stops_on_sigterm { 0 } else { 137 };
+                    c.exit_code = code;
+                    c.finished_at = now;
+                    c.terminated = Some(json!({
+                        "exitCode": code,
+                        "reason": if code == 0 { "Completed" } else { "Error" },
+                        "startedAt": c.started_at.map(time::rfc3339),
+                        "finishedAt": time::rfc3339(now),
+                        "containerID": c.container_id,
+                    }));
+                }
+                let pod = st.pod.clone();
+                for name in &stopped {
+                    let fp = format!("spec.initContainers{{{}}}", name);
+                    self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "Killing", &format!("Stopping container {}", name));
+                    ctx.runtime_call(node, "StopContainer", name);
+                }
+                let Some(st) = self.pods.get_mut(uid) else { return };
                 st.step = Step::Finished;
                 st.sandbox_ready = false;
                 let pod = st.pod.clone();
@@ -945,6 +992,11 @@ impl PodWorkers {
                 return;
             }
             self.patch_status(ctx, node, ip, uid);
+            // a sidecar's startup probe has passed: the next container starts
+            let waiting_sidecar = self.pods.get(uid).is_some_and(|st| st.containers[idx].sidecar && st.step == Step::Create(idx));
+            if kind == prober::ProbeKind::Startup && now_ok == Some(true) && waiting_sidecar {
+                self.start_next(ctx, node, ip, uid, idx);
+            }
         }
         let Some(st) = self.pods.get(uid) else { return };
         let w = &st.containers[idx].workers[k];
@@ -992,10 +1044,17 @@ impl PodWorkers {
         let terminating = st.step == Step::Terminating || st.step == Step::Done;
         let finished = st.step == Step::Finished;
         let regular = || st.containers.iter().filter(|c| !c.init);
-        let all_running = regular().all(|c| c.ready()) && !terminating;
-        let not_ready: Vec<String> = regular().filter(|c| !c.ready() || terminating).map(|c| c.name.clone()).collect();
-        // Initialized: every init container has completed (exit 0)
-        let incomplete: Vec<String> = st.containers.iter().filter(|c| c.init && !(c.terminated.is_some() && c.exit_code == 0)).map(|c| c.name.clone()).collect();
+        // readiness counts the sidecars first, then the regular containers
+        let readied = || st.containers.iter().filter(|c| !c.init || c.sidecar);
+        let all_running = readied().all(|c| c.ready()) && !terminating;
+        let not_ready: Vec<String> = readied().filter(|c| !c.ready() || terminating).map(|c| c.name.clone()).collect();
+        // Initialized: every init container has completed (exit 0), every sidecar has started
+        let incomplete: Vec<String> = st
+            .containers
+            .iter()
+            .filter(|c| c.init && if c.sidecar { !c.started() && c.terminated.is_none() && c.last_terminated.is_none() } else { !(c.terminated.is_some() && c.exit_code == 0) })
+            .map(|c| c.name.clone())
+            .collect();
         let initialized = incomplete.is_empty();
         // getPhase: waiting (never ran) → Pending; something runs → Running; all stopped →
         // Running while they will restart, else Succeeded/Failed
@@ -1003,7 +1062,7 @@ impl PodWorkers {
             // a deleted Pod ends in a terminal phase: Failed if a container was killed
             if st.containers.iter().any(|c| c.kill_code.unwrap_or(0) != 0) { "Failed" } else { "Succeeded" }
         } else if finished {
-            if st.containers.iter().all(|c| c.exit_code == 0) { "Succeeded" } else { "Failed" }
+            if st.containers.iter().filter(|c| !c.sidecar).all(|c| c.exit_code == 0) { "Succeeded" } else { "Failed" }
         } else if !initialized || regular().any(|c| !c.running() && c.terminated.is_none() && c.last_terminated.is_none()) {
             "Pending"
         } else {
@@ -1064,7 +1123,7 @@ impl PodWorkers {
                     "state": state,
                     "lastState": c.last_terminated.as_ref().map(|t| json!({"terminated": t})).unwrap_or(json!({})),
                     // an init container counts as ready once it has completed
-                    "ready": if c.init { c.terminated.is_some() && c.exit_code == 0 } else { c.ready() && !terminating },
+                    "ready": if c.init && !c.sidecar { c.terminated.is_some() && c.exit_code == 0 } else { c.ready() && !terminating },
                     "restartCount": c.restart_count,
                     "image": image,
                     "imageID": c.image_id,

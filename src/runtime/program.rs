@@ -12,7 +12,7 @@
 //! - A program is read as a small shell script (`sh -c "…"` or the words themselves): `sleep N`
 //!   (`infinity` runs forever), `echo …` (printed to the log), `exit N`, `true`, `false`, `;`, `&&`,
 //!   `||`, `touch`/`rm` (files an exec probe can look for), and `while true; do …; done` /
-//!   `tail -f …` (forever). An unknown command prints `sh: NAME: not found` and sets 127.
+//!   `tail -f`/`tail -F …` (forever). An unknown command prints `sh: NAME: not found` and sets 127.
 //! - [`Surface`]: what probes see — the ports and HTTP paths a server answers, the files a script
 //!   creates and removes, whether the process stops on SIGTERM.
 
@@ -58,7 +58,7 @@ fn is_shell(w: &str) -> bool {
 /// Interprets the few shell forms learners write (see the module docs).
 fn run_script(script: &str) -> Behavior {
     let mut output = Vec::new();
-    if script.contains("while true") || script.contains("while :") || script.contains("until ") || script.contains("tail -f") {
+    if script.contains("while true") || script.contains("while :") || script.contains("until ") || script.contains("tail -f") || script.contains("tail -F") {
         // print what comes before the loop, then loop forever
         return Behavior::Serve { output: echo_lines(script) };
     }
