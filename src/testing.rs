@@ -31,6 +31,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("teaching_app"),
     scenario!("init_containers"),
     scenario!("sidecars"),
+    scenario!("prestop"),
 ];
 
 /// Reads the `# seed: N` header.

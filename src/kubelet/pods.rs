@@ -42,7 +42,7 @@ use crate::api::{meta, time};
 use crate::api::request::Method;
 use crate::client::Recorder;
 use crate::cluster;
-use super::{prober, Timer};
+use super::{lifecycle, prober, Timer};
 use crate::runtime::{self, ImageRef, Runtime};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, VecDeque};
@@ -67,6 +67,8 @@ pub enum PodTimer {
     Started(String, usize),
     /// The containers stopped after SIGTERM.
     Stopped(String),
+    /// A container's `preStop` hook returned (or the grace period cut it off): SIGTERM now.
+    PreStopDone(String, usize, bool),
     /// A container's process exited (its run number: a later run ignores an earlier run's timer).
     Exited(String, usize, i64),
     /// A probe worker's tick: container, worker index, run number.
@@ -86,6 +88,7 @@ impl PodTimer {
         match self {
             PodTimer::SandboxReady(u) | PodTimer::Stopped(u) => u,
             PodTimer::Pulled(u, _) | PodTimer::BackOff(u, _) | PodTimer::Retry(u, _) | PodTimer::Created(u, _) | PodTimer::Started(u, _) => u,
+            PodTimer::PreStopDone(u, _, _) => u,
             PodTimer::Exited(u, _, _) | PodTimer::Probe(u, _, _, _) | PodTimer::SyncExited(u, _) | PodTimer::Restart(u, _) | PodTimer::Recreated(u, _) | PodTimer::Restarted(u, _) => u,
         }
     }
@@ -101,6 +104,7 @@ impl std::fmt::Display for PodTimer {
             PodTimer::Created(u, i) => write!(f, "created:{}:{}", u, i),
             PodTimer::Started(u, i) => write!(f, "started:{}:{}", u, i),
             PodTimer::Stopped(u) => write!(f, "stopped:{}", u),
+            PodTimer::PreStopDone(u, i, ok) => write!(f, "prestop:{}:{}:{}", u, i, ok),
             PodTimer::Exited(u, i, r) => write!(f, "exited:{}:{}:{}", u, i, r),
             PodTimer::Probe(u, i, k, r) => write!(f, "probe:{}:{}:{}:{}", u, i, k, r),
             PodTimer::SyncExited(u, i) => write!(f, "sync-exited:{}:{}", u, i),
@@ -201,6 +205,8 @@ struct Container {
     init: bool,
     /// a native sidecar: an init container with `restartPolicy: Always`
     sidecar: bool,
+    /// its `lifecycle.preStop` hook
+    pre_stop: Option<lifecycle::Hook>,
 }
 
 impl Container {
@@ -336,6 +342,7 @@ fn containers_in(pod: &Value, field: &str, init: bool, has_init: bool) -> Vec<Co
                         waiting: Some((if has_init { "PodInitializing" } else { "ContainerCreating" }.into(), String::new())),
                         init,
                         sidecar: init && meta::get_str(c, &["restartPolicy"]) == "Always",
+                        pre_stop: lifecycle::pre_stop_of(c),
                         started_at: None,
                         container_id: String::new(),
                         image_id: String::new(),
@@ -546,6 +553,19 @@ impl PodWorkers {
                 let fp = c_fp.clone();
                 self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "Started", &format!("Started container {}", name));
                 self.patch_status(ctx, node, ip, &uid);
+            }
+            PodTimer::PreStopDone(_, idx, ok) => {
+                let Some(st) = self.pods.get(&uid) else { return };
+                if st.step != Step::Terminating {
+                    return;
+                }
+                let pod = st.pod.clone();
+                let (name, fp) = (st.containers[idx].name.clone(), st.containers[idx].field_path());
+                if !ok {
+                    // the hook's output is left out of the Event so that secrets do not leak
+                    self.recorder(node).event(ctx, &pod, Some(&fp), "Warning", "FailedPreStopHook", "PreStopHook failed");
+                }
+                ctx.runtime_call(node, "StopContainer", &name);
             }
             PodTimer::Stopped(_) => {
                 let Some(st) = self.pods.get_mut(&uid) else { return };
@@ -1019,8 +1039,11 @@ impl PodWorkers {
         for (name, fp) in &running {
             self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "Killing", &format!("Stopping container {}", name));
         }
-        ctx.runtime_call(node, "StopContainer", &running.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(","));
         let grace = meta::get_i64(&pod, &["metadata", "deletionGracePeriodSeconds"]).unwrap_or(30) * 1000;
+        if self.pods.get(uid).is_some_and(|st| st.containers.iter().any(|c| c.running() && c.pre_stop.is_some())) {
+            return self.terminate_with_hooks(ctx, node, uid, grace);
+        }
+        ctx.runtime_call(node, "StopContainer", &running.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(","));
         // SIGTERM: a server stops at once (exit 0); a shell or `sleep` as PID 1 ignores it and is
         // SIGKILLed when the grace period ends (137): the Pod stays Terminating that long
         let mut slow = false;
@@ -1032,6 +1055,38 @@ impl PodWorkers {
         }
         let delay = if slow { grace } else { STOP_CONTAINER_MS.min(grace) };
         ctx.after(delay.max(0), Timer::Pod(PodTimer::Stopped(uid.to_string())), false);
+    }
+
+    /// `killContainer` for every running container when some have a `preStop` hook: the hook runs
+    /// first (an `exec` one through the runtime's ExecSync) and may use the grace period; SIGTERM
+    /// follows when it returns, and SIGKILL when what is left of the grace period ends.
+    fn terminate_with_hooks(&mut self, ctx: &mut Ctx, node: &str, uid: &str, grace: i64) {
+        let Some(st) = self.pods.get_mut(uid) else { return };
+        let (now, pod_ip) = (ctx.now, st.pod_ip.clone());
+        let mut now_stopping = Vec::new();
+        let mut hooks = Vec::new();
+        let mut last = 0i64;
+        for (idx, c) in st.containers.iter_mut().enumerate().filter(|(_, c)| c.running()) {
+            let hook = c.pre_stop.as_ref().map(|h| (h.clone(), lifecycle::run(h, &c.surface, &pod_ip, now - c.started_at.unwrap_or(now))));
+            let (sigterm_at, left) = lifecycle::kill_schedule(hook.as_ref().map(|(_, (ms, _))| *ms), grace);
+            let stops_after = if c.surface.stops_on_sigterm { STOP_CONTAINER_MS.min(left) } else { left };
+            c.kill_code = Some(if c.surface.stops_on_sigterm { 0 } else { 137 });
+            last = last.max(sigterm_at + stops_after);
+            match hook {
+                Some((h, (_, ok))) => hooks.push((idx, c.name.clone(), h, ok, sigterm_at)),
+                None => now_stopping.push(c.name.clone()),
+            }
+        }
+        if !now_stopping.is_empty() {
+            ctx.runtime_call(node, "StopContainer", &now_stopping.join(","));
+        }
+        for (idx, name, hook, ok, sigterm_at) in hooks {
+            if let lifecycle::Hook::Exec { command } = &hook {
+                ctx.runtime_call(node, "ExecSync", &format!("{} preStop: {}", name, command.join(" ")));
+            }
+            ctx.after(sigterm_at.max(1), Timer::Pod(PodTimer::PreStopDone(uid.to_string(), idx, ok)), false);
+        }
+        ctx.after(last.max(1), Timer::Pod(PodTimer::Stopped(uid.to_string())), false);
     }
 
     /// `generateAPIPodStatus` + the status manager's PATCH.
