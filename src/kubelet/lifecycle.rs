@@ -96,7 +96,8 @@ mod tests {
         assert_eq!(pre_stop_of(&c), Some(Hook::Http { path: "/drain".into(), port: 8080, scheme: String::new() }));
         let c = json!({"lifecycle": {"preStop": {"exec": {"command": ["/bin/sh", "-c", "sleep 5"]}}}});
         let hook = pre_stop_of(&c).expect("exec hook");
-        assert_eq!(run(&hook, &Surface::default(), "10.0.0.1", 0), (5_000, true), "sleep 5 takes 5 s");
+        // the catalogue gives every process 20 ms to start and exit
+        assert_eq!(run(&hook, &Surface::default(), "10.0.0.1", 0), (5_020, true), "sleep 5 takes 5 s");
         let c = json!({"lifecycle": {"preStop": {"exec": {"command": ["sh", "-c", "exit 1"]}}}});
         assert!(!run(&pre_stop_of(&c).expect("hook"), &Surface::default(), "10.0.0.1", 0).1, "exit 1 fails");
         let c = json!({"lifecycle": {"preStop": {"sleep": {"seconds": 10}}}});
