@@ -90,7 +90,7 @@ pub trait Component: 'static {
     fn set_running(&mut self, _running: bool) {}
     /// The kubelet's `/containerLogs/{ns}/{pod}/{container}` endpoint, which kube-apiserver
     /// proxies `pods/log` to. Other components serve none.
-    fn container_logs(&self, _namespace: &str, _pod: &str, _container: &str, _previous: bool) -> Option<Result<String, String>> {
+    fn container_logs(&self, _namespace: &str, _pod: &str, _container: &str, _previous: bool, _now: i64) -> Option<Result<String, String>> {
         None
     }
 }
@@ -102,7 +102,7 @@ pub trait Hosted {
     /// For the read-only view: the component as its own type (the scheduler's attempts).
     fn as_any(&self) -> &dyn Any;
     fn set_running(&mut self, running: bool);
-    fn container_logs(&self, namespace: &str, pod: &str, container: &str, previous: bool) -> Option<Result<String, String>>;
+    fn container_logs(&self, namespace: &str, pod: &str, container: &str, previous: bool, now: i64) -> Option<Result<String, String>>;
     fn start_erased(&mut self, ctx: &mut Ctx<AnyTimer>);
     fn handle_erased(&mut self, ctx: &mut Ctx<AnyTimer>, input: Input<AnyTimer>);
 }
@@ -117,8 +117,8 @@ impl<C: Component> Hosted for C {
     fn set_running(&mut self, running: bool) {
         Component::set_running(self, running)
     }
-    fn container_logs(&self, namespace: &str, pod: &str, container: &str, previous: bool) -> Option<Result<String, String>> {
-        Component::container_logs(self, namespace, pod, container, previous)
+    fn container_logs(&self, namespace: &str, pod: &str, container: &str, previous: bool, now: i64) -> Option<Result<String, String>> {
+        Component::container_logs(self, namespace, pod, container, previous, now)
     }
     fn start_erased(&mut self, ctx: &mut Ctx<AnyTimer>) {
         ctx.typed(|ctx| self.start(ctx));
@@ -556,7 +556,7 @@ impl Cluster {
             .iter()
             .find(|c| c.actor == kubelet)
             .and_then(|c| c.component.as_ref())
-            .and_then(|c| c.container_logs(&p.namespace, &p.pod, &p.container, p.previous))
+            .and_then(|c| c.container_logs(&p.namespace, &p.pod, &p.container, p.previous, self.now))
             .unwrap_or_else(|| Err(format!("Get \"https://{}:10250/containerLogs/{}/{}/{}\": dial tcp: lookup {}: no such host", p.node, p.namespace, p.pod, p.container, p.node)));
         let code = if answer.is_ok() { 200 } else { 400 };
         self.trace.push(at, kubelet, Actor::ApiServer, MessageKind::Response { code, reason: if code == 200 { String::new() } else { "BadRequest".into() } }, Some(req_id));
@@ -650,6 +650,11 @@ impl Cluster {
         let input = d.input;
         self.with_component(d.to, cause, |comp, ctx| comp.handle_erased(ctx, input));
         true
+    }
+
+    /// Foreground work is pending: `settle` would go on.
+    pub fn has_foreground_work(&self) -> bool {
+        self.foreground > 0
     }
 
     /// Runs until no foreground work is pending (only heartbeats remain), or the step bound is hit.

@@ -6,8 +6,14 @@
 //! `kubectl.kubernetes.io/default-container` annotation, else the first container, saying so on
 //! stderr when the pod has more than one. `deployment/NAME` and `rs/NAME` log the first pod.
 //!
-//! What kubesim simplifies: `-f` prints what the container printed so far and returns (nothing
-//! is printed later in a simulation that stands still while kubectl runs); `--since`,
+//! `-f` follows: it prints what the container has printed so far, then lets the cluster run until
+//! the container's current run ends (the kubelet closes the stream) and prints what came after.
+//! A container that keeps running is followed while the cluster has foreground work (as `sim
+//! settle` would run), then kubectl stops with a note that a real `kubectl logs -f` would keep
+//! waiting; idle cluster time is not skipped ahead.
+//!
+//! What kubesim simplifies: the stream's later lines are read with a second request when it ends
+//! (the trace shows two GETs where a real stream is one long response); `--since`,
 //! `--timestamps` and `--all-containers` are not offered.
 
 use super::*;
@@ -101,11 +107,15 @@ fn logs_of(cluster: &mut Cluster, f: &Flags, ns: &str, target: &str, container: 
     if let Some(t) = f.tail.as_ref().filter(|t| t.as_str() != "-1") {
         q.push(format!("tailLines={}", t));
     }
-    let resp = kubectl(cluster, Method::Get, &format!("{}/log?{}", pods.object_path(ns, &pod), q.join("&")), None);
+    let log_path = format!("{}/log?{}", pods.object_path(ns, &pod), q.join("&"));
+    let resp = kubectl(cluster, Method::Get, &log_path, None);
     if !resp.ok() {
         return out.err(&server_error(&resp, None));
     }
-    let text = resp.body.as_str().unwrap_or("").to_string();
+    let mut text = resp.body.as_str().unwrap_or("").to_string();
+    if f.follow && !f.previous {
+        text = follow(cluster, ns, &pod, &container, &log_path, text, out);
+    }
     let text = match f.tail.as_ref().and_then(|t| t.parse::<usize>().ok()) {
         Some(n) => {
             let lines: Vec<&str> = text.lines().collect();
@@ -114,4 +124,46 @@ fn logs_of(cluster: &mut Cluster, f: &Flags, ns: &str, target: &str, container: 
         None => text,
     };
     out.out_raw(&text);
+}
+
+/// `-f`: run the cluster until the followed run of the container ends, then add what it printed
+/// meanwhile to `text`.
+fn follow(cluster: &mut Cluster, ns: &str, pod: &str, container: &str, log_path: &str, text: String, out: &mut Output) -> String {
+    let pods = meta::lookup("pods").expect("pods");
+    // the run being followed: its restart count now
+    let run_state = |cluster: &Cluster| -> Option<(i64, bool)> {
+        let p = cluster.view().object(pods, ns, pod)?;
+        let statuses = ["containerStatuses", "initContainerStatuses"]
+            .iter()
+            .filter_map(|k| meta::get(&p, &["status", k]).and_then(Value::as_array).cloned())
+            .flatten();
+        let cs = statuses.into_iter().find(|c| meta::get_str(c, &["name"]) == container)?;
+        Some((meta::get_i64(&cs, &["restartCount"]).unwrap_or(0), meta::get(&cs, &["state", "terminated"]).is_some()))
+    };
+    let Some((run, done)) = run_state(cluster) else { return text };
+    if done {
+        return text;
+    }
+    let max_steps = cluster.max_steps_per_settle();
+    let mut steps = 0u64;
+    let ended = loop {
+        match run_state(cluster) {
+            None => break true,
+            Some((r, d)) if r != run || d => break true,
+            _ => {}
+        }
+        // only while the cluster has foreground work: idle time is not skipped ahead
+        if steps >= max_steps || !cluster.has_foreground_work() || !cluster.step() {
+            break false;
+        }
+        steps += 1;
+    };
+    let resp = kubectl(cluster, Method::Get, log_path, None);
+    let later = resp.body.as_str().filter(|_| resp.ok()).unwrap_or("").to_string();
+    // the same run, read again: it begins with what was printed (a new run's log does not)
+    let text = if later.starts_with(&text) { later } else { text };
+    if !ended {
+        out.note("kubesim: the container is still running and the cluster has nothing more to do; a real `kubectl logs -f` would keep waiting here until interrupted (Ctrl-C)\n");
+    }
+    text
 }

@@ -304,8 +304,8 @@ impl Component for Kubelet {
         }
     }
 
-    fn container_logs(&self, namespace: &str, pod: &str, container: &str, previous: bool) -> Option<Result<String, String>> {
-        Some(self.pods.container_logs(namespace, pod, container, previous))
+    fn container_logs(&self, namespace: &str, pod: &str, container: &str, previous: bool, now: i64) -> Option<Result<String, String>> {
+        Some(self.pods.container_logs(namespace, pod, container, previous, now))
     }
 
     fn set_running(&mut self, running: bool) {

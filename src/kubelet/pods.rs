@@ -190,9 +190,9 @@ struct Container {
     backoff_ms: i64,
     backoff_at: i64,
     /// what the container's current (or last) run printed: its log
-    logs: Vec<String>,
+    logs: Vec<runtime::program::LogLine>,
     /// what the run before printed (`kubectl logs --previous`)
-    previous_logs: Option<Vec<String>>,
+    previous_logs: Option<Vec<runtime::program::LogLine>>,
     /// what probes see of it
     surface: runtime::program::Surface,
     /// its probe workers
@@ -489,7 +489,8 @@ impl PodWorkers {
                 }
                 st.containers[idx].waiting = None;
                 st.containers[idx].started_at = Some(ctx.now);
-                Self::schedule_exit(ctx, &uid, idx, &mut st.containers[idx]);
+                let pod_ip = st.pod_ip.clone();
+                Self::schedule_exit(ctx, &uid, idx, &mut st.containers[idx], &pod_ip);
                 let pod = st.pod.clone();
                 let name = st.containers[idx].name.clone();
                 let st_fp = st.containers[idx].field_path();
@@ -538,6 +539,7 @@ impl PodWorkers {
                 if !st.can_restart(idx) {
                     return;
                 }
+                let pod_ip = st.pod_ip.clone();
                 let c = &mut st.containers[idx];
                 if let Some(t) = c.terminated.take() {
                     c.last_terminated = Some(t);
@@ -545,7 +547,7 @@ impl PodWorkers {
                 c.restart_count += 1;
                 c.waiting = None;
                 c.started_at = Some(ctx.now);
-                Self::schedule_exit(ctx, &uid, idx, c);
+                Self::schedule_exit(ctx, &uid, idx, c, &pod_ip);
                 let name = c.name.clone();
                 let c_fp = c.field_path();
                 let pod = st.pod.clone();
@@ -732,7 +734,7 @@ impl PodWorkers {
 
     /// `GET /containerLogs/{ns}/{pod}/{container}` (`kubelet_pods.go` `validateContainerLogStatus`):
     /// the log of the running or last run, or of the run before with `previous`.
-    pub fn container_logs(&self, namespace: &str, pod: &str, container: &str, previous: bool) -> Result<String, String> {
+    pub fn container_logs(&self, namespace: &str, pod: &str, container: &str, previous: bool, now: i64) -> Result<String, String> {
         let st = self.pods.values().find(|st| meta::namespace(&st.pod) == namespace && meta::name(&st.pod) == pod);
         let Some(c) = st.and_then(|st| st.containers.iter().find(|c| c.name == container)) else {
             return Err(format!("container \"{}\" in pod \"{}\" is not available", container, pod));
@@ -747,6 +749,10 @@ impl PodWorkers {
                 (Some(_), false) => c.logs.clone(),
                 (None, _) => return Err(format!("previous terminated container \"{}\" in pod \"{}\" not found", container, pod)),
             }
+        } else if c.running() {
+            // what it has printed so far
+            let ran = now - c.started_at.unwrap_or(now);
+            c.logs.iter().filter(|(at, _)| *at <= ran).cloned().collect()
         } else if started || c.last_terminated.is_some() {
             c.logs.clone()
         } else {
@@ -758,17 +764,21 @@ impl PodWorkers {
             };
             return Err(format!("container \"{}\" in pod \"{}\" is waiting to start: {}", container, pod, why));
         };
-        Ok(lines.iter().map(|l| format!("{}\n", l)).collect())
+        Ok(lines.iter().map(|(_, l)| format!("{}\n", l)).collect())
     }
 
     /// A started container's process: if the catalogue says it exits, the exit is a timer.
     /// The first run's exit within a minute is foreground (`sim settle` shows the first crash and
     /// restart); later ones, and a crash loop, are background work.
-    fn schedule_exit(ctx: &mut Ctx, uid: &str, idx: usize, c: &mut Container) {
-        let (after, output) = match &c.behavior {
+    fn schedule_exit(ctx: &mut Ctx, uid: &str, idx: usize, c: &mut Container, pod_ip: &str) {
+        let (after, mut output) = match &c.behavior {
             runtime::Behavior::Exit { after_ms, output, .. } => (Some(*after_ms), output.clone()),
             runtime::Behavior::Serve { output } => (None, output.clone()),
         };
+        if after.is_none() && output.is_empty() {
+            // a server with its default command prints its startup lines
+            output = runtime::program::startup_log(&c.image, time::EPOCH_MS + ctx.now, pod_ip);
+        }
         if c.restart_count > 0 {
             c.previous_logs = Some(std::mem::take(&mut c.logs));
         }
@@ -814,6 +824,9 @@ impl PodWorkers {
         };
         c.exit_code = code;
         c.finished_at = ctx.now;
+        // a process killed early never printed the rest
+        let ran = ctx.now - c.started_at.unwrap_or(ctx.now);
+        c.logs.retain(|(at, _)| *at <= ran);
         c.terminated = Some(json!({
             "exitCode": code,
             "reason": reason,

@@ -20,10 +20,13 @@
 #[derive(Clone, Debug, PartialEq)]
 pub enum Behavior {
     /// Runs until it is stopped (a server, `sleep infinity`, a `while true` loop).
-    Serve { output: Vec<String> },
+    Serve { output: Vec<LogLine> },
     /// Runs for `after_ms`, prints `output`, then exits with `code`.
-    Exit { after_ms: i64, code: i32, output: Vec<String> },
+    Exit { after_ms: i64, code: i32, output: Vec<LogLine> },
 }
+
+/// A line of a container's output and when it prints it (ms after the container starts).
+pub type LogLine = (i64, String);
 
 /// Images whose default command is a shell or a REPL (exits at once without a terminal).
 const INTERACTIVE_IMAGES: &[&str] = &["busybox", "alpine", "ubuntu", "debian", "python", "node"];
@@ -95,7 +98,7 @@ fn run_script(script: &str) -> Behavior {
                             code = 0;
                         }
                         _ => {
-                            output.push(format!("sleep: invalid number '{}'", n));
+                            output.push((elapsed, format!("sleep: invalid number '{}'", n)));
                             code = 1;
                         }
                     }
@@ -103,13 +106,13 @@ fn run_script(script: &str) -> Behavior {
                 ["exit"] => return Behavior::Exit { after_ms: elapsed, code, output },
                 ["exit", n, ..] => return Behavior::Exit { after_ms: elapsed, code: n.parse::<i32>().map(|c| c & 0xff).unwrap_or(2), output },
                 ["echo", ..] => {
-                    output.push(unquote(cmd.trim_start().trim_start_matches("echo").trim()));
+                    output.push((elapsed, unquote(cmd.trim_start().trim_start_matches("echo").trim())));
                     code = 0;
                 }
                 ["true"] | [":"] | ["touch", ..] | ["rm", ..] | ["mkdir", ..] | ["cd", ..] | ["export", ..] => code = 0,
                 ["false"] => code = 1,
                 [other, ..] => {
-                    output.push(format!("sh: {}: not found", other));
+                    output.push((elapsed, format!("sh: {}: not found", other)));
                     code = 127;
                 }
             }
@@ -132,9 +135,103 @@ fn unquote(s: &str) -> String {
     }
 }
 
-fn echo_lines(script: &str) -> Vec<String> {
+fn echo_lines(script: &str) -> Vec<LogLine> {
     let head = script.split("while").next().unwrap_or("");
-    head.split([';', '\n']).filter_map(|c| c.trim().strip_prefix("echo").map(|e| unquote(e.trim()))).collect()
+    head.split([';', '\n']).filter_map(|c| c.trim().strip_prefix("echo").map(|e| (MIN_RUN_MS, unquote(e.trim())))).collect()
+}
+
+/// A Unix time in ms as UTC calendar fields.
+struct Civil {
+    year: i64,
+    month: u32,
+    day: u32,
+    hour: i64,
+    minute: i64,
+    second: i64,
+}
+
+impl Civil {
+    fn of(wall_ms: i64) -> Civil {
+        let (year, month, day) = crate::api::time::civil_from_days(wall_ms.div_euclid(86_400_000));
+        let secs = wall_ms.div_euclid(1000).rem_euclid(86_400);
+        Civil { year, month, day, hour: secs / 3600, minute: secs / 60 % 60, second: secs % 60 }
+    }
+}
+
+/// What a server image prints when it starts with its default command, as its Docker Hub image
+/// does (`docker-entrypoint.sh`, the server's own startup notices), with the start time (`wall_ms`,
+/// Unix ms) where the real lines carry one. Other images print nothing until asked.
+pub fn startup_log(image: &str, wall_ms: i64, pod_ip: &str) -> Vec<LogLine> {
+    let (repo, tag) = image.rsplit_once(':').filter(|(r, _)| !r.ends_with('/')).unwrap_or((image, "latest"));
+    let repo = repo.rsplit('/').next().unwrap_or(repo);
+    let t = Civil::of(wall_ms);
+    let at = |ms: i64, s: String| (ms, s);
+    match repo {
+        // nginx images before 1.19 had no entrypoint script and logged notices nowhere
+        "nginx" if !matches!(tag, "1.14.2" | "1.16.1") => {
+            let version = match tag {
+                "1.25" => "1.25.5",
+                "1.27" | "stable" => "1.27.5",
+                "1.29" | "latest" => "1.29.1",
+                "alpine" => "1.29.1",
+                other => other,
+            };
+            let stamp = format!("{:04}/{:02}/{:02} {:02}:{:02}:{:02}", t.year, t.month, t.day, t.hour, t.minute, t.second);
+            let mut v: Vec<LogLine> = [
+                "/docker-entrypoint.sh: /docker-entrypoint.d/ is not empty, will attempt to perform configuration",
+                "/docker-entrypoint.sh: Looking for shell scripts in /docker-entrypoint.d/",
+                "/docker-entrypoint.sh: Launching /docker-entrypoint.d/10-listen-on-ipv6-by-default.sh",
+                "10-listen-on-ipv6-by-default.sh: info: Getting the checksum of /etc/nginx/conf.d/default.conf",
+                "10-listen-on-ipv6-by-default.sh: info: Enabled listen on IPv6 in /etc/nginx/conf.d/default.conf",
+                "/docker-entrypoint.sh: Sourcing /docker-entrypoint.d/15-local-resolvers.envsh",
+                "/docker-entrypoint.sh: Launching /docker-entrypoint.d/20-envsubst-on-templates.sh",
+                "/docker-entrypoint.sh: Launching /docker-entrypoint.d/30-tune-worker-processes.sh",
+                "/docker-entrypoint.sh: Configuration complete; ready for start up",
+            ]
+            .iter()
+            .map(|l| at(0, l.to_string()))
+            .collect();
+            for n in ["using the \"epoll\" event method".to_string(), format!("nginx/{}", version), "built by gcc 12.2.0 (Debian 12.2.0-14) ".into(), "OS: Linux 6.8.0-1015-gcp".into(), "getrlimit(RLIMIT_NOFILE): 1048576:1048576".into(), "start worker processes".into(), "start worker process 29".into(), "start worker process 30".into()] {
+                v.push(at(MIN_RUN_MS, format!("{} [notice] 1#1: {}", stamp, n)));
+            }
+            v
+        }
+        "httpd" => {
+            const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
+            const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+            let day = DAYS[(wall_ms.div_euclid(86_400_000).rem_euclid(7)) as usize];
+            let stamp = format!("{} {} {:02} {:02}:{:02}:{:02}.{:06} {}", day, MONTHS[(t.month as usize).clamp(1, 12) - 1], t.day, t.hour, t.minute, t.second, wall_ms.rem_euclid(1000) * 1000, t.year);
+            let fqdn = format!("AH00558: httpd: Could not reliably determine the server's fully qualified domain name, using {}. Set the 'ServerName' directive globally to suppress this message", pod_ip);
+            vec![
+                at(0, fqdn.clone()),
+                at(0, fqdn),
+                at(MIN_RUN_MS, format!("[{}] [mpm_event:notice] [pid 1:tid 1] AH00489: Apache/2.4.65 (Unix) configured -- resuming normal operations", stamp)),
+                at(MIN_RUN_MS, format!("[{}] [core:notice] [pid 1:tid 1] AH00094: Command line: 'httpd -D FOREGROUND'", stamp)),
+            ]
+        }
+        "redis" => {
+            const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+            let version = match tag {
+                "6.2" => "6.2.19",
+                "7" | "7.2" => "7.2.10",
+                _ => "8.2.1",
+            };
+            let stamp = format!("{:02} {} {} {:02}:{:02}:{:02}.{:03}", t.day, MONTHS[(t.month as usize).clamp(1, 12) - 1], t.year, t.hour, t.minute, t.second, wall_ms.rem_euclid(1000));
+            [
+                ("C", "* oO0OoO0OoO0Oo Redis is starting oO0OoO0OoO0Oo".to_string()),
+                ("C", format!("* Redis version={}, bits=64, commit=00000000, modified=0, pid=1, just started", version)),
+                ("C", "# Warning: no config file specified, using the default config. In order to specify a config file use redis-server /path/to/redis.conf".into()),
+                ("M", "* monotonic clock: POSIX clock_gettime".into()),
+                ("M", "* Running mode=standalone, port=6379.".into()),
+                ("M", "* Server initialized".into()),
+                ("M", "* Ready to accept connections tcp".into()),
+            ]
+            .into_iter()
+            .map(|(role, l)| at(MIN_RUN_MS, format!("1:{} {} {}", role, stamp, l)))
+            .collect()
+        }
+        _ => Vec::new(),
+    }
 }
 
 #[cfg(test)]
@@ -149,7 +246,8 @@ mod tests {
     #[test]
     fn behavior_table() {
         let serve = Behavior::Serve { output: vec![] };
-        let exit = |after_ms: i64, code: i32, out: &[&str]| Behavior::Exit { after_ms, code, output: v(out) };
+        let lines = |out: &[&str], at: i64| out.iter().map(|l| (at, l.to_string())).collect::<Vec<_>>();
+        let exit = |after_ms: i64, code: i32, out: &[&str]| Behavior::Exit { after_ms, code, output: lines(out, 20) };
         let cases: Vec<(&str, &str, Vec<String>, Vec<String>, Behavior)> = vec![
             ("a server runs until stopped", "nginx:1.25", v(&[]), v(&[]), serve.clone()),
             ("a registry path", "registry.k8s.io/pause:3.10", v(&[]), v(&[]), serve.clone()),
@@ -163,7 +261,7 @@ mod tests {
             ("|| runs on failure", "busybox", v(&["sh", "-c", "false || echo recovered"]), v(&[]), exit(20, 0, &["recovered"])),
             ("unknown command", "busybox", v(&["sh", "-c", "nginx-start"]), v(&[]), exit(20, 127, &["sh: nginx-start: not found"])),
             ("sleep infinity", "busybox", v(&["sleep", "infinity"]), v(&[]), serve.clone()),
-            ("a loop runs forever", "busybox", v(&["sh", "-c", "echo up; while true; do sleep 1; done"]), v(&[]), Behavior::Serve { output: v(&["up"]) }),
+            ("a loop runs forever", "busybox", v(&["sh", "-c", "echo up; while true; do sleep 1; done"]), v(&[]), Behavior::Serve { output: vec![(20, "up".to_string())] }),
             ("exit codes wrap at 256", "busybox", v(&["sh", "-c", "exit 257"]), v(&[]), exit(20, 1, &[])),
             ("a bare shell", "busybox", v(&["sh"]), v(&[]), exit(20, 0, &[])),
         ];
@@ -327,17 +425,18 @@ impl TeachingApp {
 
     /// Its behaviour: a server, unless it exits or runs out of memory first (the earlier wins).
     pub fn behavior(&self) -> Behavior {
-        let mut output = vec![format!("kubesim/app {} listening on :8080", self.tag)];
+        let mut output = vec![(0, format!("kubesim/app {} listening on :8080", self.tag))];
         if self.ready_after_ms > 0 {
-            output.push(format!("warming up: ready in {}s", self.ready_after_ms / 1000));
+            output.push((0, format!("warming up: ready in {}s", self.ready_after_ms / 1000)));
+            output.push((self.ready_after_ms, "ready".to_string()));
         }
         match (self.exit, self.oom_after_ms) {
             (Some((at, code)), oom) if oom.map(|o| at <= o).unwrap_or(true) => {
-                output.push(format!("exiting with code {}", code));
+                output.push((at.max(MIN_RUN_MS), format!("exiting with code {}", code)));
                 Behavior::Exit { after_ms: at.max(MIN_RUN_MS), code, output }
             }
             (_, Some(oom)) => {
-                output.push("allocating memory…".to_string());
+                output.push((0, "allocating memory…".to_string()));
                 Behavior::Exit { after_ms: oom.max(MIN_RUN_MS), code: 137, output }
             }
             _ => Behavior::Serve { output },

@@ -38,6 +38,9 @@ sim advance 4s
 kubectl get pods
 kubectl get pod myapp -o jsonpath={.status.initContainerStatuses[0].started}
 kubectl get pod myapp -o jsonpath='{.status.conditions[?(@.type=="Initialized")].status}'
+sim advance 1s
+kubectl logs -f batch -c work
+kubectl logs -f myapp -c logshipper
 sim advance 20s
 kubectl get pods
 kubectl describe pod batch
