@@ -394,6 +394,7 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
                 ("StopContainer", false) => "n.cri.stop",
                 ("StopContainer", true) => "n.cri.stop_done",
                 ("RemovePodSandbox", _) => "n.cri.remove",
+                ("ExecSync", false) => "n.cri.exec",
                 ("ContainerDied", _) => {
                     let mut it = detail.rsplitn(2, " exit code ");
                     let code = it.next().unwrap_or("").to_string();

@@ -31,3 +31,4 @@ kubectl get pods
 kubectl rollout status deployment/db
 kubectl get rs
 kubectl get events --field-selector involvedObject.kind=Deployment
+kubectl logs deployment/db
