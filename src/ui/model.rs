@@ -801,7 +801,7 @@ impl Session {
     }
 }
 
-/// `nginx-deployment-cf4cd4db7-j5b8n` -> `…-j5b8n`-style short name for chips.
+/// `nginx-deployment-bf744486c-j5b8n` -> `…-j5b8n`-style short name for chips.
 pub fn short_pod_name(name: &str) -> String {
     if name.chars().count() <= 14 {
         return name.to_string();
@@ -1299,7 +1299,7 @@ mod tests {
     fn keys_and_names() {
         assert_eq!(parse_key("/registry/minions/node-1"), ("nodes".into(), "".into(), "node-1".into()));
         assert_eq!(parse_key("/registry/pods/default/a"), ("pods".into(), "default".into(), "a".into()));
-        assert_eq!(short_pod_name("nginx-deployment-cf4cd4db7-j5b8n"), "…-j5b8n");
+        assert_eq!(short_pod_name("nginx-deployment-bf744486c-j5b8n"), "…-j5b8n");
         assert!(is_script("# x\nkubectl get pods\n"));
         assert!(!is_script("apiVersion: v1\n"));
         assert_eq!(normalize("a\r\nb"), "a\nb\n");

@@ -64,18 +64,18 @@ pub(super) fn fnv32a(hash: u32, bytes: &[u8]) -> u32 {
 
 /// `controller.ComputeHash(template, collisionCount)`: the `pod-template-hash`.
 ///
-/// Upstream feeds FNV-32a with a `spew` dump of the Go `PodTemplateSpec` struct, then,
-/// if `collisionCount` is set, 8 bytes (the count as little-endian `u32` plus 4 zero
-/// bytes), and encodes the decimal `u32` with [`safe_encode_string`]. kubesim feeds a
-/// canonical (sorted-key) JSON text instead of the spew dump, because the spew text
-/// depends on the exact Go type layout of the API version (facts §11.7): the values
-/// therefore differ from a real cluster, but the alphabet (`4-9bcdf`), the length
-/// (the decimal digits of a `u32`, 1–10, usually 9 or 10) and the collision-count
-/// behaviour are exact. Pass the defaulted `spec.template` *before* the
-/// `pod-template-hash` label is added.
+/// FNV-32a over `dump.ForHash(template)` (go-spew's `%#v` of the v1.34 `PodTemplateSpec`, see
+/// [`spew`](super::spew)), then, if `collisionCount` is set, 8 bytes (the count as little-endian
+/// `u32` plus 4 zero bytes); the decimal `u32` encoded with [`safe_encode_string`]. Pass the
+/// defaulted `spec.template` *before* the `pod-template-hash` label is added. The values are a
+/// v1.34 cluster's: the docs' nginx Deployment (`nginx:1.14.2`) gets `nginx-deployment-bf744486c`.
 pub fn compute_hash(template: &Value, collision_count: Option<i32>) -> String {
-    let mut text = String::new();
-    write_canonical_json(template, &mut text);
+    let text = super::spew::for_hash_pod_template(template).unwrap_or_else(|| {
+        // the embedded layout failed to load (a test rules this out): still deterministic
+        let mut t = String::new();
+        write_canonical_json(template, &mut t);
+        t
+    });
     let mut h = fnv32a(FNV32_OFFSET, text.as_bytes());
     if let Some(c) = collision_count {
         let mut bytes = [0u8; 8];

@@ -30,9 +30,9 @@
 //! on `int32` fields wraps, exactly like Go's `int32` arithmetic.
 //!
 //! Simplifications, each explained where it happens:
-//! - `compute_hash` hashes a canonical JSON text instead of Go's `spew` dump of the Go
-//!   structs, so the hash values differ from a real cluster (facts §11.7); the
-//!   alphabet, the length distribution and the collision-count step are exact.
+//! - `compute_hash` emulates Go's `spew` dump of the v1.34 Go structs from the JSON
+//!   (`spew.rs`, with the type layout generated from the v1.34 types); the named table
+//!   `pod_template_hash_matches_go` checks it against hashes the real Go code computed.
 //! - `equal_ignore_hash` compares JSON values "semantically": a missing field, `null`
 //!   and the zero value (`0`, `false`, `""`, `{}`, `[]`) are all equal, which is what
 //!   `apiequality.Semantic.DeepEqual` does for non-pointer fields and nil-vs-empty
@@ -246,7 +246,7 @@ mod replicasets;
 mod revisions;
 mod rollout;
 mod sort;
-// mod spew;
+mod spew;
 mod status;
 pub use conditions::*;
 pub use fenceposts::*;
@@ -326,6 +326,27 @@ mod tests {
         ];
         for c in &cases {
             assert_eq!(safe_encode_string(c.input), c.want, "case {}", c.name);
+        }
+    }
+
+    /// Templates with the dump and the hash the real Go code (`ComputeHash` over the v1.34
+    /// types, go-spew 1.1.1) computed for them: the docs' nginx template, collision counts,
+    /// quantities of every spelling, probes, sidecars, affinity, env from fields and resources.
+    #[test]
+    fn pod_template_hash_matches_go() {
+        let cases: Vec<Value> = serde_json::from_str(include_str!("../../../../tests/data/pod_template_hash.json")).expect("table");
+        assert!(cases.len() >= 16, "the table has {} cases", cases.len());
+        for c in &cases {
+            let name = c["name"].as_str().unwrap_or("?");
+            let dump = spew::for_hash_pod_template(&c["template"]).expect("layout loads");
+            let want = c["dump"].as_str().unwrap_or("");
+            if dump != want {
+                let at = dump.bytes().zip(want.bytes()).position(|(a, b)| a != b).unwrap_or(dump.len().min(want.len()));
+                let from = at.saturating_sub(120);
+                panic!("case {}: dump differs at byte {}:\n kubesim: …{}\n go:      …{}", name, at, &dump[from..(at + 80).min(dump.len())], &want[from..(at + 80).min(want.len())]);
+            }
+            let collision = c["collisionCount"].as_i64().map(|n| n as i32);
+            assert_eq!(compute_hash(&c["template"], collision), c["hash"].as_str().unwrap_or(""), "case {}: hash", name);
         }
     }
 

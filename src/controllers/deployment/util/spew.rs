@@ -7,10 +7,12 @@
 //!
 //! kubesim holds objects as JSON, not as Go structs, so it walks the JSON beside a description of
 //! the v1.34 Go types reachable from `v1.PodTemplateSpec` (field order, Go type names, pointers,
-//! slices, maps; `podtemplate_layout.json`). That file is generated at development time by
-//! `tools/templatehash` with `reflect` over the v1.34 `k8s.io/api` and `k8s.io/apimachinery`
-//! declarations, so it cannot drift from them; `tests/data/pod_template_hash.json` holds
-//! templates with the hash and the dump the real Go code computes for them.
+//! slices, maps; `podtemplate_layout.json`). That file was generated at development time by a
+//! small Go program using `reflect` over the declarations of `k8s.io/api` and
+//! `k8s.io/apimachinery` v0.34.10 (Go 1.19, go-spew 1.1.1), so it follows them field by field;
+//! the same program computed `tests/data/pod_template_hash.json`: 19 templates with the dump and
+//! the hash upstream's `ComputeHash` gives them. The program compiles upstream's code, so it is not
+//! kept in this repository.
 //!
 //! What the walk reproduces, as kube-controller-manager sees the template (it reads objects as
 //! protobuf):
@@ -21,7 +23,9 @@
 //! - slice elements and map values without their type, map keys sorted;
 //! - `resource.Quantity` as its Go internals (`i`, `d`, `s`, `Format`): the API server stores the
 //!   canonical string and the controller parses it again, so that is what is dumped;
-//! - `intstr.IntOrString` as `{Type IntVal StrVal}`, `metav1.Time` as the zero `time.Time`.
+//! - `intstr.IntOrString` as `{Type IntVal StrVal}`, `metav1.Time` as the zero `time.Time`;
+//! - a non-pointer Quantity that is absent (`resourceFieldRef.divisor`) as the parsed `"0"` that
+//!   protobuf delivers.
 //!
 //! Simplifications: a non-zero `metav1.Time` inside a template (never set by clients) is dumped as
 //! zero; a quantity that takes Go's `inf.Dec` slow path (`Pi`/`Ei` amounts, more than 18 digits)
@@ -326,9 +330,8 @@ fn quantity_internals(v: Option<&Value>) -> Value {
         _ => String::new(),
     };
     let zero = json!({"i": {"value": 0, "scale": 0}, "d": {"Dec": null}, "s": "", "Format": ""});
-    if text.is_empty() {
-        return zero;
-    }
+    // a (non-pointer) Quantity always crosses protobuf as a string: a missing one arrives as "0"
+    let text = if text.is_empty() { "0".to_string() } else { text };
     let Ok(first) = parse_go(&text) else { return zero };
     let stored = first.canonical();
     let Ok(p) = parse_go(&stored) else { return zero };
