@@ -489,8 +489,8 @@ impl PodWorkers {
                 }
                 st.containers[idx].waiting = None;
                 st.containers[idx].started_at = Some(ctx.now);
-                let pod_ip = st.pod_ip.clone();
-                Self::schedule_exit(ctx, &uid, idx, &mut st.containers[idx], &pod_ip);
+                let (pod_ip, worker_start) = (st.pod_ip.clone(), st.start_time);
+                Self::schedule_exit(ctx, &uid, idx, &mut st.containers[idx], &pod_ip, worker_start);
                 let pod = st.pod.clone();
                 let name = st.containers[idx].name.clone();
                 let st_fp = st.containers[idx].field_path();
@@ -539,7 +539,7 @@ impl PodWorkers {
                 if !st.can_restart(idx) {
                     return;
                 }
-                let pod_ip = st.pod_ip.clone();
+                let (pod_ip, worker_start) = (st.pod_ip.clone(), st.start_time);
                 let c = &mut st.containers[idx];
                 if let Some(t) = c.terminated.take() {
                     c.last_terminated = Some(t);
@@ -547,7 +547,7 @@ impl PodWorkers {
                 c.restart_count += 1;
                 c.waiting = None;
                 c.started_at = Some(ctx.now);
-                Self::schedule_exit(ctx, &uid, idx, c, &pod_ip);
+                Self::schedule_exit(ctx, &uid, idx, c, &pod_ip, worker_start);
                 let name = c.name.clone();
                 let c_fp = c.field_path();
                 let pod = st.pod.clone();
@@ -770,7 +770,7 @@ impl PodWorkers {
     /// A started container's process: if the catalogue says it exits, the exit is a timer.
     /// The first run's exit within a minute is foreground (`sim settle` shows the first crash and
     /// restart); later ones, and a crash loop, are background work.
-    fn schedule_exit(ctx: &mut Ctx, uid: &str, idx: usize, c: &mut Container, pod_ip: &str) {
+    fn schedule_exit(ctx: &mut Ctx, uid: &str, idx: usize, c: &mut Container, pod_ip: &str, worker_start: i64) {
         let (after, mut output) = match &c.behavior {
             runtime::Behavior::Exit { after_ms, output, .. } => (Some(*after_ms), output.clone()),
             runtime::Behavior::Serve { output } => (None, output.clone()),
@@ -784,14 +784,15 @@ impl PodWorkers {
         }
         c.logs = output;
         let run = c.restart_count;
-        // the probe workers start again with the new container
+        // the probe workers start again with the new container, on their ticks
         for (k, w) in c.workers.iter_mut().enumerate() {
             w.reset();
             let t = Timer::Pod(PodTimer::Probe(uid.to_string(), idx, k, run));
+            let delay = prober::first_probe_at(&w.probe, worker_start, ctx.now) - ctx.now;
             if run == 0 && w.probe.kind != prober::ProbeKind::Liveness {
-                ctx.after(w.probe.initial_delay_ms, t, false);
+                ctx.after(delay, t, false);
             } else {
-                ctx.after_background(w.probe.initial_delay_ms, t);
+                ctx.after_background(delay, t);
             }
         }
         let Some(after) = after else { return };

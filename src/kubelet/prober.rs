@@ -7,10 +7,16 @@
 //!
 //! What kubesim simplifies: a probe's answer comes from the image catalogue
 //! ([`runtime::program::Surface`]: the ports and HTTP paths a server answers, the files a script
-//! touches and removes) instead of a real connection; the first probe runs `initialDelaySeconds`
-//! after the container started, then every `periodSeconds` (upstream's ticker starts with the
-//! worker, so the first one may come up to a period later); a gRPC probe succeeds when the port
-//! is open; timeouts never happen.
+//! touches and removes) instead of a real connection; a gRPC probe succeeds when the port is open;
+//! timeouts never happen; the random start delay a worker takes right after a kubelet restart is
+//! not simulated (kubelets here do not restart).
+//!
+//! When probes run ([`first_probe_at`]): the worker starts when the kubelet first syncs the Pod
+//! (before the image pull) and ticks every `periodSeconds` from then on; a tick before the
+//! container has run `initialDelaySeconds` (whole seconds) is skipped. So the first probe comes at
+//! the first tick at or after the delay, up to a period later, and a restarted container is
+//! probed on the same ticks. A readiness probe without a delay also runs at once when the
+//! container starts (`UpdatePodStatus` triggers it manually while it has no result).
 
 use crate::api::meta;
 use crate::runtime::program::Surface;
@@ -160,6 +166,21 @@ pub fn run(handler: &Handler, surface: &Surface, pod_ip: &str, since_ms: i64) ->
     }
 }
 
+/// When a container started at `container_start_ms` is first probed by a worker that started at
+/// `worker_start_ms` (see the module docs).
+pub fn first_probe_at(probe: &Probe, worker_start_ms: i64, container_start_ms: i64) -> i64 {
+    if probe.kind == ProbeKind::Readiness && probe.initial_delay_ms == 0 {
+        return container_start_ms;
+    }
+    let earliest = container_start_ms + probe.initial_delay_ms;
+    if earliest <= worker_start_ms {
+        return worker_start_ms;
+    }
+    let period = probe.period_ms.max(1);
+    let ticks = (earliest - worker_start_ms + period - 1) / period;
+    worker_start_ms + ticks * period
+}
+
 /// A probe worker's state (`worker.go`): consecutive results and the last result it set.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Worker {
@@ -214,6 +235,27 @@ impl Worker {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The first probe: the first worker tick at or after the initial delay; readiness without a
+    /// delay at once.
+    #[test]
+    fn first_probe_table() {
+        let probe = |kind, delay_s: i64, period_s: i64| Probe { kind, handler: Handler::Tcp { port: 80 }, initial_delay_ms: delay_s * 1000, period_ms: period_s * 1000, success_threshold: 1, failure_threshold: 3 };
+        // (name, probe, worker start, container start, first probe)
+        let cases = [
+            ("liveness, no delay: the next tick", probe(ProbeKind::Liveness, 0, 10), 1_000, 4_500, 11_000),
+            ("liveness, delay 5 s, period 10 s", probe(ProbeKind::Liveness, 5, 10), 1_000, 4_500, 11_000),
+            ("liveness, delay 15 s: two ticks later", probe(ProbeKind::Liveness, 15, 10), 1_000, 4_500, 21_000),
+            ("a tick exactly at the delay", probe(ProbeKind::Liveness, 3, 1), 0, 2_000, 5_000),
+            ("readiness, no delay: at once", probe(ProbeKind::Readiness, 0, 10), 1_000, 4_500, 4_500),
+            ("readiness, delay 5 s", probe(ProbeKind::Readiness, 5, 5), 1_000, 4_500, 11_000),
+            ("startup, no delay: the next tick", probe(ProbeKind::Startup, 0, 2), 0, 3_100, 4_000),
+            ("a restart on the same ticks", probe(ProbeKind::Liveness, 0, 10), 1_000, 64_200, 71_000),
+        ];
+        for (name, p, worker, start, want) in cases {
+            assert_eq!(first_probe_at(&p, worker, start), want, "{}", name);
+        }
+    }
 
     /// When a probe's result flips: after failureThreshold failures or successThreshold
     /// successes in a row, from each type's initial result.
