@@ -25,6 +25,7 @@ pub mod controllers;
 pub mod etcd;
 pub mod kubectl;
 pub mod kubelet;
+pub mod proxy;
 pub mod runtime;
 pub mod sandbox;
 pub mod scheduler;

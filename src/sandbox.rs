@@ -50,7 +50,11 @@ pub fn default_cluster_with(seed: u64, config: ClusterConfig) -> Cluster {
 
 pub fn add_node(c: &mut Cluster, cfg: NodeConfig) -> usize {
     let index = c.components().filter(|x| matches!(x.actor(), Actor::Kubelet(_))).count();
-    c.add_component(Kubelet::new(cfg, index))
+    let kubelet = Kubelet::new(cfg, index);
+    let (name, ip) = (kubelet.node_name().to_string(), kubelet.node_ip());
+    let idx = c.add_component(kubelet);
+    c.add_component(crate::proxy::KubeProxy::new(&name, &ip));
+    idx
 }
 
 fn parse_duration_ms(s: &str) -> Result<i64, String> {
@@ -73,7 +77,7 @@ fn parse_duration_ms(s: &str) -> Result<i64, String> {
     Ok(v * unit)
 }
 
-const SIM_USAGE: &str = "usage: sim settle | sim advance DURATION | sim node add|fail|recover NAME | sim trace | sim audit [--verb V] [--resource R] [--user U] | sim etcd get KEY [--rev N] | sim etcd keys [PREFIX]";
+const SIM_USAGE: &str = "usage: sim settle | sim advance DURATION | sim node add|fail|recover NAME | sim node iptables NAME | sim curl NODE:NODEPORT | sim trace | sim audit [--verb V] [--resource R] [--user U] | sim etcd get KEY [--rev N] | sim etcd keys [PREFIX]";
 
 /// Runs one `sim …` command.
 pub fn sim_command(c: &mut Cluster, sb: &mut Sandbox, args: &[String]) -> Result<String, String> {
@@ -225,6 +229,11 @@ pub fn sim_command(c: &mut Cluster, sb: &mut Sandbox, args: &[String]) -> Result
                 Err(e) => Err(e.to_string()),
             }
         }
+        ["node", "iptables", name] => match c.view().kube_proxy(name) {
+            Some(k) => Ok(k.iptables_save()),
+            None => Err(format!("no node named \"{}\"", name)),
+        },
+        ["curl", url] => Ok(curl_output(c.http_get(None, url))),
         ["etcd", "keys"] => Ok(c.view().etcd_keys("/registry/").into_iter().map(|k| k + "\n").collect()),
         ["etcd", "keys", prefix] => Ok(c.view().etcd_keys(prefix).into_iter().map(|k| k + "\n").collect()),
         ["time"] => Ok(format!("{} ({})\n", format_ms(c.now()), time::rfc3339(c.now()))),
@@ -279,4 +288,12 @@ pub fn bench_apply(c: &mut Cluster, pods: usize, deployments: usize) -> String {
 pub fn count_running(c: &Cluster) -> usize {
     let Some(info) = meta::lookup("pods") else { return 0 };
     c.view().objects(info, "", None).iter().filter(|p| meta::get_str(p, &["status", "phase"]) == "Running").count()
+}
+
+/// What `curl` prints for a result: the body, or its error on stderr (as `Err`, for the shells).
+pub fn curl_output(r: crate::cluster::HttpResult) -> String {
+    match r {
+        crate::cluster::HttpResult::Ok(body) | crate::cluster::HttpResult::Status(_, body) => body,
+        crate::cluster::HttpResult::Failed(e) => format!("{}\n", e),
+    }
 }

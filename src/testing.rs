@@ -32,6 +32,8 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("init_containers"),
     scenario!("sidecars"),
     scenario!("prestop"),
+    scenario!("services"),
+    scenario!("service_errors"),
 ];
 
 /// Reads the `# seed: N` header.

@@ -24,7 +24,11 @@ pub enum Actor {
     GarbageCollector,
     NodeController,
     Scheduler,
+    EndpointsController,
+    EndpointSliceController,
     Kubelet(String),
+    /// kube-proxy on a node.
+    KubeProxy(String),
     Runtime(String),
 }
 
@@ -40,7 +44,10 @@ impl Actor {
             Actor::GarbageCollector => "garbage-collector".into(),
             Actor::NodeController => "node-controller".into(),
             Actor::Scheduler => "kube-scheduler".into(),
+            Actor::EndpointsController => "endpoint-controller".into(),
+            Actor::EndpointSliceController => "endpointslice-controller".into(),
             Actor::Kubelet(n) => format!("kubelet@{}", n),
+            Actor::KubeProxy(n) => format!("kube-proxy@{}", n),
             Actor::Runtime(n) => format!("containerd@{}", n),
         }
     }
@@ -68,6 +75,9 @@ pub enum MessageKind {
     Runtime { call: String, detail: String },
     /// A timer firing inside a component (resync, back-off, grace period).
     Timer { what: String },
+    /// A hop of a request on the data path (`cluster::network`): name resolution, the iptables
+    /// rule that matched, the Pod that answered.
+    Net { what: String },
 }
 
 /// One record of the trace: the unit the page animates and the tests compare.
@@ -97,6 +107,7 @@ impl sim::Message<Actor, MessageKind> {
                 }
             }
             MessageKind::Timer { what } => format!("timer {}", what),
+            MessageKind::Net { what } => what.clone(),
         }
     }
 
@@ -117,11 +128,11 @@ impl sim::Message<Actor, MessageKind> {
                 format!("{} {} {} rv={}", event_type, kind, n, resource_version)
             }
             MessageKind::Runtime { call, detail } => format!("{} {}", call, detail).trim_end().to_string(),
-            MessageKind::Timer { what } => what.clone(),
+            MessageKind::Timer { what } | MessageKind::Net { what } => what.clone(),
         };
         let cause = self.cause.map(|c| format!("#{}", c)).unwrap_or_else(|| "-".into());
         format!(
-            "#{:<5} {:>9} {:<22} -> {:<22} {:<6} {}",
+            "#{:<5} {:>9} {:<24} -> {:<24} {:<6} {}",
             self.id,
             format_ms(self.time_ms),
             self.from.name(),

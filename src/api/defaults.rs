@@ -460,6 +460,111 @@ pub fn set_object_defaults_node(obj: &mut Value) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Service, Endpoints, EndpointSlice
+// ---------------------------------------------------------------------------------------------
+
+/// `v1.DefaultClientIPServiceAffinitySeconds`: three hours.
+pub const DEFAULT_CLIENT_IP_SERVICE_AFFINITY_SECONDS: i64 = 10800;
+
+/// `SetObjectDefaults_Service` (`SetDefaults_Service` and the ports' `protocol: TCP`):
+/// `sessionAffinity: None` (its config dropped) or, for `ClientIP`, a 3-hour timeout;
+/// `type: ClusterIP`; each port's `targetPort` is its `port` when unset or `0`/`""`;
+/// `externalTrafficPolicy: Cluster` for a Service reachable from outside (NodePort,
+/// LoadBalancer, or ClusterIP with `externalIPs`); `internalTrafficPolicy: Cluster` for
+/// ClusterIP, NodePort and LoadBalancer; `allocateLoadBalancerNodePorts: true` for LoadBalancer.
+/// The non-pointer `status.loadBalancer` prints as `{}`.
+pub fn set_object_defaults_service(obj: &mut Value) {
+    let Some(root) = obj.as_object_mut() else {
+        return;
+    };
+    if let Some(spec) = ensure_obj(root, "spec") {
+        set_str_default(spec, "sessionAffinity", "None");
+        match spec.get("sessionAffinity").and_then(Value::as_str) {
+            Some("None") => {
+                spec.remove("sessionAffinityConfig");
+            }
+            Some("ClientIP") => {
+                let has = spec
+                    .get("sessionAffinityConfig")
+                    .and_then(|c| c.get("clientIP"))
+                    .and_then(|c| c.get("timeoutSeconds"))
+                    .map(|t| !t.is_null())
+                    .unwrap_or(false);
+                if !has {
+                    spec.insert(
+                        "sessionAffinityConfig".into(),
+                        json!({"clientIP": {"timeoutSeconds": DEFAULT_CLIENT_IP_SERVICE_AFFINITY_SECONDS}}),
+                    );
+                }
+            }
+            _ => {}
+        }
+        set_str_default(spec, "type", "ClusterIP");
+        if let Some(ports) = spec.get_mut("ports").and_then(Value::as_array_mut) {
+            for p in ports.iter_mut().filter_map(Value::as_object_mut) {
+                set_str_default(p, "protocol", "TCP");
+                let unset = match p.get("targetPort") {
+                    None | Some(Value::Null) => true,
+                    Some(Value::Number(n)) => n.as_i64() == Some(0),
+                    Some(Value::String(s)) => s.is_empty(),
+                    _ => false,
+                };
+                if unset {
+                    if let Some(port) = p.get("port").cloned() {
+                        p.insert("targetPort".into(), port);
+                    }
+                }
+            }
+        }
+        let ty = spec.get("type").and_then(Value::as_str).unwrap_or("").to_string();
+        let external_ips = spec.get("externalIPs").and_then(Value::as_array).map(|a| !a.is_empty()).unwrap_or(false);
+        let externally_accessible = ty == "NodePort" || ty == "LoadBalancer" || (ty == "ClusterIP" && external_ips);
+        if externally_accessible {
+            set_str_default(spec, "externalTrafficPolicy", "Cluster");
+        }
+        if ptr_unset(spec, "internalTrafficPolicy") && matches!(ty.as_str(), "ClusterIP" | "NodePort" | "LoadBalancer") {
+            spec.insert("internalTrafficPolicy".into(), json!("Cluster"));
+        }
+        if ty == "LoadBalancer" && ptr_unset(spec, "allocateLoadBalancerNodePorts") {
+            spec.insert("allocateLoadBalancerNodePorts".into(), json!(true));
+        }
+    }
+    if let Some(status) = ensure_obj(root, "status") {
+        if ptr_unset(status, "loadBalancer") {
+            status.insert("loadBalancer".into(), json!({}));
+        }
+    }
+}
+
+/// `SetObjectDefaults_Endpoints`: each subset port's `protocol: TCP`.
+pub fn set_object_defaults_endpoints(obj: &mut Value) {
+    if let Some(subsets) = obj.get_mut("subsets").and_then(Value::as_array_mut) {
+        for s in subsets.iter_mut() {
+            if let Some(ports) = s.get_mut("ports").and_then(Value::as_array_mut) {
+                for p in ports.iter_mut().filter_map(Value::as_object_mut) {
+                    set_str_default(p, "protocol", "TCP");
+                }
+            }
+        }
+    }
+}
+
+/// `SetObjectDefaults_EndpointSlice` (discovery/v1 `SetDefaults_EndpointPort`): a port's `name`
+/// defaults to `""` and its `protocol` to `TCP`.
+pub fn set_object_defaults_endpoint_slice(obj: &mut Value) {
+    if let Some(ports) = obj.get_mut("ports").and_then(Value::as_array_mut) {
+        for p in ports.iter_mut().filter_map(Value::as_object_mut) {
+            if ptr_unset(p, "name") {
+                p.insert("name".into(), json!(""));
+            }
+            if ptr_unset(p, "protocol") {
+                p.insert("protocol".into(), json!("TCP"));
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Admission
 // ---------------------------------------------------------------------------------------------
 

@@ -17,6 +17,9 @@ pub enum Resource {
     Deployments,
     ReplicaSets,
     Leases,
+    Services,
+    Endpoints,
+    EndpointSlices,
 }
 
 impl Resource {
@@ -110,6 +113,9 @@ pub const RESOURCES: &[ResourceInfo] = &[
     ResourceInfo { id: Resource::Deployments, resource: "deployments", singular: "deployment", kind: "Deployment", group: "apps", version: "v1", namespaced: true, etcd_prefix: "deployments", short_names: &["deploy"] },
     ResourceInfo { id: Resource::ReplicaSets, resource: "replicasets", singular: "replicaset", kind: "ReplicaSet", group: "apps", version: "v1", namespaced: true, etcd_prefix: "replicasets", short_names: &["rs"] },
     ResourceInfo { id: Resource::Leases, resource: "leases", singular: "lease", kind: "Lease", group: "coordination.k8s.io", version: "v1", namespaced: true, etcd_prefix: "leases", short_names: &[] },
+    ResourceInfo { id: Resource::Services, resource: "services", singular: "service", kind: "Service", group: "", version: "v1", namespaced: true, etcd_prefix: "services/specs", short_names: &["svc"] },
+    ResourceInfo { id: Resource::Endpoints, resource: "endpoints", singular: "endpoints", kind: "Endpoints", group: "", version: "v1", namespaced: true, etcd_prefix: "services/endpoints", short_names: &["ep"] },
+    ResourceInfo { id: Resource::EndpointSlices, resource: "endpointslices", singular: "endpointslice", kind: "EndpointSlice", group: "discovery.k8s.io", version: "v1", namespaced: true, etcd_prefix: "endpointslices", short_names: &[] },
 ];
 
 /// Find a resource by any name kubectl accepts: plural, singular, short name, kind, or `deployments.apps`.
@@ -429,12 +435,13 @@ mod tests {
 
     #[test]
     fn lookup_by_any_name() {
-        let cases = [("deploy", "deployments"), ("Deployment", "deployments"), ("rs", "replicasets"), ("po", "pods"), ("nodes", "nodes"), ("deployments.apps", "deployments"), ("ev", "events")];
+        let cases = [("deploy", "deployments"), ("Deployment", "deployments"), ("rs", "replicasets"), ("po", "pods"), ("nodes", "nodes"), ("deployments.apps", "deployments"), ("ev", "events"), ("svc", "services"), ("ep", "endpoints"), ("endpointslices.discovery.k8s.io", "endpointslices")];
         for (input, want) in cases {
             assert_eq!(lookup(input).map(|r| r.resource), Some(want), "{}", input);
         }
         assert!(lookup("deployment.core").is_none());
-        assert!(lookup("services").is_none());
+        assert!(lookup("daemonsets").is_none());
+        assert_eq!(lookup("svc").unwrap().etcd_key("default", "web"), "/registry/services/specs/default/web");
     }
 
     #[test]

@@ -27,6 +27,7 @@ pub mod field;
 pub mod image;
 pub mod meta;
 pub mod names;
+pub mod net;
 pub mod patch;
 pub mod quantity;
 pub mod request;

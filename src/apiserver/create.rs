@@ -120,6 +120,19 @@ impl ApiServer {
                 meta::set(&mut obj, &["status"], json!({"phase": "Pending", "qosClass": qos}));
             }
             "Node" => defaults::set_object_defaults_node(&mut obj),
+            "Service" => {
+                defaults::set_object_defaults_service(&mut obj);
+                // the Service storage's beginCreate allocates before the strategy validates
+                let format_errs = validation::validate_service_cluster_ips(&obj);
+                if !format_errs.is_empty() {
+                    return Err(invalid(info, meta::name(&obj), &format_errs));
+                }
+                if let Err(errs) = self.service_allocate(&mut obj, None, rng) {
+                    return Err(invalid(info, meta::name(&obj), &errs));
+                }
+            }
+            "Endpoints" => defaults::set_object_defaults_endpoints(&mut obj),
+            "EndpointSlice" => defaults::set_object_defaults_endpoint_slice(&mut obj),
             "Namespace" => {
                 defaults::set_object_defaults_namespace(&mut obj);
                 defaults::prepare_namespace_for_create(&mut obj);
@@ -132,6 +145,9 @@ impl ApiServer {
             "Pod" => validation::validate_pod(&obj),
             "Node" => validation::validate_node(&obj),
             "Namespace" => validation::validate_namespace(&obj),
+            "Service" => validation::validate_service(&obj),
+            "Endpoints" => validation::validate_endpoints(&obj),
+            "EndpointSlice" => validation::validate_endpoint_slice(&obj),
             _ => {
                 if meta::name(&obj).is_empty() {
                     vec![field::FieldError::required("metadata.name", "name or generateName is required")]

@@ -28,6 +28,7 @@ mod audit;
 mod binding;
 mod create;
 mod delete;
+mod service;
 mod update;
 mod watch;
 
@@ -35,6 +36,7 @@ pub use audit::audit_json;
 use delete::{finalizers, pod_awaits_kubelet};
 use update::to_scale;
 pub use create::qos_class;
+pub use service::{KUBERNETES_SERVICE_IP, NODE_PORT_MAX, NODE_PORT_MIN, SERVICE_CIDR};
 pub use watch::{field_selector_matches, parse_field_selector, WatchDelivery, Watcher};
 use crate::api::meta::ResourceInfo;
 use crate::etcd::{Etcd, EtcdError};
@@ -388,7 +390,7 @@ impl ApiServer {
             (Method::Post, false, "binding") => self.bind(req, t, now_ms, changes),
             (Method::Put, false, sub) => {
                 let body = req.body.clone().ok_or_else(|| bad_request("the body of the request was in an unknown format".into()))?;
-                self.update(t, sub, body, true, now_ms, changes)
+                self.update(t, sub, body, true, now_ms, rng, changes)
             }
             (Method::Patch, false, sub) => {
                 let (current, _) = self.read(info, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(info, &t.ri.name))?;
@@ -399,7 +401,7 @@ impl ApiServer {
                     PatchType::Strategic => patch::strategic_merge_patch(&mut target, &patch),
                     PatchType::Json => patch::json_patch(&mut target, &patch).map_err(|e| err(422, "Invalid", e, None))?,
                 }
-                self.update(t, sub, target, false, now_ms, changes)
+                self.update(t, sub, target, false, now_ms, rng, changes)
             }
             (Method::Delete, false, "") => self.delete(req, t, now_ms, changes),
             _ => Err(err(405, "MethodNotAllowed", "the server does not allow this method on the requested resource".into(), None)),

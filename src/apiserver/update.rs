@@ -8,7 +8,7 @@
 use super::*;
 
 impl ApiServer {
-    pub(super) fn update(&mut self, t: &Target, sub: &str, mut body: Value, is_put: bool, now_ms: i64, changes: &mut Vec<Change>) -> Result<Response, Response> {
+    pub(super) fn update(&mut self, t: &Target, sub: &str, mut body: Value, is_put: bool, now_ms: i64, rng: &mut Rng, changes: &mut Vec<Change>) -> Result<Response, Response> {
         let info = t.info;
         let (old, old_rev) = self.read(info, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(info, &t.ri.name))?;
         if sub == "scale" {
@@ -20,7 +20,7 @@ impl ApiServer {
             if !rv.is_empty() {
                 meta::set(&mut new, &["metadata", "resourceVersion"], json!(rv));
             }
-            let resp = self.update(t, "", new, true, now_ms, changes)?;
+            let resp = self.update(t, "", new, true, now_ms, rng, changes)?;
             return Ok(Response { code: resp.code, body: to_scale(&resp.body) });
         }
         if is_put {
@@ -70,6 +70,18 @@ impl ApiServer {
                 "ReplicaSet" => defaults::set_object_defaults_replica_set(&mut new),
                 "Pod" => defaults::set_object_defaults_pod(&mut new),
                 "Node" => defaults::set_object_defaults_node(&mut new),
+                "Service" => {
+                    defaults::set_object_defaults_service(&mut new);
+                    let format_errs = validation::validate_service_cluster_ips(&new);
+                    if !format_errs.is_empty() {
+                        return Err(invalid(info, &t.ri.name, &format_errs));
+                    }
+                    if let Err(errs) = self.service_allocate(&mut new, Some(&old), rng) {
+                        return Err(invalid(info, &t.ri.name, &errs));
+                    }
+                }
+                "Endpoints" => defaults::set_object_defaults_endpoints(&mut new),
+                "EndpointSlice" => defaults::set_object_defaults_endpoint_slice(&mut new),
                 _ => {}
             }
             let spec_changed = old.get("spec") != new.get("spec");
@@ -89,6 +101,9 @@ impl ApiServer {
                 "Pod" => validation::validate_pod_update(&new, &old),
                 "Node" => validation::validate_node(&new),
                 "Namespace" => validation::validate_namespace(&new),
+                "Service" => validation::validate_service_update(&new, &old),
+                "Endpoints" => validation::validate_endpoints(&new),
+                "EndpointSlice" => validation::validate_endpoint_slice(&new),
                 _ => vec![],
             };
             if !errs.is_empty() {

@@ -17,7 +17,9 @@ use crate::apiserver::{ApiServer, Limits, Outcome, Watcher};
 use crate::sim::{MsgId, Queue, Rng};
 use crate::trace::{Actor, MessageKind, Trace};
 
+mod network;
 mod view;
+pub use network::{parse_url, HttpResult, NGINX_WELCOME};
 pub use view::ClusterView;
 use serde_json::{json, Value};
 use std::any::Any;
@@ -475,8 +477,14 @@ impl Cluster {
             rbac_reason: String::new(),
             source_ip: "::1".into(),
         };
-        for ns in ["default", "kube-system", "kube-public", "kube-node-lease"] {
-            let req = Request::new(Method::Post, "/api/v1/namespaces", Some(json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})));
+        let mut bootstrap: Vec<(&str, Value)> = ["default", "kube-system", "kube-public", "kube-node-lease"]
+            .iter()
+            .map(|ns| ("/api/v1/namespaces", json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})))
+            .collect();
+        // the `kubernetes` Service, and the endpoints the apiserver's lease reconciler keeps for it
+        bootstrap.extend(kubernetes_service_objects());
+        for (path, body) in bootstrap {
+            let req = Request::new(Method::Post, path, Some(body));
             let info = RequestInfo::parse(req.method, &req.path);
             c.api.handle(&req, &info, &apiserver_id, 0, &mut c.rng);
         }
@@ -708,4 +716,46 @@ impl Cluster {
     pub fn trace(&self) -> &Trace {
         &self.trace
     }
+}
+
+/// The address kube-apiserver advertises (`--advertise-address`), which the `kubernetes`
+/// Service's endpoints hold.
+pub const APISERVER_ADDRESS: &str = "192.168.49.2";
+/// kube-apiserver's secure port.
+pub const APISERVER_PORT: i64 = 6443;
+
+/// The objects kube-apiserver's bootstrap controllers create in `default`: the `kubernetes`
+/// Service at the first address of the service range (`pkg/controlplane/controller/kubernetesservice`)
+/// and its Endpoints and EndpointSlice (the lease endpoint reconciler,
+/// `pkg/controlplane/reconcilers`), as (collection path, object).
+fn kubernetes_service_objects() -> Vec<(&'static str, Value)> {
+    let port = json!([{"name": "https", "port": APISERVER_PORT, "protocol": "TCP"}]);
+    vec![
+        (
+            "/api/v1/namespaces/default/services",
+            json!({
+                "apiVersion": "v1", "kind": "Service",
+                "metadata": {"name": "kubernetes", "namespace": "default", "labels": {"component": "apiserver", "provider": "kubernetes"}},
+                "spec": {"clusterIP": crate::apiserver::KUBERNETES_SERVICE_IP, "ports": [{"name": "https", "port": 443, "protocol": "TCP", "targetPort": APISERVER_PORT}], "sessionAffinity": "None", "type": "ClusterIP"},
+            }),
+        ),
+        (
+            "/api/v1/namespaces/default/endpoints",
+            json!({
+                "apiVersion": "v1", "kind": "Endpoints",
+                "metadata": {"name": "kubernetes", "namespace": "default", "labels": {"endpointslice.kubernetes.io/skip-mirror": "true"}},
+                "subsets": [{"addresses": [{"ip": APISERVER_ADDRESS}], "ports": port}],
+            }),
+        ),
+        (
+            "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices",
+            json!({
+                "apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice",
+                "metadata": {"name": "kubernetes", "namespace": "default", "labels": {"kubernetes.io/service-name": "kubernetes"}},
+                "addressType": "IPv4",
+                "endpoints": [{"addresses": [APISERVER_ADDRESS], "conditions": {"ready": true}}],
+                "ports": port,
+            }),
+        ),
+    ]
 }

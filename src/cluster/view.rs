@@ -91,4 +91,12 @@ impl<'a> ClusterView<'a> {
             .map(|s| s.attempts())
             .unwrap_or(&[])
     }
+
+    /// kube-proxy of a node: the service ports its last sync programmed and its rules.
+    pub fn kube_proxy(&self, node: &str) -> Option<&'a crate::proxy::KubeProxy> {
+        self.c
+            .components()
+            .find(|h| h.actor() == Actor::KubeProxy(node.to_string()))
+            .and_then(|h| h.as_any().downcast_ref::<crate::proxy::KubeProxy>())
+    }
 }

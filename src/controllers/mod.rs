@@ -6,6 +6,9 @@
 //! `system:serviceaccount:kube-system:deployment-controller` and so on.
 
 pub mod deployment;
+pub mod endpoint;
+pub mod endpointslice;
+pub mod endpointutil;
 pub mod garbagecollector;
 pub mod nodelifecycle;
 pub mod replicaset;
@@ -18,5 +21,7 @@ pub fn install(c: &mut Cluster) {
     c.add_component(replicaset::ReplicaSetController::default());
     c.add_component(garbagecollector::GarbageCollector::default());
     c.add_component(nodelifecycle::NodeLifecycleController::default());
+    c.add_component(endpoint::EndpointsController::default());
+    c.add_component(endpointslice::EndpointSliceController::default());
     c.add_component(crate::scheduler::Scheduler::default());
 }

@@ -1,4 +1,4 @@
-//! `kubectl create namespace|deployment` (`staging/src/k8s.io/kubectl/pkg/cmd/create`).
+//! `kubectl create namespace|deployment|service` (`staging/src/k8s.io/kubectl/pkg/cmd/create`).
 
 use super::*;
 
@@ -44,6 +44,10 @@ pub(super) fn create(cluster: &mut Cluster, f: &Flags, _ns: &str, out: &mut Outp
             } else {
                 out.err(&server_error(&resp, None));
             }
+        }
+        Some("service") | Some("svc") => {
+            let ns = f.namespace.clone().unwrap_or_else(|| "default".into());
+            create_service(cluster, f, &ns, out)
         }
         Some(other) => out.err(&format!("error: unknown command \"{}\" for \"kubectl create\"", other)),
         None => out.err("error: must specify one of -f and -k"),

@@ -1188,6 +1188,95 @@ pub fn describe_replica_set(rs: &Value, pods: &[Value], events: &[Value], now_ms
     w.finish()
 }
 
+/// `formatEndpointSlices`: the ready `ip:port` values of the slices for one port name, the first
+/// three then ` + N more...`; `<none>` without slices.
+fn format_endpoint_slices(slices: &[Value], port_name: &str) -> String {
+    if slices.is_empty() {
+        return "<none>".into();
+    }
+    let (max, mut list, mut more, mut count) = (3usize, Vec::new(), false, 0usize);
+    let ready = |e: &Value| get(e, &["conditions", "ready"]).and_then(|r| r.as_bool()).unwrap_or(true);
+    let mut push = |s: String, list: &mut Vec<String>| {
+        count += 1;
+        if list.len() < max {
+            list.push(s);
+        } else {
+            more = true;
+        }
+    };
+    for s in slices {
+        let ports = ga(s, &["ports"]);
+        let eps = ga(s, &["endpoints"]);
+        if ports.is_empty() {
+            for e in eps.iter().filter(|e| ready(e)) {
+                push(ga(e, &["addresses"]).first().map(scalar_text).unwrap_or_default(), &mut list);
+            }
+            continue;
+        }
+        for p in ports.iter().filter(|p| gs(p, &["name"]) == port_name) {
+            for e in eps.iter().filter(|e| ready(e)) {
+                let addr = ga(e, &["addresses"]).first().map(scalar_text).unwrap_or_default();
+                push(format!("{}:{}", addr, gi(p, &["port"]).unwrap_or(0)), &mut list);
+            }
+        }
+    }
+    let ret = list.join(",");
+    if more {
+        format!("{} + {} more...", ret, count - max)
+    } else {
+        ret
+    }
+}
+
+/// `describeService`, with the EndpointSlices labelled `kubernetes.io/service-name=<name>`.
+pub fn describe_service(svc: &Value, slices: &[Value], events: &[Value], now_ms: i64) -> String {
+    let mut w = PrefixWriter::new();
+    w.write(0, &format!("Name:\t{}\n", gs(svc, &["metadata", "name"])));
+    w.write(0, &format!("Namespace:\t{}\n", gs(svc, &["metadata", "namespace"])));
+    print_labels_multiline(&mut w, "Labels", &gmap(svc, &["metadata", "labels"]));
+    print_annotations_multiline(&mut w, "Annotations", &gmap(svc, &["metadata", "annotations"]));
+    let sel: Vec<String> = gmap(svc, &["spec", "selector"]).into_iter().map(|(k, v)| format!("{}={}", k, v)).collect();
+    w.write(0, &format!("Selector:\t{}\n", if sel.is_empty() { "<none>".to_string() } else { sel.join(",") }));
+    w.write(0, &format!("Type:\t{}\n", gs(svc, &["spec", "type"])));
+    let policy = gs(svc, &["spec", "ipFamilyPolicy"]);
+    if !policy.is_empty() {
+        w.write(0, &format!("IP Family Policy:\t{}\n", policy));
+    }
+    let fams: Vec<String> = ga(svc, &["spec", "ipFamilies"]).iter().map(scalar_text).collect();
+    w.write(0, &format!("IP Families:\t{}\n", if fams.is_empty() { "<none>".to_string() } else { fams.join(",") }));
+    w.write(0, &format!("IP:\t{}\n", gs(svc, &["spec", "clusterIP"])));
+    let ips: Vec<String> = ga(svc, &["spec", "clusterIPs"]).iter().map(scalar_text).collect();
+    w.write(0, &format!("IPs:\t{}\n", if ips.is_empty() { "<none>".to_string() } else { ips.join(",") }));
+    let ext: Vec<String> = ga(svc, &["spec", "externalIPs"]).iter().map(scalar_text).collect();
+    if !ext.is_empty() {
+        w.write(0, &format!("External IPs:\t{}\n", ext.join(",")));
+    }
+    if gs(svc, &["spec", "type"]) == "ExternalName" {
+        w.write(0, &format!("External Name:\t{}\n", gs(svc, &["spec", "externalName"])));
+    }
+    for sp in ga(svc, &["spec", "ports"]) {
+        let name = if gs(sp, &["name"]).is_empty() { "<unset>" } else { gs(sp, &["name"]) };
+        let proto = gs(sp, &["protocol"]);
+        w.write(0, &format!("Port:\t{}\t{}/{}\n", name, gi(sp, &["port"]).unwrap_or(0), proto));
+        w.write(0, &format!("TargetPort:\t{}/{}\n", get(sp, &["targetPort"]).map(scalar_text).unwrap_or_default(), proto));
+        if let Some(np) = gi(sp, &["nodePort"]).filter(|n| *n != 0) {
+            w.write(0, &format!("NodePort:\t{}\t{}/{}\n", name, np, proto));
+        }
+        w.write(0, &format!("Endpoints:\t{}\n", format_endpoint_slices(slices, gs(sp, &["name"]))));
+    }
+    w.write(0, &format!("Session Affinity:\t{}\n", gs(svc, &["spec", "sessionAffinity"])));
+    let etp = gs(svc, &["spec", "externalTrafficPolicy"]);
+    if !etp.is_empty() {
+        w.write(0, &format!("External Traffic Policy:\t{}\n", etp));
+    }
+    let itp = gs(svc, &["spec", "internalTrafficPolicy"]);
+    if !itp.is_empty() {
+        w.write(0, &format!("Internal Traffic Policy:\t{}\n", itp));
+    }
+    describe_events(&mut w, events, now_ms);
+    w.finish()
+}
+
 /// `describeNodeResource`: the Non-terminated Pods table and the Allocated resources summary.
 fn describe_node_resource(w: &mut PrefixWriter, pods: &[Value], node: &Value, now_ms: i64) {
     // the pods come from a cluster-wide LIST: etcd key order (namespace, name)

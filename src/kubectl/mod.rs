@@ -18,6 +18,7 @@ mod apply;
 mod cordon;
 mod create;
 mod delete;
+mod expose;
 pub mod describe;
 mod get;
 mod label;
@@ -33,6 +34,7 @@ use apply::*;
 use cordon::*;
 use create::*;
 use delete::*;
+use expose::*;
 use get::*;
 use label::*;
 use logs::*;
@@ -178,10 +180,26 @@ struct Flags {
     tail: Option<String>,
     /// what follows `--` (`create deployment NAME --image=busybox -- sleep 3600`)
     command: Vec<String>,
+    /// `expose --port`
+    port: Option<String>,
+    /// `expose --target-port`
+    target_port: Option<String>,
+    /// `expose --type`
+    svc_type: Option<String>,
+    /// `expose --name`
+    name: Option<String>,
+    /// `expose --protocol`
+    protocol: Option<String>,
+    /// `create service --tcp=port:targetPort` (repeatable)
+    tcp: Vec<String>,
+    /// `create service nodeport --node-port`
+    node_port: Option<String>,
+    /// `create service clusterip --clusterip`
+    cluster_ip: Option<String>,
 }
 
 const KNOWN_COMMANDS: &[&str] = &[
-    "apply", "get", "describe", "delete", "scale", "create", "replace", "cordon", "uncordon", "taint", "label", "annotate", "rollout", "set", "logs", "version", "api-resources", "help",
+    "apply", "get", "describe", "delete", "scale", "create", "replace", "cordon", "uncordon", "taint", "label", "annotate", "rollout", "set", "logs", "expose", "exec", "version", "api-resources", "help",
 ];
 
 fn parse_flags(args: &[String]) -> Result<Flags, String> {
@@ -231,7 +249,15 @@ fn parse_flags(args: &[String]) -> Result<Flags, String> {
             "-p" | "--previous" => f.previous = inline.map(|v| v != "false").unwrap_or(true),
             "--follow" => f.follow = inline.map(|v| v != "false").unwrap_or(true),
             "--tail" => f.tail = Some(take(&mut i, "--tail", inline)?),
-            "--validate" | "--server-side" | "--dry-run" | "--wait" => {}
+            "--port" => f.port = Some(take(&mut i, "--port", inline)?),
+            "--target-port" => f.target_port = Some(take(&mut i, "--target-port", inline)?),
+            "--type" => f.svc_type = Some(take(&mut i, "--type", inline)?),
+            "--name" => f.name = Some(take(&mut i, "--name", inline)?),
+            "--protocol" => f.protocol = Some(take(&mut i, "--protocol", inline)?),
+            "--tcp" => f.tcp.push(take(&mut i, "--tcp", inline)?),
+            "--node-port" => f.node_port = Some(take(&mut i, "--node-port", inline)?),
+            "--clusterip" => f.cluster_ip = Some(take(&mut i, "--clusterip", inline)?),
+            "--validate" | "--server-side" | "--dry-run" | "--wait" | "-i" | "-t" | "-it" | "-ti" | "--stdin" | "--tty" => {}
             s if s.starts_with('-') && s.len() > 1 => return Err(format!("unknown flag: {}", s)),
             _ => f.positional.push(a.clone()),
         }
@@ -299,6 +325,8 @@ pub fn run(cluster: &mut Cluster, args: &[String], stdin: Option<&str>, read_fil
         "rollout" => rollout(cluster, &flags, &ns, &mut out),
         "set" => set(cluster, &flags, &ns, &mut out),
         "logs" => logs(cluster, &flags, &ns, &mut out),
+        "expose" => expose(cluster, &flags, &ns, &mut out),
+        "exec" => exec(cluster, &flags, &ns, &mut out),
         "version" => out.out(&format!(
             "Client Version: {}\nKustomize Version: v5.7.1\nServer Version: {}",
             crate::KUBE_VERSION,
@@ -462,6 +490,10 @@ fn describe_cmd(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
                     printers::describe_replica_set(&obj, &pods, &events, now)
                 }
                 "Pod" => printers::describe_pod(&obj, &events, now),
+                "Service" => {
+                    let slices = list_items(cluster, &format!("/apis/discovery.k8s.io/v1/namespaces/{}/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3D{}", ns, n));
+                    printers::describe_service(&obj, &slices, &events, now)
+                }
                 "Node" => {
                     let pods: Vec<Value> = list_items(cluster, &format!("/api/v1/pods?fieldSelector=spec.nodeName%3D{}", n))
                         .into_iter()

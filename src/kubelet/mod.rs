@@ -86,6 +86,10 @@ impl Kubelet {
         Kubelet { cfg, index, running: true, pods: pods::PodWorkers::default(), needs_status_report: false, lease_rv: String::new(), missed: Vec::new() }
     }
 
+    pub fn node_name(&self) -> &str {
+        &self.cfg.name
+    }
+
     pub fn node_ip(&self) -> String {
         format!("192.168.49.{}", self.index + 3)
     }

@@ -103,9 +103,12 @@ pub fn fill(template: &str, vars: &[(&str, String)]) -> String {
 /// (key, English, Korean), sorted by key (a unit test checks the order).
 pub static TABLE: &[(&str, &str, &str)] = &[
     ("actor.dc", "the deployment controller", "디플로이먼트 컨트롤러"),
+    ("actor.epc", "the endpoints controller", "엔드포인트 컨트롤러"),
+    ("actor.epsc", "the EndpointSlice controller", "엔드포인트슬라이스 컨트롤러"),
     ("actor.gc", "the garbage collector", "가비지 컬렉터"),
     ("actor.kubelet", "the kubelet on {node}", "{node} 노드의 kubelet"),
     ("actor.nlc", "the node lifecycle controller", "노드 라이프사이클 컨트롤러"),
+    ("actor.proxy", "kube-proxy on {node}", "{node} 노드의 kube-proxy"),
     ("actor.rsc", "the replicaset controller", "레플리카셋 컨트롤러"),
     ("actor.runtime", "containerd on {node}", "{node} 노드의 containerd"),
     ("actor.sched", "the scheduler", "스케줄러"),
@@ -188,6 +191,7 @@ pub static TABLE: &[(&str, &str, &str)] = &[
     ("n.etcd.create", "kube-apiserver writes the new {kind} to etcd under the key {key}. etcd's revision becomes {rev}, and this number is the object's resourceVersion. Only the API server talks to etcd; every other component goes through the API server.", "kube-apiserver가 새 {kind|을/를} etcd의 {key} 키에 씁니다. etcd 리비전은 {rev|이/가} 되고, 이 숫자가 객체의 resourceVersion입니다. etcd와 직접 통신하는 것은 API 서버뿐이며, 다른 구성요소는 모두 API 서버를 거칩니다."),
     ("n.etcd.delete", "kube-apiserver deletes the key {key} from etcd (revision {rev}). Everyone watching {kind} objects will receive a DELETED event.", "kube-apiserver가 etcd에서 {key} 키를 삭제합니다 (리비전 {rev}). {kind|을/를} watch하는 구성요소들은 DELETED 이벤트를 받게 됩니다."),
     ("n.etcd.update", "kube-apiserver stores the updated {kind} {name} in etcd at {key} (revision {rev}; version {version} of this key). The etcd tab shows exactly which fields changed.", "kube-apiserver가 변경된 {kind} {name|을/를} etcd의 {key}에 저장합니다 (리비전 {rev}, 이 키의 version {version}). 어떤 필드가 바뀌었는지는 etcd 탭에서 볼 수 있습니다."),
+    ("n.net", "On the data path, {from} → {to}: {what}. (Service traffic never passes through kube-apiserver: the node's kernel applies the iptables rules kube-proxy wrote.)", "데이터 경로에서 {from} → {to}: {what}. (서비스 트래픽은 kube-apiserver를 거치지 않습니다: 노드의 커널이 kube-proxy가 써 둔 iptables 규칙을 적용합니다.)"),
     ("n.req.apiserver.logs", "kube-apiserver proxies the log request to the kubelet on {node} (HTTPS to port 10250, {path}). Container logs never go through etcd: the kubelet reads them from the node and sends them back.", "kube-apiserver가 로그 요청을 {node} 노드의 kubelet으로 프록시합니다 (10250 포트로 HTTPS, {path}). 컨테이너 로그는 etcd를 거치지 않습니다: kubelet이 노드에서 로그를 읽어 돌려보냅니다."),
     ("n.req.dc.create_rs", "The deployment controller's syncDeployment finds no ReplicaSet whose pod template matches the Deployment, so it creates ReplicaSet {name} (replicas {want}, ownerReference → Deployment {owner}). The suffix {hash} is the pod-template-hash, a hash of the pod template, also added to the selector and to the Pods' labels so that ReplicaSets of different revisions never share Pods.", "디플로이먼트 컨트롤러의 syncDeployment가 파드 템플릿이 일치하는 레플리카셋을 찾지 못해 {name} 레플리카셋을 만듭니다 (replicas {want}, ownerReference → {owner} 디플로이먼트). 이름 끝의 {hash}는 파드 템플릿의 해시인 pod-template-hash로, 셀렉터와 파드 레이블에도 붙어서 리비전이 다른 레플리카셋끼리 파드를 공유하지 않게 합니다."),
     ("n.req.dc.revision", "The deployment controller found ReplicaSet {name} whose template already matches the Deployment's (ignoring pod-template-hash): a rollback reuses the old ReplicaSet, same name and hash. It raises its revision from {was} to {rev} and appends {was} to its revision-history annotation.", "디플로이먼트 컨트롤러가 템플릿이 디플로이먼트와 이미 같은(pod-template-hash 제외) 레플리카셋 {name|을/를} 찾았습니다. 롤백은 예전 레플리카셋을 이름과 해시 그대로 재사용합니다. 리비전을 {was}에서 {rev}(으)로 올리고, revision-history 어노테이션에 {was|을/를} 덧붙입니다."),

@@ -147,7 +147,9 @@ impl Layout {
             Actor::GarbageCollector => self.gc,
             Actor::NodeController => self.nlc,
             Actor::Scheduler => self.scheduler,
-            Actor::Kubelet(n) => self.node(n)?.kubelet,
+            // the endpoint controllers have no box of their own yet: kube-controller-manager's
+            Actor::EndpointsController | Actor::EndpointSliceController => self.kcm,
+            Actor::Kubelet(n) | Actor::KubeProxy(n) => self.node(n)?.kubelet,
             Actor::Runtime(n) => self.node(n)?.runtime,
         })
     }
@@ -163,7 +165,8 @@ impl Layout {
             Actor::GarbageCollector => vec![(self.gc.cx(), self.gc.y), (api.x + 88.0, api.bottom())],
             Actor::NodeController => vec![(self.nlc.cx(), self.nlc.y), (api.x + 112.0, api.bottom())],
             Actor::Scheduler => vec![(api.right() - 40.0, self.scheduler.y), (api.right() - 40.0, api.bottom())],
-            Actor::Kubelet(n) => self.node(n).map(|b| b.route.clone()).unwrap_or_default(),
+            Actor::EndpointsController | Actor::EndpointSliceController => vec![(self.kcm.right() - 30.0, self.kcm.y), (api.x + 136.0, api.bottom())],
+            Actor::Kubelet(n) | Actor::KubeProxy(n) => self.node(n).map(|b| b.route.clone()).unwrap_or_default(),
             Actor::Runtime(n) => self.node(n).map(|b| vec![(b.runtime.cx(), b.runtime.y), (b.kubelet.cx(), b.kubelet.bottom())]).unwrap_or_default(),
             Actor::ApiServer => vec![],
         }
@@ -179,6 +182,7 @@ impl Layout {
             ("gc".to_string(), self.spoke(&Actor::GarbageCollector)),
             ("nlc".to_string(), self.spoke(&Actor::NodeController)),
             ("sched".to_string(), self.spoke(&Actor::Scheduler)),
+            ("eps".to_string(), self.spoke(&Actor::EndpointSliceController)),
         ];
         for n in &self.nodes {
             v.push((format!("kubelet-{}", n.name), n.route.clone()));
@@ -224,6 +228,8 @@ impl Layout {
             Actor::GarbageCollector => "gc".into(),
             Actor::NodeController => "nlc".into(),
             Actor::Scheduler => "sched".into(),
+            Actor::EndpointsController | Actor::EndpointSliceController => "eps".into(),
+            Actor::KubeProxy(n) => format!("kubelet-{}", n),
             Actor::Kubelet(n) if matches!(m.kind, MessageKind::Runtime { .. }) => format!("cri-{}", n),
             Actor::Kubelet(n) => format!("kubelet-{}", n),
             Actor::Runtime(n) => format!("cri-{}", n),
@@ -314,6 +320,7 @@ pub fn kind_class(m: &Message) -> &'static str {
         MessageKind::Watch { .. } => "watch",
         MessageKind::Runtime { .. } => "cri",
         MessageKind::Timer { .. } => "timer",
+        MessageKind::Net { .. } => "net",
     }
 }
 

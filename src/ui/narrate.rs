@@ -21,7 +21,10 @@ pub fn actor_name(lang: Lang, a: &Actor) -> String {
         Actor::GarbageCollector => tr(lang, "actor.gc").into(),
         Actor::NodeController => tr(lang, "actor.nlc").into(),
         Actor::Scheduler => tr(lang, "actor.sched").into(),
+        Actor::EndpointsController => tr(lang, "actor.epc").into(),
+        Actor::EndpointSliceController => tr(lang, "actor.epsc").into(),
         Actor::Kubelet(n) => fill(tr(lang, "actor.kubelet"), &[("node", n.clone())]),
+        Actor::KubeProxy(n) => fill(tr(lang, "actor.proxy"), &[("node", n.clone())]),
         Actor::Runtime(n) => fill(tr(lang, "actor.runtime"), &[("node", n.clone())]),
     }
 }
@@ -411,6 +414,10 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
         MessageKind::Timer { what } => {
             v.push(("what", what.clone()));
             say(lang, "n.timer", &v)
+        }
+        MessageKind::Net { what } => {
+            v.push(("what", what.clone()));
+            say(lang, "n.net", &v)
         }
     }
 }

@@ -991,9 +991,11 @@ fn validate_object_meta_update(new: &Value, old: &Value) -> Errs {
 mod apps;
 mod node;
 mod pod;
+mod service;
 pub use apps::*;
 pub use node::*;
 pub use pod::*;
+pub use service::*;
 
 #[cfg(test)]
 mod tests {

@@ -43,7 +43,7 @@ pub use yaml::{list_to_yaml, to_yaml};
 
 use serde_json::{Map, Value};
 
-pub use super::describe::{describe_deployment, describe_node, describe_pod, describe_replica_set};
+pub use super::describe::{describe_deployment, describe_node, describe_pod, describe_replica_set, describe_service};
 
 // ---------------------------------------------------------------------------------------------
 // Small accessors: every read from an object is total (missing or mistyped -> empty / None).
@@ -250,6 +250,10 @@ const EVENT_COLUMNS: &[Column] = &[
     col("Count", 1),
     name_col(1),
 ];
+const SERVICE_COLUMNS: &[Column] =
+    &[name_col(0), col("Type", 0), col("Cluster-IP", 0), col("External-IP", 0), col("Port(s)", 0), col("Age", 0), col("Selector", 1)];
+const ENDPOINTS_COLUMNS: &[Column] = &[name_col(0), col("Endpoints", 0), col("Age", 0)];
+const ENDPOINT_SLICE_COLUMNS: &[Column] = &[name_col(0), col("AddressType", 0), col("Ports", 0), col("Endpoints", 0), col("Age", 0)];
 const DEFAULT_COLUMNS: &[Column] = &[name_col(0), col("Age", 0)];
 
 /// `strings.ToLower(GroupKind.String())`, the prefix of `deployment.apps/web`.
@@ -257,6 +261,7 @@ fn kind_prefix(kind: &str) -> String {
     match kind {
         "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet" | "ControllerRevision" => format!("{}.apps", kind.to_lowercase()),
         "Event" => "event".into(),
+        "EndpointSlice" => "endpointslice.discovery.k8s.io".into(),
         k => k.to_lowercase(),
     }
 }
@@ -639,6 +644,117 @@ fn print_event_row(e: &Value, now_ms: i64) -> Vec<String> {
     ]
 }
 
+/// `makePortString`: `80/TCP`, `80:30080/TCP`, comma-joined.
+pub(crate) fn make_port_string(svc: &Value) -> String {
+    ga(svc, &["spec", "ports"])
+        .iter()
+        .map(|p| {
+            let proto = gs(p, &["protocol"]);
+            match gi(p, &["nodePort"]).filter(|n| *n != 0) {
+                Some(np) => format!("{}:{}/{}", gi(p, &["port"]).unwrap_or(0), np, proto),
+                None => format!("{}/{}", gi(p, &["port"]).unwrap_or(0), proto),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// `printService`.
+fn print_service_row(svc: &Value, wide: bool, now_ms: i64) -> Vec<String> {
+    let ty = gs(svc, &["spec", "type"]);
+    let cluster_ip = ga(svc, &["spec", "clusterIPs"]).first().and_then(|v| v.as_str()).unwrap_or("<none>").to_string();
+    // getServiceExternalIP
+    let ext_ips: Vec<String> = ga(svc, &["spec", "externalIPs"]).iter().filter_map(|v| v.as_str().map(String::from)).collect();
+    let external = match ty {
+        "ExternalName" => gs(svc, &["spec", "externalName"]).to_string(),
+        "LoadBalancer" => {
+            let mut ips: Vec<String> = ga(svc, &["status", "loadBalancer", "ingress"])
+                .iter()
+                .map(|i| if gs(i, &["ip"]).is_empty() { gs(i, &["hostname"]).to_string() } else { gs(i, &["ip"]).to_string() })
+                .collect();
+            ips.extend(ext_ips.clone());
+            if ips.is_empty() {
+                "<pending>".to_string()
+            } else {
+                let s = ips.join(",");
+                if !wide && s.len() > 16 {
+                    format!("{}...", &s[..16])
+                } else {
+                    s
+                }
+            }
+        }
+        _ if !ext_ips.is_empty() => ext_ips.join(","),
+        _ => "<none>".to_string(),
+    };
+    let mut ports = make_port_string(svc);
+    if ports.is_empty() {
+        ports = "<none>".into();
+    }
+    let selector: Vec<String> = gmap(svc, &["spec", "selector"]).into_iter().map(|(k, v)| format!("{}={}", k, v)).collect();
+    let selector = if selector.is_empty() { "<none>".to_string() } else { selector.join(",") };
+    vec![gs(svc, &["metadata", "name"]).to_string(), ty.to_string(), cluster_ip, external, ports, age(svc, now_ms), selector]
+}
+
+/// `formatEndpoints`: the first three ready `ip:port` values, then ` + N more...`.
+pub(crate) fn format_endpoints(ep: &Value) -> String {
+    let subsets = ga(ep, &["subsets"]);
+    if subsets.is_empty() {
+        return "<none>".into();
+    }
+    let (max, mut list, mut more, mut count) = (3usize, Vec::new(), false, 0usize);
+    for ss in subsets {
+        let addrs = ga(ss, &["addresses"]);
+        let ports = ga(ss, &["ports"]);
+        if ports.is_empty() {
+            count += addrs.len();
+            for a in addrs {
+                if list.len() == max {
+                    more = true;
+                    break;
+                }
+                list.push(gs(a, &["ip"]).to_string());
+            }
+            continue;
+        }
+        for p in ports {
+            count += addrs.len();
+            for a in addrs {
+                if list.len() == max {
+                    more = true;
+                    break;
+                }
+                list.push(format!("{}:{}", gs(a, &["ip"]), gi(p, &["port"]).unwrap_or(0)));
+            }
+        }
+    }
+    let ret = list.join(",");
+    if more {
+        format!("{} + {} more...", ret, count - max)
+    } else {
+        ret
+    }
+}
+
+/// The first three values, then ` + N more...` (`formatDiscoveryPorts`/`formatDiscoveryEndpoints`).
+fn first_three(values: Vec<String>) -> String {
+    if values.is_empty() {
+        return "<unset>".into();
+    }
+    if values.len() > 3 {
+        format!("{} + {} more...", values[..3].join(","), values.len() - 3)
+    } else {
+        values.join(",")
+    }
+}
+
+/// `printEndpointSlice`.
+fn print_endpoint_slice_row(s: &Value, now_ms: i64) -> Vec<String> {
+    let ports: Vec<String> = ga(s, &["ports"]).iter().map(|p| gi(p, &["port"]).map(|n| n.to_string()).unwrap_or_else(|| "<unset>".into())).collect();
+    let addrs: Vec<String> = ga(s, &["endpoints"]).iter().flat_map(|e| ga(e, &["addresses"]).iter().map(scalar_text).collect::<Vec<_>>()).collect();
+    vec![gs(s, &["metadata", "name"]).to_string(), gs(s, &["addressType"]).to_string(), first_three(ports), first_three(addrs), age(s, now_ms)]
+}
+
 /// `kubectl get <resource>` table. kind is "Deployment" | "ReplicaSet" | "Pod" | "Node" |
 /// "Namespace" | "Event" (anything else prints NAME, AGE like the server's default table).
 /// with_kind: prefix names with "deployment.apps/" etc. (as kubectl does when several kinds are
@@ -655,6 +771,9 @@ pub fn print_table(kind: &str, objs: &[Value], wide: bool, with_kind: bool, now_
         "Node" => (NODE_COLUMNS, objs.iter().map(|o| print_node_row(o, now_ms)).collect()),
         "Namespace" => (NAMESPACE_COLUMNS, objs.iter().map(|o| print_namespace_row(o, now_ms)).collect()),
         "Event" => (EVENT_COLUMNS, objs.iter().map(|o| print_event_row(o, now_ms)).collect()),
+        "Service" => (SERVICE_COLUMNS, objs.iter().map(|o| print_service_row(o, wide, now_ms)).collect()),
+        "Endpoints" => (ENDPOINTS_COLUMNS, objs.iter().map(|o| vec![gs(o, &["metadata", "name"]).to_string(), format_endpoints(o), age(o, now_ms)]).collect()),
+        "EndpointSlice" => (ENDPOINT_SLICE_COLUMNS, objs.iter().map(|o| print_endpoint_slice_row(o, now_ms)).collect()),
         _ => (DEFAULT_COLUMNS, objs.iter().map(|o| vec![gs(o, &["metadata", "name"]).to_string(), age(o, now_ms)]).collect()),
     };
     render_table(columns, &rows, wide, with_kind, kind)

@@ -16,7 +16,7 @@
 //!
 //! Usage (from this directory): `cargo run --release > ../../src/api/schema_data.txt`
 
-use k8s_openapi::api::{apps::v1 as apps, core::v1 as core};
+use k8s_openapi::api::{apps::v1 as apps, core::v1 as core, discovery::v1 as discovery};
 use schemars::{generate::SchemaSettings, SchemaGenerator};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -25,6 +25,7 @@ use std::collections::{BTreeMap, BTreeSet};
 const PACKAGES: &[(&str, &str, &str)] = &[
     ("io.k8s.api.apps.v1", "apps", "v1"),
     ("io.k8s.api.core.v1", "core", "v1"),
+    ("io.k8s.api.discovery.v1", "discovery", "v1"),
     ("io.k8s.apimachinery.pkg.apis.meta.v1", "meta", "v1"),
 ];
 
@@ -84,6 +85,13 @@ const NAMED_TYPES: &[(&str, &str, &str)] = &[
         "v1.TerminationMessagePolicy",
     ),
     ("core.ContainerPort", "protocol", "v1.Protocol"),
+    ("core.ServicePort", "protocol", "v1.Protocol"),
+    ("core.EndpointPort", "protocol", "v1.Protocol"),
+    ("core.ServiceSpec", "type", "v1.ServiceType"),
+    ("core.ServiceSpec", "sessionAffinity", "v1.ServiceAffinity"),
+    ("core.ServiceSpec", "externalTrafficPolicy", "v1.ServiceExternalTrafficPolicy"),
+    ("core.ServiceSpec", "ipFamilies", "[]v1.IPFamily"),
+    ("discovery.EndpointSlice", "addressType", "v1.AddressType"),
     (
         "core.ContainerResizePolicy",
         "resourceName",
@@ -332,6 +340,13 @@ fn main() {
             def_of::<apps::ReplicaSet>(&mut generator),
         ),
         ("v1", "Binding", def_of::<core::Binding>(&mut generator)),
+        ("v1", "Endpoints", def_of::<core::Endpoints>(&mut generator)),
+        ("v1", "Service", def_of::<core::Service>(&mut generator)),
+        (
+            "discovery.k8s.io/v1",
+            "EndpointSlice",
+            def_of::<discovery::EndpointSlice>(&mut generator),
+        ),
         ("v1", "Event", def_of::<core::Event>(&mut generator)),
         ("v1", "Namespace", def_of::<core::Namespace>(&mut generator)),
         ("v1", "Node", def_of::<core::Node>(&mut generator)),
@@ -384,7 +399,8 @@ fn main() {
     println!("#");
     println!("# `kind <apiVersion> <Kind> <type>` names the root struct of a kind.");
     println!("# `<pkg>.<GoStruct> <field>:<type> ...` lists a struct's JSON fields. Packages: apps = apps/v1,");
-    println!("# core = core/v1, meta = meta/v1 (all Go package `v1`). Types: s string, b bool, i32 int32,");
+    println!("# core = core/v1, discovery = discovery/v1, meta = meta/v1 (all Go package `v1`). Types: s string,");
+    println!("# b bool, i32 int32,");
     println!("# i64 int64, f64 float64, byte base64 []byte, q resource.Quantity, ios intstr.IntOrString,");
     println!("# t metav1.Time, mt metav1.MicroTime, any raw JSON, @pkg.Name a struct, []T a slice, {{}}T a map");
     println!(

@@ -1,0 +1,231 @@
+//! The data path: an HTTP request from a Pod (`kubectl exec … -- curl`) or from outside the
+//! cluster (`sim curl NODE:NODEPORT`) followed hop by hop, each hop a message in the trace.
+//!
+//! There is no single upstream counterpart: this is the Linux kernel running the rules kube-proxy
+//! wrote (`pkg/proxy/iptables/proxier.go`): `KUBE-SERVICES` matches the ClusterIP (or
+//! `KUBE-NODEPORTS` the node port), `KUBE-SVC-…` picks an endpoint with
+//! `-m statistic --mode random --probability p` (drawn here from the cluster's seeded RNG),
+//! `KUBE-SEP-…` DNATs to the Pod's IP, and the container answers if it listens on the port.
+//! A Service without endpoints is `REJECT`ed (connection refused at once).
+//!
+//! What kubesim simplifies: the name is resolved from the Services the API server holds, as
+//! CoreDNS's kubernetes plugin would answer (`<svc>.<ns>.svc.cluster.local`), but no CoreDNS Pod
+//! runs yet and no DNS packet is sent; no conntrack (each request is balanced afresh), no
+//! masquerade shown, HTTP GET only.
+
+use super::*;
+use crate::api::net;
+use crate::proxy::iptables::proxier::{self, Endpoint, ServicePort};
+use crate::runtime::program::{Surface, TeachingApp};
+
+/// What a request got back.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HttpResult {
+    /// The response body (HTTP 200).
+    Ok(String),
+    /// An HTTP error status and its body.
+    Status(u16, String),
+    /// curl's error line (`curl: (7) Failed to connect …`).
+    Failed(String),
+}
+
+/// The default nginx page (`/usr/share/nginx/html/index.html`).
+pub const NGINX_WELCOME: &str = "<!DOCTYPE html>\n<html>\n<head>\n<title>Welcome to nginx!</title>\n<style>\nhtml { color-scheme: light dark; }\nbody { width: 35em; margin: 0 auto;\nfont-family: Tahoma, Verdana, Arial, sans-serif; }\n</style>\n</head>\n<body>\n<h1>Welcome to nginx!</h1>\n<p>If you see this page, the nginx web server is successfully installed and\nworking. Further configuration is required.</p>\n\n<p>For online documentation and support please refer to\n<a href=\"http://nginx.org/\">nginx.org</a>.<br/>\nCommercial support is available at\n<a href=\"http://nginx.com/\">nginx.com</a>.</p>\n\n<p><em>Thank you for using nginx.</em></p>\n</body>\n</html>\n";
+
+/// `http://host[:port][/path]` → (host, port, path).
+pub fn parse_url(url: &str) -> Result<(String, i64, String), String> {
+    let rest = url.strip_prefix("http://").unwrap_or(url);
+    if rest.starts_with("https://") || url.starts_with("https://") {
+        return Err("curl: (35) kubesim's containers speak plain HTTP only".into());
+    }
+    let (hostport, path) = match rest.find('/') {
+        Some(i) => (&rest[..i], rest[i..].to_string()),
+        None => (rest, "/".to_string()),
+    };
+    let (host, port) = match hostport.rsplit_once(':') {
+        Some((h, p)) => (h, p.parse::<i64>().map_err(|_| format!("curl: (3) URL rejected: Port number was not a decimal number between 0 and 65535"))?),
+        None => (hostport, 80),
+    };
+    if host.is_empty() {
+        return Err("curl: (3) URL rejected: No host part in the URL".into());
+    }
+    Ok((host.to_string(), port, path))
+}
+
+impl Cluster {
+    fn hop(&mut self, from: &Actor, to: &Actor, what: String, cause: Option<MsgId>) -> MsgId {
+        self.now += 1;
+        self.trace.push(self.now, from.clone(), to.clone(), MessageKind::Net { what }, cause)
+    }
+
+    fn node_ip_of(&self, node: &str) -> Option<String> {
+        let n = self.api.peek(meta::lookup("nodes").expect("nodes"), "", node)?;
+        meta::get(&n, &["status", "addresses"])?
+            .as_array()?
+            .iter()
+            .find(|a| meta::get_str(a, &["type"]) == "InternalIP")
+            .map(|a| meta::get_str(a, &["address"]).to_string())
+    }
+
+    /// An HTTP GET of `url`, from the Pod `from` (namespace, name) or, with `None`, from a
+    /// machine outside the cluster. Every hop is recorded in the trace.
+    pub fn http_get(&mut self, from: Option<(&str, &str)>, url: &str) -> HttpResult {
+        let (host, port, path) = match parse_url(url) {
+            Ok(x) => x,
+            Err(e) => return HttpResult::Failed(e),
+        };
+        let pods_info = meta::lookup("pods").expect("pods");
+        let (client, client_node, ns) = match from {
+            Some((ns, name)) => match self.api.peek(pods_info, ns, name) {
+                Some(p) => {
+                    let node = meta::get_str(&p, &["spec", "nodeName"]).to_string();
+                    (Actor::Runtime(node.clone()), Some(node), ns.to_string())
+                }
+                None => return HttpResult::Failed(format!("Error from server (NotFound): pods \"{}\" not found", name)),
+            },
+            None => (Actor::Kubectl, None, "default".to_string()),
+        };
+        let start = self.trace.push(self.now, client.clone(), client.clone(), MessageKind::Net { what: format!("GET http://{}:{}{}", host, port, path) }, None);
+        // name resolution (CoreDNS's kubernetes plugin, read from the Services)
+        let nodes = meta::lookup("nodes").expect("nodes");
+        let mut via_node: Option<String> = None;
+        let ip = if net::parse_ipv4(&host).is_some() {
+            host.clone()
+        } else if self.api.peek(nodes, "", &host).is_some() {
+            via_node = Some(host.clone());
+            self.node_ip_of(&host).unwrap_or_default()
+        } else {
+            let labels: Vec<&str> = host.split('.').collect();
+            let (svc, svc_ns) = match labels.as_slice() {
+                [s] => (s.to_string(), ns.clone()),
+                [s, n] | [s, n, "svc"] | [s, n, "svc", "cluster", "local"] => (s.to_string(), n.to_string()),
+                _ => (String::new(), String::new()),
+            };
+            let fqdn = format!("{}.{}.svc.cluster.local", svc, svc_ns);
+            let found = (from.is_some() && !svc.is_empty())
+                .then(|| self.api.peek(meta::lookup("services").expect("svc"), &svc_ns, &svc))
+                .flatten()
+                .map(|s| meta::get_str(&s, &["spec", "clusterIP"]).to_string())
+                .filter(|ip| !ip.is_empty() && ip != "None");
+            match found {
+                Some(ip) => {
+                    self.hop(&client, &client, format!("DNS {} → {} (kube-dns answers from the Service)", fqdn, ip), Some(start));
+                    ip
+                }
+                None => {
+                    self.hop(&client, &client, format!("DNS {}: NXDOMAIN", host), Some(start));
+                    return HttpResult::Failed(format!("curl: (6) Could not resolve host: {}", host));
+                }
+            }
+        };
+        // the rules of the node the packet enters: the client's node, or the node addressed
+        let rules_node = via_node.clone().or(client_node.clone());
+        let Some(rules_node) = rules_node else {
+            return self.direct(&client, start, &ip, port, &path, &host);
+        };
+        let ports: Vec<ServicePort> = self.view().kube_proxy(&rules_node).map(|k| k.service_ports().to_vec()).unwrap_or_default();
+        let matched = ports.iter().find(|sp| {
+            if via_node.is_some() {
+                sp.node_port == port && sp.protocol == "tcp"
+            } else {
+                sp.cluster_ip == ip && sp.port == port && sp.protocol == "tcp"
+            }
+        });
+        let proxy = Actor::KubeProxy(rules_node.clone());
+        let Some(sp) = matched.cloned() else {
+            if net::Cidr::parse(crate::apiserver::SERVICE_CIDR).map(|c| net::parse_ipv4(&ip).map(|i| c.contains(i)).unwrap_or(false)).unwrap_or(false) {
+                self.hop(&client, &proxy, format!("iptables on {}: no rule for {}:{}", rules_node, ip, port), Some(start));
+                return HttpResult::Failed(format!("curl: (28) Failed to connect to {} port {} after 130000 ms: Couldn't connect to server", host, port));
+            }
+            return self.direct(&client, start, &ip, port, &path, &host);
+        };
+        let name = sp.port_name_string();
+        if sp.endpoints.is_empty() {
+            self.hop(&client, &proxy, format!("iptables on {}: \"{} has no endpoints\" -j REJECT", rules_node, name), Some(start));
+            return HttpResult::Failed(format!("curl: (7) Failed to connect to {} port {} after 1 ms: Couldn't connect to server", host, port));
+        }
+        // KUBE-SVC: rule i of n matches with probability 1/(n-i)
+        let n = sp.endpoints.len();
+        let mut chosen = n - 1;
+        for i in 0..n - 1 {
+            let p: f64 = proxier::probability(i, n).parse().unwrap_or(1.0);
+            let draw = self.rng.below(1 << 31) as f64 / 2_147_483_648.0;
+            if draw < p {
+                chosen = i;
+                break;
+            }
+        }
+        let ep: Endpoint = sp.endpoints[chosen].clone();
+        let entry = if via_node.is_some() { format!("KUBE-NODEPORTS → {}", sp.ext_chain()) } else { "KUBE-SERVICES".to_string() };
+        let rule = self.hop(
+            &client,
+            &proxy,
+            format!("iptables on {}: {} → {} → {} (endpoint {} of {}), DNAT to {}", rules_node, entry, sp.svc_chain(), sp.sep_chain(&ep), chosen + 1, n, ep.addr()),
+            Some(start),
+        );
+        self.answer(&client, &proxy, rule, &ep.ip, ep.port, &path, &host, port)
+    }
+
+    /// A request to an address no Service rule matches: straight to a Pod IP, or nowhere.
+    fn direct(&mut self, client: &Actor, start: MsgId, ip: &str, port: i64, path: &str, host: &str) -> HttpResult {
+        let pod_ip = net::Cidr::parse(proxier::CLUSTER_CIDR).map(|c| net::parse_ipv4(ip).map(|i| c.contains(i)).unwrap_or(false)).unwrap_or(false);
+        if !pod_ip {
+            self.hop(client, client, format!("no route to {}", ip), Some(start));
+            return HttpResult::Failed(format!("curl: (28) Failed to connect to {} port {} after 130000 ms: Couldn't connect to server", host, port));
+        }
+        self.answer(client, client, start, ip, port, path, host, port)
+    }
+
+    /// The Pod at `ip` answers on `port`, if a container of it listens there.
+    #[allow(clippy::too_many_arguments)]
+    fn answer(&mut self, client: &Actor, from: &Actor, cause: MsgId, ip: &str, port: i64, path: &str, host: &str, host_port: i64) -> HttpResult {
+        let pods = self.api.list_objects(meta::lookup("pods").expect("pods"), "", None);
+        let Some(pod) = pods.into_iter().find(|p| meta::get_str(p, &["status", "podIP"]) == ip && !matches!(meta::get_str(p, &["status", "phase"]), "Succeeded" | "Failed")) else {
+            return HttpResult::Failed(format!("curl: (28) Failed to connect to {} port {} after 130000 ms: Couldn't connect to server", host, host_port));
+        };
+        let node = meta::get_str(&pod, &["spec", "nodeName"]).to_string();
+        let runtime = Actor::Runtime(node.clone());
+        let pod_name = meta::name(&pod).to_string();
+        let running: Vec<String> = meta::get(&pod, &["status", "containerStatuses"])
+            .and_then(|c| c.as_array())
+            .map(|cs| cs.iter().filter(|c| meta::get(c, &["state", "running"]).is_some()).map(|c| meta::get_str(c, &["name"]).to_string()).collect())
+            .unwrap_or_default();
+        let strs = |v: Option<&Value>| -> Vec<String> { v.and_then(|a| a.as_array()).map(|a| a.iter().filter_map(|x| x.as_str().map(String::from)).collect()).unwrap_or_default() };
+        for c in meta::get(&pod, &["spec", "containers"]).and_then(|c| c.as_array()).cloned().unwrap_or_default() {
+            let cname = meta::get_str(&c, &["name"]).to_string();
+            if !running.contains(&cname) {
+                continue;
+            }
+            let image = meta::get_str(&c, &["image"]).to_string();
+            let env: Vec<(String, String)> = meta::get(&c, &["env"])
+                .and_then(|e| e.as_array())
+                .map(|es| es.iter().map(|e| (meta::get_str(e, &["name"]).to_string(), meta::get_str(e, &["value"]).to_string())).collect())
+                .unwrap_or_default();
+            let app = TeachingApp::of(&image, &env, None);
+            let surface = match &app {
+                Some(a) => Surface::of_app(a.clone()),
+                None => Surface::of(&image, &strs(c.get("command")), &strs(c.get("args"))),
+            };
+            if !surface.ports.iter().any(|p| *p as i64 == port) {
+                continue;
+            }
+            let to_pod = self.hop(from, &runtime, format!("TCP {}:{} → pod {} on {} (container {})", ip, port, pod_name, node, cname), Some(cause));
+            let (status, body) = match &app {
+                Some(a) => {
+                    let code = a.http_status(path, i64::MAX / 4);
+                    (code, format!("kubesim/app:{} answered from {}\n", a.tag, pod_name))
+                }
+                None if image.contains("nginx") => match &surface.http {
+                    Some(Some(paths)) if !paths.iter().any(|p| *p == path) => (404, "<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n".to_string()),
+                    _ => (200, NGINX_WELCOME.to_string()),
+                },
+                None if image.contains("httpd") => (200, "<html><body><h1>It works!</h1></body></html>\n".to_string()),
+                None => (200, String::new()),
+            };
+            self.hop(&runtime, client, format!("HTTP/1.1 {} from {}", status, pod_name), Some(to_pod));
+            return if status == 200 { HttpResult::Ok(body) } else { HttpResult::Status(status, body) };
+        }
+        self.hop(from, &runtime, format!("TCP {}:{} → pod {}: nothing listens, RST", ip, port, pod_name), Some(cause));
+        HttpResult::Failed(format!("curl: (7) Failed to connect to {} port {} after 1 ms: Couldn't connect to server", host, host_port))
+    }
+}

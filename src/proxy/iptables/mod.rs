@@ -1,0 +1,3 @@
+//! kube-proxy's iptables mode (`pkg/proxy/iptables`).
+
+pub mod proxier;
