@@ -1262,7 +1262,9 @@ status: {}
             ("event", "v1", "Event", true),
             ("binding", "v1", "Binding", true),
             ("wrong group for pod", "apps/v1", "Pod", false),
-            ("service not in schema", "v1", "Service", false),
+            ("service", "v1", "Service", true),
+            ("endpointslice", "discovery.k8s.io/v1", "EndpointSlice", true),
+            ("daemonset not in schema", "apps/v1", "DaemonSet", false),
             ("kind is case-sensitive", "apps/v1", "deployment", false),
         ];
         for (name, api_version, kind, want) in cases {
@@ -1737,10 +1739,24 @@ status: {}
             },
             Case {
                 name: "kinds outside the schema are not checked",
-                api_version: "v1",
-                kind: "Service",
+                api_version: "apps/v1",
+                kind: "DaemonSet",
                 obj: json!({"whatever": 1}),
                 want: None,
+            },
+            Case {
+                name: "a Service port's typo",
+                api_version: "v1",
+                kind: "Service",
+                obj: json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web"}, "spec": {"ports": [{"port": 80, "targetport": 8080}]}}),
+                want: Some(r#"strict decoding error: unknown field "spec.ports[0].targetport""#),
+            },
+            Case {
+                name: "an EndpointSlice endpoint's conditions",
+                api_version: "discovery.k8s.io/v1",
+                kind: "EndpointSlice",
+                obj: json!({"apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice", "metadata": {"name": "s"}, "addressType": "IPv4", "endpoints": [{"addresses": ["10.244.1.2"], "conditions": {"healthy": true}}]}),
+                want: Some(r#"strict decoding error: unknown field "endpoints[0].conditions.healthy""#),
             },
         ]);
     }
