@@ -40,6 +40,18 @@ pub fn services_for_pod(pod: &Value, services: &Store) -> Vec<String> {
         .collect()
 }
 
+/// The Services to sync after a Pod changed: those that selected it before and those that select
+/// it now (`getPodServiceMemberships` of the old and the new Pod), sorted, once each.
+pub fn services_to_sync(pod: &Value, old: Option<&Value>, services: &Store) -> Vec<String> {
+    let mut keys = services_for_pod(pod, services);
+    if let Some(o) = old {
+        keys.extend(services_for_pod(o, services));
+    }
+    keys.sort();
+    keys.dedup();
+    keys
+}
+
 /// `ShouldPodBeInEndpoints`: a Pod with an address that has not finished (Succeeded/Failed);
 /// a terminating Pod only when `include_terminating`.
 pub fn should_pod_be_in_endpoints(pod: &Value, include_terminating: bool) -> bool {

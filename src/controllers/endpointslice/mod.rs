@@ -150,14 +150,7 @@ impl Component for EndpointSliceController {
             }
             Input::Watch { resource: Resource::Pods, event_type, object } => {
                 let old = self.pods.apply_shared(event_type, object.clone());
-                // the Services that selected the Pod before, and those that select it now
-                let mut keys = eu::services_for_pod(&object, &self.services);
-                if let Some(o) = old {
-                    keys.extend(eu::services_for_pod(&o, &self.services));
-                }
-                keys.sort();
-                keys.dedup();
-                for k in keys {
+                for k in eu::services_to_sync(&object, old.as_deref(), &self.services) {
                     self.queue.enqueue(ctx, &k, Timer::Worker);
                 }
             }
