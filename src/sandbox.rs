@@ -257,6 +257,8 @@ pub fn bench_cluster(seed: u64, nodes: usize) -> Cluster {
     let mut config = ClusterConfig { trace_limit: 200_000, ..ClusterConfig::default() };
     config.limits.max_audit_events = 100_000;
     config.limits.etcd_history = 50_000;
+    // room for MAX_NODES /24s (the default 10.244.0.0/16 holds 255 worker nodes)
+    config.cluster_cidr = crate::api::net::Cidr::parse("10.128.0.0/9").expect("cidr");
     let mut c = control_plane(seed, config);
     for i in 1..=nodes {
         let mut cfg = NodeConfig::new(&format!("node-{}", i));

@@ -32,6 +32,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("init_containers"),
     scenario!("sidecars"),
     scenario!("prestop"),
+    scenario!("pod_network"),
     scenario!("services"),
     scenario!("service_errors"),
 ];

@@ -23,6 +23,8 @@ pub enum Actor {
     ReplicaSetController,
     GarbageCollector,
     NodeController,
+    /// Node IPAM in kube-controller-manager (`node-ipam-controller`).
+    NodeIpamController,
     Scheduler,
     EndpointsController,
     EndpointSliceController,
@@ -43,6 +45,7 @@ impl Actor {
             Actor::ReplicaSetController => "replicaset-controller".into(),
             Actor::GarbageCollector => "garbage-collector".into(),
             Actor::NodeController => "node-controller".into(),
+            Actor::NodeIpamController => "node-ipam-controller".into(),
             Actor::Scheduler => "kube-scheduler".into(),
             Actor::EndpointsController => "endpoint-controller".into(),
             Actor::EndpointSliceController => "endpointslice-controller".into(),

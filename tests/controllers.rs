@@ -9,7 +9,8 @@
 
 use kubesim::api::request::{Method, Request};
 use kubesim::cluster::{kubectl_identity, Cluster, ClusterConfig};
-use kubesim::controllers::{deployment, garbagecollector, nodelifecycle, replicaset};
+use kubesim::api::net::Cidr;
+use kubesim::controllers::{deployment, garbagecollector, nodeipam, nodelifecycle, replicaset};
 use kubesim::kubelet::{Kubelet, NodeConfig};
 use kubesim::scheduler::Scheduler;
 use kubesim::trace::{Actor, MessageKind};
@@ -217,6 +218,13 @@ fn kubelet_registers_and_runs_a_bound_pod() {
         &["POST /api/v1/nodes", "POST /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases"],
         "kubelet, start",
     );
+    // node IPAM gives the node its pod CIDR; the kubelet hands it to the runtime
+    let since = last_id(&c);
+    c.add_component(nodeipam::NodeIpamController::new(Cidr::parse("10.244.0.0/16").unwrap(), 24));
+    c.run_until_settled();
+    assert_requests(requests(&c, &Actor::NodeIpamController, since), &["PATCH /api/v1/nodes/node-1"], "node IPAM, a new node");
+    let node = c.client_request(&kubectl_identity(), Request::get("/api/v1/nodes/node-1")).body;
+    assert_eq!(node["spec"], json!({"podCIDR": "10.244.1.0/24", "podCIDRs": ["10.244.1.0/24"]}));
     let since = last_id(&c);
     seed(&mut c, "/api/v1/namespaces/default/pods", pod("web", Some("node-1")));
     c.run_until_settled();
@@ -249,4 +257,23 @@ fn kubelet_registers_and_runs_a_bound_pod() {
         })
         .collect();
     assert_eq!(cri, ["RunPodSandbox", "PullImage", "CreateContainer", "StartContainer"], "kubelet's CRI calls");
+    let pod = c.client_request(&kubectl_identity(), Request::get("/api/v1/namespaces/default/pods/web")).body;
+    assert_eq!(pod["status"]["podIP"], json!("10.244.1.2"), "the CNI plugin's first address");
+}
+
+/// Without a pod CIDR (no node IPAM), the node's network is not ready: the pod worker says so and
+/// creates no sandbox.
+#[test]
+fn kubelet_without_pod_cidr_reports_network_not_ready() {
+    let mut c = bare();
+    c.add_component(Kubelet::new(NodeConfig::new("node-1"), 0));
+    c.run_until_settled();
+    let since = last_id(&c);
+    seed(&mut c, "/api/v1/namespaces/default/pods", pod("web", Some("node-1")));
+    c.run_until_settled();
+    let sandbox = c.view().trace().messages().iter().filter(|m| m.id > since).any(|m| matches!(&m.kind, MessageKind::Runtime { call, .. } if call == "RunPodSandbox"));
+    assert!(!sandbox, "no sandbox without a network");
+    let events = c.client_request(&kubectl_identity(), Request::get("/api/v1/namespaces/default/events")).body;
+    let reasons: Vec<&str> = events["items"].as_array().unwrap().iter().map(|e| e["reason"].as_str().unwrap_or("")).collect();
+    assert_eq!(reasons, ["NetworkNotReady"]);
 }

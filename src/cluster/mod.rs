@@ -310,6 +310,15 @@ impl<'a, T: fmt::Display + 'static> Ctx<'a, T> {
         self.cause = Some(id);
         id
     }
+
+    /// A step on the node's network that the runtime takes while serving a call (the CNI
+    /// plugin's ADD or DEL inside `RunPodSandbox` / `StopPodSandbox`).
+    pub fn runtime_net(&mut self, node: &str, what: String) -> MsgId {
+        let runtime = Actor::Runtime(node.to_string());
+        let id = self.trace.push(self.now, runtime.clone(), runtime, MessageKind::Net { what }, self.cause);
+        self.cause = Some(id);
+        id
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -410,11 +419,22 @@ pub struct ClusterConfig {
     pub trace_limit: usize,
     /// The API server's limits (objects, body size, audit events kept, etcd history).
     pub limits: Limits,
+    /// kube-controller-manager's `--cluster-cidr`, which node IPAM cuts into pod CIDRs.
+    pub cluster_cidr: crate::api::net::Cidr,
+    /// kube-controller-manager's `--node-cidr-mask-size`.
+    pub node_cidr_mask_size: u8,
 }
 
 impl Default for ClusterConfig {
     fn default() -> Self {
-        ClusterConfig { timing: Timing::default(), max_steps_per_settle: 2_000_000, trace_limit: 2_000_000, limits: Limits::default() }
+        ClusterConfig {
+            timing: Timing::default(),
+            max_steps_per_settle: 2_000_000,
+            trace_limit: 2_000_000,
+            limits: Limits::default(),
+            cluster_cidr: crate::api::net::Cidr::parse(crate::controllers::nodeipam::DEFAULT_CLUSTER_CIDR).expect("cluster CIDR"),
+            node_cidr_mask_size: crate::controllers::nodeipam::DEFAULT_NODE_CIDR_MASK_SIZE,
+        }
     }
 }
 
@@ -705,6 +725,10 @@ impl Cluster {
     }
 
     /// The bound on deliveries of one settle.
+    pub fn config(&self) -> &ClusterConfig {
+        &self.config
+    }
+
     pub fn max_steps_per_settle(&self) -> u64 {
         self.config.max_steps_per_settle
     }

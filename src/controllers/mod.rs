@@ -10,6 +10,7 @@ pub mod endpoint;
 pub mod endpointslice;
 pub mod endpointutil;
 pub mod garbagecollector;
+pub mod nodeipam;
 pub mod nodelifecycle;
 pub mod replicaset;
 
@@ -20,6 +21,8 @@ pub fn install(c: &mut Cluster) {
     c.add_component(deployment::DeploymentController::default());
     c.add_component(replicaset::ReplicaSetController::default());
     c.add_component(garbagecollector::GarbageCollector::default());
+    let (cidr, mask) = (c.config().cluster_cidr, c.config().node_cidr_mask_size);
+    c.add_component(nodeipam::NodeIpamController::new(cidr, mask));
     c.add_component(nodelifecycle::NodeLifecycleController::default());
     c.add_component(endpoint::EndpointsController::default());
     c.add_component(endpointslice::EndpointSliceController::default());

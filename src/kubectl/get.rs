@@ -128,27 +128,119 @@ pub(super) fn get(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) 
 }
 
 /// A small subset of kubectl's JSONPath (`k8s.io/client-go/util/jsonpath`): `{.a.b[0].c}`,
-/// `{.items[*].metadata.name}` and filters such as `{.status.conditions[?(@.type=="Ready")].status}`
+/// `{.items[*].metadata.name}`, filters such as `{.status.conditions[?(@.type=="Ready")].status}`
 /// (`==`, `!=`, `<`, `>`, `<=`, `>=` against a quoted string or a number, or `?(@.key)` for
-/// presence), with literal text between expressions. Values print as kubectl prints them (strings
-/// bare, others JSON; several matches joined by a space).
+/// presence), `{range .items[*]}…{end}` and string literals such as `{"\t"}` and `{"\n"}`, with
+/// literal text between actions. Values print as kubectl prints them (strings bare, others JSON;
+/// several matches joined by a space).
 pub(super) fn printers_jsonpath(obj: &Value, expr: &str) -> Result<String, String> {
-    let mut out = String::new();
+    let mut actions = Vec::new();
     let mut rest = expr;
     while let Some(start) = rest.find('{') {
-        out.push_str(&rest[..start]);
-        let end = rest[start..].find('}').ok_or("unclosed action")? + start;
-        let path = rest[start + 1..end].trim();
-        let cur = jsonpath_select(obj, path)?;
-        let parts: Vec<String> = cur.iter().map(|v| match v {
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
-        }).collect();
-        out.push_str(&parts.join(" "));
+        if start > 0 {
+            actions.push(Action::Text(rest[..start].to_string()));
+        }
+        let end = action_end(&rest[start..]).ok_or("unclosed action")? + start;
+        actions.push(Action::parse(rest[start + 1..end].trim())?);
         rest = &rest[end + 1..];
     }
-    out.push_str(rest);
+    if !rest.is_empty() {
+        actions.push(Action::Text(rest.to_string()));
+    }
+    let mut out = String::new();
+    let mut pos = 0;
+    run_actions(obj, &actions, &mut pos, &mut out, false)?;
+    if pos < actions.len() {
+        return Err("unexpected {end}".into());
+    }
     Ok(out)
+}
+
+enum Action {
+    Text(String),
+    Field(String),
+    Range(String),
+    End,
+}
+
+impl Action {
+    fn parse(a: &str) -> Result<Action, String> {
+        if a == "end" {
+            return Ok(Action::End);
+        }
+        if let Some(p) = a.strip_prefix("range ") {
+            return Ok(Action::Range(p.trim().to_string()));
+        }
+        if a.len() >= 2 && (a.starts_with('"') && a.ends_with('"') || a.starts_with('\'') && a.ends_with('\'')) {
+            let inner = &a[1..a.len() - 1];
+            return Ok(Action::Text(inner.replace("\\n", "\n").replace("\\t", "\t").replace("\\\"", "\"")));
+        }
+        Ok(Action::Field(a.to_string()))
+    }
+}
+
+/// The index of the `}` closing the action that `s` opens, skipping quoted text.
+fn action_end(s: &str) -> Option<usize> {
+    let mut quote = None;
+    for (i, ch) in s.char_indices().skip(1) {
+        match (quote, ch) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"') => quote = Some(ch),
+            (None, '}') => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Runs `actions` from `*pos` on `obj` until the `{end}` closing a range (when `in_range`).
+fn run_actions(obj: &Value, actions: &[Action], pos: &mut usize, out: &mut String, in_range: bool) -> Result<(), String> {
+    while *pos < actions.len() {
+        match &actions[*pos] {
+            Action::Text(t) => out.push_str(t),
+            Action::End if in_range => return Ok(()),
+            Action::End => return Err("not in range, nothing to end".into()),
+            Action::Field(path) => {
+                let parts: Vec<String> = jsonpath_select(obj, path)?
+                    .iter()
+                    .map(|v| match v {
+                        Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    })
+                    .collect();
+                out.push_str(&parts.join(" "));
+            }
+            Action::Range(path) => {
+                let items = jsonpath_select(obj, path)?;
+                let body = *pos + 1;
+                let mut after = None;
+                for item in &items {
+                    let mut p = body;
+                    run_actions(item, actions, &mut p, out, true)?;
+                    after = Some(p);
+                }
+                *pos = match after {
+                    Some(p) => p,
+                    None => {
+                        // no items: skip to the matching {end}
+                        let mut scratch = String::new();
+                        let mut p = body;
+                        run_actions(&Value::Null, actions, &mut p, &mut scratch, true)?;
+                        p
+                    }
+                };
+                if *pos >= actions.len() {
+                    return Err("range without {end}".into());
+                }
+            }
+        }
+        *pos += 1;
+    }
+    if in_range {
+        return Err("range without {end}".into());
+    }
+    Ok(())
 }
 
 /// Splits `.a.b[?(@.x.y=="1.2")].c` at the dots outside brackets and quotes.
@@ -287,6 +379,11 @@ mod tests {
             ("bad index", "{.status.conditions[x].type}", Err("invalid array index x")),
             ("out of bounds", "{.status.conditions[5].type}", Err("array index out of bounds")),
             ("unclosed", "{.metadata.name", Err("unclosed action")),
+            ("range", r#"{range .status.containerStatuses[*]}{.name}{"\t"}{.restartCount}{"\n"}{end}"#, Ok("a\t3\nb\t0\n")),
+            ("range over nothing", "{range .spec.containers[*]}{.name}{end}done", Ok("done")),
+            ("string literal with a brace", r#"{"}"}"#, Ok("}")),
+            ("range without end", "{range .status.conditions[*]}{.type}", Err("range without {end}")),
+            ("end without range", "{.metadata.name}{end}", Err("not in range, nothing to end")),
         ];
         for (name, expr, want) in cases {
             let got = printers_jsonpath(&pod, expr);

@@ -14,7 +14,7 @@ pub mod prober;
 
 use crate::api::meta::Resource;
 use crate::api::request::EventType;
-use crate::api::{meta, quantity, time};
+use crate::api::{meta, net, quantity, time};
 use crate::api::request::{Identity, Method};
 use crate::cluster::{self, Component};
 use crate::trace::Actor;
@@ -122,7 +122,8 @@ impl Kubelet {
         let cond = |t: &str, s: &str, r: &str, m: &str| {
             json!({"type": t, "status": s, "reason": r, "message": m, "lastHeartbeatTime": ts, "lastTransitionTime": ts})
         };
-        let mut spec = json!({"podCIDR": format!("10.244.{}.0/24", self.index + 1), "podCIDRs": [format!("10.244.{}.0/24", self.index + 1)]});
+        // no podCIDR: node IPAM in kube-controller-manager sets it
+        let mut spec = json!({});
         if !taints.is_empty() {
             spec["taints"] = json!(taints);
         }
@@ -210,6 +211,20 @@ impl Kubelet {
         }
     }
 
+    /// `updatePodCIDR`: a new pod CIDR goes to the runtime (`UpdateRuntimeConfig`), whose CNI
+    /// plugin gives Pods their addresses from it. True when it changed.
+    fn update_pod_cidr(&mut self, ctx: &mut Ctx, node: &Value) -> bool {
+        let cidr = meta::get_array(node, &["spec", "podCIDRs"]).first().and_then(|c| c.as_str()).and_then(net::Cidr::parse);
+        let Some(cidr) = cidr else { return false };
+        if self.pods.runtime.cni.range() == Some(cidr) {
+            return false;
+        }
+        ctx.runtime_call(&self.cfg.name, "UpdateRuntimeConfig", &format!("podCIDR={}", cidr));
+        self.pods.runtime.cni.set_range(cidr);
+        ctx.runtime_reply(&self.cfg.name, "UpdateRuntimeConfig", "");
+        true
+    }
+
     fn report_status(&mut self, ctx: &mut Ctx) {
         let ts = time::rfc3339(ctx.now);
         let path = format!("/api/v1/nodes/{}/status", self.cfg.name);
@@ -258,6 +273,11 @@ impl Component for Kubelet {
     fn start(&mut self, ctx: &mut Ctx) {
         self.register(ctx);
         let field = format!("spec.nodeName={}", self.cfg.name);
+        // the node informer (its own Node only): how the kubelet learns spec.podCIDR
+        let me = ctx.list_and_watch(meta::lookup("nodes").expect("nodes"), "", "", &format!("metadata.name={}", self.cfg.name));
+        if let Some(n) = me.into_iter().next() {
+            self.update_pod_cidr(ctx, &n);
+        }
         let pods = ctx.list_and_watch(meta::lookup("pods").expect("pods"), "", "", &field);
         for p in pods {
             self.pods.on_pod(ctx, &self.cfg.name.clone(), &self.node_ip(), EventType::Added, Rc::new(p));
@@ -269,7 +289,7 @@ impl Component for Kubelet {
     fn handle(&mut self, ctx: &mut Ctx, input: Input) {
         if !self.running {
             // A failed node does nothing; its timers keep ticking (re-armed) so it can recover.
-            if let Input::Watch { event_type, object, .. } = &input {
+            if let Input::Watch { resource: Resource::Pods, event_type, object } = &input {
                 self.missed.push((*event_type, object.clone()));
             }
             match input {
@@ -284,6 +304,11 @@ impl Component for Kubelet {
         let ip = self.node_ip();
         match input {
             Input::Watch { resource: Resource::Pods, event_type, object } => self.pods.on_pod(ctx, &name, &ip, event_type, object),
+            Input::Watch { resource: Resource::Nodes, event_type: EventType::Added | EventType::Modified, object } => {
+                if self.update_pod_cidr(ctx, &object) {
+                    self.pods.network_ready(ctx, &name);
+                }
+            }
             Input::Watch { .. } => {}
             Input::Timer(Timer::NodeStatus) => {
                 self.report_status(ctx);

@@ -38,7 +38,7 @@
 //! it), and `BackOff` is recorded once per back-off.
 
 use crate::api::request::EventType;
-use crate::api::{meta, time};
+use crate::api::{meta, net, time};
 use crate::api::request::Method;
 use crate::client::Recorder;
 use crate::cluster;
@@ -276,7 +276,6 @@ pub struct PodWorkers {
     recorder: Option<Recorder>,
     pull_queue: VecDeque<PullRequest>,
     pulling: bool,
-    next_ip: u32,
     /// Timers that fired while the node was down.
     pub deferred: Vec<PodTimer>,
 }
@@ -377,6 +376,7 @@ impl PodWorkers {
         let uid = meta::uid(&pod).to_string();
         if event == EventType::Deleted {
             self.pods.remove(&uid);
+            self.runtime.cni.release(&uid);
             return;
         }
         if let Some(st) = self.pods.get_mut(&uid) {
@@ -391,13 +391,10 @@ impl PodWorkers {
             return;
         }
         // a new pod for this node
-        self.next_ip += 1;
-        let octet = self.next_ip % 250 + 2;
-        let subnet = ip.rsplit('.').next().and_then(|x| x.parse::<u32>().ok()).unwrap_or(3) - 2;
         let st = PodState {
             pod: pod.clone(),
             step: Step::Sandbox,
-            pod_ip: format!("10.244.{}.{}", subnet, octet),
+            pod_ip: String::new(),
             start_time: ctx.now,
             sandbox_ready: false,
             containers: containers_of(&pod),
@@ -411,9 +408,37 @@ impl PodWorkers {
             return;
         }
         self.patch_status(ctx, node, ip, &uid);
+        self.run_sandbox(ctx, node, &uid);
+    }
+
+    /// `RunPodSandbox`, unless the node's network is not ready yet (no pod CIDR: the pod worker
+    /// says so and waits; [`PodWorkers::network_ready`] starts it).
+    fn run_sandbox(&mut self, ctx: &mut Ctx, node: &str, uid: &str) {
+        let Some(st) = self.pods.get(uid) else { return };
+        let pod = st.pod.clone();
+        if self.runtime.cni.range().is_none() {
+            let msg = "network is not ready: container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized";
+            self.recorder(node).event(ctx, &pod, None, "Warning", "NetworkNotReady", msg);
+            return;
+        }
         ctx.runtime_call(node, "RunPodSandbox", &format!("{}/{}", meta::namespace(&pod), meta::name(&pod)));
         let d = ctx.timing().sandbox_ms;
         ctx.after(d, Timer::Pod(PodTimer::SandboxReady(uid.to_string())), false);
+    }
+
+    /// The node got its pod CIDR (`UpdateRuntimeConfig`): the pods waiting for the network start.
+    pub fn network_ready(&mut self, ctx: &mut Ctx, node: &str) {
+        let waiting: Vec<String> = self.pods.iter().filter(|(_, st)| st.step == Step::Sandbox && !meta::is_deleting(&st.pod)).map(|(u, _)| u.clone()).collect();
+        for uid in waiting {
+            self.run_sandbox(ctx, node, &uid);
+        }
+    }
+
+    /// CNI DEL for a sandbox going away.
+    fn teardown_network(&mut self, ctx: &mut Ctx, node: &str, uid: &str, pod: &Value) {
+        if let Some(addr) = self.runtime.cni.release(uid) {
+            ctx.runtime_net(node, format!("CNI DEL {}/{} eth0: host-local releases {}", meta::namespace(pod), meta::name(pod), net::format_ipv4(addr)));
+        }
     }
 
     pub fn on_timer(&mut self, ctx: &mut Ctx, node: &str, ip: &str, timer: PodTimer) {
@@ -431,8 +456,28 @@ impl PodWorkers {
                     if st.step != Step::Sandbox {
                         return;
                     }
-                    st.sandbox_ready = true;
-                    st.step = Step::Image(0);
+                }
+                // inside RunPodSandbox, containerd calls the CNI plugin for the Pod's address
+                let pod = self.pods[&uid].pod.clone();
+                match self.runtime.cni.allocate(&uid) {
+                    Ok(addr) => {
+                        let (range, gw) = (self.runtime.cni.range().map(|r| r.prefix).unwrap_or(24), self.runtime.cni.gateway().map(net::format_ipv4).unwrap_or_default());
+                        ctx.runtime_net(node, format!("CNI ADD {}/{} eth0: bridge cni0, host-local gives {}/{} gw {}", meta::namespace(&pod), meta::name(&pod), net::format_ipv4(addr), range, gw));
+                        if let Some(st) = self.pods.get_mut(&uid) {
+                            st.pod_ip = net::format_ipv4(addr);
+                            st.sandbox_ready = true;
+                            st.step = Step::Image(0);
+                        }
+                    }
+                    Err(e) => {
+                        ctx.runtime_reply(node, "RunPodSandbox", "error");
+                        let id = self.runtime.new_id(node);
+                        let msg = format!("Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox \"{}\": plugin type=\"bridge\" failed (add): {}", id, e);
+                        self.recorder(node).event(ctx, &pod, None, "Warning", "FailedCreatePodSandBox", &msg);
+                        let d = resync_after_error(ctx);
+                        ctx.after_background(d, Timer::Pod(PodTimer::SandboxReady(uid.to_string())));
+                        return;
+                    }
                 }
                 ctx.runtime_reply(node, "RunPodSandbox", "");
                 self.patch_status(ctx, node, ip, &uid);
@@ -574,6 +619,9 @@ impl PodWorkers {
                 st.step = Step::Done;
                 let pod = st.pod.clone();
                 ctx.runtime_reply(node, "StopContainer", "");
+                ctx.runtime_call(node, "StopPodSandbox", &format!("{}/{}", meta::namespace(&pod), meta::name(&pod)));
+                self.teardown_network(ctx, node, &uid, &pod);
+                ctx.runtime_reply(node, "StopPodSandbox", "");
                 ctx.runtime_call(node, "RemovePodSandbox", &format!("{}/{}", meta::namespace(&pod), meta::name(&pod)));
                 ctx.runtime_reply(node, "RemovePodSandbox", "");
                 self.patch_status(ctx, node, ip, &uid);
@@ -926,6 +974,7 @@ impl PodWorkers {
                 st.sandbox_ready = false;
                 let pod = st.pod.clone();
                 ctx.runtime_call(node, "StopPodSandbox", &format!("{}/{}", meta::namespace(&pod), meta::name(&pod)));
+                self.teardown_network(ctx, node, uid, &pod);
                 ctx.runtime_reply(node, "StopPodSandbox", "");
             }
             self.patch_status(ctx, node, ip, uid);

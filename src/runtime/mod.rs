@@ -11,6 +11,7 @@
 
 use std::collections::BTreeMap;
 
+pub mod cni;
 pub mod program;
 pub use program::Behavior;
 
@@ -108,6 +109,8 @@ pub struct Runtime {
     /// `repo:tag` → image
     pub images: BTreeMap<String, StoredImage>,
     next_id: u64,
+    /// The CNI plugin's address allocator over the node's pod CIDR.
+    pub cni: cni::HostLocal,
 }
 
 impl Runtime {

@@ -145,7 +145,8 @@ impl Layout {
             Actor::DeploymentController => self.dc,
             Actor::ReplicaSetController => self.rsc,
             Actor::GarbageCollector => self.gc,
-            Actor::NodeController => self.nlc,
+            // node IPAM runs under the same service account: it shares the node controller's box
+            Actor::NodeController | Actor::NodeIpamController => self.nlc,
             Actor::Scheduler => self.scheduler,
             // the endpoint controllers have no box of their own yet: kube-controller-manager's
             Actor::EndpointsController | Actor::EndpointSliceController => self.kcm,
@@ -163,7 +164,7 @@ impl Layout {
             Actor::DeploymentController => vec![(self.dc.cx(), self.dc.y), (api.x + 20.0, api.bottom())],
             Actor::ReplicaSetController => vec![(self.rsc.cx(), self.rsc.y), (api.x + 54.0, api.bottom())],
             Actor::GarbageCollector => vec![(self.gc.cx(), self.gc.y), (api.x + 88.0, api.bottom())],
-            Actor::NodeController => vec![(self.nlc.cx(), self.nlc.y), (api.x + 112.0, api.bottom())],
+            Actor::NodeController | Actor::NodeIpamController => vec![(self.nlc.cx(), self.nlc.y), (api.x + 112.0, api.bottom())],
             Actor::Scheduler => vec![(api.right() - 40.0, self.scheduler.y), (api.right() - 40.0, api.bottom())],
             Actor::EndpointsController | Actor::EndpointSliceController => vec![(self.kcm.right() - 30.0, self.kcm.y), (api.x + 136.0, api.bottom())],
             Actor::Kubelet(n) | Actor::KubeProxy(n) => self.node(n).map(|b| b.route.clone()).unwrap_or_default(),
@@ -226,7 +227,7 @@ impl Layout {
             Actor::DeploymentController => "dc".into(),
             Actor::ReplicaSetController => "rsc".into(),
             Actor::GarbageCollector => "gc".into(),
-            Actor::NodeController => "nlc".into(),
+            Actor::NodeController | Actor::NodeIpamController => "nlc".into(),
             Actor::Scheduler => "sched".into(),
             Actor::EndpointsController | Actor::EndpointSliceController => "eps".into(),
             Actor::KubeProxy(n) => format!("kubelet-{}", n),

@@ -20,6 +20,7 @@ pub fn actor_name(lang: Lang, a: &Actor) -> String {
         Actor::ReplicaSetController => tr(lang, "actor.rsc").into(),
         Actor::GarbageCollector => tr(lang, "actor.gc").into(),
         Actor::NodeController => tr(lang, "actor.nlc").into(),
+        Actor::NodeIpamController => tr(lang, "actor.ipam").into(),
         Actor::Scheduler => tr(lang, "actor.sched").into(),
         Actor::EndpointsController => tr(lang, "actor.epc").into(),
         Actor::EndpointSliceController => tr(lang, "actor.epsc").into(),
@@ -245,6 +246,11 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
                 (Actor::Kubelet(_), "DELETE", "pods", _) => say(lang, "n.req.kubelet.delete", &v),
                 (Actor::Kubelet(_), "POST", "nodes", _) => say(lang, "n.req.kubelet.register", &v),
                 (Actor::Kubelet(_), _, "leases", _) => say(lang, "n.req.kubelet.lease", &v),
+                (Actor::NodeIpamController, _, "nodes", _) => {
+                    let cidr = obj.as_ref().map(|o| meta::get_str(o, &["spec", "podCIDR"]).to_string()).unwrap_or_default();
+                    v.push(("cidr", cidr));
+                    say(lang, "n.req.ipam.cidr", &v)
+                }
                 (Actor::NodeController, _, "nodes", "status") => say(lang, "n.req.nlc.unknown", &v),
                 (Actor::NodeController, _, "nodes", _) => say(lang, "n.req.nlc.taint", &v),
                 (Actor::NodeController, _, "pods", "status") => say(lang, "n.req.nlc.pod_notready", &v),
@@ -357,6 +363,7 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
                 }
                 (Actor::Scheduler, "Node") => say(lang, "n.watch.sched.node", &v),
                 (Actor::Kubectl, _) => say(lang, "n.watch.kubectl", &v),
+                (Actor::Kubelet(_), "Node") => say(lang, "n.watch.kubelet.node", &v),
                 (Actor::Kubelet(_), "Pod") => {
                     let deleting = obj.as_ref().map(meta::is_deleting).unwrap_or(false);
                     let key = match event_type {
