@@ -22,6 +22,7 @@ pub mod apiserver;
 pub mod client;
 pub mod cluster;
 pub mod controllers;
+pub mod coredns;
 pub mod etcd;
 pub mod kubectl;
 pub mod kubelet;

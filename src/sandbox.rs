@@ -48,6 +48,21 @@ pub fn default_cluster_with(seed: u64, config: ClusterConfig) -> Cluster {
     c
 }
 
+/// `kubeadm init phase addon coredns`: the `coredns` Deployment and the `kube-dns` Service
+/// (10.96.0.10) in kube-system, applied as an administrator, and CoreDNS's informers.
+pub fn install_coredns(c: &mut Cluster) -> Result<String, String> {
+    if c.components().any(|x| x.actor() == Actor::CoreDns) {
+        return Err("the coredns addon is already installed".into());
+    }
+    let args: Vec<String> = ["apply", "-f", "-"].iter().map(|s| s.to_string()).collect();
+    let out = crate::kubectl::run(c, &args, Some(crate::coredns::MANIFESTS), &|_| None);
+    if !out.stderr.is_empty() {
+        return Err(out.stderr);
+    }
+    c.add_component(crate::coredns::CoreDns::default());
+    Ok(format!("{}[addons] Applied essential addon: CoreDNS\n", out.stdout))
+}
+
 pub fn add_node(c: &mut Cluster, cfg: NodeConfig) -> usize {
     let index = c.components().filter(|x| matches!(x.actor(), Actor::Kubelet(_))).count();
     let kubelet = Kubelet::new(cfg, index);
@@ -77,7 +92,7 @@ fn parse_duration_ms(s: &str) -> Result<i64, String> {
     Ok(v * unit)
 }
 
-const SIM_USAGE: &str = "usage: sim settle | sim advance DURATION | sim node add|fail|recover NAME | sim node iptables NAME | sim curl NODE:NODEPORT | sim trace | sim audit [--verb V] [--resource R] [--user U] | sim etcd get KEY [--rev N] | sim etcd keys [PREFIX]";
+const SIM_USAGE: &str = "usage: sim settle | sim advance DURATION | sim addon coredns | sim node add|fail|recover NAME | sim node iptables NAME | sim curl NODE:NODEPORT | sim trace | sim audit [--verb V] [--resource R] [--user U] | sim etcd get KEY [--rev N] | sim etcd keys [PREFIX]";
 
 /// Runs one `sim …` command.
 pub fn sim_command(c: &mut Cluster, sb: &mut Sandbox, args: &[String]) -> Result<String, String> {
@@ -95,6 +110,8 @@ pub fn sim_command(c: &mut Cluster, sb: &mut Sandbox, args: &[String]) -> Result
                 ))
             }
         }
+        ["addon", "coredns"] => install_coredns(c),
+        ["addon", other] => Err(format!("unknown addon \"{}\": kubesim has coredns (kubeadm's `init phase addon coredns`)", other)),
         ["advance", d] => {
             let ms = parse_duration_ms(d)?;
             let s = c.advance(ms);

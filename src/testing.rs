@@ -34,6 +34,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("prestop"),
     scenario!("pod_network"),
     scenario!("services"),
+    scenario!("dns"),
     scenario!("service_errors"),
 ];
 

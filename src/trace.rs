@@ -31,6 +31,8 @@ pub enum Actor {
     Kubelet(String),
     /// kube-proxy on a node.
     KubeProxy(String),
+    /// CoreDNS's kubernetes plugin (the `coredns` Pods' informers).
+    CoreDns,
     Runtime(String),
 }
 
@@ -51,6 +53,7 @@ impl Actor {
             Actor::EndpointSliceController => "endpointslice-controller".into(),
             Actor::Kubelet(n) => format!("kubelet@{}", n),
             Actor::KubeProxy(n) => format!("kube-proxy@{}", n),
+            Actor::CoreDns => "coredns".into(),
             Actor::Runtime(n) => format!("containerd@{}", n),
         }
     }

@@ -8,9 +8,11 @@
 //! `KUBE-SEP-…` DNATs to the Pod's IP, and the container answers if it listens on the port.
 //! A Service without endpoints is `REJECT`ed (connection refused at once).
 //!
-//! What kubesim simplifies: the name is resolved from the Services the API server holds, as
-//! CoreDNS's kubernetes plugin would answer (`<svc>.<ns>.svc.cluster.local`), but no CoreDNS Pod
-//! runs yet and no DNS packet is sent; no conntrack (each request is balanced afresh), no
+//! A name is first looked up as the Pod's `/etc/resolv.conf` says (`kubelet/dns.rs`): each
+//! candidate of the search list is an A query to the kube-dns Service, DNATed by the same rules
+//! to a CoreDNS Pod, whose kubernetes plugin (`coredns/`) answers from its informers.
+//!
+//! What kubesim simplifies: A queries only (no AAAA), no resolver retries or caching; no conntrack (each request is balanced afresh), no
 //! masquerade shown, HTTP GET only.
 
 use super::*;
@@ -75,47 +77,36 @@ impl Cluster {
             Err(e) => return HttpResult::Failed(e),
         };
         let pods_info = meta::lookup("pods").expect("pods");
-        let (client, client_node, ns) = match from {
+        let (client, client_node) = match from {
             Some((ns, name)) => match self.api.peek(pods_info, ns, name) {
                 Some(p) => {
                     let node = meta::get_str(&p, &["spec", "nodeName"]).to_string();
-                    (Actor::Runtime(node.clone()), Some(node), ns.to_string())
+                    (Actor::Runtime(node.clone()), Some(node))
                 }
                 None => return HttpResult::Failed(format!("Error from server (NotFound): pods \"{}\" not found", name)),
             },
-            None => (Actor::Kubectl, None, "default".to_string()),
+            None => (Actor::Kubectl, None),
         };
         let start = self.trace.push(self.now, client.clone(), client.clone(), MessageKind::Net { what: format!("GET http://{}:{}{}", host, port, path) }, None);
-        // name resolution (CoreDNS's kubernetes plugin, read from the Services)
+        // name resolution: the Pod's resolver asks CoreDNS through the kube-dns Service
         let nodes = meta::lookup("nodes").expect("nodes");
         let mut via_node: Option<String> = None;
         let ip = if net::parse_ipv4(&host).is_some() {
             host.clone()
-        } else if self.api.peek(nodes, "", &host).is_some() {
-            via_node = Some(host.clone());
-            self.node_ip_of(&host).unwrap_or_default()
+        } else if from.is_none() {
+            // a machine outside the cluster knows the nodes (its /etc/hosts), not cluster names
+            if self.api.peek(nodes, "", &host).is_some() {
+                via_node = Some(host.clone());
+                self.node_ip_of(&host).unwrap_or_default()
+            } else {
+                self.hop(&client, &client, format!("DNS {}: NXDOMAIN (cluster names do not resolve outside the cluster)", host), Some(start));
+                return HttpResult::Failed(format!("curl: (6) Could not resolve host: {}", host));
+            }
         } else {
-            let labels: Vec<&str> = host.split('.').collect();
-            let (svc, svc_ns) = match labels.as_slice() {
-                [s] => (s.to_string(), ns.clone()),
-                [s, n] | [s, n, "svc"] | [s, n, "svc", "cluster", "local"] => (s.to_string(), n.to_string()),
-                _ => (String::new(), String::new()),
-            };
-            let fqdn = format!("{}.{}.svc.cluster.local", svc, svc_ns);
-            let found = (from.is_some() && !svc.is_empty())
-                .then(|| self.api.peek(meta::lookup("services").expect("svc"), &svc_ns, &svc))
-                .flatten()
-                .map(|s| meta::get_str(&s, &["spec", "clusterIP"]).to_string())
-                .filter(|ip| !ip.is_empty() && ip != "None");
-            match found {
-                Some(ip) => {
-                    self.hop(&client, &client, format!("DNS {} → {} (kube-dns answers from the Service)", fqdn, ip), Some(start));
-                    ip
-                }
-                None => {
-                    self.hop(&client, &client, format!("DNS {}: NXDOMAIN", host), Some(start));
-                    return HttpResult::Failed(format!("curl: (6) Could not resolve host: {}", host));
-                }
+            let pod = from.and_then(|(ns, name)| self.api.peek(pods_info, ns, name)).expect("client pod");
+            match self.resolve(&client, client_node.as_deref().unwrap_or(""), start, &pod, &host) {
+                Some(ip) => ip,
+                None => return HttpResult::Failed(format!("curl: (6) Could not resolve host: {}", host)),
             }
         };
         // the rules of the node the packet enters: the client's node, or the node addressed
@@ -144,17 +135,8 @@ impl Cluster {
             self.hop(&client, &proxy, format!("iptables on {}: \"{} has no endpoints\" -j REJECT", rules_node, name), Some(start));
             return HttpResult::Failed(format!("curl: (7) Failed to connect to {} port {} after 1 ms: Couldn't connect to server", host, port));
         }
-        // KUBE-SVC: rule i of n matches with probability 1/(n-i)
         let n = sp.endpoints.len();
-        let mut chosen = n - 1;
-        for i in 0..n - 1 {
-            let p: f64 = proxier::probability(i, n).parse().unwrap_or(1.0);
-            let draw = self.rng.below(1 << 31) as f64 / 2_147_483_648.0;
-            if draw < p {
-                chosen = i;
-                break;
-            }
-        }
+        let chosen = self.pick_endpoint(n);
         let ep: Endpoint = sp.endpoints[chosen].clone();
         let entry = if via_node.is_some() { format!("KUBE-NODEPORTS → {}", sp.ext_chain()) } else { "KUBE-SERVICES".to_string() };
         let rule = self.hop(
@@ -164,6 +146,102 @@ impl Cluster {
             Some(start),
         );
         self.answer(&client, &proxy, rule, &ep.ip, ep.port, &path, &host, port)
+    }
+
+    /// `KUBE-SVC-…`: rule i of n matches with probability 1/(n-i), drawn from the seeded RNG.
+    fn pick_endpoint(&mut self, n: usize) -> usize {
+        for i in 0..n.saturating_sub(1) {
+            let p: f64 = proxier::probability(i, n).parse().unwrap_or(1.0);
+            let draw = self.rng.below(1 << 31) as f64 / 2_147_483_648.0;
+            if draw < p {
+                return i;
+            }
+        }
+        n.saturating_sub(1)
+    }
+
+    /// The stub resolver of the Pod `pod` on `node` looks `host` up, as its `/etc/resolv.conf`
+    /// says: each name of the search list in turn, as a UDP query to the nameserver, which for
+    /// `ClusterFirst` is the kube-dns Service (DNATed by kube-proxy's rules to a CoreDNS Pod).
+    fn resolve(&mut self, client: &Actor, node: &str, start: MsgId, pod: &Value, host: &str) -> Option<String> {
+        let conf = crate::kubelet::dns::resolv_conf(pod);
+        let names = crate::coredns::query_names(host, &conf.search, conf.ndots());
+        let Some(server) = conf.nameservers.first().cloned() else {
+            self.hop(client, client, format!("DNS {}: no nameserver in /etc/resolv.conf", host), Some(start));
+            return None;
+        };
+        if server != crate::kubelet::dns::CLUSTER_DNS {
+            // the node's resolver: it knows the nodes, not the cluster's names
+            let known = self.api.peek(meta::lookup("nodes").expect("nodes"), "", host).is_some();
+            let answer = if known { self.node_ip_of(host) } else { None };
+            let what = match &answer {
+                Some(ip) => format!("DNS A {}? → {} (the node's resolver): {}. IN A {}", host, server, host, ip),
+                None => format!("DNS A {}? → {} (the node's resolver): NXDOMAIN", host, server),
+            };
+            self.hop(client, client, what, Some(start));
+            return answer;
+        }
+        let proxy = Actor::KubeProxy(node.to_string());
+        let sp = self
+            .view()
+            .kube_proxy(node)
+            .and_then(|k| k.service_ports().iter().find(|sp| sp.cluster_ip == server && sp.port == 53 && sp.protocol == "udp").cloned());
+        let Some(sp) = sp else {
+            self.hop(client, &proxy, format!("DNS {}:53/udp: iptables on {} has no rule for it (no kube-dns Service: is CoreDNS installed? `sim addon coredns`); the resolver times out", server, node), Some(start));
+            return None;
+        };
+        if sp.endpoints.is_empty() {
+            self.hop(client, &proxy, format!("DNS {}:53/udp: \"{} has no endpoints\" -j REJECT; the resolver gives up", server, sp.port_name_string()), Some(start));
+            return None;
+        }
+        let n = sp.endpoints.len();
+        let chosen = self.pick_endpoint(n);
+        let ep = sp.endpoints[chosen].clone();
+        let rule = self.hop(client, &proxy, format!("DNS to {}:53/udp: iptables on {}: {} → {} (endpoint {} of {}), DNAT to {}", server, node, sp.svc_chain(), sp.sep_chain(&ep), chosen + 1, n, ep.addr()), Some(start));
+        let dns_pod = self
+            .api
+            .list_objects(meta::lookup("pods").expect("pods"), "", None)
+            .into_iter()
+            .find(|p| meta::get_str(p, &["status", "podIP"]) == ep.ip && meta::get_str(p, &["status", "phase"]) == "Running");
+        let dns_node = dns_pod.as_ref().map(|p| meta::get_str(p, &["spec", "nodeName"]).to_string()).unwrap_or_default();
+        let dns_name = dns_pod.as_ref().map(|p| meta::name(p).to_string()).unwrap_or_default();
+        let server_actor = Actor::Runtime(dns_node.clone());
+        let mut cause = rule;
+        for q in names {
+            let asked = self.hop(client, &server_actor, format!("DNS query A {}. → {} ({})", q, dns_name, ep.ip), Some(cause));
+            let answer = match self.view().coredns() {
+                Some(dns) => dns.lookup(&q),
+                None => crate::coredns::Answer::NxDomain,
+            };
+            match answer {
+                crate::coredns::Answer::A(mut ips) => {
+                    if ips.len() > 1 {
+                        // the loadbalance plugin shuffles the records
+                        let k = self.rng.below(ips.len() as u64) as usize;
+                        ips.rotate_left(k);
+                    }
+                    let records: Vec<String> = ips.iter().map(|ip| format!("{}. {} IN A {}", q, crate::coredns::TTL, ip)).collect();
+                    self.hop(&server_actor, client, format!("DNS answer: {}", records.join("; ")), Some(asked));
+                    return ips.into_iter().next();
+                }
+                crate::coredns::Answer::NxDomain => {
+                    cause = self.hop(&server_actor, client, format!("DNS answer: {}.: NXDOMAIN", q), Some(asked));
+                }
+                crate::coredns::Answer::Forwarded => {
+                    let node_ip = if q == host { self.api.peek(meta::lookup("nodes").expect("nodes"), "", host).and_then(|_| self.node_ip_of(host)) } else { None };
+                    match node_ip {
+                        Some(ip) => {
+                            self.hop(&server_actor, client, format!("DNS answer (forwarded to {}): {}. IN A {}", crate::kubelet::dns::NODE_NAMESERVER, q, ip), Some(asked));
+                            return Some(ip);
+                        }
+                        None => {
+                            cause = self.hop(&server_actor, client, format!("DNS answer (forwarded to {}): {}.: NXDOMAIN", crate::kubelet::dns::NODE_NAMESERVER, q), Some(asked));
+                        }
+                    }
+                }
+            }
+        }
+        None
     }
 
     /// A request to an address no Service rule matches: straight to a Pod IP, or nowhere.

@@ -92,6 +92,11 @@ impl<'a> ClusterView<'a> {
             .unwrap_or(&[])
     }
 
+    /// CoreDNS's informers (when the addon is installed).
+    pub fn coredns(&self) -> Option<&'a crate::coredns::CoreDns> {
+        self.c.components().find(|h| h.actor() == Actor::CoreDns).and_then(|h| h.as_any().downcast_ref::<crate::coredns::CoreDns>())
+    }
+
     /// kube-proxy of a node: the service ports its last sync programmed and its rules.
     pub fn kube_proxy(&self, node: &str) -> Option<&'a crate::proxy::KubeProxy> {
         self.c

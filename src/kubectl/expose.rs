@@ -191,7 +191,7 @@ pub(super) fn create_service(cluster: &mut Cluster, f: &Flags, ns: &str, out: &m
     }
 }
 
-/// `kubectl exec POD -- curl|wget URL`: the request leaves from the Pod (see
+/// `kubectl exec POD -- curl|wget URL` (or `cat /etc/resolv.conf`): the request leaves from the Pod (see
 /// `cluster::network`). kubesim runs only these two commands in a container, and does not
 /// simulate the `pods/exec` streaming request itself.
 pub(super) fn exec(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
@@ -221,12 +221,20 @@ pub(super) fn exec(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output)
         return out.err("error: you must specify at least one command for the container");
     }
     let words: Vec<&str> = f.command.iter().map(|s| s.as_str()).collect();
+    if words == ["cat", "/etc/resolv.conf"] {
+        // the file the kubelet wrote into the sandbox (kubelet/dns.rs)
+        let resp = kubectl(cluster, Method::Get, &format!("/api/v1/namespaces/{}/pods/{}", ns, pod), None);
+        if !resp.ok() {
+            return out.err(&server_error(&resp, None));
+        }
+        return out.out(crate::kubelet::dns::resolv_conf(&resp.body).render().trim_end_matches('\n'));
+    }
     let url = match words.as_slice() {
         ["curl", rest @ ..] | ["wget", rest @ ..] => rest.iter().find(|w| !w.starts_with('-')).map(|s| s.to_string()),
         _ => None,
     };
     let Some(url) = url else {
-        return out.err(&format!("error: kubesim's exec runs `curl URL` and `wget -qO- URL` only (got `{}`)", f.command.join(" ")));
+        return out.err(&format!("error: kubesim's exec runs `curl URL`, `wget -qO- URL` and `cat /etc/resolv.conf` only (got `{}`)", f.command.join(" ")));
     };
     match cluster.http_get(Some((ns, pod)), &url) {
         crate::cluster::HttpResult::Ok(body) => out.out(body.trim_end_matches('\n')),
@@ -237,7 +245,18 @@ pub(super) fn exec(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output)
                 out.out(body.trim_end_matches('\n'));
             }
         }
-        crate::cluster::HttpResult::Failed(e) => out.err(&format!("{}\ncommand terminated with exit code {}", e, if words[0] == "wget" { 1 } else { curl_exit(&e) })),
+        crate::cluster::HttpResult::Failed(e) if words[0] == "wget" => {
+            // busybox wget's words for the same failures
+            let host = crate::cluster::parse_url(&url).map(|(h, _, _)| h).unwrap_or_default();
+            let msg = match curl_exit(&e) {
+                6 => format!("wget: bad address '{}'", host),
+                7 => format!("wget: can't connect to remote host: Connection refused"),
+                28 => format!("wget: download timed out"),
+                _ => e.replacen("curl", "wget", 1),
+            };
+            out.err(&format!("{}\ncommand terminated with exit code 1", msg))
+        }
+        crate::cluster::HttpResult::Failed(e) => out.err(&format!("{}\ncommand terminated with exit code {}", e, curl_exit(&e))),
     }
 }
 

@@ -8,6 +8,7 @@
 //! clock every `node_status_report_ms` (upstream: nodeStatusReportFrequency 5m, with Lease
 //! heartbeats every 10s that kubesim does not simulate).
 
+pub mod dns;
 pub mod lifecycle;
 pub mod pods;
 pub mod prober;

@@ -5,7 +5,8 @@
 //! says how long it runs, what it prints and its exit code, so the kubelet has something to
 //! restart, back off from and report (`lastState.terminated`, CrashLoopBackOff).
 //!
-//! - Servers (`nginx`, `httpd`, `redis`, `postgres`, …) with no `command`/`args` run until stopped.
+//! - Servers (`nginx`, `httpd`, `redis`, `postgres`, `coredns`, …) with no `command`, and `args`
+//!   that are flags to their entrypoint (not a script), run until stopped.
 //! - Shell images (`busybox`, `alpine`, `ubuntu`) and language images (`python`, `node`) with no
 //!   program run their default shell or REPL, which exits at once with code 0 when there is no
 //!   terminal: a Deployment of plain `busybox` goes into CrashLoopBackOff with `Completed`.
@@ -46,12 +47,22 @@ pub fn behavior(image: &str, command: &[String], args: &[String]) -> Behavior {
             Behavior::Serve { output: Vec::new() }
         };
     }
+    // a server image given only `args` (`-conf /etc/coredns/Corefile`): flags to its entrypoint
+    let repo = image.rsplit('/').next().unwrap_or(image).split([':', '@']).next().unwrap_or("");
+    if command.is_empty() && SERVERS.iter().any(|(r, _, _)| *r == repo) && !args.first().map(|a| is_shell(a) || is_script_word(a)).unwrap_or(false) {
+        return Behavior::Serve { output: Vec::new() };
+    }
     let script = match words.as_slice() {
         [sh, flag, script, ..] if is_shell(sh) && flag == "-c" => script.clone(),
         [sh] if is_shell(sh) => return Behavior::Exit { after_ms: MIN_RUN_MS, code: 0, output: Vec::new() },
         _ => words.join(" "),
     };
     run_script(&script)
+}
+
+/// The words kubesim's shell stand-in runs as a script.
+fn is_script_word(w: &str) -> bool {
+    matches!(w, "sleep" | "echo" | "exit" | "true" | "false")
 }
 
 fn is_shell(w: &str) -> bool {
@@ -264,6 +275,8 @@ mod tests {
             ("a loop runs forever", "busybox", v(&["sh", "-c", "echo up; while true; do sleep 1; done"]), v(&[]), Behavior::Serve { output: vec![(20, "up".to_string())] }),
             ("exit codes wrap at 256", "busybox", v(&["sh", "-c", "exit 257"]), v(&[]), exit(20, 1, &[])),
             ("a bare shell", "busybox", v(&["sh"]), v(&[]), exit(20, 0, &[])),
+            ("a server's args are its flags", "registry.k8s.io/coredns/coredns:v1.12.1", v(&[]), v(&["-conf", "/etc/coredns/Corefile"]), serve.clone()),
+            ("a script as a server's args still runs", "nginx", v(&[]), v(&["sh", "-c", "exit 2"]), exit(20, 2, &[])),
         ];
         for (name, image, command, args, want) in cases {
             assert_eq!(behavior(image, &command, &args), want, "{}", name);
@@ -300,9 +313,11 @@ const SERVERS: &[(&str, &[u16], Option<&[&str]>)] = &[
     ("echoserver", &[8080], None),
     ("hello-app", &[8080], None),
     ("agnhost", &[8080], None),
+    // 53: DNS; 8080: health (/health); 8181: ready (/ready); 9153: metrics
+    ("coredns", &[53, 8080, 8181, 9153], None),
 ];
 /// Of those, the ones that speak HTTP.
-const HTTP_SERVERS: &[&str] = &["nginx", "httpd", "traefik", "echoserver", "hello-app", "agnhost"];
+const HTTP_SERVERS: &[&str] = &["nginx", "httpd", "traefik", "echoserver", "hello-app", "agnhost", "coredns"];
 
 impl Surface {
     /// What `image` run with `command`/`args` shows to probes.
@@ -311,7 +326,7 @@ impl Surface {
         let words: Vec<&str> = command.iter().chain(args.iter()).map(String::as_str).collect();
         let server = SERVERS.iter().find(|(r, _, _)| *r == repo);
         // a server runs its own program unless the command replaces it with a shell script
-        let scripted = words.first().map(|w| is_shell(w) || matches!(*w, "sleep" | "echo" | "exit" | "true" | "false")).unwrap_or(false);
+        let scripted = words.first().map(|w| is_shell(w) || is_script_word(w)).unwrap_or(false);
         match server {
             Some((r, ports, paths)) if !scripted => Surface {
                 ports: ports.to_vec(),

@@ -102,6 +102,7 @@ pub fn fill(template: &str, vars: &[(&str, String)]) -> String {
 
 /// (key, English, Korean), sorted by key (a unit test checks the order).
 pub static TABLE: &[(&str, &str, &str)] = &[
+    ("actor.coredns", "CoreDNS", "CoreDNS"),
     ("actor.dc", "the deployment controller", "디플로이먼트 컨트롤러"),
     ("actor.epc", "the endpoints controller", "엔드포인트 컨트롤러"),
     ("actor.epsc", "the EndpointSlice controller", "엔드포인트슬라이스 컨트롤러"),

@@ -39,11 +39,15 @@ pub struct NodeBox {
     pub name: String,
     pub outer: Rect,
     pub kubelet: Rect,
+    /// kube-proxy, beside the kubelet.
+    pub proxy: Rect,
     pub runtime: Rect,
     /// Where the Pod chips go (inside the runtime box).
     pub pods: Rect,
     /// Route from the kubelet's top to the API server (polyline through the corridor).
     pub route: Vec<(f64, f64)>,
+    /// kube-proxy's route: over to the kubelet's, then the same way.
+    pub proxy_route: Vec<(f64, f64)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -57,8 +61,16 @@ pub struct Layout {
     pub dc: Rect,
     pub rsc: Rect,
     pub gc: Rect,
-    /// The node lifecycle controller (`node-controller`).
+    /// The node lifecycle controller (`node-controller`); node IPAM shares it.
     pub nlc: Rect,
+    /// The endpoints controller, under the garbage collector.
+    pub epc: Rect,
+    /// The EndpointSlice controller, under the node controller.
+    pub epsc: Rect,
+    /// CoreDNS (drawn when the addon is installed), under kubectl.
+    pub dns: Rect,
+    /// The Services row, under the nodes.
+    pub services: Rect,
     pub scheduler: Rect,
     /// The scheduling queue area inside the scheduler box.
     pub queue: Rect,
@@ -88,8 +100,13 @@ impl Layout {
         let (wide, narrow) = (126.0, 78.5);
         let dc = Rect::new(30.0, 150.0, wide, 132.0).shift(dx);
         let rsc = Rect::new(30.0 + wide + 7.0, 150.0, wide, 132.0).shift(dx);
-        let gc = Rect::new(30.0 + 2.0 * (wide + 7.0), 150.0, narrow, 132.0).shift(dx);
-        let nlc = Rect::new(30.0 + 2.0 * (wide + 7.0) + narrow + 7.0, 150.0, narrow, 132.0).shift(dx);
+        // the four narrow ones: two columns of two
+        let half = 62.5;
+        let gc = Rect::new(30.0 + 2.0 * (wide + 7.0), 150.0, narrow, half).shift(dx);
+        let nlc = Rect::new(30.0 + 2.0 * (wide + 7.0) + narrow + 7.0, 150.0, narrow, half).shift(dx);
+        let epc = Rect::new(gc.x, 150.0 + half + 7.0, narrow, half);
+        let epsc = Rect::new(nlc.x, 150.0 + half + 7.0, narrow, half);
+        let dns = Rect::new(20.0, 98.0, 150.0, 34.0).shift(dx);
         let scheduler = Rect::new(560.0, 140.0, 420.0, 176.0).shift(dx);
         let queue = Rect::new(572.0, 196.0, 396.0, 110.0).shift(dx);
         // nodes: one row; wider than 6 makes the diagram wider
@@ -109,7 +126,9 @@ impl Layout {
         for (i, name) in nodes.iter().enumerate() {
             let x = x0 + i as f64 * (node_w + gap);
             let outer = Rect::new(x, NODE_TOP, node_w, NODE_H);
-            let kubelet = Rect::new(x + 8.0, NODE_TOP + 28.0, node_w - 16.0, 30.0);
+            let inner = node_w - 16.0;
+            let kubelet = Rect::new(x + 8.0, NODE_TOP + 28.0, (inner * 0.52).floor() - 3.0, 30.0);
+            let proxy = Rect::new(kubelet.right() + 6.0, NODE_TOP + 28.0, x + 8.0 + inner - kubelet.right() - 6.0, 30.0);
             let runtime = Rect::new(x + 8.0, NODE_TOP + 84.0, node_w - 16.0, NODE_H - 92.0);
             let pods = Rect::new(runtime.x + 6.0, runtime.y + 24.0, runtime.w - 12.0, runtime.h - 30.0);
             let cx = kubelet.cx();
@@ -126,11 +145,17 @@ impl Layout {
                 let turn = NODE_TOP - 8.0 - 5.0 * (k as f64 - 1.0);
                 vec![(cx, top), (cx, turn), (lane, turn), (lane, apiserver.bottom())]
             } else {
-                vec![(cx, top), (cx, apiserver.bottom())]
+                // a node under the corridor: its kubelet (left of kube-proxy) steps into it
+                let turn = NODE_TOP - 8.0;
+                vec![(cx, top), (cx, turn), (corridor_c, turn), (corridor_c, apiserver.bottom())]
             };
-            boxes.push(NodeBox { name: name.clone(), outer, kubelet, runtime, pods, route });
+            let jog = top - 8.0;
+            let mut proxy_route = vec![(proxy.cx(), top), (proxy.cx(), jog), (cx, jog)];
+            proxy_route.extend(route.iter().skip(1).cloned().filter(|p| p.1 < jog));
+            boxes.push(NodeBox { name: name.clone(), outer, kubelet, proxy, runtime, pods, route, proxy_route });
         }
-        Layout { width, height: NODE_TOP + NODE_H + 40.0, kubectl, apiserver, etcd, kcm, dc, rsc, gc, nlc, scheduler, queue, nodes: boxes }
+        let services = Rect::new(20.0, NODE_TOP + NODE_H + 10.0, width - 40.0, 34.0);
+        Layout { width, height: NODE_TOP + NODE_H + 84.0, kubectl, apiserver, etcd, kcm, dc, rsc, gc, nlc, epc, epsc, dns, services, scheduler, queue, nodes: boxes }
     }
 
     pub fn node(&self, name: &str) -> Option<&NodeBox> {
@@ -148,9 +173,11 @@ impl Layout {
             // node IPAM runs under the same service account: it shares the node controller's box
             Actor::NodeController | Actor::NodeIpamController => self.nlc,
             Actor::Scheduler => self.scheduler,
-            // the endpoint controllers have no box of their own yet: kube-controller-manager's
-            Actor::EndpointsController | Actor::EndpointSliceController => self.kcm,
-            Actor::Kubelet(n) | Actor::KubeProxy(n) => self.node(n)?.kubelet,
+            Actor::EndpointsController => self.epc,
+            Actor::EndpointSliceController => self.epsc,
+            Actor::CoreDns => self.dns,
+            Actor::Kubelet(n) => self.node(n)?.kubelet,
+            Actor::KubeProxy(n) => self.node(n)?.proxy,
             Actor::Runtime(n) => self.node(n)?.runtime,
         })
     }
@@ -166,8 +193,12 @@ impl Layout {
             Actor::GarbageCollector => vec![(self.gc.cx(), self.gc.y), (api.x + 88.0, api.bottom())],
             Actor::NodeController | Actor::NodeIpamController => vec![(self.nlc.cx(), self.nlc.y), (api.x + 112.0, api.bottom())],
             Actor::Scheduler => vec![(api.right() - 40.0, self.scheduler.y), (api.right() - 40.0, api.bottom())],
-            Actor::EndpointsController | Actor::EndpointSliceController => vec![(self.kcm.right() - 30.0, self.kcm.y), (api.x + 136.0, api.bottom())],
-            Actor::Kubelet(n) | Actor::KubeProxy(n) => self.node(n).map(|b| b.route.clone()).unwrap_or_default(),
+            // up the gaps beside the boxes above them
+            Actor::EndpointsController => vec![(self.epc.x, self.epc.cy()), (self.epc.x - 3.5, self.epc.cy()), (self.epc.x - 3.5, self.kcm.y + 4.0), (api.x + 136.0, api.bottom())],
+            Actor::EndpointSliceController => vec![(self.epsc.right(), self.epsc.cy()), (self.epsc.right() + 4.5, self.epsc.cy()), (self.epsc.right() + 4.5, self.kcm.y + 4.0), (api.x + 160.0, api.bottom())],
+            Actor::CoreDns => vec![(self.dns.right(), self.dns.cy()), (api.x, api.bottom() - 12.0)],
+            Actor::Kubelet(n) => self.node(n).map(|b| b.route.clone()).unwrap_or_default(),
+            Actor::KubeProxy(n) => self.node(n).map(|b| b.proxy_route.clone()).unwrap_or_default(),
             Actor::Runtime(n) => self.node(n).map(|b| vec![(b.runtime.cx(), b.runtime.y), (b.kubelet.cx(), b.kubelet.bottom())]).unwrap_or_default(),
             Actor::ApiServer => vec![],
         }
@@ -183,10 +214,12 @@ impl Layout {
             ("gc".to_string(), self.spoke(&Actor::GarbageCollector)),
             ("nlc".to_string(), self.spoke(&Actor::NodeController)),
             ("sched".to_string(), self.spoke(&Actor::Scheduler)),
+            ("ep".to_string(), self.spoke(&Actor::EndpointsController)),
             ("eps".to_string(), self.spoke(&Actor::EndpointSliceController)),
         ];
         for n in &self.nodes {
             v.push((format!("kubelet-{}", n.name), n.route.clone()));
+            v.push((format!("proxy-{}", n.name), n.proxy_route.clone()));
             v.push((format!("cri-{}", n.name), vec![(n.kubelet.cx(), n.kubelet.bottom()), (n.runtime.cx(), n.runtime.y)]));
         }
         v
@@ -229,8 +262,10 @@ impl Layout {
             Actor::GarbageCollector => "gc".into(),
             Actor::NodeController | Actor::NodeIpamController => "nlc".into(),
             Actor::Scheduler => "sched".into(),
-            Actor::EndpointsController | Actor::EndpointSliceController => "eps".into(),
-            Actor::KubeProxy(n) => format!("kubelet-{}", n),
+            Actor::EndpointsController => "ep".into(),
+            Actor::EndpointSliceController => "eps".into(),
+            Actor::CoreDns => "dns".into(),
+            Actor::KubeProxy(n) => format!("proxy-{}", n),
             Actor::Kubelet(n) if matches!(m.kind, MessageKind::Runtime { .. }) => format!("cri-{}", n),
             Actor::Kubelet(n) => format!("kubelet-{}", n),
             Actor::Runtime(n) => format!("cri-{}", n),

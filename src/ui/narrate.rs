@@ -26,6 +26,7 @@ pub fn actor_name(lang: Lang, a: &Actor) -> String {
         Actor::EndpointSliceController => tr(lang, "actor.epsc").into(),
         Actor::Kubelet(n) => fill(tr(lang, "actor.kubelet"), &[("node", n.clone())]),
         Actor::KubeProxy(n) => fill(tr(lang, "actor.proxy"), &[("node", n.clone())]),
+        Actor::CoreDns => tr(lang, "actor.coredns").into(),
         Actor::Runtime(n) => fill(tr(lang, "actor.runtime"), &[("node", n.clone())]),
     }
 }
