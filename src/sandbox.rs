@@ -92,7 +92,7 @@ fn parse_duration_ms(s: &str) -> Result<i64, String> {
     Ok(v * unit)
 }
 
-const SIM_USAGE: &str = "usage: sim settle | sim advance DURATION | sim addon coredns | sim node add|fail|recover NAME | sim node iptables NAME | sim curl NODE:NODEPORT | sim trace | sim audit [--verb V] [--resource R] [--user U] | sim etcd get KEY [--rev N] | sim etcd keys [PREFIX]";
+const SIM_USAGE: &str = "usage: sim settle | sim advance DURATION | sim addon coredns | sim node add|fail|recover NAME | sim node iptables NAME | sim curl NODE:NODEPORT | sim trace [--net] | sim audit [--verb V] [--resource R] [--user U] | sim etcd get KEY [--rev N] | sim etcd keys [PREFIX]";
 
 /// Runs one `sim …` command.
 pub fn sim_command(c: &mut Cluster, sb: &mut Sandbox, args: &[String]) -> Result<String, String> {
@@ -180,10 +180,12 @@ pub fn sim_command(c: &mut Cluster, sb: &mut Sandbox, args: &[String]) -> Result
                 None => Err(format!("no node named \"{}\"", name)),
             }
         }
-        ["trace"] => {
+        ["trace"] | ["trace", "--net"] => {
+            // --net: only the data path (DNS, iptables, TCP and HTTP hops)
+            let net_only = a.len() == 2;
             let mut s = String::new();
             for m in c.trace().messages() {
-                if m.id > sb.trace_cursor {
+                if m.id > sb.trace_cursor && (!net_only || matches!(m.kind, crate::trace::MessageKind::Net { .. })) {
                     s.push_str(&m.line());
                     s.push('\n');
                 }

@@ -35,6 +35,10 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("pod_network"),
     scenario!("services"),
     scenario!("dns"),
+    scenario!("net_expose"),
+    scenario!("net_selector_typo"),
+    scenario!("net_readiness_rollout"),
+    scenario!("net_nodeport"),
     scenario!("service_errors"),
 ];
 

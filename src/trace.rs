@@ -82,8 +82,75 @@ pub enum MessageKind {
     /// A timer firing inside a component (resync, back-off, grace period).
     Timer { what: String },
     /// A hop of a request on the data path (`cluster::network`): name resolution, the iptables
-    /// rule that matched, the Pod that answered.
-    Net { what: String },
+    /// rule that matched, the Pod that answered; or the CNI plugin wiring a Pod's network.
+    Net { hop: NetHop, what: String },
+}
+
+/// What a network hop is (the page narrates each kind; `what` has its particulars).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NetHop {
+    /// The request leaves the client.
+    Request,
+    /// The CNI plugin gives a Pod its address (inside RunPodSandbox).
+    CniAdd,
+    /// The CNI plugin releases it (inside StopPodSandbox).
+    CniDel,
+    /// The resolver's packet to the kube-dns ClusterIP, DNATed to a CoreDNS Pod.
+    DnsRule,
+    /// No rule for the kube-dns ClusterIP: no kube-dns Service.
+    DnsNoRule,
+    /// kube-dns has no ready endpoints: REJECT.
+    DnsReject,
+    /// No nameserver in /etc/resolv.conf (dnsPolicy None without dnsConfig).
+    DnsNoServer,
+    /// An A query to CoreDNS.
+    DnsQuery,
+    /// CoreDNS answers with records.
+    DnsAnswer,
+    /// CoreDNS (or the upstream it forwarded to) answers NXDOMAIN.
+    DnsNxDomain,
+    /// The node's own resolver answers (dnsPolicy Default, hostNetwork).
+    NodeResolver,
+    /// A Service rule matched: KUBE-SERVICES / KUBE-NODEPORTS → KUBE-SVC → KUBE-SEP, DNAT.
+    Rule,
+    /// The Service has no endpoints: REJECT.
+    Reject,
+    /// A ClusterIP no rule matches.
+    NoRule,
+    /// No route to the address.
+    NoRoute,
+    /// The packet reaches a Pod's container.
+    ToPod,
+    /// Nothing listens on the port: RST.
+    NothingListens,
+    /// The container's HTTP answer.
+    Answer,
+}
+
+impl NetHop {
+    /// The narration key (`n.net.<key>`).
+    pub fn key(self) -> &'static str {
+        match self {
+            NetHop::Request => "request",
+            NetHop::CniAdd => "cni_add",
+            NetHop::CniDel => "cni_del",
+            NetHop::DnsRule => "dns_rule",
+            NetHop::DnsNoRule => "dns_no_rule",
+            NetHop::DnsReject => "dns_reject",
+            NetHop::DnsNoServer => "dns_no_server",
+            NetHop::DnsQuery => "dns_query",
+            NetHop::DnsAnswer => "dns_answer",
+            NetHop::DnsNxDomain => "dns_nxdomain",
+            NetHop::NodeResolver => "node_resolver",
+            NetHop::Rule => "rule",
+            NetHop::Reject => "reject",
+            NetHop::NoRule => "no_rule",
+            NetHop::NoRoute => "no_route",
+            NetHop::ToPod => "to_pod",
+            NetHop::NothingListens => "nothing_listens",
+            NetHop::Answer => "answer",
+        }
+    }
 }
 
 /// One record of the trace: the unit the page animates and the tests compare.
@@ -113,7 +180,7 @@ impl sim::Message<Actor, MessageKind> {
                 }
             }
             MessageKind::Timer { what } => format!("timer {}", what),
-            MessageKind::Net { what } => what.clone(),
+            MessageKind::Net { what, .. } => what.clone(),
         }
     }
 
@@ -134,7 +201,7 @@ impl sim::Message<Actor, MessageKind> {
                 format!("{} {} {} rv={}", event_type, kind, n, resource_version)
             }
             MessageKind::Runtime { call, detail } => format!("{} {}", call, detail).trim_end().to_string(),
-            MessageKind::Timer { what } | MessageKind::Net { what } => what.clone(),
+            MessageKind::Timer { what } | MessageKind::Net { what, .. } => what.clone(),
         };
         let cause = self.cause.map(|c| format!("#{}", c)).unwrap_or_else(|| "-".into());
         format!(

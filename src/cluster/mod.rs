@@ -313,9 +313,9 @@ impl<'a, T: fmt::Display + 'static> Ctx<'a, T> {
 
     /// A step on the node's network that the runtime takes while serving a call (the CNI
     /// plugin's ADD or DEL inside `RunPodSandbox` / `StopPodSandbox`).
-    pub fn runtime_net(&mut self, node: &str, what: String) -> MsgId {
+    pub fn runtime_net(&mut self, node: &str, hop: crate::trace::NetHop, what: String) -> MsgId {
         let runtime = Actor::Runtime(node.to_string());
-        let id = self.trace.push(self.now, runtime.clone(), runtime, MessageKind::Net { what }, self.cause);
+        let id = self.trace.push(self.now, runtime.clone(), runtime, MessageKind::Net { hop, what }, self.cause);
         self.cause = Some(id);
         id
     }

@@ -17,6 +17,7 @@
 
 use super::*;
 use crate::api::net;
+use crate::trace::NetHop;
 use crate::proxy::iptables::proxier::{self, Endpoint, ServicePort};
 use crate::runtime::program::{Surface, TeachingApp};
 
@@ -55,9 +56,9 @@ pub fn parse_url(url: &str) -> Result<(String, i64, String), String> {
 }
 
 impl Cluster {
-    fn hop(&mut self, from: &Actor, to: &Actor, what: String, cause: Option<MsgId>) -> MsgId {
+    fn hop(&mut self, from: &Actor, to: &Actor, hop: NetHop, what: String, cause: Option<MsgId>) -> MsgId {
         self.now += 1;
-        self.trace.push(self.now, from.clone(), to.clone(), MessageKind::Net { what }, cause)
+        self.trace.push(self.now, from.clone(), to.clone(), MessageKind::Net { hop, what }, cause)
     }
 
     fn node_ip_of(&self, node: &str) -> Option<String> {
@@ -87,7 +88,7 @@ impl Cluster {
             },
             None => (Actor::Kubectl, None),
         };
-        let start = self.trace.push(self.now, client.clone(), client.clone(), MessageKind::Net { what: format!("GET http://{}:{}{}", host, port, path) }, None);
+        let start = self.trace.push(self.now, client.clone(), client.clone(), MessageKind::Net { hop: NetHop::Request, what: format!("GET http://{}:{}{}", host, port, path) }, None);
         // name resolution: the Pod's resolver asks CoreDNS through the kube-dns Service
         let nodes = meta::lookup("nodes").expect("nodes");
         let mut via_node: Option<String> = None;
@@ -99,7 +100,7 @@ impl Cluster {
                 via_node = Some(host.clone());
                 self.node_ip_of(&host).unwrap_or_default()
             } else {
-                self.hop(&client, &client, format!("DNS {}: NXDOMAIN (cluster names do not resolve outside the cluster)", host), Some(start));
+                self.hop(&client, &client, NetHop::DnsNxDomain, format!("DNS {}: NXDOMAIN (cluster names do not resolve outside the cluster)", host), Some(start));
                 return HttpResult::Failed(format!("curl: (6) Could not resolve host: {}", host));
             }
         } else {
@@ -125,14 +126,14 @@ impl Cluster {
         let proxy = Actor::KubeProxy(rules_node.clone());
         let Some(sp) = matched.cloned() else {
             if net::Cidr::parse(crate::apiserver::SERVICE_CIDR).map(|c| net::parse_ipv4(&ip).map(|i| c.contains(i)).unwrap_or(false)).unwrap_or(false) {
-                self.hop(&client, &proxy, format!("iptables on {}: no rule for {}:{}", rules_node, ip, port), Some(start));
+                self.hop(&client, &proxy, NetHop::NoRule, format!("iptables on {}: no rule for {}:{}", rules_node, ip, port), Some(start));
                 return HttpResult::Failed(format!("curl: (28) Failed to connect to {} port {} after 130000 ms: Couldn't connect to server", host, port));
             }
             return self.direct(&client, start, &ip, port, &path, &host);
         };
         let name = sp.port_name_string();
         if sp.endpoints.is_empty() {
-            self.hop(&client, &proxy, format!("iptables on {}: \"{} has no endpoints\" -j REJECT", rules_node, name), Some(start));
+            self.hop(&client, &proxy, NetHop::Reject, format!("iptables on {}: \"{} has no endpoints\" -j REJECT", rules_node, name), Some(start));
             return HttpResult::Failed(format!("curl: (7) Failed to connect to {} port {} after 1 ms: Couldn't connect to server", host, port));
         }
         let n = sp.endpoints.len();
@@ -142,6 +143,7 @@ impl Cluster {
         let rule = self.hop(
             &client,
             &proxy,
+            NetHop::Rule,
             format!("iptables on {}: {} → {} → {} (endpoint {} of {}), DNAT to {}", rules_node, entry, sp.svc_chain(), sp.sep_chain(&ep), chosen + 1, n, ep.addr()),
             Some(start),
         );
@@ -167,7 +169,7 @@ impl Cluster {
         let conf = crate::kubelet::dns::resolv_conf(pod);
         let names = crate::coredns::query_names(host, &conf.search, conf.ndots());
         let Some(server) = conf.nameservers.first().cloned() else {
-            self.hop(client, client, format!("DNS {}: no nameserver in /etc/resolv.conf", host), Some(start));
+            self.hop(client, client, NetHop::DnsNoServer, format!("DNS {}: no nameserver in /etc/resolv.conf", host), Some(start));
             return None;
         };
         if server != crate::kubelet::dns::CLUSTER_DNS {
@@ -178,7 +180,7 @@ impl Cluster {
                 Some(ip) => format!("DNS A {}? → {} (the node's resolver): {}. IN A {}", host, server, host, ip),
                 None => format!("DNS A {}? → {} (the node's resolver): NXDOMAIN", host, server),
             };
-            self.hop(client, client, what, Some(start));
+            self.hop(client, client, NetHop::NodeResolver, what, Some(start));
             return answer;
         }
         let proxy = Actor::KubeProxy(node.to_string());
@@ -187,17 +189,17 @@ impl Cluster {
             .kube_proxy(node)
             .and_then(|k| k.service_ports().iter().find(|sp| sp.cluster_ip == server && sp.port == 53 && sp.protocol == "udp").cloned());
         let Some(sp) = sp else {
-            self.hop(client, &proxy, format!("DNS {}:53/udp: iptables on {} has no rule for it (no kube-dns Service: is CoreDNS installed? `sim addon coredns`); the resolver times out", server, node), Some(start));
+            self.hop(client, &proxy, NetHop::DnsNoRule, format!("DNS {}:53/udp: iptables on {} has no rule for it (no kube-dns Service: is CoreDNS installed? `sim addon coredns`); the resolver times out", server, node), Some(start));
             return None;
         };
         if sp.endpoints.is_empty() {
-            self.hop(client, &proxy, format!("DNS {}:53/udp: \"{} has no endpoints\" -j REJECT; the resolver gives up", server, sp.port_name_string()), Some(start));
+            self.hop(client, &proxy, NetHop::DnsReject, format!("DNS {}:53/udp: \"{} has no endpoints\" -j REJECT; the resolver gives up", server, sp.port_name_string()), Some(start));
             return None;
         }
         let n = sp.endpoints.len();
         let chosen = self.pick_endpoint(n);
         let ep = sp.endpoints[chosen].clone();
-        let rule = self.hop(client, &proxy, format!("DNS to {}:53/udp: iptables on {}: {} → {} (endpoint {} of {}), DNAT to {}", server, node, sp.svc_chain(), sp.sep_chain(&ep), chosen + 1, n, ep.addr()), Some(start));
+        let rule = self.hop(client, &proxy, NetHop::DnsRule, format!("DNS to {}:53/udp: iptables on {}: {} → {} (endpoint {} of {}), DNAT to {}", server, node, sp.svc_chain(), sp.sep_chain(&ep), chosen + 1, n, ep.addr()), Some(start));
         let dns_pod = self
             .api
             .list_objects(meta::lookup("pods").expect("pods"), "", None)
@@ -208,7 +210,7 @@ impl Cluster {
         let server_actor = Actor::Runtime(dns_node.clone());
         let mut cause = rule;
         for q in names {
-            let asked = self.hop(client, &server_actor, format!("DNS query A {}. → {} ({})", q, dns_name, ep.ip), Some(cause));
+            let asked = self.hop(client, &server_actor, NetHop::DnsQuery, format!("DNS query A {}. → {} ({})", q, dns_name, ep.ip), Some(cause));
             let answer = match self.view().coredns() {
                 Some(dns) => dns.lookup(&q),
                 None => crate::coredns::Answer::NxDomain,
@@ -221,21 +223,21 @@ impl Cluster {
                         ips.rotate_left(k);
                     }
                     let records: Vec<String> = ips.iter().map(|ip| format!("{}. {} IN A {}", q, crate::coredns::TTL, ip)).collect();
-                    self.hop(&server_actor, client, format!("DNS answer: {}", records.join("; ")), Some(asked));
+                    self.hop(&server_actor, client, NetHop::DnsAnswer, format!("DNS answer: {}", records.join("; ")), Some(asked));
                     return ips.into_iter().next();
                 }
                 crate::coredns::Answer::NxDomain => {
-                    cause = self.hop(&server_actor, client, format!("DNS answer: {}.: NXDOMAIN", q), Some(asked));
+                    cause = self.hop(&server_actor, client, NetHop::DnsNxDomain, format!("DNS answer: {}.: NXDOMAIN", q), Some(asked));
                 }
                 crate::coredns::Answer::Forwarded => {
                     let node_ip = if q == host { self.api.peek(meta::lookup("nodes").expect("nodes"), "", host).and_then(|_| self.node_ip_of(host)) } else { None };
                     match node_ip {
                         Some(ip) => {
-                            self.hop(&server_actor, client, format!("DNS answer (forwarded to {}): {}. IN A {}", crate::kubelet::dns::NODE_NAMESERVER, q, ip), Some(asked));
+                            self.hop(&server_actor, client, NetHop::DnsAnswer, format!("DNS answer (forwarded to {}): {}. IN A {}", crate::kubelet::dns::NODE_NAMESERVER, q, ip), Some(asked));
                             return Some(ip);
                         }
                         None => {
-                            cause = self.hop(&server_actor, client, format!("DNS answer (forwarded to {}): {}.: NXDOMAIN", crate::kubelet::dns::NODE_NAMESERVER, q), Some(asked));
+                            cause = self.hop(&server_actor, client, NetHop::DnsNxDomain, format!("DNS answer (forwarded to {}): {}.: NXDOMAIN", crate::kubelet::dns::NODE_NAMESERVER, q), Some(asked));
                         }
                     }
                 }
@@ -248,7 +250,7 @@ impl Cluster {
     fn direct(&mut self, client: &Actor, start: MsgId, ip: &str, port: i64, path: &str, host: &str) -> HttpResult {
         let pod_ip = net::Cidr::parse(proxier::CLUSTER_CIDR).map(|c| net::parse_ipv4(ip).map(|i| c.contains(i)).unwrap_or(false)).unwrap_or(false);
         if !pod_ip {
-            self.hop(client, client, format!("no route to {}", ip), Some(start));
+            self.hop(client, client, NetHop::NoRoute, format!("no route to {}", ip), Some(start));
             return HttpResult::Failed(format!("curl: (28) Failed to connect to {} port {} after 130000 ms: Couldn't connect to server", host, port));
         }
         self.answer(client, client, start, ip, port, path, host, port)
@@ -287,7 +289,7 @@ impl Cluster {
             if !surface.ports.iter().any(|p| *p as i64 == port) {
                 continue;
             }
-            let to_pod = self.hop(from, &runtime, format!("TCP {}:{} → pod {} on {} (container {})", ip, port, pod_name, node, cname), Some(cause));
+            let to_pod = self.hop(from, &runtime, NetHop::ToPod, format!("TCP {}:{} → pod {} on {} (container {})", ip, port, pod_name, node, cname), Some(cause));
             let (status, body) = match &app {
                 Some(a) => {
                     let code = a.http_status(path, i64::MAX / 4);
@@ -300,10 +302,10 @@ impl Cluster {
                 None if image.contains("httpd") => (200, "<html><body><h1>It works!</h1></body></html>\n".to_string()),
                 None => (200, String::new()),
             };
-            self.hop(&runtime, client, format!("HTTP/1.1 {} from {}", status, pod_name), Some(to_pod));
+            self.hop(&runtime, client, NetHop::Answer, format!("HTTP/1.1 {} from {}", status, pod_name), Some(to_pod));
             return if status == 200 { HttpResult::Ok(body) } else { HttpResult::Status(status, body) };
         }
-        self.hop(from, &runtime, format!("TCP {}:{} → pod {}: nothing listens, RST", ip, port, pod_name), Some(cause));
+        self.hop(from, &runtime, NetHop::NothingListens, format!("TCP {}:{} → pod {}: nothing listens, RST", ip, port, pod_name), Some(cause));
         HttpResult::Failed(format!("curl: (7) Failed to connect to {} port {} after 1 ms: Couldn't connect to server", host, host_port))
     }
 }

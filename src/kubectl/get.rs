@@ -72,7 +72,7 @@ pub(super) fn get(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) 
                     table = add_labels_column(&table, &objs);
                 }
                 if f.all_namespaces && info.namespaced {
-                    table = add_namespace_column(&table, &objs);
+                    table = printers::add_namespace_column(&table, &objs);
                 }
                 tables.push(table);
             }
@@ -329,17 +329,6 @@ fn jsonpath_filter(item: &Value, cond: &str) -> Result<bool, String> {
 }
 
 /// `--show-labels`: a LABELS column after the others (`k=v,k2=v2` or `<none>`).
-/// `-A`: the NAMESPACE column kubectl puts first.
-fn add_namespace_column(table: &str, objs: &[Value]) -> String {
-    let width = objs.iter().map(|o| meta::namespace(o).chars().count()).max().unwrap_or(0).max("NAMESPACE".len()) + 3;
-    let mut out = String::new();
-    for (i, l) in table.lines().enumerate() {
-        let ns = if i == 0 { "NAMESPACE" } else { objs.get(i - 1).map(meta::namespace).unwrap_or("") };
-        out.push_str(&format!("{:<w$}{}\n", ns, l, w = width));
-    }
-    out
-}
-
 pub(super) fn add_labels_column(table: &str, objs: &[Value]) -> String {
     let lines: Vec<&str> = table.lines().collect();
     let width = lines.iter().map(|l| l.trim_end().chars().count()).max().unwrap_or(0) + 3;

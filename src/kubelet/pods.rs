@@ -437,7 +437,7 @@ impl PodWorkers {
     /// CNI DEL for a sandbox going away.
     fn teardown_network(&mut self, ctx: &mut Ctx, node: &str, uid: &str, pod: &Value) {
         if let Some(addr) = self.runtime.cni.release(uid) {
-            ctx.runtime_net(node, format!("CNI DEL {}/{} eth0: host-local releases {}", meta::namespace(pod), meta::name(pod), net::format_ipv4(addr)));
+            ctx.runtime_net(node, crate::trace::NetHop::CniDel, format!("CNI DEL {}/{} eth0: host-local releases {}", meta::namespace(pod), meta::name(pod), net::format_ipv4(addr)));
         }
     }
 
@@ -462,7 +462,7 @@ impl PodWorkers {
                 match self.runtime.cni.allocate(&uid) {
                     Ok(addr) => {
                         let (range, gw) = (self.runtime.cni.range().map(|r| r.prefix).unwrap_or(24), self.runtime.cni.gateway().map(net::format_ipv4).unwrap_or_default());
-                        ctx.runtime_net(node, format!("CNI ADD {}/{} eth0: bridge cni0, host-local gives {}/{} gw {}", meta::namespace(&pod), meta::name(&pod), net::format_ipv4(addr), range, gw));
+                        ctx.runtime_net(node, crate::trace::NetHop::CniAdd, format!("CNI ADD {}/{} eth0: bridge cni0, host-local gives {}/{} gw {}", meta::namespace(&pod), meta::name(&pod), net::format_ipv4(addr), range, gw));
                         if let Some(st) = self.pods.get_mut(&uid) {
                             st.pod_ip = net::format_ipv4(addr);
                             st.sandbox_ready = true;

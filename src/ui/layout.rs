@@ -216,6 +216,8 @@ impl Layout {
             ("sched".to_string(), self.spoke(&Actor::Scheduler)),
             ("ep".to_string(), self.spoke(&Actor::EndpointsController)),
             ("eps".to_string(), self.spoke(&Actor::EndpointSliceController)),
+            // drawn only once CoreDNS is installed
+            ("dns".to_string(), self.spoke(&Actor::CoreDns)),
         ];
         for n in &self.nodes {
             v.push((format!("kubelet-{}", n.name), n.route.clone()));

@@ -71,6 +71,20 @@ pub struct Workload {
     pub desired: i64,
 }
 
+/// A Service as the diagram's Services row draws it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ServiceChip {
+    pub namespace: String,
+    pub name: String,
+    /// The ClusterIP, or `None` for a headless Service.
+    pub cluster_ip: String,
+    /// `80`, or `80:30080` with a node port.
+    pub ports: String,
+    /// Endpoints whose `ready` condition is true, and all endpoints, over the Service's slices.
+    pub ready: usize,
+    pub total: usize,
+}
+
 /// A node as the diagram draws it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NodeInfo {
@@ -764,6 +778,62 @@ impl Session {
                 desired: meta::get_i64(o, &["spec", "replicas"]).unwrap_or(1),
             })
             .collect()
+    }
+
+    /// The Services as of the position (not `default/kubernetes`, the API server's own), with
+    /// their EndpointSlices' ready counts: the diagram's Services row.
+    pub fn services(&self, pos: usize) -> Vec<ServiceChip> {
+        let slices = self.objects("endpointslices", "", pos);
+        self.objects("services", "", pos)
+            .iter()
+            .filter(|s| !(meta::namespace(s) == "default" && meta::name(s) == "kubernetes"))
+            .map(|s| {
+                let (ns, name) = (meta::namespace(s), meta::name(s));
+                let mut ready = 0;
+                let mut total = 0;
+                for sl in slices.iter().filter(|sl| meta::namespace(sl) == ns && meta::get_str(sl, &["metadata", "labels", "kubernetes.io/service-name"]) == name) {
+                    for e in meta::get_array(sl, &["endpoints"]) {
+                        total += 1;
+                        if meta::get(e, &["conditions", "ready"]).and_then(|r| r.as_bool()) != Some(false) {
+                            ready += 1;
+                        }
+                    }
+                }
+                let ports: Vec<String> = meta::get_array(s, &["spec", "ports"])
+                    .iter()
+                    .map(|p| match meta::get_i64(p, &["nodePort"]) {
+                        Some(np) => format!("{}:{}", meta::get_i64(p, &["port"]).unwrap_or(0), np),
+                        None => meta::get_i64(p, &["port"]).unwrap_or(0).to_string(),
+                    })
+                    .collect();
+                ServiceChip {
+                    namespace: ns.to_string(),
+                    name: name.to_string(),
+                    cluster_ip: meta::get_str(s, &["spec", "clusterIP"]).to_string(),
+                    ports: ports.join(","),
+                    ready,
+                    total,
+                }
+            })
+            .collect()
+    }
+
+    /// The Network panel as of the position: `kubectl get svc,endpointslices -A -o wide`, and
+    /// the `iptables-save` kube-proxy writes for those objects (None: no Service but the
+    /// API server's own).
+    pub fn network_text(&self, pos: usize) -> Option<(String, String)> {
+        let svcs = self.objects("services", "", pos);
+        if svcs.iter().all(|s| meta::namespace(s) == "default" && meta::name(s) == "kubernetes") {
+            return None;
+        }
+        let slices = self.objects("endpointslices", "", pos);
+        let now = self.now_unix(pos);
+        let with_kind = |kind: &str, objs: &[Value]| printers::add_namespace_column(&printers::print_table(kind, objs, true, true, now), objs);
+        let tables = format!("{}\n{}", with_kind("Service", &svcs), with_kind("EndpointSlice", &slices));
+        let s_refs: Vec<&Value> = svcs.iter().collect();
+        let e_refs: Vec<&Value> = slices.iter().collect();
+        let rules = crate::proxy::iptables::proxier::iptables_save(&crate::proxy::iptables::proxier::service_ports(&s_refs, &e_refs));
+        Some((tables, rules))
     }
 
     /// The nodes of the cluster (every kubelet), registered and Ready as of the position.

@@ -423,9 +423,11 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
             v.push(("what", what.clone()));
             say(lang, "n.timer", &v)
         }
-        MessageKind::Net { what } => {
+        MessageKind::Net { hop, what } => {
             v.push(("what", what.clone()));
-            say(lang, "n.net", &v)
+            // each kind of hop explains itself first, then the generic data-path note
+            let specific = say(lang, &format!("n.net.{}", hop.key()), &v);
+            format!("{} {}", specific, say(lang, "n.net", &v))
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The editor's presets: seed 004's nginx Deployment, three ways for it to go wrong, and scripts:
 //! scale and delete, a rolling update, a bad release and `rollout undo`, a crash loop, a liveness
-//! probe restarting a hung app, a readiness probe holding a rollout.
+//! probe restarting a hung app, a readiness probe holding a rollout; and the network: expose and
+//! curl, a selector typo, readiness gating endpoints, a NodePort from outside.
 
 /// Seed 004's manifest, as the post prints it.
 pub const SEED_004: &str = "apiVersion: apps/v1
@@ -275,6 +276,13 @@ kubectl get pods
 kubectl logs myapp-pod -c init-myservice
 ";
 
+/// The network presets are scenario transcripts' scripts (tests/scenarios/net_*.sh), so each
+/// has its expected output checked by `cargo test --test transcripts`.
+pub const SCRIPT_NET_EXPOSE: &str = include_str!("../../tests/scenarios/net_expose.sh");
+pub const SCRIPT_NET_SELECTOR_TYPO: &str = include_str!("../../tests/scenarios/net_selector_typo.sh");
+pub const SCRIPT_NET_READINESS: &str = include_str!("../../tests/scenarios/net_readiness_rollout.sh");
+pub const SCRIPT_NET_NODEPORT: &str = include_str!("../../tests/scenarios/net_nodeport.sh");
+
 /// (id, translation key of the title, text).
 pub const PRESETS: &[(&str, &str, &str)] = &[
     ("seed", "preset.seed", SEED_004),
@@ -288,6 +296,10 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ("liveness", "preset.liveness", SCRIPT_LIVENESS),
     ("readiness", "preset.readiness", SCRIPT_READINESS),
     ("init-waits", "preset.init_waits", SCRIPT_INIT_WAITS),
+    ("net-expose", "preset.net_expose", SCRIPT_NET_EXPOSE),
+    ("net-selector-typo", "preset.net_selector_typo", SCRIPT_NET_SELECTOR_TYPO),
+    ("net-readiness", "preset.net_readiness", SCRIPT_NET_READINESS),
+    ("net-nodeport", "preset.net_nodeport", SCRIPT_NET_NODEPORT),
 ];
 
 #[cfg(test)]

@@ -755,6 +755,17 @@ fn print_endpoint_slice_row(s: &Value, now_ms: i64) -> Vec<String> {
     vec![gs(s, &["metadata", "name"]).to_string(), gs(s, &["addressType"]).to_string(), first_three(ports), first_three(addrs), age(s, now_ms)]
 }
 
+/// `-A`: the NAMESPACE column kubectl puts first.
+pub fn add_namespace_column(table: &str, objs: &[Value]) -> String {
+    let width = objs.iter().map(|o| crate::api::meta::namespace(o).chars().count()).max().unwrap_or(0).max("NAMESPACE".len()) + 3;
+    let mut out = String::new();
+    for (i, l) in table.lines().enumerate() {
+        let ns = if i == 0 { "NAMESPACE" } else { objs.get(i - 1).map(crate::api::meta::namespace).unwrap_or("") };
+        out.push_str(&format!("{:<w$}{}\n", ns, l, w = width));
+    }
+    out
+}
+
 /// `kubectl get <resource>` table. kind is "Deployment" | "ReplicaSet" | "Pod" | "Node" |
 /// "Namespace" | "Event" (anything else prints NAME, AGE like the server's default table).
 /// with_kind: prefix names with "deployment.apps/" etc. (as kubectl does when several kinds are

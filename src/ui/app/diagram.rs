@@ -1,12 +1,14 @@
-//! The SVG diagram: kubectl, kube-apiserver, etcd, kube-controller-manager (deployment,
-//! replicaset and garbage-collector controllers), kube-scheduler and one box per node (kubelet,
-//! containerd and its Pods). The current message is a labelled packet on its edge.
+//! The SVG diagram: kubectl (and CoreDNS once installed), kube-apiserver, etcd,
+//! kube-controller-manager (deployment, replicaset, garbage-collector, node lifecycle + IPAM,
+//! endpoints and EndpointSlice controllers), kube-scheduler, one box per node (kubelet,
+//! kube-proxy, containerd and its Pods) and the Services row. The current message is a labelled
+//! packet on its edge; a network hop travels straight between the boxes it joins.
 
 use super::SessionRef;
 use crate::trace::Actor;
 use crate::ui::i18n::{fill, tr, Lang};
 use crate::ui::layout::{self, Layout, Rect, CHIP_GAP, CHIP_H, CHIP_W};
-use crate::ui::model::{PodChip, Workload};
+use crate::ui::model::{PodChip, ServiceChip, Workload};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -101,6 +103,47 @@ fn chips(area: Rect, pods: &[&PodChip], lang: Lang) -> Html {
     html! { <>{for out}</> }
 }
 
+/// The Services row: one chip per Service (name, ClusterIP:port, ready endpoints).
+fn services_row(r: Rect, svcs: &[ServiceChip], lang: Lang) -> Html {
+    let title_w = 70.0;
+    let label = text(r.x + 10.0, r.cy() + 4.5, "title", tr(lang, "diagram.services"));
+    if svcs.is_empty() {
+        return html! { <>{label}{text(r.x + title_w + 10.0, r.cy() + 4.5, "sub", tr(lang, "diagram.no_services"))}</> };
+    }
+    let w = 196.0;
+    let gap = 8.0;
+    let room = r.w - title_w - 10.0;
+    let fits = (((room + gap) / (w + gap)).floor() as usize).max(1);
+    let overflow = svcs.len() > fits;
+    let show = if overflow { fits - 1 } else { svcs.len() };
+    let mut out: Vec<Html> = svcs
+        .iter()
+        .take(show)
+        .enumerate()
+        .map(|(i, sv)| {
+            let x = r.x + title_w + i as f64 * (w + gap);
+            let class = if sv.cluster_ip == "None" || sv.ready > 0 { "svc-ok" } else { "svc-bad" };
+            let name = if sv.namespace == "default" { sv.name.clone() } else { format!("{}/{}", sv.namespace, sv.name) };
+            let addr = if sv.cluster_ip == "None" { format!("headless :{}", sv.ports) } else { format!("{}:{}", sv.cluster_ip, sv.ports) };
+            let ready = fill(tr(lang, "network.ready"), &[("ready", format!("{}/{}", sv.ready, sv.total))]);
+            html! {
+                <g key={format!("svc-{}-{}", sv.namespace, sv.name)} class={classes!("svc", class)} transform={format!("translate({},{})", fmt(x), fmt(r.y + 2.0))}>
+                    <title>{format!("Service {}/{}  {}  {}", sv.namespace, sv.name, addr, ready)}</title>
+                    <rect width={fmt(w)} height={fmt(r.h - 4.0)} rx="6" />
+                    <text class="chip-name" x="8" y="13">{layout::ellipsize(&name, 17)}</text>
+                    <text class="chip-ready" x={fmt(w - 7.0)} y="13">{ready}</text>
+                    <text class="chip-status" x="8" y="26">{layout::ellipsize(&addr, 30)}</text>
+                </g>
+            }
+        })
+        .collect();
+    if overflow {
+        let x = r.x + title_w + show as f64 * (w + gap);
+        out.push(text(x + 8.0, r.cy() + 4.5, "sub", fill(tr(lang, "diagram.more"), &[("n", (svcs.len() - show).to_string())])));
+    }
+    html! { <>{label}{for out}</> }
+}
+
 #[function_component(Diagram)]
 pub fn diagram(p: &DiagramProps) -> Html {
     let lang = p.lang;
@@ -112,6 +155,9 @@ pub fn diagram(p: &DiagramProps) -> Html {
     let deployments = s.workloads("deployments", pos);
     let replicasets = s.workloads("replicasets", pos);
     let nodes = s.nodes(pos);
+    let services = s.services(pos);
+    // CoreDNS is drawn once its addon is installed (the kube-dns Service exists)
+    let coredns = services.iter().any(|sv| sv.namespace == "kube-system" && sv.name == "kube-dns");
     let rev = s.rev_at(pos);
     let current = s.current(pos).map(|st| st.msg.clone());
     drop(s);
@@ -120,6 +166,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
     let edges: Html = l
         .edges()
         .into_iter()
+        .filter(|(name, _)| coredns || name != "dns")
         .map(|(name, pts)| {
             let on = name == active_edge;
             html! { <polyline key={name.clone()} class={classes!("edge", on.then_some("on"))} points={layout::points_attr(&pts)} /> }
@@ -177,6 +224,8 @@ pub fn diagram(p: &DiagramProps) -> Html {
                     {text(b.outer.right() - 10.0, b.outer.y + 18.0, "node-status", status)}
                     {rect(b.kubelet, "box comp kubelet")}
                     {text(b.kubelet.cx(), b.kubelet.y + 19.5, "label mid", "kubelet")}
+                    {rect(b.proxy, "box comp proxy")}
+                    {text(b.proxy.cx(), b.proxy.y + 19.5, "label mid narrow", if b.proxy.w < 72.0 { "proxy" } else { "kube-proxy" })}
                     {rect(b.runtime, "box runtime")}
                     {text(b.runtime.x + 8.0, b.runtime.y + 16.0, "sub", "containerd")}
                     {chips(b.pods, &mine, lang)}
@@ -189,7 +238,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
     let api = l.apiserver;
     let kcm = l.kcm;
     let legend_y = l.height - 16.0;
-    let legend: Html = [("req", "legend.request"), ("resp", "legend.response"), ("etcd", "legend.etcd"), ("watch", "legend.watch"), ("cri", "legend.cri")]
+    let legend: Html = [("req", "legend.request"), ("resp", "legend.response"), ("etcd", "legend.etcd"), ("watch", "legend.watch"), ("cri", "legend.cri"), ("net", "legend.net")]
         .iter()
         .enumerate()
         .map(|(i, (class, key))| {
@@ -238,7 +287,22 @@ pub fn diagram(p: &DiagramProps) -> Html {
                 {rect(l.nlc, "box comp ctrl")}
                 {text(l.nlc.x + 8.0, l.nlc.y + 20.0, "label narrow", "node")}
                 {text(l.nlc.x + 8.0, l.nlc.y + 35.0, "label narrow", "lifecycle")}
-                {text(l.nlc.x + 8.0, l.nlc.y + 50.0, "label narrow", "controller")}
+                {text(l.nlc.x + 8.0, l.nlc.y + 50.0, "label narrow", "+ ipam")}
+                {rect(l.epc, "box comp ctrl")}
+                {text(l.epc.x + 8.0, l.epc.y + 20.0, "label narrow", "endpoints")}
+                {text(l.epc.x + 8.0, l.epc.y + 35.0, "label narrow", "controller")}
+                {rect(l.epsc, "box comp ctrl")}
+                {text(l.epsc.x + 8.0, l.epsc.y + 20.0, "label narrow", "endpoint-")}
+                {text(l.epsc.x + 8.0, l.epsc.y + 35.0, "label narrow", "slice")}
+                {text(l.epsc.x + 8.0, l.epsc.y + 50.0, "label narrow", "controller")}
+                // CoreDNS (a Deployment in kube-system, drawn as the DNS server it is)
+                if coredns {
+                    {rect(l.dns, "box comp dns")}
+                    {text(l.dns.cx(), l.dns.cy() + 5.0, "label mid", "CoreDNS")}
+                }
+                // the Services row
+                {rect(l.services, "box group services")}
+                {services_row(l.services, &services, lang)}
                 // kube-scheduler
                 {rect(l.scheduler, "box comp sched")}
                 {text(l.scheduler.x + 12.0, l.scheduler.y + 24.0, "label big", "kube-scheduler")}

@@ -56,10 +56,11 @@ pub enum Tab {
     Objects,
     Rollout,
     Scheduler,
+    Network,
 }
 
 impl Tab {
-    pub const ALL: [Tab; 6] = [Tab::Events, Tab::Audit, Tab::Etcd, Tab::Objects, Tab::Rollout, Tab::Scheduler];
+    pub const ALL: [Tab; 7] = [Tab::Events, Tab::Audit, Tab::Etcd, Tab::Objects, Tab::Rollout, Tab::Scheduler, Tab::Network];
     pub fn key(self) -> &'static str {
         match self {
             Tab::Events => "tab.events",
@@ -68,6 +69,7 @@ impl Tab {
             Tab::Objects => "tab.objects",
             Tab::Rollout => "tab.rollout",
             Tab::Scheduler => "tab.scheduler",
+            Tab::Network => "tab.network",
         }
     }
     pub fn id(self) -> &'static str {
@@ -78,6 +80,7 @@ impl Tab {
             Tab::Objects => "objects",
             Tab::Rollout => "rollout",
             Tab::Scheduler => "scheduler",
+            Tab::Network => "network",
         }
     }
 }

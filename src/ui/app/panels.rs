@@ -1,4 +1,4 @@
-//! The tabbed panels: Events, Audit log, etcd, Objects (with describe), Rollout, Scheduler — each
+//! The tabbed panels: Events, Audit log, etcd, Objects (with describe), Rollout, Scheduler, Network — each
 //! shows the state at the current step.
 
 use super::{Action, SessionRef, Tab};
@@ -40,6 +40,7 @@ pub fn panels(p: &PanelsProps) -> Html {
                 Tab::Objects => objects(&s, *pos, object.clone(), *lang, &d),
                 Tab::Rollout => rollout(&s, *pos, *lang),
                 Tab::Scheduler => scheduler(&s, *pos, pod.clone(), *lang, &d),
+                Tab::Network => network(&s, *pos, *lang),
             }
         })
     };
@@ -116,6 +117,23 @@ fn events(s: &Session, pos: usize, lang: Lang) -> Html {
         <>
             <div class="cmd"><code>{"$ kubectl get events"}</code></div>
             <pre class="term" id="events-out">{s.events_text(pos)}</pre>
+        </>
+    }
+}
+
+/// Services and EndpointSlices as of the step, and the NAT rules kube-proxy writes for them.
+fn network(s: &Session, pos: usize, lang: Lang) -> Html {
+    let Some((tables, rules)) = s.network_text(pos) else {
+        return html! { <p class="muted">{tr(lang, "network.empty")}</p> };
+    };
+    let nat = rules.find("*nat").map(|i| rules[i..].to_string()).unwrap_or(rules);
+    html! {
+        <>
+            <div class="cmd"><code>{"$ kubectl get svc,endpointslices -A -o wide"}</code></div>
+            <pre class="term" id="network-out">{tables}</pre>
+            <p class="muted">{tr(lang, "network.rules")}</p>
+            <div class="cmd"><code>{"$ iptables-save -t nat"}</code></div>
+            <pre class="term" id="network-rules">{nat}</pre>
         </>
     }
 }

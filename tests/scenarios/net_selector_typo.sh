@@ -1,0 +1,41 @@
+# A Service with a typo in its selector: app=ngnix matches no Pod. Everything
+# looks healthy (the Deployment is 2/2, the Service has a ClusterIP), but its
+# EndpointSlice is empty, kube-proxy REJECTs the ClusterIP and curl is refused
+# at once. Compare the selector with the Pods' labels, fix it, and it answers.
+sim addon coredns
+kubectl create deployment nginx --image=nginx:1.25 --replicas=2
+kubectl create deployment client --image=nginx:1.25
+kubectl apply -f - <<EOF
+apiVersion: v1
+kind: Service
+metadata:
+  name: nginx
+spec:
+  selector:
+    app: ngnix
+  ports:
+  - port: 80
+    targetPort: 80
+EOF
+sim settle
+kubectl get deploy,svc,endpointslices -o wide
+kubectl describe svc nginx
+kubectl exec deploy/client -- curl -s http://nginx
+sim trace --net
+kubectl get pods --show-labels
+kubectl apply -f - <<EOF
+apiVersion: v1
+kind: Service
+metadata:
+  name: nginx
+spec:
+  selector:
+    app: nginx
+  ports:
+  - port: 80
+    targetPort: 80
+EOF
+sim settle
+kubectl get endpointslices -o wide
+kubectl exec deploy/client -- curl -s http://nginx
+sim trace --net
