@@ -277,3 +277,36 @@ fn kubelet_without_pod_cidr_reports_network_not_ready() {
     let reasons: Vec<&str> = events["items"].as_array().unwrap().iter().map(|e| e["reason"].as_str().unwrap_or("")).collect();
     assert_eq!(reasons, ["NetworkNotReady"]);
 }
+
+/// Named table: ClusterIP and NodePort allocation and release through the API server. A chosen
+/// address or port is refused while another Service holds it and free again once that Service
+/// is deleted; a dynamic ClusterIP lands in the upper band of 10.96.0.0/12.
+#[test]
+fn cluster_ip_and_node_port_allocation_and_release_table() {
+    let script = "kubectl create service nodeport a --tcp=80:80 --node-port=30080\n\
+kubectl create service clusterip b --tcp=80:80 --clusterip=10.96.5.5\n\
+kubectl create service nodeport c --tcp=80:80 --node-port=30080\n\
+kubectl create service clusterip d --tcp=80:80 --clusterip=10.96.5.5\n\
+kubectl delete service a b\n\
+kubectl create service nodeport c --tcp=80:80 --node-port=30080\n\
+kubectl create service clusterip d --tcp=80:80 --clusterip=10.96.5.5\n\
+kubectl create service clusterip e --tcp=80:80\n\
+kubectl get svc e -o jsonpath={.spec.clusterIP}\n";
+    let out = kubesim::testing::run(script);
+    let cases = [
+        ("a chosen node port is allocated", "service/a created"),
+        ("a chosen ClusterIP is allocated", "service/b created"),
+        ("the node port is taken", "The Service \"c\" is invalid: spec.ports[0].nodePort: Invalid value: 30080: provided port is already allocated"),
+        ("the ClusterIP is taken", "The Service \"d\" is invalid: spec.clusterIPs: Invalid value: [\"10.96.5.5\"]: failed to allocate IP 10.96.5.5: provided IP is already allocated"),
+        ("deleting releases both", "service \"a\" deleted"),
+        ("the released node port is allocated again", "service/c created"),
+        ("the released ClusterIP is allocated again", "service/d created"),
+    ];
+    for (name, want) in cases {
+        assert!(out.contains(want), "{}: want {:?} in\n{}", name, want, out);
+    }
+    let ip = out.lines().last().unwrap_or("");
+    let n = kubesim::api::net::parse_ipv4(ip).unwrap_or(0);
+    let base = kubesim::api::net::parse_ipv4("10.96.0.0").unwrap();
+    assert!(n > base + 256 && n < base + (1 << 20), "a dynamic ClusterIP from the upper band: {}", ip);
+}

@@ -3,7 +3,7 @@
 //! Watches and every other component message go through kube-apiserver; only the API server has
 //! an edge to etcd.
 
-use crate::trace::{Actor, Message, MessageKind};
+use crate::trace::{Actor, Message, MessageKind, NetHop};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rect {
@@ -327,8 +327,29 @@ pub fn ease(t: f64) -> f64 {
 
 /// The packet's label: `Message::label()`, with etcd keys shortened and long labels ellipsized.
 pub fn packet_label(m: &Message) -> String {
+    if let MessageKind::Net { hop, what } = &m.kind {
+        return ellipsize(&net_label(*hop, what), 40);
+    }
     let l = m.label().replace("/registry/", "");
     ellipsize(&l, 40)
+}
+
+/// A network hop's packet: the part of its line that changes hop to hop.
+fn net_label(hop: NetHop, what: &str) -> String {
+    let after = |pat: &str| what.rsplit_once(pat).map(|(_, r)| r.to_string());
+    let label = match hop {
+        NetHop::DnsRule | NetHop::Rule => after("DNAT to ").map(|t| format!("DNAT → {}", t)),
+        NetHop::DnsQuery => what.strip_prefix("DNS query ").and_then(|q| q.split(" → ").next()).map(|q| format!("{}?", q)),
+        NetHop::DnsAnswer => after(" IN ").map(|a| a.split(';').next().unwrap_or("").to_string()),
+        NetHop::DnsNxDomain => Some("NXDOMAIN".to_string()),
+        NetHop::Reject | NetHop::DnsReject => Some("REJECT (no endpoints)".to_string()),
+        NetHop::ToPod => what.split(" (container").next().and_then(|t| t.split(" on ").next()).map(|t| t.replace(" → pod ", " → ")),
+        NetHop::Answer => Some(what.split(" from ").next().unwrap_or(what).to_string()),
+        NetHop::CniAdd => after("host-local gives ").map(|a| format!("CNI ADD {}", a.split(' ').next().unwrap_or(""))),
+        NetHop::CniDel => after("releases ").map(|a| format!("CNI DEL {}", a)),
+        _ => None,
+    };
+    label.unwrap_or_else(|| what.to_string())
 }
 
 pub fn ellipsize(s: &str, max: usize) -> String {
@@ -408,6 +429,23 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// What the packet of each kind of network hop reads.
+    #[test]
+    fn net_label_table() {
+        let cases = [
+            (NetHop::Rule, "iptables on node-3: KUBE-SERVICES → KUBE-SVC-X → KUBE-SEP-Y (endpoint 3 of 3), DNAT to 10.244.2.3:80", "DNAT → 10.244.2.3:80"),
+            (NetHop::DnsQuery, "DNS query A web.default.svc.cluster.local. → coredns-1 (10.244.3.2)", "A web.default.svc.cluster.local.?"),
+            (NetHop::DnsAnswer, "DNS answer: web.default.svc.cluster.local. 30 IN A 10.109.145.165", "A 10.109.145.165"),
+            (NetHop::ToPod, "TCP 10.244.2.3:80 → pod web-1 on node-2 (container nginx)", "TCP 10.244.2.3:80 → web-1"),
+            (NetHop::Answer, "HTTP/1.1 200 from web-1", "HTTP/1.1 200"),
+            (NetHop::CniAdd, "CNI ADD default/web-1 eth0: bridge cni0, host-local gives 10.244.2.2/24 gw 10.244.2.1", "CNI ADD 10.244.2.2/24"),
+            (NetHop::Request, "GET http://web:80/", "GET http://web:80/"),
+        ];
+        for (hop, what, want) in cases {
+            assert_eq!(net_label(hop, what), want, "{:?}", hop);
         }
     }
 

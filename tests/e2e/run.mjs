@@ -301,6 +301,50 @@ try {
     await c.close();
   });
 
+  await check("\"expose nginx and curl it\": the request's hops are drawn, kube-proxy and the Service are on the diagram, the Network tab lists the rules", async () => {
+    const c = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: "en-US" });
+    const p = await c.newPage();
+    p.on("pageerror", (e) => errors.push(String(e)));
+    await p.goto(url);
+    await p.waitForSelector("#apply");
+    const idx = await p.locator("select.preset option").evaluateAll((os) => os.findIndex((o) => o.textContent === "Network: expose nginx and curl it") - 1);
+    assert(idx >= 0, "no network preset");
+    await p.selectOption("select.preset", String(idx));
+    await p.click("#apply");
+    await p.waitForFunction(() => document.querySelector("#console-out").textContent.includes("Welcome to nginx!"), null, { timeout: 90000 });
+    const { total } = await counter(p);
+    await p.selectOption("#speed", "8");
+    // the curl is the script's last request: walk back over its hops
+    const hops = [];
+    for (let pos = total; pos > total - 12 && pos > 0; pos--) {
+      await p.locator("#timeline").fill(String(pos));
+      const pk = p.locator("svg.diagram g.packet");
+      if ((await pk.count()) === 0) continue;
+      const cls = await pk.getAttribute("class");
+      if (!/\bnet\b/.test(cls)) break;
+      hops.unshift(await pk.textContent());
+      assert((await p.locator("svg.diagram .hl-from").count()) === 1 && (await p.locator("svg.diagram .hl-to").count()) === 1, "no highlighted ends at " + pos);
+    }
+    const seq = hops.join(" | ");
+    assert(/^GET http:\/\/web:80\//.test(hops[0] || ""), "first hop: " + seq);
+    assert(/DNAT → 10\.96\.0\.10|DNAT → 10\.244\.\d+\.\d+:53/.test(seq), "no DNS DNAT: " + seq);
+    assert(/A web\.default\.svc\.cluster\.local\.\?/.test(seq) && /A 10\.\d+\.\d+\.\d+/.test(seq), "no DNS query/answer: " + seq);
+    assert(/DNAT → 10\.244\.\d+\.\d+:80/.test(seq) && /TCP 10\.244\.\d+\.\d+:80 → web-/.test(seq), "no service hop: " + seq);
+    assert(/HTTP\/1\.1 200$/.test(hops[hops.length - 1] || ""), "last hop: " + seq);
+    // the network layer of the diagram
+    assert((await p.locator("svg.diagram .comp.proxy").count()) === 3, "kube-proxy boxes");
+    assert((await p.locator("svg.diagram .comp.dns").count()) === 1, "CoreDNS box");
+    const svc = await p.locator("svg.diagram g.svc").allTextContents();
+    assert(svc.some((t) => t.startsWith("Service default/web ") && /3\/3 ready/.test(t)), "services row: " + JSON.stringify(svc));
+    await p.click("#tab-network");
+    const rules = await p.locator("#network-rules").textContent();
+    assert(/-m statistic --mode random --probability 0\.33333333349/.test(rules), "rules: " + rules.slice(0, 300));
+    const tables = await p.locator("#network-out").textContent();
+    assert(/kube-system\s+service\/kube-dns\s+ClusterIP\s+10\.96\.0\.10/.test(tables), "tables: " + tables.slice(0, 400));
+    await p.screenshot({ path: path.join(shots, "screenshot-network.png"), fullPage: true });
+    await c.close();
+  });
+
   await check("no uncaught errors", async () => {
     assert(errors.length === 0, errors.join("\n"));
   });

@@ -123,16 +123,17 @@ fn services_row(r: Rect, svcs: &[ServiceChip], lang: Lang) -> Html {
         .map(|(i, sv)| {
             let x = r.x + title_w + i as f64 * (w + gap);
             let class = if sv.cluster_ip == "None" || sv.ready > 0 { "svc-ok" } else { "svc-bad" };
-            let name = if sv.namespace == "default" { sv.name.clone() } else { format!("{}/{}", sv.namespace, sv.name) };
-            let addr = if sv.cluster_ip == "None" { format!("headless :{}", sv.ports) } else { format!("{}:{}", sv.cluster_ip, sv.ports) };
+            let name = sv.name.clone();
+            let ip = if sv.cluster_ip == "None" { format!("headless :{}", sv.ports) } else { format!("{}:{}", sv.cluster_ip, sv.ports) };
+            let addr = if sv.namespace == "default" { ip } else { format!("{} · {}", sv.namespace, ip) };
             let ready = fill(tr(lang, "network.ready"), &[("ready", format!("{}/{}", sv.ready, sv.total))]);
             html! {
                 <g key={format!("svc-{}-{}", sv.namespace, sv.name)} class={classes!("svc", class)} transform={format!("translate({},{})", fmt(x), fmt(r.y + 2.0))}>
                     <title>{format!("Service {}/{}  {}  {}", sv.namespace, sv.name, addr, ready)}</title>
                     <rect width={fmt(w)} height={fmt(r.h - 4.0)} rx="6" />
-                    <text class="chip-name" x="8" y="13">{layout::ellipsize(&name, 17)}</text>
+                    <text class="chip-name" x="8" y="13">{layout::ellipsize(&name, 20)}</text>
                     <text class="chip-ready" x={fmt(w - 7.0)} y="13">{ready}</text>
-                    <text class="chip-status" x="8" y="26">{layout::ellipsize(&addr, 30)}</text>
+                    <text class="chip-status" x="8" y="26">{layout::ellipsize(&addr, 32)}</text>
                 </g>
             }
         })
