@@ -40,6 +40,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("net_readiness_rollout"),
     scenario!("net_nodeport"),
     scenario!("service_errors"),
+    scenario!("daemonset"),
 ];
 
 /// Reads the `# seed: N` header.

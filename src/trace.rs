@@ -28,6 +28,8 @@ pub enum Actor {
     Scheduler,
     EndpointsController,
     EndpointSliceController,
+    /// The DaemonSet controller (`daemonset-controller`).
+    DaemonSetController,
     Kubelet(String),
     /// kube-proxy on a node.
     KubeProxy(String),
@@ -51,6 +53,7 @@ impl Actor {
             Actor::Scheduler => "kube-scheduler".into(),
             Actor::EndpointsController => "endpoint-controller".into(),
             Actor::EndpointSliceController => "endpointslice-controller".into(),
+            Actor::DaemonSetController => "daemonset-controller".into(),
             Actor::Kubelet(n) => format!("kubelet@{}", n),
             Actor::KubeProxy(n) => format!("kube-proxy@{}", n),
             Actor::CoreDns => "coredns".into(),

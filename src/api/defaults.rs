@@ -165,6 +165,30 @@ pub fn set_object_defaults_replica_set(obj: &mut Value) {
     }
 }
 
+/// `SetObjectDefaults_DaemonSet`: `SetDefaults_DaemonSet` (a RollingUpdate strategy with
+/// maxUnavailable 1 and maxSurge 0, revisionHistoryLimit 10), then the template.
+pub fn set_object_defaults_daemon_set(obj: &mut Value) {
+    let Some(root) = obj.as_object_mut() else {
+        return;
+    };
+    let Some(spec) = ensure_obj(root, "spec") else {
+        return;
+    };
+    if let Some(strategy) = ensure_obj(spec, "updateStrategy") {
+        set_str_default(strategy, "type", "RollingUpdate");
+        if strategy.get("type").and_then(Value::as_str) == Some("RollingUpdate") {
+            if let Some(ru) = ensure_obj(strategy, "rollingUpdate") {
+                set_ptr_default(ru, "maxUnavailable", json!(1));
+                set_ptr_default(ru, "maxSurge", json!(0));
+            }
+        }
+    }
+    set_ptr_default(spec, "revisionHistoryLimit", json!(10));
+    if let Some(tpl) = ensure_obj(spec, "template") {
+        set_defaults_pod_template_spec_map(tpl);
+    }
+}
+
 /// What a Deployment or ReplicaSet template gets: the `PodSpec` defaults and the per-field
 /// defaults of containers, probes, ports and volumes. No `SetDefaults_Pod`, so no
 /// `enableServiceLinks` and no requests copied from limits.

@@ -20,6 +20,8 @@ pub enum Resource {
     Services,
     Endpoints,
     EndpointSlices,
+    DaemonSets,
+    ControllerRevisions,
 }
 
 impl Resource {
@@ -115,6 +117,8 @@ pub const RESOURCES: &[ResourceInfo] = &[
     ResourceInfo { id: Resource::Leases, resource: "leases", singular: "lease", kind: "Lease", group: "coordination.k8s.io", version: "v1", namespaced: true, etcd_prefix: "leases", short_names: &[] },
     ResourceInfo { id: Resource::Services, resource: "services", singular: "service", kind: "Service", group: "", version: "v1", namespaced: true, etcd_prefix: "services/specs", short_names: &["svc"] },
     ResourceInfo { id: Resource::Endpoints, resource: "endpoints", singular: "endpoints", kind: "Endpoints", group: "", version: "v1", namespaced: true, etcd_prefix: "services/endpoints", short_names: &["ep"] },
+    ResourceInfo { id: Resource::DaemonSets, resource: "daemonsets", singular: "daemonset", kind: "DaemonSet", group: "apps", version: "v1", namespaced: true, etcd_prefix: "daemonsets", short_names: &["ds"] },
+    ResourceInfo { id: Resource::ControllerRevisions, resource: "controllerrevisions", singular: "controllerrevision", kind: "ControllerRevision", group: "apps", version: "v1", namespaced: true, etcd_prefix: "controllerrevisions", short_names: &[] },
     ResourceInfo { id: Resource::EndpointSlices, resource: "endpointslices", singular: "endpointslice", kind: "EndpointSlice", group: "discovery.k8s.io", version: "v1", namespaced: true, etcd_prefix: "endpointslices", short_names: &[] },
 ];
 
@@ -440,7 +444,8 @@ mod tests {
             assert_eq!(lookup(input).map(|r| r.resource), Some(want), "{}", input);
         }
         assert!(lookup("deployment.core").is_none());
-        assert!(lookup("daemonsets").is_none());
+        assert_eq!(lookup("ds").map(|r| r.resource), Some("daemonsets"));
+        assert!(lookup("statefulsets").is_none());
         assert_eq!(lookup("svc").unwrap().etcd_key("default", "web"), "/registry/services/specs/default/web");
     }
 

@@ -111,6 +111,13 @@ impl ApiServer {
                 meta::set(&mut obj, &["metadata", "generation"], json!(1));
                 meta::remove(&mut obj, &["status"]);
             }
+            "DaemonSet" => {
+                defaults::set_object_defaults_daemon_set(&mut obj);
+                meta::set(&mut obj, &["metadata", "generation"], json!(1));
+                // the internal spec.templateGeneration starts at 1; apps/v1 shows it as this annotation
+                meta::set(&mut obj, &["metadata", "annotations", DS_TEMPLATE_GENERATION], json!("1"));
+                meta::set(&mut obj, &["status"], json!({"currentNumberScheduled": 0, "desiredNumberScheduled": 0, "numberMisscheduled": 0, "numberReady": 0}));
+            }
             "Pod" => {
                 defaults::set_object_defaults_pod(&mut obj);
                 let suffix = names::random_string(rng, 5);
@@ -142,6 +149,8 @@ impl ApiServer {
         let errs = match info.kind {
             "Deployment" => validation::validate_deployment(&obj),
             "ReplicaSet" => validation::validate_replica_set(&obj),
+            "DaemonSet" => validation::validate_daemon_set(&obj),
+            "ControllerRevision" => validation::validate_controller_revision(&obj),
             "Pod" => validation::validate_pod(&obj),
             "Node" => validation::validate_node(&obj),
             "Namespace" => validation::validate_namespace(&obj),

@@ -38,6 +38,8 @@ use update::to_scale;
 pub use create::qos_class;
 pub use service::{KUBERNETES_SERVICE_IP, NODE_PORT_MAX, NODE_PORT_MIN, SERVICE_CIDR};
 pub use watch::{field_selector_matches, parse_field_selector, WatchDelivery, Watcher};
+/// `apps/v1` DaemonSets carry the internal `spec.templateGeneration` as this annotation.
+pub const DS_TEMPLATE_GENERATION: &str = "deprecated.daemonset.template.generation";
 use crate::api::meta::ResourceInfo;
 use crate::etcd::{Etcd, EtcdError};
 use crate::sim::Rng;

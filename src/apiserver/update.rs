@@ -68,6 +68,13 @@ impl ApiServer {
             match info.kind {
                 "Deployment" => defaults::set_object_defaults_deployment(&mut new),
                 "ReplicaSet" => defaults::set_object_defaults_replica_set(&mut new),
+                "DaemonSet" => {
+                    defaults::set_object_defaults_daemon_set(&mut new);
+                    // PrepareForUpdate: a changed template is the next template generation
+                    let old_gen: i64 = meta::get_str(&old, &["metadata", "annotations", super::DS_TEMPLATE_GENERATION]).parse().unwrap_or(1);
+                    let gen = if meta::get(&old, &["spec", "template"]) != meta::get(&new, &["spec", "template"]) { old_gen + 1 } else { old_gen };
+                    meta::set(&mut new, &["metadata", "annotations", super::DS_TEMPLATE_GENERATION], json!(gen.to_string()));
+                }
                 "Pod" => defaults::set_object_defaults_pod(&mut new),
                 "Node" => defaults::set_object_defaults_node(&mut new),
                 "Service" => {
@@ -88,7 +95,7 @@ impl ApiServer {
             let ann_changed = meta::get(&old, &["metadata", "annotations"]) != meta::get(&new, &["metadata", "annotations"]);
             let bump = match info.kind {
                 "Deployment" => spec_changed || ann_changed,
-                "ReplicaSet" | "Pod" => spec_changed,
+                "ReplicaSet" | "Pod" | "DaemonSet" => spec_changed,
                 _ => false,
             };
             if bump {
@@ -98,6 +105,7 @@ impl ApiServer {
             let errs = match info.kind {
                 "Deployment" => validation::validate_deployment_update(&new, &old),
                 "ReplicaSet" => validation::validate_replica_set_update(&new, &old),
+                "DaemonSet" => validation::validate_daemon_set_update(&new, &old),
                 "Pod" => validation::validate_pod_update(&new, &old),
                 "Node" => validation::validate_node(&new),
                 "Namespace" => validation::validate_namespace(&new),

@@ -31,10 +31,10 @@ use serde_json::{json, Value};
 
 #[derive(Default)]
 pub struct GarbageCollector {
-    stores: [Store; 3],
+    stores: [Store; 5],
 }
 
-const TRACKED: [Resource; 3] = [Resource::Deployments, Resource::ReplicaSets, Resource::Pods];
+const TRACKED: [Resource; 5] = [Resource::Deployments, Resource::ReplicaSets, Resource::DaemonSets, Resource::ControllerRevisions, Resource::Pods];
 
 fn finalizers(o: &Value) -> Vec<String> {
     meta::get(o, &["metadata", "finalizers"])

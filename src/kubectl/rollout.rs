@@ -1,4 +1,5 @@
-//! `kubectl rollout status|history|undo|pause|resume|restart` for Deployments.
+//! `kubectl rollout status|history|undo|pause|resume|restart` for Deployments, and `rollout status`
+//! for DaemonSets.
 //!
 //! Upstream: `staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_{status,history,undo,pause,
 //! resume,restart}.go` and the helpers they call in `pkg/polymorphichelpers/`:
@@ -72,12 +73,16 @@ pub(super) fn rollout(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Outp
                 out.err(&server_error(&got, None));
                 continue;
             }
+            if sub == "status" && info.kind == "DaemonSet" {
+                status(cluster, f, ns, info, &name, out);
+                continue;
+            }
             if info.kind != "Deployment" {
                 out.err(&not_implemented(sub, info));
                 continue;
             }
             match sub.as_str() {
-                "status" => status(cluster, f, ns, &name, out),
+                "status" => status(cluster, f, ns, info, &name, out),
                 "history" => history(cluster, f, ns, &got.body, out),
                 "undo" => undo(cluster, f, ns, &name, out),
                 "pause" => pause_resume(cluster, ns, &got.body, true, out),
@@ -161,9 +166,29 @@ pub fn deployment_status(d: &Value, revision: i64) -> Result<(String, bool), Str
     Ok((format!("deployment \"{}\" successfully rolled out", name), true))
 }
 
-/// `rollout status`: LIST the Deployment by name, then WATCH it, printing a line on every event
+/// `DaemonSetStatusViewer.Status` (it ignores `--revision`).
+pub fn daemon_set_status(d: &Value) -> Result<(String, bool), String> {
+    if meta::get_str(d, &["spec", "updateStrategy", "type"]) != "RollingUpdate" {
+        return Err("rollout status is only available for RollingUpdate strategy type".into());
+    }
+    let g = |p: &[&str]| meta::get_i64(d, p).unwrap_or(0);
+    let name = meta::name(d);
+    if g(&["metadata", "generation"]) > g(&["status", "observedGeneration"]) {
+        return Ok(("Waiting for daemon set spec update to be observed...".into(), false));
+    }
+    let (updated, desired, available) = (g(&["status", "updatedNumberScheduled"]), g(&["status", "desiredNumberScheduled"]), g(&["status", "numberAvailable"]));
+    if updated < desired {
+        return Ok((format!("Waiting for daemon set \"{}\" rollout to finish: {} out of {} new pods have been updated...", name, updated, desired), false));
+    }
+    if available < desired {
+        return Ok((format!("Waiting for daemon set \"{}\" rollout to finish: {} of {} updated pods are available...", name, available, desired), false));
+    }
+    Ok((format!("daemon set \"{}\" successfully rolled out", name), true))
+}
+
+/// `rollout status`: LIST the object by name, then WATCH it, printing a line on every event
 /// until the rollout is done. The simulation runs meanwhile (kubectl is waiting, the cluster is not).
-fn status(cluster: &mut Cluster, f: &Flags, ns: &str, name: &str, out: &mut Output) {
+fn status(cluster: &mut Cluster, f: &Flags, ns: &str, info: &'static meta::ResourceInfo, name: &str, out: &mut Output) {
     let revision = match int_flag(f.revision.as_deref(), "revision") {
         Ok(v) => v,
         Err(e) => return out.err(&e),
@@ -180,14 +205,14 @@ fn status(cluster: &mut Cluster, f: &Flags, ns: &str, name: &str, out: &mut Outp
         None => None,
     }
     .unwrap_or((STATUS_MAX_WAIT_MS, false));
-    let info = meta::lookup("deployments").expect("deployments");
+    let viewer = |o: &Value| if info.kind == "DaemonSet" { daemon_set_status(o) } else { deployment_status(o, revision) };
     let field = format!("metadata.name={}", name);
     let list = kubectl(cluster, Method::Get, &format!("{}?fieldSelector={}", info.collection_path(ns), field.replace('=', "%3D")), None);
     let Some(d) = list.body.get("items").and_then(|i| i.as_array()).and_then(|i| i.first()).cloned() else {
-        return out.err(&format!("error: deployments.apps \"{}\" not found", name));
+        return out.err(&format!("error: {} \"{}\" not found", info.qualified(), name));
     };
     // one line for the object the LIST returned (UntilWithSync's ADDED)
-    match deployment_status(&d, revision) {
+    match viewer(&d) {
         Ok((line, done)) => {
             out.out(&line);
             if done || !f.watch.unwrap_or(true) {
@@ -213,7 +238,7 @@ fn status(cluster: &mut Cluster, f: &Flags, ns: &str, name: &str, out: &mut Outp
         for (event_type, obj) in cluster.take_client_events() {
             match event_type {
                 EventType::Deleted => break 'wait Err("object has been deleted".to_string()),
-                _ => match deployment_status(&obj, revision) {
+                _ => match viewer(&obj) {
                     Ok((line, done)) => {
                         out.out(&line);
                         if done {

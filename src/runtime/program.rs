@@ -315,6 +315,8 @@ const SERVERS: &[(&str, &[u16], Option<&[&str]>)] = &[
     ("agnhost", &[8080], None),
     // 53: DNS; 8080: health (/health); 8181: ready (/ready); 9153: metrics
     ("coredns", &[53, 8080, 8181, 9153], None),
+    // fluentd: forward input; stops on SIGTERM like the other servers
+    ("fluentd", &[24224], None),
 ];
 /// Of those, the ones that speak HTTP.
 const HTTP_SERVERS: &[&str] = &["nginx", "httpd", "traefik", "echoserver", "hello-app", "agnhost", "coredns"];

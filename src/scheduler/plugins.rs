@@ -569,7 +569,7 @@ fn toleration_tolerates_taint(tol: &Value, taint: &Value) -> bool {
     }
 }
 
-fn tolerations_tolerate_taint(tolerations: &[Value], taint: &Value) -> bool {
+pub fn tolerations_tolerate_taint(tolerations: &[Value], taint: &Value) -> bool {
     tolerations.iter().any(|t| toleration_tolerates_taint(t, taint))
 }
 
@@ -660,7 +660,7 @@ fn is_empty_term(term: &Value) -> bool {
 /// `nodeaffinity.GetRequiredNodeAffinity(pod).Match(node)`: `spec.nodeSelector` (every label equal)
 /// AND the required node selector terms (ORed; empty terms select nothing). Parse errors only
 /// spoil their own term ("ignore parsing errors for backwards compatibility").
-fn required_node_affinity_matches(pod: &Value, node: &Value) -> bool {
+pub fn required_node_affinity_matches(pod: &Value, node: &Value) -> bool {
     if let Some(sel) = pod.pointer("/spec/nodeSelector").and_then(Value::as_object) {
         let labels = node_labels(node);
         for (k, v) in sel {

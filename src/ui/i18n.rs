@@ -104,6 +104,7 @@ pub fn fill(template: &str, vars: &[(&str, String)]) -> String {
 pub static TABLE: &[(&str, &str, &str)] = &[
     ("actor.coredns", "CoreDNS", "CoreDNS"),
     ("actor.dc", "the deployment controller", "디플로이먼트 컨트롤러"),
+    ("actor.dsc", "the DaemonSet controller", "데몬셋 컨트롤러"),
     ("actor.epc", "the endpoints controller", "엔드포인트 컨트롤러"),
     ("actor.epsc", "the EndpointSlice controller", "엔드포인트슬라이스 컨트롤러"),
     ("actor.gc", "the garbage collector", "가비지 컬렉터"),

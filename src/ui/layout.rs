@@ -67,6 +67,8 @@ pub struct Layout {
     pub epc: Rect,
     /// The EndpointSlice controller, under the node controller.
     pub epsc: Rect,
+    /// The DaemonSet controller, a one-line box under the four narrow ones.
+    pub dsc: Rect,
     /// CoreDNS (drawn when the addon is installed), under kubectl.
     pub dns: Rect,
     /// The Services row, under the nodes.
@@ -106,6 +108,7 @@ impl Layout {
         let nlc = Rect::new(30.0 + 2.0 * (wide + 7.0) + narrow + 7.0, 150.0, narrow, half).shift(dx);
         let epc = Rect::new(gc.x, 150.0 + half + 7.0, narrow, half);
         let epsc = Rect::new(nlc.x, 150.0 + half + 7.0, narrow, half);
+        let dsc = Rect::new(gc.x, 287.0, epsc.right() - gc.x, 20.0);
         let dns = Rect::new(20.0, 98.0, 150.0, 34.0).shift(dx);
         let scheduler = Rect::new(560.0, 140.0, 420.0, 176.0).shift(dx);
         let queue = Rect::new(572.0, 196.0, 396.0, 110.0).shift(dx);
@@ -155,7 +158,7 @@ impl Layout {
             boxes.push(NodeBox { name: name.clone(), outer, kubelet, proxy, runtime, pods, route, proxy_route });
         }
         let services = Rect::new(20.0, NODE_TOP + NODE_H + 10.0, width - 40.0, 34.0);
-        Layout { width, height: NODE_TOP + NODE_H + 84.0, kubectl, apiserver, etcd, kcm, dc, rsc, gc, nlc, epc, epsc, dns, services, scheduler, queue, nodes: boxes }
+        Layout { width, height: NODE_TOP + NODE_H + 84.0, kubectl, apiserver, etcd, kcm, dc, rsc, gc, nlc, epc, epsc, dsc, dns, services, scheduler, queue, nodes: boxes }
     }
 
     pub fn node(&self, name: &str) -> Option<&NodeBox> {
@@ -175,6 +178,7 @@ impl Layout {
             Actor::Scheduler => self.scheduler,
             Actor::EndpointsController => self.epc,
             Actor::EndpointSliceController => self.epsc,
+            Actor::DaemonSetController => self.dsc,
             Actor::CoreDns => self.dns,
             Actor::Kubelet(n) => self.node(n)?.kubelet,
             Actor::KubeProxy(n) => self.node(n)?.proxy,
@@ -196,6 +200,7 @@ impl Layout {
             // up the gaps beside the boxes above them
             Actor::EndpointsController => vec![(self.epc.x, self.epc.cy()), (self.epc.x - 3.5, self.epc.cy()), (self.epc.x - 3.5, self.kcm.y + 4.0), (api.x + 136.0, api.bottom())],
             Actor::EndpointSliceController => vec![(self.epsc.right(), self.epsc.cy()), (self.epsc.right() + 4.5, self.epsc.cy()), (self.epsc.right() + 4.5, self.kcm.y + 4.0), (api.x + 160.0, api.bottom())],
+            Actor::DaemonSetController => vec![(self.dsc.right(), self.dsc.cy()), (self.kcm.right() - 2.5, self.dsc.cy()), (self.kcm.right() - 2.5, self.kcm.y + 2.0), (api.x + 184.0, api.bottom())],
             Actor::CoreDns => vec![(self.dns.right(), self.dns.cy()), (api.x, api.bottom() - 12.0)],
             Actor::Kubelet(n) => self.node(n).map(|b| b.route.clone()).unwrap_or_default(),
             Actor::KubeProxy(n) => self.node(n).map(|b| b.proxy_route.clone()).unwrap_or_default(),
@@ -216,6 +221,7 @@ impl Layout {
             ("sched".to_string(), self.spoke(&Actor::Scheduler)),
             ("ep".to_string(), self.spoke(&Actor::EndpointsController)),
             ("eps".to_string(), self.spoke(&Actor::EndpointSliceController)),
+            ("ds".to_string(), self.spoke(&Actor::DaemonSetController)),
             // drawn only once CoreDNS is installed
             ("dns".to_string(), self.spoke(&Actor::CoreDns)),
         ];
@@ -266,6 +272,7 @@ impl Layout {
             Actor::Scheduler => "sched".into(),
             Actor::EndpointsController => "ep".into(),
             Actor::EndpointSliceController => "eps".into(),
+            Actor::DaemonSetController => "ds".into(),
             Actor::CoreDns => "dns".into(),
             Actor::KubeProxy(n) => format!("proxy-{}", n),
             Actor::Kubelet(n) if matches!(m.kind, MessageKind::Runtime { .. }) => format!("cri-{}", n),

@@ -24,6 +24,7 @@ pub fn actor_name(lang: Lang, a: &Actor) -> String {
         Actor::Scheduler => tr(lang, "actor.sched").into(),
         Actor::EndpointsController => tr(lang, "actor.epc").into(),
         Actor::EndpointSliceController => tr(lang, "actor.epsc").into(),
+        Actor::DaemonSetController => tr(lang, "actor.dsc").into(),
         Actor::Kubelet(n) => fill(tr(lang, "actor.kubelet"), &[("node", n.clone())]),
         Actor::KubeProxy(n) => fill(tr(lang, "actor.proxy"), &[("node", n.clone())]),
         Actor::CoreDns => tr(lang, "actor.coredns").into(),

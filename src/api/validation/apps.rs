@@ -342,3 +342,99 @@ pub(super) fn validate_replica_set_spec(spec: Option<&Value>) -> Errs {
     errs
 }
 
+
+/// `ValidateDaemonSet`.
+pub fn validate_daemon_set(obj: &Value) -> Vec<FieldError> {
+    let mut errs = validate_object_meta(obj, true, name_is_dns_subdomain);
+    errs.extend(validate_daemon_set_spec(obj.get("spec")));
+    errs
+}
+
+/// `ValidateDaemonSetUpdate`: the spec again, and an immutable selector.
+pub fn validate_daemon_set_update(new: &Value, old: &Value) -> Vec<FieldError> {
+    let mut errs = validate_object_meta_update(new, old);
+    errs.extend(validate_daemon_set_spec(new.get("spec")));
+    errs.extend(validate_selector_immutable(new, old));
+    errs
+}
+
+/// `ValidateDaemonSetSpec`: selector, its match with the template's labels, a non-empty
+/// selector, the pod template, `restartPolicy: Always`, no `activeDeadlineSeconds`, the counters
+/// and the update strategy.
+pub(super) fn validate_daemon_set_spec(spec: Option<&Value>) -> Errs {
+    let path = Path::new("spec");
+    let mut errs = Vec::new();
+    let sel = get(spec, "selector");
+    errs.extend(validate_label_selector(sel, &path.child("selector")));
+    let tpl = get(spec, "template");
+    if let Ok(selector) = label_selector_as_selector(sel) {
+        let labels = get(get(tpl, "metadata"), "labels");
+        if !selector.matches(&labels_of(labels)) {
+            errs.push(FieldError::invalid(path.child("template").child("metadata").child("labels").as_str(), map_json(labels), "`selector` does not match template `labels`"));
+        }
+    }
+    if let Some(s) = sel {
+        let n = s.get("matchLabels").and_then(Value::as_object).map_or(0, Map::len) + get_arr(Some(s), "matchExpressions").len();
+        if n == 0 {
+            errs.push(FieldError::invalid(path.child("selector").as_str(), s.clone(), "empty selector is invalid for daemonset").with_raw_value(label_selector_json(Some(s))));
+        }
+    } else {
+        errs.push(FieldError::required(path.child("selector").as_str(), ""));
+    }
+    errs.extend(validate_pod_template_spec(tpl, &path.child("template")));
+    let pod_spec = get(tpl, "spec");
+    let rp = get_str(pod_spec, "restartPolicy");
+    if rp != "Always" {
+        errs.push(FieldError::not_supported(path.child("template").child("spec").child("restartPolicy").as_str(), json!(rp), &["Always"]).json_rendered());
+    }
+    if let Some(ads) = get(pod_spec, "activeDeadlineSeconds") {
+        errs.push(FieldError::invalid(path.child("template").child("spec").child("activeDeadlineSeconds").as_str(), ads.clone(), "must not be specified"));
+    }
+    errs.extend(nonnegative(get_i64(spec, "minReadySeconds").unwrap_or(0), &path.child("minReadySeconds")));
+    errs.extend(validate_daemon_set_update_strategy(get(spec, "updateStrategy"), &path.child("updateStrategy")));
+    if let Some(n) = get_i64(spec, "revisionHistoryLimit") {
+        errs.extend(nonnegative(n, &path.child("revisionHistoryLimit")));
+    }
+    errs
+}
+
+/// `ValidateDaemonSetUpdateStrategy`.
+fn validate_daemon_set_update_strategy(strategy: Option<&Value>, path: &Path) -> Errs {
+    let mut errs = Vec::new();
+    match get_str(strategy, "type") {
+        "OnDelete" => {}
+        "RollingUpdate" => match get(strategy, "rollingUpdate") {
+            None => errs.push(FieldError::required(path.child("rollingUpdate").as_str(), "")),
+            Some(ru) => errs.extend(validate_rolling_update_daemon_set(ru, &path.child("rollingUpdate"))),
+        },
+        t => errs.push(FieldError::not_supported(path.as_str(), json!({"type": t}), &["RollingUpdate", "OnDelete"])),
+    }
+    errs
+}
+
+/// `ValidateRollingUpdateDaemonSet`: each of maxUnavailable and maxSurge an int or percent
+/// (at most 100%), exactly one of them non-zero.
+fn validate_rolling_update_daemon_set(ru: &Value, path: &Path) -> Errs {
+    let mut errs = Vec::new();
+    let mu = int_or_string(ru.get("maxUnavailable"));
+    let ms = int_or_string(ru.get("maxSurge"));
+    errs.extend(validate_positive_int_or_percent(&mu, &path.child("maxUnavailable")));
+    errs.extend(validate_positive_int_or_percent(&ms, &path.child("maxSurge")));
+    errs.extend(not_more_than_100_percent(&mu, &path.child("maxUnavailable")));
+    errs.extend(not_more_than_100_percent(&ms, &path.child("maxSurge")));
+    let has_unavailable = int_or_percent_value(&mu) != 0;
+    let has_surge = int_or_percent_value(&ms) != 0;
+    if has_unavailable && has_surge {
+        errs.push(FieldError::invalid(path.child("maxSurge").as_str(), ms.clone(), "may not be set when maxUnavailable is non-zero"));
+    } else if !has_unavailable && !has_surge {
+        errs.push(FieldError::required(path.child("maxUnavailable").as_str(), "cannot be 0 when maxSurge is 0"));
+    }
+    errs
+}
+
+/// `ValidateControllerRevision`: a name and `revision` not negative (`data` is opaque).
+pub fn validate_controller_revision(obj: &Value) -> Vec<FieldError> {
+    let mut errs = validate_object_meta(obj, true, name_is_dns_subdomain);
+    errs.extend(nonnegative(get_i64(Some(obj), "revision").unwrap_or(0), &Path::new("revision")));
+    errs
+}

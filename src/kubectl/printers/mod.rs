@@ -238,6 +238,20 @@ const NODE_COLUMNS: &[Column] = &[
     col("Container-Runtime", 1),
 ];
 const NAMESPACE_COLUMNS: &[Column] = &[name_col(0), col("Status", 0), col("Age", 0)];
+const DAEMONSET_COLUMNS: &[Column] = &[
+    name_col(0),
+    col("Desired", 0),
+    col("Current", 0),
+    col("Ready", 0),
+    col("Up-to-date", 0),
+    col("Available", 0),
+    col("Node Selector", 0),
+    col("Age", 0),
+    col("Containers", 1),
+    col("Images", 1),
+    col("Selector", 1),
+];
+const CONTROLLER_REVISION_COLUMNS: &[Column] = &[name_col(0), col("Controller", 0), col("Revision", 0), col("Age", 0)];
 const EVENT_COLUMNS: &[Column] = &[
     col("Last Seen", 0),
     col("Type", 0),
@@ -345,6 +359,42 @@ fn print_replica_set_row(rs: &Value, now_ms: i64) -> Vec<String> {
         images,
         format_label_selector(get(rs, &["spec", "selector"])),
     ]
+}
+
+/// `printDaemonSet`.
+fn print_daemon_set_row(ds: &Value, now_ms: i64) -> Vec<String> {
+    let (names, images) = layout_container_cells(get(ds, &["spec", "template", "spec"]));
+    let node_selector = match get(ds, &["spec", "template", "spec", "nodeSelector"]).and_then(Value::as_object) {
+        Some(m) if !m.is_empty() => m.iter().map(|(k, v)| format!("{}={}", k, v.as_str().unwrap_or(""))).collect::<Vec<_>>().join(","),
+        _ => "<none>".to_string(),
+    };
+    let n = |k: &str| gi(ds, &["status", k]).unwrap_or(0).to_string();
+    vec![
+        gs(ds, &["metadata", "name"]).to_string(),
+        n("desiredNumberScheduled"),
+        n("currentNumberScheduled"),
+        n("numberReady"),
+        n("updatedNumberScheduled"),
+        n("numberAvailable"),
+        node_selector,
+        age(ds, now_ms),
+        names,
+        images,
+        format_label_selector(get(ds, &["spec", "selector"])),
+    ]
+}
+
+/// `printControllerRevision`: CONTROLLER is `<kind>.<group>/<name>` of the controller reference.
+fn print_controller_revision_row(cr: &Value, now_ms: i64) -> Vec<String> {
+    let controller = crate::api::meta::controller_of(cr)
+        .map(|r| {
+            let group = gs(r, &["apiVersion"]).rsplit_once('/').map(|(g, _)| g).unwrap_or("");
+            let kind = gs(r, &["kind"]).to_ascii_lowercase();
+            let gk = if group.is_empty() { kind } else { format!("{}.{}", kind, group) };
+            format!("{}/{}", gk, gs(r, &["name"]))
+        })
+        .unwrap_or_else(|| "<none>".to_string());
+    vec![gs(cr, &["metadata", "name"]).to_string(), controller, gi(cr, &["revision"]).unwrap_or(0).to_string(), age(cr, now_ms)]
 }
 
 /// `podutil.IsRestartableInitContainer`: a sidecar (init container with restartPolicy Always).
@@ -778,6 +828,8 @@ pub fn print_table(kind: &str, objs: &[Value], wide: bool, with_kind: bool, now_
     let (columns, rows): (&[Column], Vec<Vec<String>>) = match kind {
         "Deployment" => (DEPLOYMENT_COLUMNS, objs.iter().map(|o| print_deployment_row(o, now_ms)).collect()),
         "ReplicaSet" => (REPLICASET_COLUMNS, objs.iter().map(|o| print_replica_set_row(o, now_ms)).collect()),
+        "DaemonSet" => (DAEMONSET_COLUMNS, objs.iter().map(|o| print_daemon_set_row(o, now_ms)).collect()),
+        "ControllerRevision" => (CONTROLLER_REVISION_COLUMNS, objs.iter().map(|o| print_controller_revision_row(o, now_ms)).collect()),
         "Pod" => (POD_COLUMNS, objs.iter().map(|o| print_pod_row(o, now_ms)).collect()),
         "Node" => (NODE_COLUMNS, objs.iter().map(|o| print_node_row(o, now_ms)).collect()),
         "Namespace" => (NAMESPACE_COLUMNS, objs.iter().map(|o| print_namespace_row(o, now_ms)).collect()),

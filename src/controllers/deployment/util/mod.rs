@@ -239,8 +239,8 @@ fn go_atoi(s: &str) -> Result<i64, String> {
 }
 
 mod conditions;
-mod fenceposts;
-mod hash;
+pub mod fenceposts;
+pub mod hash;
 mod proportion;
 mod replicasets;
 mod revisions;
