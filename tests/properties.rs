@@ -4,9 +4,13 @@
 //! - no node holds more requested CPU/memory or pods than it can allocate;
 //! - no pod was bound twice (one `binding` create per pod in the audit log);
 //! - every ReplicaSet converges: status.replicas == spec.replicas (pending pods count as replicas);
-//! - no orphan pods: every pod's owner ReplicaSet exists, every ReplicaSet's Deployment exists.
+//! - no orphan pods: every pod's owner ReplicaSet or DaemonSet exists, every ReplicaSet's
+//!   Deployment exists;
+//! - every DaemonSet has exactly one Pod on each node that should run one, and none on a node
+//!   that may not keep one (`NodeShouldRunDaemonPod`).
 
 use kubesim::api::{meta, quantity};
+use kubesim::controllers::daemon;
 use kubesim::cluster::Cluster;
 use kubesim::sandbox::default_cluster;
 use kubesim::sim::Rng;
@@ -23,6 +27,13 @@ fn run(c: &mut Cluster, line: &str, stdin: Option<&str>) -> String {
 fn manifest(name: &str, replicas: u64, cpu_m: u64, image: &str) -> String {
     format!(
         "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {name}\nspec:\n  replicas: {replicas}\n  selector:\n    matchLabels:\n      app: {name}\n  template:\n    metadata:\n      labels:\n        app: {name}\n    spec:\n      containers:\n      - name: c\n        image: {image}\n        resources:\n          requests:\n            cpu: {cpu_m}m\n            memory: 256Mi\n"
+    )
+}
+
+fn daemon_set(name: &str, node_selector: Option<&str>, image: &str) -> String {
+    let sel = node_selector.map(|l| format!("      nodeSelector:\n        {}\n", l.replacen('=', ": ", 1))).unwrap_or_default();
+    format!(
+        "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: {name}\nspec:\n  selector:\n    matchLabels:\n      ds: {name}\n  template:\n    metadata:\n      labels:\n        ds: {name}\n    spec:\n{sel}      containers:\n      - name: c\n        image: {image}\n        resources:\n          requests:\n            cpu: 50m\n"
     )
 }
 
@@ -75,22 +86,42 @@ fn check_invariants(c: &Cluster, ctx: &str) {
         let owner = meta::controller_of(rs).map(|o| meta::get_str(o, &["uid"]).to_string()).unwrap_or_default();
         assert!(deploys.iter().any(|d| meta::uid(d) == owner), "{}: replicaset {} is orphaned", ctx, meta::name(rs));
     }
+    let dss = list(c, "daemonsets");
     for p in &pods {
         let owner = meta::controller_of(p).map(|o| meta::get_str(o, &["uid"]).to_string()).unwrap_or_default();
-        assert!(rss.iter().any(|rs| meta::uid(rs) == owner), "{}: pod {} is orphaned", ctx, meta::name(p));
+        assert!(rss.iter().chain(dss.iter()).any(|o| meta::uid(o) == owner), "{}: pod {} is orphaned", ctx, meta::name(p));
+    }
+    // one daemon Pod per eligible node
+    let nodes = list(c, "nodes");
+    for ds in dss.iter().filter(|d| !meta::is_deleting(d)) {
+        for node in &nodes {
+            let e = daemon::util::node_should_run_daemon_pod(node, ds);
+            let here = pods
+                .iter()
+                .filter(|p| !meta::is_deleting(p))
+                .filter(|p| meta::controller_of(p).map(|o| meta::get_str(o, &["uid"]) == meta::uid(ds)).unwrap_or(false))
+                .filter(|p| daemon::util::target_node_name(p).as_deref() == Some(meta::name(node)))
+                .count();
+            if e.should_run {
+                assert_eq!(here, 1, "{}: daemonset {} has {} pods on eligible node {}", ctx, meta::name(ds), here, meta::name(node));
+            }
+            if !e.should_continue_running {
+                assert_eq!(here, 0, "{}: daemonset {} keeps {} pods on node {}", ctx, meta::name(ds), here, meta::name(node));
+            }
+        }
     }
 }
 
 #[test]
 fn invariants_hold_over_random_operations() {
     let images = ["nginx:1.27", "redis:7", "busybox:1.36", "nginx:1.99"];
-    let (mut pods_seen, mut pending_seen, mut deletes_seen) = (0usize, 0usize, 0usize);
+    let (mut pods_seen, mut pending_seen, mut deletes_seen, mut daemon_pods_seen) = (0usize, 0usize, 0usize, 0usize);
     for seed in 0..12u64 {
         let mut c = default_cluster(seed);
         let mut rng = Rng::new(seed * 7919 + 1);
         let mut names: Vec<String> = Vec::new();
         for step in 0..12 {
-            let op = rng.below(10);
+            let op = rng.below(13);
             let ctx = format!("seed {} step {} op {}", seed, step, op);
             match op {
                 0..=3 => {
@@ -116,6 +147,23 @@ fn invariants_hold_over_random_operations() {
                     let cmd = script::Command { line: format!("sim node add extra-{}-{} --cpu 2 --memory 4Gi", seed, step), line_no: 1, stdin: None };
                     script::exec(&mut c, &mut sb, &cmd, &|_| None);
                 }
+                10 | 11 => {
+                    // a DaemonSet, maybe only for labelled nodes, maybe with a new image
+                    let name = format!("ds{}", rng.below(2));
+                    let sel = [None, Some("disk=ssd")][rng.below(2) as usize];
+                    run(&mut c, "kubectl apply -f -", Some(&daemon_set(&name, sel, images[rng.below(3) as usize])));
+                }
+                12 => {
+                    // label or taint a node: daemon Pods come and go
+                    let nodes = list(&c, "nodes");
+                    let n = meta::name(&nodes[rng.below(nodes.len() as u64) as usize]).to_string();
+                    let cmd = match rng.below(3) {
+                        0 => format!("kubectl label nodes {} disk=ssd --overwrite", n),
+                        1 => format!("kubectl label nodes {} disk-", n),
+                        _ => format!("kubectl taint nodes {} dedicated=x:NoExecute --overwrite", n),
+                    };
+                    run(&mut c, &cmd, None);
+                }
                 _ => {
                     c.advance(rng.below(20_000) as i64);
                 }
@@ -127,10 +175,12 @@ fn invariants_hold_over_random_operations() {
             pods_seen += pods.len();
             pending_seen += pods.iter().filter(|p| meta::get_str(p, &["spec", "nodeName"]).is_empty()).count();
             deletes_seen += usize::from(op == 6);
+            daemon_pods_seen += pods.iter().filter(|p| meta::controller_of(p).map(|o| meta::get_str(o, &["kind"]) == "DaemonSet").unwrap_or(false)).count();
         }
     }
     // the random walk must actually exercise the control plane
     assert!(pods_seen > 200, "only {} pods seen", pods_seen);
     assert!(pending_seen > 0, "no unschedulable pods seen");
     assert!(deletes_seen > 5, "only {} deletes", deletes_seen);
+    assert!(daemon_pods_seen > 20, "only {} daemon pods seen", daemon_pods_seen);
 }

@@ -232,6 +232,21 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
                     say(lang, "n.req.rsc.create_pod", &v)
                 }
                 (Actor::ReplicaSetController, "DELETE", "pods", _) => say(lang, "n.req.rsc.delete_pod", &v),
+                (Actor::DaemonSetController, "POST", "pods", _) => {
+                    let node = obj
+                        .as_ref()
+                        .and_then(|o| meta::get_array(o, &["spec", "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms"]).first().cloned())
+                        .and_then(|t| meta::get_array(&t, &["matchFields"]).first().cloned())
+                        .and_then(|f| meta::get_array(&f, &["values"]).first().and_then(|x| x.as_str().map(String::from)))
+                        .unwrap_or_default();
+                    v.retain(|(k, _)| *k != "node");
+                    v.push(("node", node));
+                    v.push(("owner", obj.as_ref().map(owner_name).unwrap_or_default()));
+                    say(lang, "n.req.dsc.create_pod", &v)
+                }
+                (Actor::DaemonSetController, "DELETE", "pods", _) => say(lang, "n.req.dsc.delete_pod", &v),
+                (Actor::DaemonSetController, _, "controllerrevisions", _) => say(lang, "n.req.dsc.revision", &v),
+                (Actor::DaemonSetController, _, "daemonsets", "status") => say(lang, "n.req.dsc.status", &v),
                 (Actor::ReplicaSetController, _, "replicasets", "status") => say(lang, "n.req.rsc.status", &v),
                 (Actor::Scheduler, "POST", "pods", "binding") => {
                     let node = obj.as_ref().map(|o| meta::get_str(o, &["spec", "nodeName"]).to_string()).unwrap_or_default();
@@ -348,6 +363,9 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
                 (Actor::DeploymentController, "ReplicaSet") => say(lang, if owner.is_empty() { "n.watch.dc.rs_orphan" } else { "n.watch.dc.rs" }, &v),
                 (Actor::ReplicaSetController, "ReplicaSet") => say(lang, "n.watch.rsc.rs", &v),
                 (Actor::ReplicaSetController, "Pod") => say(lang, if event_type == EventType::Added { "n.watch.rsc.pod_added" } else { "n.watch.rsc.pod" }, &v),
+                (Actor::DaemonSetController, "DaemonSet") => say(lang, "n.watch.dsc.ds", &v),
+                (Actor::DaemonSetController, "Node") => say(lang, "n.watch.dsc.node", &v),
+                (Actor::DaemonSetController, "Pod") if !owner.is_empty() => say(lang, "n.watch.dsc.pod", &v),
                 (Actor::GarbageCollector, _) => say(lang, if event_type == EventType::Deleted { "n.watch.gc.deleted" } else { "n.watch.gc" }, &v),
                 (Actor::NodeController, "Lease") => say(lang, "n.watch.nlc.lease", &v),
                 (Actor::NodeController, "Node") => say(lang, "n.watch.nlc.node", &v),

@@ -282,6 +282,8 @@ pub const SCRIPT_NET_EXPOSE: &str = include_str!("../../tests/scenarios/net_expo
 pub const SCRIPT_NET_SELECTOR_TYPO: &str = include_str!("../../tests/scenarios/net_selector_typo.sh");
 pub const SCRIPT_NET_READINESS: &str = include_str!("../../tests/scenarios/net_readiness_rollout.sh");
 pub const SCRIPT_NET_NODEPORT: &str = include_str!("../../tests/scenarios/net_nodeport.sh");
+/// A DaemonSet on every node, a new node, a NoExecute taint and a rolling update.
+pub const SCRIPT_DAEMONSET: &str = include_str!("../../tests/scenarios/daemonset.sh");
 
 /// (id, translation key of the title, text).
 pub const PRESETS: &[(&str, &str, &str)] = &[
@@ -300,6 +302,7 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ("net-selector-typo", "preset.net_selector_typo", SCRIPT_NET_SELECTOR_TYPO),
     ("net-readiness", "preset.net_readiness", SCRIPT_NET_READINESS),
     ("net-nodeport", "preset.net_nodeport", SCRIPT_NET_NODEPORT),
+    ("daemonset", "preset.daemonset", SCRIPT_DAEMONSET),
 ];
 
 #[cfg(test)]
