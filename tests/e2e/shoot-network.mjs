@@ -13,6 +13,7 @@ const dist = process.env.KUBESIM_DIST ?? path.join(root, "dist");
 const shots = process.env.SHOTS ?? "/tmp/kubesim-shots";
 const preset = process.env.NET_PRESET ?? "11";
 const back = Number(process.env.NET_BACK ?? "2");
+const wait = process.env.NET_WAIT ?? "sim trace --net";
 fs.mkdirSync(shots, { recursive: true });
 const server = await serve(dist, "/");
 const url = `http://127.0.0.1:${server.address().port}/`;
@@ -26,7 +27,7 @@ try {
     await p.waitForSelector("#apply");
     await p.selectOption("select.preset", preset);
     await p.click("#apply");
-    await p.waitForFunction(() => document.querySelector("#console-out").textContent.includes("sim trace --net"), null, { timeout: 90000 });
+    await p.waitForFunction((w) => document.querySelector("#console-out").textContent.includes(w), wait, { timeout: 90000 });
     const total = Number((await p.locator("#counter").textContent()).match(/\/\s*(\d+)/)[1]);
     await p.locator("#timeline").fill(String(total - back));
     await p.click("#tab-network");
