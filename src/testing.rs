@@ -41,6 +41,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("net_nodeport"),
     scenario!("service_errors"),
     scenario!("daemonset"),
+    scenario!("job"),
 ];
 
 /// Reads the `# seed: N` header.

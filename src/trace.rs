@@ -30,6 +30,8 @@ pub enum Actor {
     EndpointSliceController,
     /// The DaemonSet controller (`daemonset-controller`).
     DaemonSetController,
+    /// The Job controller (`job-controller`).
+    JobController,
     Kubelet(String),
     /// kube-proxy on a node.
     KubeProxy(String),
@@ -54,6 +56,7 @@ impl Actor {
             Actor::EndpointsController => "endpoint-controller".into(),
             Actor::EndpointSliceController => "endpointslice-controller".into(),
             Actor::DaemonSetController => "daemonset-controller".into(),
+            Actor::JobController => "job-controller".into(),
             Actor::Kubelet(n) => format!("kubelet@{}", n),
             Actor::KubeProxy(n) => format!("kube-proxy@{}", n),
             Actor::CoreDns => "coredns".into(),

@@ -7,7 +7,8 @@
 //! - no orphan pods: every pod's owner ReplicaSet or DaemonSet exists, every ReplicaSet's
 //!   Deployment exists;
 //! - every DaemonSet has exactly one Pod on each node that should run one, and none on a node
-//!   that may not keep one (`NodeShouldRunDaemonPod`).
+//!   that may not keep one (`NodeShouldRunDaemonPod`);
+//! - no Job runs more Pods at once than its `parallelism`.
 
 use kubesim::api::{meta, quantity};
 use kubesim::controllers::daemon;
@@ -87,9 +88,19 @@ fn check_invariants(c: &Cluster, ctx: &str) {
         assert!(deploys.iter().any(|d| meta::uid(d) == owner), "{}: replicaset {} is orphaned", ctx, meta::name(rs));
     }
     let dss = list(c, "daemonsets");
+    let jobs = list(c, "jobs");
+    for job in &jobs {
+        let parallelism = job["spec"]["parallelism"].as_i64().unwrap_or(1);
+        let running = pods
+            .iter()
+            .filter(|p| meta::controller_of(p).map(|o| meta::get_str(o, &["uid"]) == meta::uid(job)).unwrap_or(false))
+            .filter(|p| !meta::is_deleting(p) && !matches!(meta::get_str(p, &["status", "phase"]), "Succeeded" | "Failed"))
+            .count() as i64;
+        assert!(running <= parallelism, "{}: job {} runs {} pods, parallelism {}", ctx, meta::name(job), running, parallelism);
+    }
     for p in &pods {
         let owner = meta::controller_of(p).map(|o| meta::get_str(o, &["uid"]).to_string()).unwrap_or_default();
-        assert!(rss.iter().chain(dss.iter()).any(|o| meta::uid(o) == owner), "{}: pod {} is orphaned", ctx, meta::name(p));
+        assert!(rss.iter().chain(dss.iter()).chain(jobs.iter()).any(|o| meta::uid(o) == owner), "{}: pod {} is orphaned", ctx, meta::name(p));
     }
     // one daemon Pod per eligible node
     let nodes = list(c, "nodes");
@@ -121,7 +132,7 @@ fn invariants_hold_over_random_operations() {
         let mut rng = Rng::new(seed * 7919 + 1);
         let mut names: Vec<String> = Vec::new();
         for step in 0..12 {
-            let op = rng.below(13);
+            let op = rng.below(14);
             let ctx = format!("seed {} step {} op {}", seed, step, op);
             match op {
                 0..=3 => {
@@ -152,6 +163,17 @@ fn invariants_hold_over_random_operations() {
                     let name = format!("ds{}", rng.below(2));
                     let sel = [None, Some("disk=ssd")][rng.below(2) as usize];
                     run(&mut c, "kubectl apply -f -", Some(&daemon_set(&name, sel, images[rng.below(3) as usize])));
+                }
+                13 => {
+                    // a Job: some completions, some parallelism, a command that may fail
+                    let name = format!("job{}", rng.below(3));
+                    let cmd = ["sleep 3", "sleep 2; exit 1", "echo done"][rng.below(3) as usize];
+                    let m = format!(
+                        "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: {name}\nspec:\n  completions: {}\n  parallelism: {}\n  backoffLimit: 2\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n      - name: c\n        image: busybox:1.36\n        command: [\"sh\", \"-c\", \"{cmd}\"]\n",
+                        1 + rng.below(4),
+                        1 + rng.below(3)
+                    );
+                    run(&mut c, "kubectl apply -f -", Some(&m));
                 }
                 12 => {
                     // label or taint a node: daemon Pods come and go

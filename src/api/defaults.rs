@@ -189,6 +189,30 @@ pub fn set_object_defaults_daemon_set(obj: &mut Value) {
     }
 }
 
+/// `SetObjectDefaults_Job`: `SetDefaults_Job` (completions and parallelism 1 when both are unset,
+/// parallelism 1, backoffLimit 6, NonIndexed, not suspended, podReplacementPolicy
+/// TerminatingOrFailed), then the template.
+pub fn set_object_defaults_job(obj: &mut Value) {
+    let Some(root) = obj.as_object_mut() else {
+        return;
+    };
+    let Some(spec) = ensure_obj(root, "spec") else {
+        return;
+    };
+    if ptr_unset(spec, "completions") && ptr_unset(spec, "parallelism") {
+        set_ptr_default(spec, "completions", json!(1));
+    }
+    set_ptr_default(spec, "parallelism", json!(1));
+    set_ptr_default(spec, "backoffLimit", json!(6));
+    set_ptr_default(spec, "completionMode", json!("NonIndexed"));
+    set_ptr_default(spec, "suspend", json!(false));
+    let policy = if ptr_unset(spec, "podFailurePolicy") { "TerminatingOrFailed" } else { "Failed" };
+    set_ptr_default(spec, "podReplacementPolicy", json!(policy));
+    if let Some(tpl) = ensure_obj(spec, "template") {
+        set_defaults_pod_template_spec_map(tpl);
+    }
+}
+
 /// What a Deployment or ReplicaSet template gets: the `PodSpec` defaults and the per-field
 /// defaults of containers, probes, ports and volumes. No `SetDefaults_Pod`, so no
 /// `enableServiceLinks` and no requests copied from limits.

@@ -22,6 +22,7 @@ pub enum Resource {
     EndpointSlices,
     DaemonSets,
     ControllerRevisions,
+    Jobs,
 }
 
 impl Resource {
@@ -119,6 +120,7 @@ pub const RESOURCES: &[ResourceInfo] = &[
     ResourceInfo { id: Resource::Endpoints, resource: "endpoints", singular: "endpoints", kind: "Endpoints", group: "", version: "v1", namespaced: true, etcd_prefix: "services/endpoints", short_names: &["ep"] },
     ResourceInfo { id: Resource::DaemonSets, resource: "daemonsets", singular: "daemonset", kind: "DaemonSet", group: "apps", version: "v1", namespaced: true, etcd_prefix: "daemonsets", short_names: &["ds"] },
     ResourceInfo { id: Resource::ControllerRevisions, resource: "controllerrevisions", singular: "controllerrevision", kind: "ControllerRevision", group: "apps", version: "v1", namespaced: true, etcd_prefix: "controllerrevisions", short_names: &[] },
+    ResourceInfo { id: Resource::Jobs, resource: "jobs", singular: "job", kind: "Job", group: "batch", version: "v1", namespaced: true, etcd_prefix: "jobs", short_names: &[] },
     ResourceInfo { id: Resource::EndpointSlices, resource: "endpointslices", singular: "endpointslice", kind: "EndpointSlice", group: "discovery.k8s.io", version: "v1", namespaced: true, etcd_prefix: "endpointslices", short_names: &[] },
 ];
 

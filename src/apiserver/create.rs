@@ -111,6 +111,12 @@ impl ApiServer {
                 meta::set(&mut obj, &["metadata", "generation"], json!(1));
                 meta::remove(&mut obj, &["status"]);
             }
+            "Job" => {
+                defaults::set_object_defaults_job(&mut obj);
+                meta::set(&mut obj, &["metadata", "generation"], json!(1));
+                meta::remove(&mut obj, &["status"]);
+                generate_job_selector(&mut obj);
+            }
             "DaemonSet" => {
                 defaults::set_object_defaults_daemon_set(&mut obj);
                 meta::set(&mut obj, &["metadata", "generation"], json!(1));
@@ -150,6 +156,7 @@ impl ApiServer {
             "Deployment" => validation::validate_deployment(&obj),
             "ReplicaSet" => validation::validate_replica_set(&obj),
             "DaemonSet" => validation::validate_daemon_set(&obj),
+            "Job" => validation::validate_job(&obj),
             "ControllerRevision" => validation::validate_controller_revision(&obj),
             "Pod" => validation::validate_pod(&obj),
             "Node" => validation::validate_node(&obj),
@@ -257,4 +264,34 @@ pub(super) fn events_v1_to_core(e: &Value) -> Value {
         "firstTimestamp": null,
         "lastTimestamp": null,
     })
+}
+
+/// The Job strategy's `generateSelector` (unless `manualSelector`): the template is labelled with
+/// the Job's name and uid (`batch.kubernetes.io/` and legacy keys) and the selector picks the uid.
+/// The Job's own labels, when it has none, are its template's (defaulting on read does that).
+fn generate_job_selector(job: &mut Value) {
+    if meta::get(job, &["spec", "manualSelector"]).and_then(Value::as_bool) == Some(true) {
+        return;
+    }
+    let name = meta::name(job).to_string();
+    let uid = meta::uid(job).to_string();
+    for key in ["job-name", "batch.kubernetes.io/job-name"] {
+        if meta::get(job, &["spec", "template", "metadata", "labels", key]).is_none() {
+            meta::set(job, &["spec", "template", "metadata", "labels", key], json!(name));
+        }
+    }
+    for key in ["controller-uid", "batch.kubernetes.io/controller-uid"] {
+        if meta::get(job, &["spec", "template", "metadata", "labels", key]).is_none() {
+            meta::set(job, &["spec", "template", "metadata", "labels", key], json!(uid));
+        }
+    }
+    if meta::get(job, &["spec", "selector", "matchLabels", "batch.kubernetes.io/controller-uid"]).is_none() {
+        meta::set(job, &["spec", "selector", "matchLabels", "batch.kubernetes.io/controller-uid"], json!(uid));
+    }
+    let empty = meta::get(job, &["metadata", "labels"]).and_then(Value::as_object).map_or(true, |m| m.is_empty());
+    if empty {
+        if let Some(l) = meta::get(job, &["spec", "template", "metadata", "labels"]).cloned() {
+            meta::set(job, &["metadata", "labels"], l);
+        }
+    }
 }

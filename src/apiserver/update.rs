@@ -68,6 +68,7 @@ impl ApiServer {
             match info.kind {
                 "Deployment" => defaults::set_object_defaults_deployment(&mut new),
                 "ReplicaSet" => defaults::set_object_defaults_replica_set(&mut new),
+                "Job" => defaults::set_object_defaults_job(&mut new),
                 "DaemonSet" => {
                     defaults::set_object_defaults_daemon_set(&mut new);
                     // PrepareForUpdate: a changed template is the next template generation
@@ -95,7 +96,7 @@ impl ApiServer {
             let ann_changed = meta::get(&old, &["metadata", "annotations"]) != meta::get(&new, &["metadata", "annotations"]);
             let bump = match info.kind {
                 "Deployment" => spec_changed || ann_changed,
-                "ReplicaSet" | "Pod" | "DaemonSet" => spec_changed,
+                "ReplicaSet" | "Pod" | "DaemonSet" | "Job" => spec_changed,
                 _ => false,
             };
             if bump {
@@ -106,6 +107,7 @@ impl ApiServer {
                 "Deployment" => validation::validate_deployment_update(&new, &old),
                 "ReplicaSet" => validation::validate_replica_set_update(&new, &old),
                 "DaemonSet" => validation::validate_daemon_set_update(&new, &old),
+                "Job" => validation::validate_job_update(&new, &old),
                 "Pod" => validation::validate_pod_update(&new, &old),
                 "Node" => validation::validate_node(&new),
                 "Namespace" => validation::validate_namespace(&new),

@@ -31,10 +31,10 @@ use serde_json::{json, Value};
 
 #[derive(Default)]
 pub struct GarbageCollector {
-    stores: [Store; 5],
+    stores: [Store; 6],
 }
 
-const TRACKED: [Resource; 5] = [Resource::Deployments, Resource::ReplicaSets, Resource::DaemonSets, Resource::ControllerRevisions, Resource::Pods];
+const TRACKED: [Resource; 6] = [Resource::Deployments, Resource::ReplicaSets, Resource::DaemonSets, Resource::ControllerRevisions, Resource::Jobs, Resource::Pods];
 
 fn finalizers(o: &Value) -> Vec<String> {
     meta::get(o, &["metadata", "finalizers"])

@@ -11,6 +11,7 @@ pub mod endpoint;
 pub mod endpointslice;
 pub mod endpointutil;
 pub mod garbagecollector;
+pub mod job;
 pub mod nodeipam;
 pub mod nodelifecycle;
 pub mod replicaset;
@@ -22,6 +23,7 @@ pub fn install(c: &mut Cluster) {
     c.add_component(deployment::DeploymentController::default());
     c.add_component(replicaset::ReplicaSetController::default());
     c.add_component(daemon::DaemonSetsController::default());
+    c.add_component(job::JobController::default());
     c.add_component(garbagecollector::GarbageCollector::default());
     let (cidr, mask) = (c.config().cluster_cidr, c.config().node_cidr_mask_size);
     c.add_component(nodeipam::NodeIpamController::new(cidr, mask));

@@ -25,6 +25,7 @@ pub fn actor_name(lang: Lang, a: &Actor) -> String {
         Actor::EndpointsController => tr(lang, "actor.epc").into(),
         Actor::EndpointSliceController => tr(lang, "actor.epsc").into(),
         Actor::DaemonSetController => tr(lang, "actor.dsc").into(),
+        Actor::JobController => tr(lang, "actor.jc").into(),
         Actor::Kubelet(n) => fill(tr(lang, "actor.kubelet"), &[("node", n.clone())]),
         Actor::KubeProxy(n) => fill(tr(lang, "actor.proxy"), &[("node", n.clone())]),
         Actor::CoreDns => tr(lang, "actor.coredns").into(),
@@ -245,6 +246,12 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
                     say(lang, "n.req.dsc.create_pod", &v)
                 }
                 (Actor::DaemonSetController, "DELETE", "pods", _) => say(lang, "n.req.dsc.delete_pod", &v),
+                (Actor::JobController, "POST", "pods", _) => {
+                    v.push(("owner", obj.as_ref().map(owner_name).unwrap_or_default()));
+                    say(lang, "n.req.jc.create_pod", &v)
+                }
+                (Actor::JobController, "DELETE", "pods", _) => say(lang, "n.req.jc.delete_pod", &v),
+                (Actor::JobController, _, "jobs", "status") => say(lang, "n.req.jc.status", &v),
                 (Actor::DaemonSetController, _, "controllerrevisions", _) => say(lang, "n.req.dsc.revision", &v),
                 (Actor::DaemonSetController, _, "daemonsets", "status") => say(lang, "n.req.dsc.status", &v),
                 (Actor::ReplicaSetController, _, "replicasets", "status") => say(lang, "n.req.rsc.status", &v),
@@ -364,6 +371,8 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
                 (Actor::ReplicaSetController, "ReplicaSet") => say(lang, "n.watch.rsc.rs", &v),
                 (Actor::ReplicaSetController, "Pod") => say(lang, if event_type == EventType::Added { "n.watch.rsc.pod_added" } else { "n.watch.rsc.pod" }, &v),
                 (Actor::DaemonSetController, "DaemonSet") => say(lang, "n.watch.dsc.ds", &v),
+                (Actor::JobController, "Job") => say(lang, "n.watch.jc.job", &v),
+                (Actor::JobController, "Pod") if !owner.is_empty() => say(lang, "n.watch.jc.pod", &v),
                 (Actor::DaemonSetController, "Node") => say(lang, "n.watch.dsc.node", &v),
                 (Actor::DaemonSetController, "Pod") if !owner.is_empty() => say(lang, "n.watch.dsc.pod", &v),
                 (Actor::GarbageCollector, _) => say(lang, if event_type == EventType::Deleted { "n.watch.gc.deleted" } else { "n.watch.gc" }, &v),
@@ -479,8 +488,13 @@ mod tests {
     fn node_failure_and_console_commands_are_narrated() {
         let mut s = Session::new(1);
         s.apply(presets::SEED_004);
-        for line in ["kubectl get pods", "kubectl scale deployment nginx-deployment --replicas=2", "sim node fail node-2", "sim advance 400s", "kubectl delete deployment nginx-deployment"] {
+        for line in ["kubectl get pods", "kubectl scale deployment nginx-deployment --replicas=2"] {
             s.console(line, presets::SEED_004);
+        }
+        // fail a node that still hosts one of the two Pods
+        let node = s.pod_chips(s.len()).iter().filter(|c| !c.node.is_empty() && c.class != "terminating").map(|c| c.node.clone()).min().expect("a bound pod");
+        for line in [format!("sim node fail {}", node), "sim advance 400s".to_string(), "kubectl delete deployment nginx-deployment".to_string()] {
+            s.console(&line, presets::SEED_004);
         }
         let mut keys_seen = std::collections::BTreeSet::new();
         for lang in [Lang::En, Lang::Ko] {

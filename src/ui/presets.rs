@@ -284,6 +284,8 @@ pub const SCRIPT_NET_READINESS: &str = include_str!("../../tests/scenarios/net_r
 pub const SCRIPT_NET_NODEPORT: &str = include_str!("../../tests/scenarios/net_nodeport.sh");
 /// A DaemonSet on every node, a new node, a NoExecute taint and a rolling update.
 pub const SCRIPT_DAEMONSET: &str = include_str!("../../tests/scenarios/daemonset.sh");
+/// Two Jobs: three completions two at a time, and one that fails past its backoffLimit.
+pub const SCRIPT_JOB: &str = include_str!("../../tests/scenarios/job.sh");
 
 /// (id, translation key of the title, text).
 pub const PRESETS: &[(&str, &str, &str)] = &[
@@ -303,6 +305,7 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ("net-readiness", "preset.net_readiness", SCRIPT_NET_READINESS),
     ("net-nodeport", "preset.net_nodeport", SCRIPT_NET_NODEPORT),
     ("daemonset", "preset.daemonset", SCRIPT_DAEMONSET),
+    ("job", "preset.job", SCRIPT_JOB),
 ];
 
 #[cfg(test)]

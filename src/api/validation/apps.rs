@@ -438,3 +438,62 @@ pub fn validate_controller_revision(obj: &Value) -> Vec<FieldError> {
     errs.extend(nonnegative(get_i64(Some(obj), "revision").unwrap_or(0), &Path::new("revision")));
     errs
 }
+
+/// `ValidateJob` (`pkg/apis/batch/validation`): the object's metadata, then `ValidateJobSpec`.
+pub fn validate_job(obj: &Value) -> Vec<FieldError> {
+    let mut errs = validate_object_meta(obj, true, name_is_dns_subdomain);
+    errs.extend(validate_job_spec(obj.get("spec")));
+    errs
+}
+
+/// `ValidateJobUpdate`: the spec again; completions, selector and template are immutable.
+pub fn validate_job_update(new: &Value, old: &Value) -> Vec<FieldError> {
+    let mut errs = validate_object_meta_update(new, old);
+    errs.extend(validate_job_spec(new.get("spec")));
+    for key in ["completions", "selector", "template", "completionMode"] {
+        let (n, o) = (new.get("spec").and_then(|s| s.get(key)), old.get("spec").and_then(|s| s.get(key)));
+        if !semantic_eq(n, o) {
+            errs.push(FieldError::invalid(Path::new("spec").child(key).as_str(), n.cloned().unwrap_or(Value::Null), FIELD_IMMUTABLE_ERROR_MSG));
+        }
+    }
+    errs
+}
+
+/// `validateJobSpec` and `ValidateJobSpec`'s selector checks.
+fn validate_job_spec(spec: Option<&Value>) -> Errs {
+    let path = Path::new("spec");
+    let mut errs = Vec::new();
+    for key in ["parallelism", "completions", "activeDeadlineSeconds", "backoffLimit", "ttlSecondsAfterFinished"] {
+        if let Some(n) = get_i64(spec, key) {
+            errs.extend(nonnegative(n, &path.child(key)));
+        }
+    }
+    let mode = get_str(spec, "completionMode");
+    if !mode.is_empty() && mode != "NonIndexed" && mode != "Indexed" {
+        errs.push(FieldError::not_supported(path.child("completionMode").as_str(), json!(mode), &["NonIndexed", "Indexed"]));
+    }
+    if mode == "Indexed" && get(spec, "completions").is_none() {
+        errs.push(FieldError::required(path.child("completions").as_str(), "when completion mode is Indexed"));
+    }
+    let tpl = get(spec, "template");
+    errs.extend(validate_pod_template_spec(tpl, &path.child("template")));
+    let rp = get_str(get(tpl, "spec"), "restartPolicy");
+    let rp_path = path.child("template").child("spec").child("restartPolicy");
+    if rp == "Always" || rp.is_empty() {
+        errs.push(FieldError::required(rp_path.as_str(), "valid values: \"OnFailure\", \"Never\""));
+    } else if rp != "OnFailure" && rp != "Never" {
+        errs.push(FieldError::not_supported(rp_path.as_str(), json!(rp), &["OnFailure", "Never"]));
+    }
+    let sel = get(spec, "selector");
+    match sel {
+        None => errs.push(FieldError::required(path.child("selector").as_str(), "")),
+        Some(_) => errs.extend(validate_label_selector(sel, &path.child("selector"))),
+    }
+    if let Ok(selector) = label_selector_as_selector(sel) {
+        let labels = get(get(tpl, "metadata"), "labels");
+        if !selector.matches(&labels_of(labels)) {
+            errs.push(FieldError::invalid(path.child("template").child("metadata").child("labels").as_str(), map_json(labels), "`selector` does not match template `labels`"));
+        }
+    }
+    errs
+}

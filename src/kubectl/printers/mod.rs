@@ -251,6 +251,7 @@ const DAEMONSET_COLUMNS: &[Column] = &[
     col("Images", 1),
     col("Selector", 1),
 ];
+const JOB_COLUMNS: &[Column] = &[name_col(0), col("Status", 0), col("Completions", 0), col("Duration", 0), col("Age", 0), col("Containers", 1), col("Images", 1), col("Selector", 1)];
 const CONTROLLER_REVISION_COLUMNS: &[Column] = &[name_col(0), col("Controller", 0), col("Revision", 0), col("Age", 0)];
 const EVENT_COLUMNS: &[Column] = &[
     col("Last Seen", 0),
@@ -382,6 +383,42 @@ fn print_daemon_set_row(ds: &Value, now_ms: i64) -> Vec<String> {
         images,
         format_label_selector(get(ds, &["spec", "selector"])),
     ]
+}
+
+/// `printJob`: STATUS by condition (Complete, Failed, Terminating, Suspended, FailureTarget,
+/// SuccessCriteriaMet, else Running), COMPLETIONS `succeeded/completions` (`n/1 of P` for a work
+/// queue with parallelism P > 1), DURATION from startTime to completionTime (or now).
+fn print_job_row(job: &Value, now_ms: i64) -> Vec<String> {
+    let (names, images) = layout_container_cells(get(job, &["spec", "template", "spec"]));
+    let cond = |t: &str| ga(job, &["status", "conditions"]).iter().any(|c| gs(c, &["type"]) == t && gs(c, &["status"]) == "True");
+    let status = if cond("Complete") {
+        "Complete"
+    } else if cond("Failed") {
+        "Failed"
+    } else if get(job, &["metadata", "deletionTimestamp"]).is_some() {
+        "Terminating"
+    } else if cond("Suspended") {
+        "Suspended"
+    } else if cond("FailureTarget") {
+        "FailureTarget"
+    } else if cond("SuccessCriteriaMet") {
+        "SuccessCriteriaMet"
+    } else {
+        "Running"
+    };
+    let succeeded = gi(job, &["status", "succeeded"]).unwrap_or(0);
+    let completions = match (gi(job, &["spec", "completions"]), gi(job, &["spec", "parallelism"])) {
+        (Some(c), _) => format!("{}/{}", succeeded, c),
+        (None, Some(p)) if p > 1 => format!("{}/1 of {}", succeeded, p),
+        _ => format!("{}/1", succeeded),
+    };
+    let t = |k: &str| crate::api::time::parse_rfc3339_unix(gs(job, &["status", k]));
+    let duration = match (t("startTime"), t("completionTime")) {
+        (None, _) => String::new(),
+        (Some(s), None) => human_duration(now_ms - s),
+        (Some(s), Some(e)) => human_duration(e - s),
+    };
+    vec![gs(job, &["metadata", "name"]).to_string(), status.to_string(), completions, duration, age(job, now_ms), names, images, format_label_selector(get(job, &["spec", "selector"]))]
 }
 
 /// `printControllerRevision`: CONTROLLER is `<kind>.<group>/<name>` of the controller reference.
@@ -828,6 +865,7 @@ pub fn print_table(kind: &str, objs: &[Value], wide: bool, with_kind: bool, now_
     let (columns, rows): (&[Column], Vec<Vec<String>>) = match kind {
         "Deployment" => (DEPLOYMENT_COLUMNS, objs.iter().map(|o| print_deployment_row(o, now_ms)).collect()),
         "ReplicaSet" => (REPLICASET_COLUMNS, objs.iter().map(|o| print_replica_set_row(o, now_ms)).collect()),
+        "Job" => (JOB_COLUMNS, objs.iter().map(|o| print_job_row(o, now_ms)).collect()),
         "DaemonSet" => (DAEMONSET_COLUMNS, objs.iter().map(|o| print_daemon_set_row(o, now_ms)).collect()),
         "ControllerRevision" => (CONTROLLER_REVISION_COLUMNS, objs.iter().map(|o| print_controller_revision_row(o, now_ms)).collect()),
         "Pod" => (POD_COLUMNS, objs.iter().map(|o| print_pod_row(o, now_ms)).collect()),
