@@ -10,6 +10,7 @@ pub mod deployment;
 pub mod endpoint;
 pub mod endpointslice;
 pub mod endpointutil;
+pub mod expectations;
 pub mod garbagecollector;
 pub mod job;
 pub mod nodeipam;

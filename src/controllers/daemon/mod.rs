@@ -32,32 +32,11 @@ use crate::controllers::deployment::controller_identity;
 use crate::controllers::replicaset::util as ru;
 use crate::trace::Actor;
 use serde_json::{json, Value};
+use crate::controllers::expectations::{Expectations, OwnerIndex, SyncTimer};
 use std::collections::{BTreeMap, BTreeSet};
 
-#[derive(Clone, Debug, Default)]
-struct Expectation {
-    adds: i64,
-    dels: i64,
-    set_at: i64,
-}
-
 /// The DaemonSet controller's timers.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Timer {
-    /// A work-queue worker wakes up.
-    Worker,
-    /// Sync a DaemonSet again later (minReadySeconds, or after an error).
-    Requeue(String),
-}
-
-impl std::fmt::Display for Timer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Timer::Worker => f.write_str("workqueue"),
-            Timer::Requeue(key) => write!(f, "requeue:{}", key),
-        }
-    }
-}
+pub type Timer = SyncTimer;
 
 type Ctx<'a> = cluster::Ctx<'a, Timer>;
 type Input = cluster::Input<Timer>;
@@ -69,9 +48,8 @@ pub struct DaemonSetsController {
     revisions: Store,
     queue: WorkQueue,
     recorder: Recorder,
-    expectations: BTreeMap<String, Expectation>,
-    /// owner (DaemonSet) uid -> keys of the Pods it controls.
-    by_owner: BTreeMap<String, BTreeSet<String>>,
+    expectations: Expectations,
+    by_owner: OwnerIndex,
 }
 
 impl Default for DaemonSetsController {
@@ -83,8 +61,8 @@ impl Default for DaemonSetsController {
             revisions: Store::default(),
             queue: WorkQueue::default(),
             recorder: Recorder::new("daemonset-controller", ""),
-            expectations: BTreeMap::new(),
-            by_owner: BTreeMap::new(),
+            expectations: Expectations::default(),
+            by_owner: OwnerIndex::default(),
         }
     }
 }
@@ -125,34 +103,9 @@ fn min_ready_seconds(ds: &Value) -> i32 {
 }
 
 impl DaemonSetsController {
-    fn satisfied(&self, key: &str, now: i64) -> bool {
-        match self.expectations.get(key) {
-            None => true,
-            Some(e) => (e.adds <= 0 && e.dels <= 0) || now - e.set_at > crate::controllers::replicaset::EXPECTATIONS_TIMEOUT_MS,
-        }
-    }
-
-    fn index_pod(&mut self, event_type: EventType, pod: &Value, old: Option<&Value>) {
-        let key = meta::key(pod);
-        let owner_uid = |p: &Value| meta::controller_of(p).map(|r| meta::get_str(r, &["uid"]).to_string());
-        if let Some(o) = old.and_then(owner_uid) {
-            if let Some(set) = self.by_owner.get_mut(&o) {
-                set.remove(&key);
-                if set.is_empty() {
-                    self.by_owner.remove(&o);
-                }
-            }
-        }
-        if event_type != EventType::Deleted {
-            if let Some(o) = owner_uid(pod) {
-                self.by_owner.entry(o).or_default().insert(key);
-            }
-        }
-    }
-
     /// `getDaemonPods`: the Pods this DaemonSet controls.
     fn daemon_pods(&self, ds: &Value) -> Vec<&Value> {
-        self.by_owner.get(meta::uid(ds)).map(|keys| keys.iter().filter_map(|k| self.pods.get(k)).collect()).unwrap_or_default()
+        self.by_owner.keys(meta::uid(ds)).filter_map(|k| self.pods.get(k)).collect()
     }
 
     /// `getNodesToDaemonPods`: node name -> its daemon Pods (unbound ones by their target node).
@@ -269,7 +222,7 @@ impl DaemonSetsController {
         if creates == 0 && deletes == 0 {
             return None;
         }
-        self.expectations.insert(key.clone(), Expectation { adds: creates as i64, dels: deletes as i64, set_at: ctx.now });
+        self.expectations.set(&key, creates as i64, deletes as i64, ctx.now);
         let template = util::create_pod_template(ds, hash);
         let ns = meta::namespace(ds).to_string();
         let mut error = None;
@@ -297,17 +250,13 @@ impl DaemonSetsController {
                 } else {
                     let msg = format!("Error creating: {}", resp.message());
                     self.recorder.event(ctx, ds, None, "Warning", ru::FAILED_CREATE_REASON, &msg);
-                    if let Some(e) = self.expectations.get_mut(&key) {
-                        e.adds -= 1;
-                    }
+                    self.expectations.lower(&key, 1, 0);
                     error = Some(msg);
                 }
             }
             if error.is_some() {
                 // the batches not attempted are not expected
-                if let Some(e) = self.expectations.get_mut(&key) {
-                    e.adds -= (creates - pos) as i64;
-                }
+                self.expectations.lower(&key, (creates - pos) as i64, 0);
                 break;
             }
         }
@@ -318,9 +267,7 @@ impl DaemonSetsController {
                 let msg = format!("Deleted pod: {}", p);
                 self.recorder.event(ctx, ds, None, "Normal", "SuccessfulDelete", &msg);
             } else {
-                if let Some(e) = self.expectations.get_mut(&key) {
-                    e.dels -= 1;
-                }
+                self.expectations.lower(&key, 0, 1);
                 if resp.code != 404 {
                     let msg = format!("Error deleting: {}", resp.message());
                     self.recorder.event(ctx, ds, None, "Warning", ru::FAILED_DELETE_REASON, &msg);
@@ -410,7 +357,7 @@ impl DaemonSetsController {
     /// `syncDaemonSet`.
     fn sync_daemon_set(&mut self, ctx: &mut Ctx, key: &str) {
         let Some(ds) = self.daemon_sets.get(key).cloned() else {
-            self.expectations.remove(key);
+            self.expectations.delete(key);
             return;
         };
         let sel = meta::get(&ds, &["spec", "selector"]);
@@ -429,12 +376,12 @@ impl DaemonSetsController {
                 return;
             }
         };
-        if !self.satisfied(key, ctx.now) {
+        if !self.expectations.satisfied(key, ctx.now) {
             self.update_status(ctx, &ds, &hash, false);
             return;
         }
         let mut err = self.manage(ctx, &ds, &hash);
-        if err.is_none() && self.satisfied(key, ctx.now) && meta::get_str(&ds, &["spec", "updateStrategy", "type"]) == "RollingUpdate" {
+        if err.is_none() && self.expectations.satisfied(key, ctx.now) && meta::get_str(&ds, &["spec", "updateStrategy", "type"]) == "RollingUpdate" {
             err = self.rolling_update(ctx, &ds, &hash);
         }
         if err.is_none() {
@@ -486,7 +433,7 @@ impl Component for DaemonSetsController {
         self.revisions.replace(revs);
         let pods = ctx.list_and_watch(meta::lookup("pods").expect("pods"), "", "", "");
         for p in &pods {
-            self.index_pod(EventType::Added, p, None);
+            self.by_owner.index(EventType::Added, p, None);
         }
         self.pods.replace(pods);
         let nodes = ctx.list_and_watch(meta::lookup("nodes").expect("nodes"), "", "", "");
@@ -499,7 +446,7 @@ impl Component for DaemonSetsController {
             Input::Watch { resource: Resource::DaemonSets, event_type, object } => {
                 self.daemon_sets.apply_shared(event_type, object.clone());
                 if event_type == EventType::Deleted {
-                    self.expectations.remove(&meta::key(&object));
+                    self.expectations.delete(&meta::key(&object));
                 }
                 self.queue.enqueue(ctx, &meta::key(&object), Timer::Worker);
             }
@@ -513,19 +460,9 @@ impl Component for DaemonSetsController {
             }
             Input::Watch { resource: Resource::Pods, event_type, object } => {
                 let old = self.pods.apply_shared(event_type, object.clone());
-                self.index_pod(event_type, &object, old.as_deref());
+                self.by_owner.index(event_type, &object, old.as_deref());
                 if let Some(k) = owner_ds_key(&object) {
-                    if let Some(e) = self.expectations.get_mut(&k) {
-                        match event_type {
-                            EventType::Added => e.adds -= 1,
-                            EventType::Deleted => e.dels -= 1,
-                            _ => {
-                                if meta::is_deleting(&object) && !old.as_deref().map(meta::is_deleting).unwrap_or(false) {
-                                    e.dels -= 1;
-                                }
-                            }
-                        }
-                    }
+                    self.expectations.observe_pod(&k, event_type, &object, old.as_deref());
                     if self.daemon_sets.get(&k).is_some() {
                         self.queue.enqueue(ctx, &k, Timer::Worker);
                     }

@@ -29,6 +29,7 @@ use crate::controllers::deployment::controller_identity;
 use crate::controllers::replicaset::util as ru;
 use crate::trace::Actor;
 use serde_json::{json, Value};
+use crate::controllers::expectations::{Expectations, OwnerIndex, SyncTimer};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// `DefaultJobPodFailureBackOff`.
@@ -62,13 +63,6 @@ pub fn want_active(completions: Option<i64>, parallelism: i64, succeeded: i64) -
     }
 }
 
-#[derive(Clone, Debug, Default)]
-struct Expectation {
-    adds: i64,
-    dels: i64,
-    set_at: i64,
-}
-
 /// Back-off bookkeeping per Job (`backoffRecord`): failures since the last success, and when
 /// the last one was seen.
 #[derive(Clone, Debug, Default)]
@@ -79,21 +73,7 @@ struct BackoffRecord {
 }
 
 /// The Job controller's timers.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Timer {
-    Worker,
-    /// Sync a Job again later (back-off over, deadline reached).
-    Requeue(String),
-}
-
-impl std::fmt::Display for Timer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Timer::Worker => f.write_str("workqueue"),
-            Timer::Requeue(key) => write!(f, "requeue:{}", key),
-        }
-    }
-}
+pub type Timer = SyncTimer;
 
 type Ctx<'a> = cluster::Ctx<'a, Timer>;
 type Input = cluster::Input<Timer>;
@@ -103,9 +83,9 @@ pub struct JobController {
     pods: Store,
     queue: WorkQueue,
     recorder: Recorder,
-    expectations: BTreeMap<String, Expectation>,
+    expectations: Expectations,
     backoff: BTreeMap<String, BackoffRecord>,
-    by_owner: BTreeMap<String, BTreeSet<String>>,
+    by_owner: OwnerIndex,
 }
 
 impl Default for JobController {
@@ -115,9 +95,9 @@ impl Default for JobController {
             pods: Store::default(),
             queue: WorkQueue::default(),
             recorder: Recorder::new("job-controller", ""),
-            expectations: BTreeMap::new(),
+            expectations: Expectations::default(),
             backoff: BTreeMap::new(),
-            by_owner: BTreeMap::new(),
+            by_owner: OwnerIndex::default(),
         }
     }
 }
@@ -141,30 +121,8 @@ fn condition(t: &str, reason: &str, message: &str, now: &str) -> Value {
 }
 
 impl JobController {
-    fn satisfied(&self, key: &str, now: i64) -> bool {
-        match self.expectations.get(key) {
-            None => true,
-            Some(e) => (e.adds <= 0 && e.dels <= 0) || now - e.set_at > crate::controllers::replicaset::EXPECTATIONS_TIMEOUT_MS,
-        }
-    }
-
-    fn index_pod(&mut self, event_type: EventType, pod: &Value, old: Option<&Value>) {
-        let key = meta::key(pod);
-        let owner_uid = |p: &Value| meta::controller_of(p).map(|r| meta::get_str(r, &["uid"]).to_string());
-        if let Some(o) = old.and_then(owner_uid) {
-            if let Some(set) = self.by_owner.get_mut(&o) {
-                set.remove(&key);
-            }
-        }
-        if event_type != EventType::Deleted {
-            if let Some(o) = owner_uid(pod) {
-                self.by_owner.entry(o).or_default().insert(key);
-            }
-        }
-    }
-
     fn job_pods(&self, job: &Value) -> Vec<Value> {
-        self.by_owner.get(meta::uid(job)).map(|keys| keys.iter().filter_map(|k| self.pods.get(k).cloned()).collect()).unwrap_or_default()
+        self.by_owner.keys(meta::uid(job)).filter_map(|k| self.pods.get(k).cloned()).collect()
     }
 
     /// The Pod a Job creates (`GetPodFromTemplate`).
@@ -202,7 +160,7 @@ impl JobController {
     /// `syncJob`.
     fn sync_job(&mut self, ctx: &mut Ctx, key: &str) {
         let Some(job) = self.jobs.get(key).cloned() else {
-            self.expectations.remove(key);
+            self.expectations.delete(key);
             self.backoff.remove(key);
             return;
         };
@@ -261,7 +219,7 @@ impl JobController {
                 err = self.delete_pods(ctx, &job, &names);
                 terminating += names.len() as i64;
             }
-        } else if self.satisfied(key, now) {
+        } else if self.expectations.satisfied(key, now) {
             let want = want_active(completions, parallelism, succeeded);
             let have = active.len() as i64;
             if have < want {
@@ -336,7 +294,7 @@ impl JobController {
     fn create_pods(&mut self, ctx: &mut Ctx, job: &Value, count: usize) -> Option<String> {
         let key = meta::key(job);
         let count = ru::cap_to_burst_replicas(count);
-        self.expectations.insert(key.clone(), Expectation { adds: count as i64, dels: 0, set_at: ctx.now });
+        self.expectations.set(&key, count as i64, 0, ctx.now);
         let path = format!("/api/v1/namespaces/{}/pods", meta::namespace(job));
         let mut done = 0;
         for batch in ru::slow_start_batches(count, ru::SLOW_START_INITIAL_BATCH_SIZE) {
@@ -350,16 +308,12 @@ impl JobController {
                 } else {
                     let msg = format!("Error creating: {}", resp.message());
                     self.recorder.event(ctx, job, None, "Warning", ru::FAILED_CREATE_REASON, &msg);
-                    if let Some(e) = self.expectations.get_mut(&key) {
-                        e.adds -= 1;
-                    }
+                    self.expectations.lower(&key, 1, 0);
                     failed = Some(msg);
                 }
             }
             if failed.is_some() {
-                if let Some(e) = self.expectations.get_mut(&key) {
-                    e.adds -= (count - done) as i64;
-                }
+                self.expectations.lower(&key, (count - done) as i64, 0);
                 return failed;
             }
         }
@@ -368,16 +322,14 @@ impl JobController {
 
     fn delete_pods(&mut self, ctx: &mut Ctx, job: &Value, names: &[String]) -> Option<String> {
         let key = meta::key(job);
-        self.expectations.insert(key.clone(), Expectation { adds: 0, dels: names.len() as i64, set_at: ctx.now });
+        self.expectations.set(&key, 0, names.len() as i64, ctx.now);
         let reqs = names.iter().map(|n| Request::new(Method::Delete, format!("/api/v1/namespaces/{}/pods/{}", meta::namespace(job), n), None)).collect();
         let mut error = None;
         for (n, resp) in names.iter().zip(ctx.request_batch(reqs)) {
             if resp.ok() {
                 self.recorder.event(ctx, job, None, "Normal", "SuccessfulDelete", &format!("Deleted pod: {}", n));
             } else {
-                if let Some(e) = self.expectations.get_mut(&key) {
-                    e.dels -= 1;
-                }
+                self.expectations.lower(&key, 0, 1);
                 if resp.code != 404 {
                     error = Some(resp.message().to_string());
                 }
@@ -403,7 +355,7 @@ impl Component for JobController {
         self.jobs.replace(jobs);
         let pods = ctx.list_and_watch(meta::lookup("pods").expect("pods"), "", "", "");
         for p in &pods {
-            self.index_pod(EventType::Added, p, None);
+            self.by_owner.index(EventType::Added, p, None);
         }
         self.pods.replace(pods);
         let keys: Vec<String> = self.jobs.items.keys().cloned().collect();
@@ -417,26 +369,16 @@ impl Component for JobController {
             Input::Watch { resource: Resource::Jobs, event_type, object } => {
                 self.jobs.apply_shared(event_type, object.clone());
                 if event_type == EventType::Deleted {
-                    self.expectations.remove(&meta::key(&object));
+                    self.expectations.delete(&meta::key(&object));
                     self.backoff.remove(&meta::key(&object));
                 }
                 self.queue.enqueue(ctx, &meta::key(&object), Timer::Worker);
             }
             Input::Watch { resource: Resource::Pods, event_type, object } => {
                 let old = self.pods.apply_shared(event_type, object.clone());
-                self.index_pod(event_type, &object, old.as_deref());
+                self.by_owner.index(event_type, &object, old.as_deref());
                 if let Some(k) = owner_job_key(&object) {
-                    if let Some(e) = self.expectations.get_mut(&k) {
-                        match event_type {
-                            EventType::Added => e.adds -= 1,
-                            EventType::Deleted => e.dels -= 1,
-                            _ => {
-                                if meta::is_deleting(&object) && !old.as_deref().map(meta::is_deleting).unwrap_or(false) {
-                                    e.dels -= 1;
-                                }
-                            }
-                        }
-                    }
+                    self.expectations.observe_pod(&k, event_type, &object, old.as_deref());
                     if self.jobs.get(&k).is_some() {
                         self.queue.enqueue(ctx, &k, Timer::Worker);
                     }

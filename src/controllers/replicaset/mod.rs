@@ -26,36 +26,13 @@ use crate::cluster::{self, Component};
 use crate::controllers::deployment::controller_identity;
 use crate::trace::Actor;
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
 use util as ru;
 
-/// Upstream `ExpectationsTimeout`: expectations older than this are considered satisfied.
-pub const EXPECTATIONS_TIMEOUT_MS: i64 = 5 * 60 * 1000;
-
-#[derive(Clone, Debug, Default)]
-struct Expectation {
-    adds: i64,
-    dels: i64,
-    set_at: i64,
-}
+pub use crate::controllers::expectations::EXPECTATIONS_TIMEOUT_MS;
+use crate::controllers::expectations::{Expectations, OwnerIndex, SyncTimer};
 
 /// The replicaset controller's timers.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Timer {
-    /// A work-queue worker wakes up.
-    Worker,
-    /// Sync a ReplicaSet again later (minReadySeconds passed, or after an error).
-    Requeue(String),
-}
-
-impl std::fmt::Display for Timer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Timer::Worker => f.write_str("workqueue"),
-            Timer::Requeue(key) => write!(f, "requeue:{}", key),
-        }
-    }
-}
+pub type Timer = SyncTimer;
 
 type Ctx<'a> = cluster::Ctx<'a, Timer>;
 type Input = cluster::Input<Timer>;
@@ -65,10 +42,10 @@ pub struct ReplicaSetController {
     pods: Store,
     queue: WorkQueue,
     recorder: Recorder,
-    expectations: BTreeMap<String, Expectation>,
-    /// owner (ReplicaSet) uid -> keys of the pods it controls: the informer index upstream's
-    /// `claimPods` gets from a label-selector list.
-    by_owner: BTreeMap<String, std::collections::BTreeSet<String>>,
+    expectations: Expectations,
+    /// The Pods each ReplicaSet controls: the informer index upstream's `claimPods` gets from a
+    /// label-selector list.
+    by_owner: OwnerIndex,
 }
 
 impl Default for ReplicaSetController {
@@ -78,8 +55,8 @@ impl Default for ReplicaSetController {
             pods: Store::default(),
             queue: WorkQueue::default(),
             recorder: Recorder::new("replicaset-controller", ""),
-            expectations: BTreeMap::new(),
-            by_owner: BTreeMap::new(),
+            expectations: Expectations::default(),
+            by_owner: OwnerIndex::default(),
         }
     }
 }
@@ -93,37 +70,9 @@ fn owner_rs_key(pod: &Value) -> Option<String> {
 }
 
 impl ReplicaSetController {
-    fn satisfied(&self, key: &str, now: i64) -> bool {
-        match self.expectations.get(key) {
-            None => true,
-            Some(e) => (e.adds <= 0 && e.dels <= 0) || now - e.set_at > EXPECTATIONS_TIMEOUT_MS,
-        }
-    }
-
     /// The pods controlled by this ReplicaSet (`claimPods` without adoption).
     fn pods_for(&self, rs: &Value) -> Vec<&Value> {
-        self.by_owner
-            .get(meta::uid(rs))
-            .map(|keys| keys.iter().filter_map(|k| self.pods.get(k)).collect())
-            .unwrap_or_default()
-    }
-
-    fn index_pod(&mut self, event_type: EventType, pod: &Value, old: Option<&Value>) {
-        let key = meta::key(pod);
-        let owner_uid = |p: &Value| meta::controller_of(p).map(|r| meta::get_str(r, &["uid"]).to_string());
-        if let Some(o) = old.and_then(owner_uid) {
-            if let Some(set) = self.by_owner.get_mut(&o) {
-                set.remove(&key);
-                if set.is_empty() {
-                    self.by_owner.remove(&o);
-                }
-            }
-        }
-        if event_type != EventType::Deleted {
-            if let Some(o) = owner_uid(pod) {
-                self.by_owner.entry(o).or_default().insert(key);
-            }
-        }
+        self.by_owner.keys(meta::uid(rs)).filter_map(|k| self.pods.get(k)).collect()
     }
 
     /// `GetPodFromTemplate`.
@@ -149,7 +98,7 @@ impl ReplicaSetController {
         let diff = filtered.len() as i64 - want;
         if diff < 0 {
             let count = ru::cap_to_burst_replicas((-diff) as usize);
-            self.expectations.insert(key.clone(), Expectation { adds: count as i64, dels: 0, set_at: ctx.now });
+            self.expectations.set(&key, count as i64, 0, ctx.now);
             let mut created = 0;
             let mut error = None;
             // slowStartBatch: each batch's creates go out together (goroutines); a batch with a
@@ -174,9 +123,7 @@ impl ReplicaSetController {
             }
             if created < count {
                 // skipped creates are subtracted from expectations
-                if let Some(e) = self.expectations.get_mut(&key) {
-                    e.adds -= (count - created) as i64;
-                }
+                self.expectations.lower(&key, (count - created) as i64, 0);
             }
             return error;
         } else if diff > 0 {
@@ -203,7 +150,7 @@ impl ReplicaSetController {
                 None => filtered.to_vec(),
             };
             let to_delete = ru::get_pods_to_delete(filtered, &related, count, time::EPOCH_MS + ctx.now);
-            self.expectations.insert(key.clone(), Expectation { adds: 0, dels: to_delete.len() as i64, set_at: ctx.now });
+            self.expectations.set(&key, 0, to_delete.len() as i64, ctx.now);
             let mut error = None;
             // The deletes go out together, one goroutine each.
             let reqs = to_delete.iter().map(|p| Request::new(Method::Delete, format!("/api/v1/namespaces/{}/pods/{}", meta::namespace(p), meta::name(p)), None)).collect();
@@ -213,15 +160,13 @@ impl ReplicaSetController {
                     if resp.ok() {
                         let msg = format!("Deleted pod: {}", meta::name(p));
                         self.recorder.event(ctx, rs, None, "Normal", "SuccessfulDelete", &msg);
-                    } else if let Some(e) = self.expectations.get_mut(&key) {
-                        e.dels -= 1;
+                    } else {
+                        self.expectations.lower(&key, 0, 1);
                     }
                 } else {
                     let msg = format!("Error deleting: {}", resp.message());
                     self.recorder.event(ctx, rs, None, "Warning", ru::FAILED_DELETE_REASON, &msg);
-                    if let Some(e) = self.expectations.get_mut(&key) {
-                        e.dels -= 1;
-                    }
+                    self.expectations.lower(&key, 0, 1);
                     error = Some(msg);
                 }
             }
@@ -233,10 +178,10 @@ impl ReplicaSetController {
     /// `syncReplicaSet`.
     fn sync_replica_set(&mut self, ctx: &mut Ctx, key: &str) {
         let Some(rs) = self.replica_sets.get(key).cloned() else {
-            self.expectations.remove(key);
+            self.expectations.delete(key);
             return;
         };
-        let needs_sync = self.satisfied(key, ctx.now);
+        let needs_sync = self.expectations.satisfied(key, ctx.now);
         let want = meta::get_i64(&rs, &["spec", "replicas"]).unwrap_or(1);
         let active_count = self.pods_for(&rs).into_iter().filter(|p| ru::is_pod_active(p)).count() as i64;
         let mut err = None;
@@ -287,7 +232,7 @@ impl Component for ReplicaSetController {
         self.replica_sets.replace(rs);
         let pods = ctx.list_and_watch(meta::lookup("pods").expect("pods"), "", "", "");
         for p in &pods {
-            self.index_pod(EventType::Added, p, None);
+            self.by_owner.index(EventType::Added, p, None);
         }
         self.pods.replace(pods);
         let keys: Vec<String> = self.replica_sets.items.keys().cloned().collect();
@@ -301,34 +246,15 @@ impl Component for ReplicaSetController {
             Input::Watch { resource: Resource::ReplicaSets, event_type, object } => {
                 self.replica_sets.apply_shared(event_type, object.clone());
                 if event_type == EventType::Deleted {
-                    self.expectations.remove(&meta::key(&object));
+                    self.expectations.delete(&meta::key(&object));
                 }
                 self.queue.enqueue(ctx, &meta::key(&object), Timer::Worker);
             }
             Input::Watch { resource: Resource::Pods, event_type, object } => {
                 let old = self.pods.apply_shared(event_type, object.clone());
-                self.index_pod(event_type, &object, old.as_deref());
+                self.by_owner.index(event_type, &object, old.as_deref());
                 if let Some(k) = owner_rs_key(&object) {
-                    match event_type {
-                        EventType::Added => {
-                            if let Some(e) = self.expectations.get_mut(&k) {
-                                e.adds -= 1;
-                            }
-                        }
-                        EventType::Deleted => {
-                            if let Some(e) = self.expectations.get_mut(&k) {
-                                e.dels -= 1;
-                            }
-                        }
-                        _ => {
-                            // a pod starting graceful deletion counts as observed deletion
-                            if meta::is_deleting(&object) && !old.as_deref().map(meta::is_deleting).unwrap_or(false) {
-                                if let Some(e) = self.expectations.get_mut(&k) {
-                                    e.dels -= 1;
-                                }
-                            }
-                        }
-                    }
+                    self.expectations.observe_pod(&k, event_type, &object, old.as_deref());
                     if self.replica_sets.get(&k).is_some() {
                         self.queue.enqueue(ctx, &k, Timer::Worker);
                     }
