@@ -42,6 +42,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("service_errors"),
     scenario!("daemonset"),
     scenario!("job"),
+    scenario!("cronjob"),
 ];
 
 /// Reads the `# seed: N` header.

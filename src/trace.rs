@@ -32,6 +32,8 @@ pub enum Actor {
     DaemonSetController,
     /// The Job controller (`job-controller`).
     JobController,
+    /// The CronJob controller (`cronjob-controller`).
+    CronJobController,
     Kubelet(String),
     /// kube-proxy on a node.
     KubeProxy(String),
@@ -57,6 +59,7 @@ impl Actor {
             Actor::EndpointSliceController => "endpointslice-controller".into(),
             Actor::DaemonSetController => "daemonset-controller".into(),
             Actor::JobController => "job-controller".into(),
+            Actor::CronJobController => "cronjob-controller".into(),
             Actor::Kubelet(n) => format!("kubelet@{}", n),
             Actor::KubeProxy(n) => format!("kube-proxy@{}", n),
             Actor::CoreDns => "coredns".into(),

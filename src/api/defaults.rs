@@ -213,6 +213,28 @@ pub fn set_object_defaults_job(obj: &mut Value) {
     }
 }
 
+/// `SetObjectDefaults_CronJob`: `SetDefaults_CronJob` (concurrencyPolicy Allow, not suspended,
+/// history limits 3 and 1), then the Job template's pod template (not the Job's own defaults).
+pub fn set_object_defaults_cron_job(obj: &mut Value) {
+    let Some(root) = obj.as_object_mut() else {
+        return;
+    };
+    let Some(spec) = ensure_obj(root, "spec") else {
+        return;
+    };
+    set_str_default(spec, "concurrencyPolicy", "Allow");
+    set_ptr_default(spec, "suspend", json!(false));
+    set_ptr_default(spec, "successfulJobsHistoryLimit", json!(3));
+    set_ptr_default(spec, "failedJobsHistoryLimit", json!(1));
+    if let Some(jt) = ensure_obj(spec, "jobTemplate") {
+        if let Some(js) = ensure_obj(jt, "spec") {
+            if let Some(tpl) = ensure_obj(js, "template") {
+                set_defaults_pod_template_spec_map(tpl);
+            }
+        }
+    }
+}
+
 /// What a Deployment or ReplicaSet template gets: the `PodSpec` defaults and the per-field
 /// defaults of containers, probes, ports and volumes. No `SetDefaults_Pod`, so no
 /// `enableServiceLinks` and no requests copied from limits.

@@ -23,6 +23,7 @@ pub enum Resource {
     DaemonSets,
     ControllerRevisions,
     Jobs,
+    CronJobs,
 }
 
 impl Resource {
@@ -121,6 +122,7 @@ pub const RESOURCES: &[ResourceInfo] = &[
     ResourceInfo { id: Resource::DaemonSets, resource: "daemonsets", singular: "daemonset", kind: "DaemonSet", group: "apps", version: "v1", namespaced: true, etcd_prefix: "daemonsets", short_names: &["ds"] },
     ResourceInfo { id: Resource::ControllerRevisions, resource: "controllerrevisions", singular: "controllerrevision", kind: "ControllerRevision", group: "apps", version: "v1", namespaced: true, etcd_prefix: "controllerrevisions", short_names: &[] },
     ResourceInfo { id: Resource::Jobs, resource: "jobs", singular: "job", kind: "Job", group: "batch", version: "v1", namespaced: true, etcd_prefix: "jobs", short_names: &[] },
+    ResourceInfo { id: Resource::CronJobs, resource: "cronjobs", singular: "cronjob", kind: "CronJob", group: "batch", version: "v1", namespaced: true, etcd_prefix: "cronjobs", short_names: &["cj"] },
     ResourceInfo { id: Resource::EndpointSlices, resource: "endpointslices", singular: "endpointslice", kind: "EndpointSlice", group: "discovery.k8s.io", version: "v1", namespaced: true, etcd_prefix: "endpointslices", short_names: &[] },
 ];
 

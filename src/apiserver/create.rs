@@ -111,6 +111,11 @@ impl ApiServer {
                 meta::set(&mut obj, &["metadata", "generation"], json!(1));
                 meta::remove(&mut obj, &["status"]);
             }
+            "CronJob" => {
+                defaults::set_object_defaults_cron_job(&mut obj);
+                meta::set(&mut obj, &["metadata", "generation"], json!(1));
+                meta::set(&mut obj, &["status"], json!({}));
+            }
             "Job" => {
                 defaults::set_object_defaults_job(&mut obj);
                 meta::set(&mut obj, &["metadata", "generation"], json!(1));
@@ -157,6 +162,7 @@ impl ApiServer {
             "ReplicaSet" => validation::validate_replica_set(&obj),
             "DaemonSet" => validation::validate_daemon_set(&obj),
             "Job" => validation::validate_job(&obj),
+            "CronJob" => validation::validate_cron_job(&obj),
             "ControllerRevision" => validation::validate_controller_revision(&obj),
             "Pod" => validation::validate_pod(&obj),
             "Node" => validation::validate_node(&obj),

@@ -69,6 +69,7 @@ impl ApiServer {
                 "Deployment" => defaults::set_object_defaults_deployment(&mut new),
                 "ReplicaSet" => defaults::set_object_defaults_replica_set(&mut new),
                 "Job" => defaults::set_object_defaults_job(&mut new),
+                "CronJob" => defaults::set_object_defaults_cron_job(&mut new),
                 "DaemonSet" => {
                     defaults::set_object_defaults_daemon_set(&mut new);
                     // PrepareForUpdate: a changed template is the next template generation
@@ -96,7 +97,7 @@ impl ApiServer {
             let ann_changed = meta::get(&old, &["metadata", "annotations"]) != meta::get(&new, &["metadata", "annotations"]);
             let bump = match info.kind {
                 "Deployment" => spec_changed || ann_changed,
-                "ReplicaSet" | "Pod" | "DaemonSet" | "Job" => spec_changed,
+                "ReplicaSet" | "Pod" | "DaemonSet" | "Job" | "CronJob" => spec_changed,
                 _ => false,
             };
             if bump {
@@ -108,6 +109,7 @@ impl ApiServer {
                 "ReplicaSet" => validation::validate_replica_set_update(&new, &old),
                 "DaemonSet" => validation::validate_daemon_set_update(&new, &old),
                 "Job" => validation::validate_job_update(&new, &old),
+                "CronJob" => validation::validate_cron_job_update(&new, &old),
                 "Pod" => validation::validate_pod_update(&new, &old),
                 "Node" => validation::validate_node(&new),
                 "Namespace" => validation::validate_namespace(&new),

@@ -5,6 +5,7 @@
 //! (`--use-service-account-credentials`, as kubeadm configures it), so the audit log shows
 //! `system:serviceaccount:kube-system:deployment-controller` and so on.
 
+pub mod cronjob;
 pub mod daemon;
 pub mod deployment;
 pub mod endpoint;
@@ -25,6 +26,7 @@ pub fn install(c: &mut Cluster) {
     c.add_component(replicaset::ReplicaSetController::default());
     c.add_component(daemon::DaemonSetsController::default());
     c.add_component(job::JobController::default());
+    c.add_component(cronjob::CronJobController::default());
     c.add_component(garbagecollector::GarbageCollector::default());
     let (cidr, mask) = (c.config().cluster_cidr, c.config().node_cidr_mask_size);
     c.add_component(nodeipam::NodeIpamController::new(cidr, mask));

@@ -827,6 +827,7 @@ impl PodWorkers {
             // a server with its default command prints its startup lines
             output = runtime::program::startup_log(&c.image, time::EPOCH_MS + ctx.now, pod_ip);
         }
+        runtime::program::resolve_dates(&mut output, time::EPOCH_MS + ctx.now);
         if c.restart_count > 0 {
             c.previous_logs = Some(std::mem::take(&mut c.logs));
         }

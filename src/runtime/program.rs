@@ -12,7 +12,7 @@
 //!   terminal: a Deployment of plain `busybox` goes into CrashLoopBackOff with `Completed`.
 //! - A program is read as a small shell script (`sh -c "…"` or the words themselves): `sleep N`
 //!   (`infinity` runs forever), `echo …` (printed to the log), `exit N`, `true`, `false`, `;`, `&&`,
-//!   `||`, `touch`/`rm` (files an exec probe can look for), and `while true; do …; done` /
+//!   `||`, `date`, `touch`/`rm` (files an exec probe can look for), and `while true; do …; done` /
 //!   `tail -f`/`tail -F …` (forever). An unknown command prints `sh: NAME: not found` and sets 127.
 //! - [`Surface`]: what probes see — the ports and HTTP paths a server answers, the files a script
 //!   creates and removes, whether the process stops on SIGTERM.
@@ -63,6 +63,25 @@ pub fn behavior(image: &str, command: &[String], args: &[String]) -> Behavior {
 /// The words kubesim's shell stand-in runs as a script.
 fn is_script_word(w: &str) -> bool {
     matches!(w, "sleep" | "echo" | "exit" | "true" | "false")
+}
+
+/// What `date` prints until the container's start time is known.
+pub const DATE_MARKER: &str = "\u{1}date";
+
+/// busybox `date`: `Thu Jan  1 00:01:00 UTC 2026`, for each line `date` printed, at the wall
+/// time the line is printed (`start_wall_ms` plus its offset).
+pub fn resolve_dates(output: &mut [LogLine], start_wall_ms: i64) {
+    for (t, line) in output.iter_mut() {
+        if line == DATE_MARKER {
+            let ms = start_wall_ms + *t;
+            let days = ms.div_euclid(86_400_000);
+            let (y, m, d) = crate::api::time::civil_from_days(days);
+            let wd = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][days.rem_euclid(7) as usize];
+            let mon = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][(m - 1) as usize];
+            let s = ms.rem_euclid(86_400_000) / 1000;
+            *line = format!("{} {} {:>2} {:02}:{:02}:{:02} UTC {}", wd, mon, d, s / 3600, (s / 60) % 60, s % 60, y);
+        }
+    }
 }
 
 fn is_shell(w: &str) -> bool {
@@ -118,6 +137,11 @@ fn run_script(script: &str) -> Behavior {
                 ["exit", n, ..] => return Behavior::Exit { after_ms: elapsed, code: n.parse::<i32>().map(|c| c & 0xff).unwrap_or(2), output },
                 ["echo", ..] => {
                     output.push((elapsed, unquote(cmd.trim_start().trim_start_matches("echo").trim())));
+                    code = 0;
+                }
+                ["date", ..] => {
+                    // the time is the container's: filled in when it starts (`resolve_dates`)
+                    output.push((elapsed, DATE_MARKER.to_string()));
                     code = 0;
                 }
                 ["true"] | [":"] | ["touch", ..] | ["rm", ..] | ["mkdir", ..] | ["cd", ..] | ["export", ..] => code = 0,

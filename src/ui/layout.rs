@@ -67,7 +67,7 @@ pub struct Layout {
     pub epc: Rect,
     /// The EndpointSlice controller, under the node controller.
     pub epsc: Rect,
-    /// The DaemonSet and Job controllers, a one-line box under the four narrow ones.
+    /// The DaemonSet, Job and CronJob controllers, a one-line box under the four narrow ones.
     pub dsc: Rect,
     /// CoreDNS (drawn when the addon is installed), under kubectl.
     pub dns: Rect,
@@ -178,7 +178,7 @@ impl Layout {
             Actor::Scheduler => self.scheduler,
             Actor::EndpointsController => self.epc,
             Actor::EndpointSliceController => self.epsc,
-            Actor::DaemonSetController | Actor::JobController => self.dsc,
+            Actor::DaemonSetController | Actor::JobController | Actor::CronJobController => self.dsc,
             Actor::CoreDns => self.dns,
             Actor::Kubelet(n) => self.node(n)?.kubelet,
             Actor::KubeProxy(n) => self.node(n)?.proxy,
@@ -200,7 +200,7 @@ impl Layout {
             // up the gaps beside the boxes above them
             Actor::EndpointsController => vec![(self.epc.x, self.epc.cy()), (self.epc.x - 3.5, self.epc.cy()), (self.epc.x - 3.5, self.kcm.y + 4.0), (api.x + 136.0, api.bottom())],
             Actor::EndpointSliceController => vec![(self.epsc.right(), self.epsc.cy()), (self.epsc.right() + 4.5, self.epsc.cy()), (self.epsc.right() + 4.5, self.kcm.y + 4.0), (api.x + 160.0, api.bottom())],
-            Actor::DaemonSetController | Actor::JobController => vec![(self.dsc.right(), self.dsc.cy()), (self.kcm.right() - 2.5, self.dsc.cy()), (self.kcm.right() - 2.5, self.kcm.y + 2.0), (api.x + 184.0, api.bottom())],
+            Actor::DaemonSetController | Actor::JobController | Actor::CronJobController => vec![(self.dsc.right(), self.dsc.cy()), (self.kcm.right() - 2.5, self.dsc.cy()), (self.kcm.right() - 2.5, self.kcm.y + 2.0), (api.x + 184.0, api.bottom())],
             Actor::CoreDns => vec![(self.dns.right(), self.dns.cy()), (api.x, api.bottom() - 12.0)],
             Actor::Kubelet(n) => self.node(n).map(|b| b.route.clone()).unwrap_or_default(),
             Actor::KubeProxy(n) => self.node(n).map(|b| b.proxy_route.clone()).unwrap_or_default(),
@@ -272,7 +272,7 @@ impl Layout {
             Actor::Scheduler => "sched".into(),
             Actor::EndpointsController => "ep".into(),
             Actor::EndpointSliceController => "eps".into(),
-            Actor::DaemonSetController | Actor::JobController => "ds".into(),
+            Actor::DaemonSetController | Actor::JobController | Actor::CronJobController => "ds".into(),
             Actor::CoreDns => "dns".into(),
             Actor::KubeProxy(n) => format!("proxy-{}", n),
             Actor::Kubelet(n) if matches!(m.kind, MessageKind::Runtime { .. }) => format!("cri-{}", n),

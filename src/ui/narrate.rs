@@ -26,6 +26,7 @@ pub fn actor_name(lang: Lang, a: &Actor) -> String {
         Actor::EndpointSliceController => tr(lang, "actor.epsc").into(),
         Actor::DaemonSetController => tr(lang, "actor.dsc").into(),
         Actor::JobController => tr(lang, "actor.jc").into(),
+        Actor::CronJobController => tr(lang, "actor.cjc").into(),
         Actor::Kubelet(n) => fill(tr(lang, "actor.kubelet"), &[("node", n.clone())]),
         Actor::KubeProxy(n) => fill(tr(lang, "actor.proxy"), &[("node", n.clone())]),
         Actor::CoreDns => tr(lang, "actor.coredns").into(),
@@ -251,6 +252,9 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
                     say(lang, "n.req.jc.create_pod", &v)
                 }
                 (Actor::JobController, "DELETE", "pods", _) => say(lang, "n.req.jc.delete_pod", &v),
+                (Actor::CronJobController, "POST", "jobs", _) => say(lang, "n.req.cjc.create_job", &v),
+                (Actor::CronJobController, "DELETE", "jobs", _) => say(lang, "n.req.cjc.delete_job", &v),
+                (Actor::CronJobController, _, "cronjobs", "status") => say(lang, "n.req.cjc.status", &v),
                 (Actor::JobController, _, "jobs", "status") => say(lang, "n.req.jc.status", &v),
                 (Actor::DaemonSetController, _, "controllerrevisions", _) => say(lang, "n.req.dsc.revision", &v),
                 (Actor::DaemonSetController, _, "daemonsets", "status") => say(lang, "n.req.dsc.status", &v),
@@ -372,6 +376,8 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
                 (Actor::ReplicaSetController, "Pod") => say(lang, if event_type == EventType::Added { "n.watch.rsc.pod_added" } else { "n.watch.rsc.pod" }, &v),
                 (Actor::DaemonSetController, "DaemonSet") => say(lang, "n.watch.dsc.ds", &v),
                 (Actor::JobController, "Job") => say(lang, "n.watch.jc.job", &v),
+                (Actor::CronJobController, "CronJob") => say(lang, "n.watch.cjc.cronjob", &v),
+                (Actor::CronJobController, "Job") if !owner.is_empty() => say(lang, "n.watch.cjc.job", &v),
                 (Actor::JobController, "Pod") if !owner.is_empty() => say(lang, "n.watch.jc.pod", &v),
                 (Actor::DaemonSetController, "Node") => say(lang, "n.watch.dsc.node", &v),
                 (Actor::DaemonSetController, "Pod") if !owner.is_empty() => say(lang, "n.watch.dsc.pod", &v),

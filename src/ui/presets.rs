@@ -286,6 +286,8 @@ pub const SCRIPT_NET_NODEPORT: &str = include_str!("../../tests/scenarios/net_no
 pub const SCRIPT_DAEMONSET: &str = include_str!("../../tests/scenarios/daemonset.sh");
 /// Two Jobs: three completions two at a time, and one that fails past its backoffLimit.
 pub const SCRIPT_JOB: &str = include_str!("../../tests/scenarios/job.sh");
+/// The docs' "hello" CronJob, every minute, over six minutes of cluster time.
+pub const SCRIPT_CRONJOB: &str = include_str!("../../tests/scenarios/cronjob.sh");
 
 /// (id, translation key of the title, text).
 pub const PRESETS: &[(&str, &str, &str)] = &[
@@ -306,6 +308,7 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ("net-nodeport", "preset.net_nodeport", SCRIPT_NET_NODEPORT),
     ("daemonset", "preset.daemonset", SCRIPT_DAEMONSET),
     ("job", "preset.job", SCRIPT_JOB),
+    ("cronjob", "preset.cronjob", SCRIPT_CRONJOB),
 ];
 
 #[cfg(test)]

@@ -497,3 +497,72 @@ fn validate_job_spec(spec: Option<&Value>) -> Errs {
     }
     errs
 }
+
+/// `ValidateCronJobCreate`: metadata, a name of at most 52 characters (the Job gets an
+/// 11-character suffix), then the spec.
+pub fn validate_cron_job(obj: &Value) -> Vec<FieldError> {
+    let mut errs = validate_object_meta(obj, true, name_is_dns_subdomain);
+    errs.extend(validate_cron_job_spec(obj.get("spec")));
+    let n = obj.get("metadata").and_then(|m| m.get("name")).and_then(Value::as_str).unwrap_or("");
+    if n.len() > 52 {
+        errs.push(FieldError::invalid("metadata.name", json!(n), "must be no more than 52 characters"));
+    }
+    errs
+}
+
+/// `ValidateCronJobUpdate`: the spec again (no name length check).
+pub fn validate_cron_job_update(new: &Value, old: &Value) -> Vec<FieldError> {
+    let mut errs = validate_object_meta_update(new, old);
+    errs.extend(validate_cron_job_spec(new.get("spec")));
+    errs
+}
+
+/// `validateCronJobSpec`: the schedule as robfig/cron parses it, the deadline, the concurrency
+/// policy, the Job template and the history limits.
+fn validate_cron_job_spec(spec: Option<&Value>) -> Errs {
+    let path = Path::new("spec");
+    let mut errs = Vec::new();
+    let schedule = get_str(spec, "schedule");
+    if schedule.is_empty() {
+        errs.push(FieldError::required(path.child("schedule").as_str(), ""));
+    } else if let Err(e) = crate::controllers::cronjob::schedule::parse(schedule) {
+        errs.push(FieldError::invalid(path.child("schedule").as_str(), json!(schedule), &e));
+    }
+    if let Some(n) = get_i64(spec, "startingDeadlineSeconds") {
+        errs.extend(nonnegative(n, &path.child("startingDeadlineSeconds")));
+    }
+    if let Some(tz) = get(spec, "timeZone").and_then(Value::as_str) {
+        if !matches!(tz, "UTC" | "Etc/UTC") {
+            errs.push(FieldError::invalid(path.child("timeZone").as_str(), json!(tz), "kubesim knows only the UTC time zone"));
+        }
+    }
+    match get_str(spec, "concurrencyPolicy") {
+        "Allow" | "Forbid" | "Replace" => {}
+        "" => errs.push(FieldError::required(path.child("concurrencyPolicy").as_str(), "")),
+        p => errs.push(FieldError::not_supported(path.child("concurrencyPolicy").as_str(), json!(p), &["Allow", "Forbid", "Replace"])),
+    }
+    // ValidateJobTemplateSpec: the Job spec without its selector checks (the Job gets those)
+    let jt = get(spec, "jobTemplate");
+    let job_spec = get(jt, "spec");
+    let jt_path = path.child("jobTemplate").child("spec");
+    for key in ["parallelism", "completions", "activeDeadlineSeconds", "backoffLimit", "ttlSecondsAfterFinished"] {
+        if let Some(n) = get_i64(job_spec, key) {
+            errs.extend(nonnegative(n, &jt_path.child(key)));
+        }
+    }
+    let tpl = get(job_spec, "template");
+    errs.extend(validate_pod_template_spec(tpl, &jt_path.child("template")));
+    let rp = get_str(get(tpl, "spec"), "restartPolicy");
+    let rp_path = jt_path.child("template").child("spec").child("restartPolicy");
+    if rp == "Always" || rp.is_empty() {
+        errs.push(FieldError::required(rp_path.as_str(), "valid values: \"OnFailure\", \"Never\""));
+    } else if rp != "OnFailure" && rp != "Never" {
+        errs.push(FieldError::not_supported(rp_path.as_str(), json!(rp), &["OnFailure", "Never"]));
+    }
+    for key in ["successfulJobsHistoryLimit", "failedJobsHistoryLimit"] {
+        if let Some(n) = get_i64(spec, key) {
+            errs.extend(nonnegative(n, &path.child(key)));
+        }
+    }
+    errs
+}

@@ -252,6 +252,7 @@ const DAEMONSET_COLUMNS: &[Column] = &[
     col("Selector", 1),
 ];
 const JOB_COLUMNS: &[Column] = &[name_col(0), col("Status", 0), col("Completions", 0), col("Duration", 0), col("Age", 0), col("Containers", 1), col("Images", 1), col("Selector", 1)];
+const CRONJOB_COLUMNS: &[Column] = &[name_col(0), col("Schedule", 0), col("Timezone", 0), col("Suspend", 0), col("Active", 0), col("Last Schedule", 0), col("Age", 0), col("Containers", 1), col("Images", 1), col("Selector", 1)];
 const CONTROLLER_REVISION_COLUMNS: &[Column] = &[name_col(0), col("Controller", 0), col("Revision", 0), col("Age", 0)];
 const EVENT_COLUMNS: &[Column] = &[
     col("Last Seen", 0),
@@ -419,6 +420,33 @@ fn print_job_row(job: &Value, now_ms: i64) -> Vec<String> {
         (Some(s), Some(e)) => human_duration(e - s),
     };
     vec![gs(job, &["metadata", "name"]).to_string(), status.to_string(), completions, duration, age(job, now_ms), names, images, format_label_selector(get(job, &["spec", "selector"]))]
+}
+
+/// `printCronJob`: TIMEZONE `<none>` unless set, SUSPEND `True`/`False`, ACTIVE the Jobs in
+/// `status.active`, LAST SCHEDULE the time since `lastScheduleTime` (`<none>` before the first).
+fn print_cron_job_row(cj: &Value, now_ms: i64) -> Vec<String> {
+    let (names, images) = layout_container_cells(get(cj, &["spec", "jobTemplate", "spec", "template", "spec"]));
+    let tz = match gs(cj, &["spec", "timeZone"]) {
+        "" => "<none>".to_string(),
+        t => t.to_string(),
+    };
+    let suspend = if get(cj, &["spec", "suspend"]).and_then(Value::as_bool).unwrap_or(false) { "True" } else { "False" };
+    let last = match crate::api::time::parse_rfc3339_unix(gs(cj, &["status", "lastScheduleTime"])) {
+        Some(t) => human_duration(now_ms - t),
+        None => "<none>".to_string(),
+    };
+    vec![
+        gs(cj, &["metadata", "name"]).to_string(),
+        gs(cj, &["spec", "schedule"]).to_string(),
+        tz,
+        suspend.to_string(),
+        ga(cj, &["status", "active"]).len().to_string(),
+        last,
+        age(cj, now_ms),
+        names,
+        images,
+        format_label_selector(get(cj, &["spec", "jobTemplate", "spec", "selector"])),
+    ]
 }
 
 /// `printControllerRevision`: CONTROLLER is `<kind>.<group>/<name>` of the controller reference.
@@ -865,6 +893,7 @@ pub fn print_table(kind: &str, objs: &[Value], wide: bool, with_kind: bool, now_
     let (columns, rows): (&[Column], Vec<Vec<String>>) = match kind {
         "Deployment" => (DEPLOYMENT_COLUMNS, objs.iter().map(|o| print_deployment_row(o, now_ms)).collect()),
         "ReplicaSet" => (REPLICASET_COLUMNS, objs.iter().map(|o| print_replica_set_row(o, now_ms)).collect()),
+        "CronJob" => (CRONJOB_COLUMNS, objs.iter().map(|o| print_cron_job_row(o, now_ms)).collect()),
         "Job" => (JOB_COLUMNS, objs.iter().map(|o| print_job_row(o, now_ms)).collect()),
         "DaemonSet" => (DAEMONSET_COLUMNS, objs.iter().map(|o| print_daemon_set_row(o, now_ms)).collect()),
         "ControllerRevision" => (CONTROLLER_REVISION_COLUMNS, objs.iter().map(|o| print_controller_revision_row(o, now_ms)).collect()),
