@@ -1,4 +1,4 @@
-//! `kubectl create namespace|deployment|service` (`staging/src/k8s.io/kubectl/pkg/cmd/create`).
+//! `kubectl create namespace|deployment|job|service` (`staging/src/k8s.io/kubectl/pkg/cmd/create`).
 
 use super::*;
 
@@ -16,6 +16,7 @@ pub(super) fn create(cluster: &mut Cluster, f: &Flags, _ns: &str, out: &mut Outp
                 out.err(&server_error(&resp, None));
             }
         }
+        Some("job") => create_job(cluster, f, out),
         Some("deployment") | Some("deploy") => {
             let Some(name) = f.positional.get(1) else {
                 return out.err("error: exactly one NAME is required, got 0");
@@ -51,5 +52,52 @@ pub(super) fn create(cluster: &mut Cluster, f: &Flags, _ns: &str, out: &mut Outp
         }
         Some(other) => out.err(&format!("error: unknown command \"{}\" for \"kubectl create\"", other)),
         None => out.err("error: must specify one of -f and -k"),
+    }
+}
+
+/// `kubectl create job NAME --image=IMAGE [-- COMMAND…]` or `--from=cronjob/NAME`
+/// (`pkg/cmd/create/create_job.go`): from a CronJob, the Job is its template with the annotation
+/// `cronjob.kubernetes.io/instantiate: manual` and the CronJob as its controller.
+fn create_job(cluster: &mut Cluster, f: &Flags, out: &mut Output) {
+    let Some(name) = f.positional.get(1) else {
+        return out.err("error: exactly one NAME is required, got 0\nSee 'kubectl create job -h' for help and examples");
+    };
+    let ns = f.namespace.clone().unwrap_or_else(|| "default".into());
+    let body = match (&f.image, &f.from) {
+        (Some(_), Some(_)) => return out.err("error: either --image or --from must be specified"),
+        (None, None) => return out.err("error: either --image or --from must be specified"),
+        (Some(image), None) => {
+            let mut container = json!({"name": name, "image": image, "resources": {}});
+            if !f.command.is_empty() {
+                container["command"] = json!(f.command);
+            }
+            json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": name}, "spec": {"template": {"metadata": {}, "spec": {"containers": [container], "restartPolicy": "Never"}}}, "status": {}})
+        }
+        (None, Some(from)) => {
+            let Some((kind, src)) = from.split_once('/') else {
+                return out.err(&format!("error: from must be of the form <resource>/<name>"));
+            };
+            if !matches!(kind, "cronjob" | "cronjobs" | "cj" | "cronjob.batch" | "cronjobs.batch") {
+                return out.err(&format!("error: unknown object type {}", kind));
+            }
+            let got = kubectl(cluster, Method::Get, &format!("/apis/batch/v1/namespaces/{}/cronjobs/{}", ns, src), None);
+            if !got.ok() {
+                return out.err(&server_error(&got, None));
+            }
+            let cj = got.body;
+            let mut ann = meta::get(&cj, &["spec", "jobTemplate", "metadata", "annotations"]).cloned().filter(Value::is_object).unwrap_or(json!({}));
+            ann["cronjob.kubernetes.io/instantiate"] = json!("manual");
+            let mut md = json!({"name": name, "annotations": ann, "ownerReferences": [meta::new_controller_ref(&cj, "batch/v1", "CronJob")]});
+            if let Some(l) = meta::get(&cj, &["spec", "jobTemplate", "metadata", "labels"]) {
+                md["labels"] = l.clone();
+            }
+            json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": md, "spec": meta::get(&cj, &["spec", "jobTemplate", "spec"]).cloned().unwrap_or(json!({})), "status": {}})
+        }
+    };
+    let resp = kubectl(cluster, Method::Post, &format!("/apis/batch/v1/namespaces/{}/jobs?fieldManager=kubectl-create&fieldValidation=Strict", ns), Some(body));
+    if resp.ok() {
+        out.out(&format!("job.batch/{} created", name));
+    } else {
+        out.err(&server_error(&resp, None));
     }
 }

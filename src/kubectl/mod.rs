@@ -158,6 +158,8 @@ struct Flags {
     grace_period: Option<i64>,
     overwrite: bool,
     image: Option<String>,
+    /// `create job --from=cronjob/NAME`
+    from: Option<String>,
     show_labels: bool,
     /// `rollout history --revision`, `rollout status --revision`
     revision: Option<String>,
@@ -239,6 +241,7 @@ fn parse_flags(args: &[String]) -> Result<Flags, String> {
             "--force" => {}
             "--overwrite" => f.overwrite = inline.map(|v| v != "false").unwrap_or(true),
             "--image" => f.image = Some(take(&mut i, "--image", inline)?),
+            "--from" => f.from = Some(take(&mut i, "--from", inline)?),
             "--show-labels" => f.show_labels = true,
             "--revision" => f.revision = Some(take(&mut i, "--revision", inline)?),
             "--to-revision" => f.to_revision = Some(take(&mut i, "--to-revision", inline)?),

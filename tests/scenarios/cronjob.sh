@@ -32,6 +32,13 @@ sim advance 3m
 kubectl get jobs
 kubectl get cronjob hello -o jsonpath='{.status.lastScheduleTime}{"\n"}{.status.lastSuccessfulTime}{"\n"}'
 kubectl get events --field-selector involvedObject.kind=CronJob
+kubectl create job hello-now --from=cronjob/hello
+sim settle
+kubectl get jobs
+kubectl get events --field-selector reason=UnexpectedJob
+kubectl create job once --image=busybox:1.36 -- echo hi
+sim settle
+kubectl logs job/once
 kubectl apply -f - <<EOF
 apiVersion: batch/v1
 kind: CronJob

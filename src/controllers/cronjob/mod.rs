@@ -118,7 +118,8 @@ impl CronJobController {
                     }
                 }
             } else if listed.is_none() {
-                active.push(object_reference(j));
+                // an unfinished Job it owns but did not list: created by hand, or forgotten
+                self.recorder.event(ctx, &cj, None, "Warning", "UnexpectedJob", &format!("Saw a job that the controller did not create or forgot: {}", meta::name(j)));
             }
         }
         let mut requeue_at = None;
