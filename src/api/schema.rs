@@ -1264,7 +1264,10 @@ status: {}
             ("wrong group for pod", "apps/v1", "Pod", false),
             ("service", "v1", "Service", true),
             ("endpointslice", "discovery.k8s.io/v1", "EndpointSlice", true),
-            ("daemonset not in schema", "apps/v1", "DaemonSet", false),
+            ("daemonset", "apps/v1", "DaemonSet", true),
+            ("job", "batch/v1", "Job", true),
+            ("cronjob", "batch/v1", "CronJob", true),
+            ("statefulset not in schema", "apps/v1", "StatefulSet", false),
             ("kind is case-sensitive", "apps/v1", "deployment", false),
         ];
         for (name, api_version, kind, want) in cases {
@@ -1738,9 +1741,30 @@ status: {}
                 want: Some(r#"strict decoding error: unknown field "target.nodeName""#),
             },
             Case {
-                name: "kinds outside the schema are not checked",
+                name: "a DaemonSet's update strategy field typo",
                 api_version: "apps/v1",
                 kind: "DaemonSet",
+                obj: json!({"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "d"}, "spec": {"updateStrategy": {"rollingUpdate": {"maxUnavailabe": 1}}}}),
+                want: Some(r#"strict decoding error: unknown field "spec.updateStrategy.rollingUpdate.maxUnavailabe""#),
+            },
+            Case {
+                name: "a Job's backoffLimit as a string",
+                api_version: "batch/v1",
+                kind: "Job",
+                obj: json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"}, "spec": {"backoffLimit": "3"}}),
+                want: Some(r#"json: cannot unmarshal string into Go struct field JobSpec.spec.backoffLimit of type int32"#),
+            },
+            Case {
+                name: "a CronJob schedule in the wrong place",
+                api_version: "batch/v1",
+                kind: "CronJob",
+                obj: json!({"apiVersion": "batch/v1", "kind": "CronJob", "metadata": {"name": "c"}, "spec": {"jobTemplate": {"spec": {"schedule": "* * * * *"}}}}),
+                want: Some(r#"strict decoding error: unknown field "spec.jobTemplate.spec.schedule""#),
+            },
+            Case {
+                name: "kinds outside the schema are not checked",
+                api_version: "apps/v1",
+                kind: "StatefulSet",
                 obj: json!({"whatever": 1}),
                 want: None,
             },

@@ -16,7 +16,7 @@
 //!
 //! Usage (from this directory): `cargo run --release > ../../src/api/schema_data.txt`
 
-use k8s_openapi::api::{apps::v1 as apps, core::v1 as core, discovery::v1 as discovery};
+use k8s_openapi::api::{apps::v1 as apps, batch::v1 as batch, core::v1 as core, discovery::v1 as discovery};
 use schemars::{generate::SchemaSettings, SchemaGenerator};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -24,6 +24,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// OpenAPI definition-name prefix -> (short alias used in the data file, Go package name).
 const PACKAGES: &[(&str, &str, &str)] = &[
     ("io.k8s.api.apps.v1", "apps", "v1"),
+    ("io.k8s.api.batch.v1", "batch", "v1"),
     ("io.k8s.api.core.v1", "core", "v1"),
     ("io.k8s.api.discovery.v1", "discovery", "v1"),
     ("io.k8s.apimachinery.pkg.apis.meta.v1", "meta", "v1"),
@@ -61,6 +62,21 @@ const NAMED_TYPES: &[(&str, &str, &str)] = &[
         "v1.ReplicaSetConditionType",
     ),
     ("apps.ReplicaSetCondition", "status", "v1.ConditionStatus"),
+    ("apps.DaemonSetUpdateStrategy", "type", "v1.DaemonSetUpdateStrategyType"),
+    ("apps.DaemonSetCondition", "type", "v1.DaemonSetConditionType"),
+    ("apps.DaemonSetCondition", "status", "v1.ConditionStatus"),
+    // batch/v1
+    ("batch.JobSpec", "completionMode", "v1.CompletionMode"),
+    ("batch.JobSpec", "podReplacementPolicy", "v1.PodReplacementPolicy"),
+    ("batch.JobCondition", "type", "v1.JobConditionType"),
+    ("batch.JobCondition", "status", "v1.ConditionStatus"),
+    ("batch.CronJobSpec", "concurrencyPolicy", "v1.ConcurrencyPolicy"),
+    ("batch.PodFailurePolicyRule", "action", "v1.PodFailurePolicyAction"),
+    ("batch.PodFailurePolicyOnExitCodesRequirement", "operator", "v1.PodFailurePolicyOnExitCodesOperator"),
+    ("batch.PodFailurePolicyOnPodConditionsPattern", "type", "v1.PodConditionType"),
+    ("batch.PodFailurePolicyOnPodConditionsPattern", "status", "v1.ConditionStatus"),
+    ("batch.UncountedTerminatedPods", "succeeded", "[]types.UID"),
+    ("batch.UncountedTerminatedPods", "failed", "[]types.UID"),
     // core/v1
     ("core.AppArmorProfile", "type", "v1.AppArmorProfileType"),
     ("core.AttachedVolume", "name", "v1.UniqueVolumeName"),
@@ -339,6 +355,10 @@ fn main() {
             "ReplicaSet",
             def_of::<apps::ReplicaSet>(&mut generator),
         ),
+        ("apps/v1", "DaemonSet", def_of::<apps::DaemonSet>(&mut generator)),
+        ("apps/v1", "ControllerRevision", def_of::<apps::ControllerRevision>(&mut generator)),
+        ("batch/v1", "Job", def_of::<batch::Job>(&mut generator)),
+        ("batch/v1", "CronJob", def_of::<batch::CronJob>(&mut generator)),
         ("v1", "Binding", def_of::<core::Binding>(&mut generator)),
         ("v1", "Endpoints", def_of::<core::Endpoints>(&mut generator)),
         ("v1", "Service", def_of::<core::Service>(&mut generator)),
@@ -399,7 +419,7 @@ fn main() {
     println!("#");
     println!("# `kind <apiVersion> <Kind> <type>` names the root struct of a kind.");
     println!("# `<pkg>.<GoStruct> <field>:<type> ...` lists a struct's JSON fields. Packages: apps = apps/v1,");
-    println!("# core = core/v1, discovery = discovery/v1, meta = meta/v1 (all Go package `v1`). Types: s string,");
+    println!("# batch = batch/v1, core = core/v1, discovery = discovery/v1, meta = meta/v1 (all Go package `v1`). Types: s string,");
     println!("# b bool, i32 int32,");
     println!("# i64 int64, f64 float64, byte base64 []byte, q resource.Quantity, ios intstr.IntOrString,");
     println!("# t metav1.Time, mt metav1.MicroTime, any raw JSON, @pkg.Name a struct, []T a slice, {{}}T a map");
