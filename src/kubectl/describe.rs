@@ -1188,6 +1188,101 @@ pub fn describe_replica_set(rs: &Value, pods: &[Value], events: &[Value], now_ms
     w.finish()
 }
 
+/// Counts of a controller's Pods by phase (`getPodStatusForController`: only the Pods it controls).
+fn pod_phases(owner_uid: &str, pods: &[Value]) -> (usize, usize, usize, usize) {
+    let (mut running, mut waiting, mut succeeded, mut failed) = (0, 0, 0, 0);
+    for p in pods.iter().filter(|p| controller_uid(p) == Some(owner_uid)) {
+        match gs(p, &["status", "phase"]) {
+            "Running" => running += 1,
+            "Pending" => waiting += 1,
+            "Succeeded" => succeeded += 1,
+            "Failed" => failed += 1,
+            _ => {}
+        }
+    }
+    (running, waiting, succeeded, failed)
+}
+
+/// `DaemonSetDescriber`.
+pub fn describe_daemon_set(ds: &Value, pods: &[Value], events: &[Value], now_ms: i64) -> String {
+    let (running, waiting, succeeded, failed) = pod_phases(gs(ds, &["metadata", "uid"]), pods);
+    let mut w = PrefixWriter::new();
+    w.write(0, &format!("Name:\t{}\n", gs(ds, &["metadata", "name"])));
+    w.write(0, &format!("Namespace:\t{}\n", gs(ds, &["metadata", "namespace"])));
+    w.write(0, &format!("Selector:\t{}\n", format_label_selector(get(ds, &["spec", "selector"]))));
+    let ns = gmap(ds, &["spec", "template", "spec", "nodeSelector"]);
+    let node_selector = if ns.is_empty() { "<none>".to_string() } else { ns.iter().map(|(k, v)| format!("{}={}", k, v)).collect::<Vec<_>>().join(",") };
+    w.write(0, &format!("Node-Selector:\t{}\n", node_selector));
+    print_labels_multiline(&mut w, "Labels", &gmap(ds, &["metadata", "labels"]));
+    print_annotations_multiline(&mut w, "Annotations", &gmap(ds, &["metadata", "annotations"]));
+    let n = |k: &str| gi(ds, &["status", k]).unwrap_or(0);
+    w.write(0, &format!("Desired Number of Nodes Scheduled: {}\n", n("desiredNumberScheduled")));
+    w.write(0, &format!("Current Number of Nodes Scheduled: {}\n", n("currentNumberScheduled")));
+    w.write(0, &format!("Number of Nodes Scheduled with Up-to-date Pods: {}\n", n("updatedNumberScheduled")));
+    w.write(0, &format!("Number of Nodes Scheduled with Available Pods: {}\n", n("numberAvailable")));
+    w.write(0, &format!("Number of Nodes Misscheduled: {}\n", n("numberMisscheduled")));
+    w.write(0, &format!("Pods Status:\t{} Running / {} Waiting / {} Succeeded / {} Failed\n", running, waiting, succeeded, failed));
+    describe_pod_template(&mut w, get(ds, &["spec", "template"]));
+    describe_events(&mut w, events, now_ms);
+    w.finish()
+}
+
+/// `JobDescriber`.
+pub fn describe_job(job: &Value, events: &[Value], now_ms: i64) -> String {
+    let mut w = PrefixWriter::new();
+    w.write(0, &format!("Name:\t{}\n", gs(job, &["metadata", "name"])));
+    w.write(0, &format!("Namespace:\t{}\n", gs(job, &["metadata", "namespace"])));
+    w.write(0, &format!("Selector:\t{}\n", format_label_selector(get(job, &["spec", "selector"]))));
+    print_labels_multiline(&mut w, "Labels", &gmap(job, &["metadata", "labels"]));
+    print_annotations_multiline(&mut w, "Annotations", &gmap(job, &["metadata", "annotations"]));
+    let controlled_by = print_controller(job);
+    if !controlled_by.is_empty() {
+        w.write(0, &format!("Controlled By:\t{}\n", controlled_by));
+    }
+    if let Some(p) = gi(job, &["spec", "parallelism"]) {
+        w.write(0, &format!("Parallelism:\t{}\n", p));
+    }
+    match gi(job, &["spec", "completions"]) {
+        Some(c) => w.write(0, &format!("Completions:\t{}\n", c)),
+        None => w.write(0, "Completions:\t<unset>\n"),
+    }
+    let mode = gs(job, &["spec", "completionMode"]);
+    if !mode.is_empty() {
+        w.write(0, &format!("Completion Mode:\t{}\n", mode));
+    }
+    if let Some(s) = get(job, &["spec", "suspend"]).and_then(Value::as_bool) {
+        w.write(0, &format!("Suspend:\t{}\n", s));
+    }
+    if let Some(b) = gi(job, &["spec", "backoffLimit"]) {
+        w.write(0, &format!("Backoff Limit:\t{}\n", b));
+    }
+    if let Some(t) = gi(job, &["spec", "ttlSecondsAfterFinished"]) {
+        w.write(0, &format!("TTL Seconds After Finished:\t{}\n", t));
+    }
+    let start = parse_rfc3339_unix(gs(job, &["status", "startTime"]));
+    let done = parse_rfc3339_unix(gs(job, &["status", "completionTime"]));
+    if start.is_some() {
+        w.write(0, &format!("Start Time:\t{}\n", rfc1123z_field(job, &["status", "startTime"])));
+    }
+    if done.is_some() {
+        w.write(0, &format!("Completed At:\t{}\n", rfc1123z_field(job, &["status", "completionTime"])));
+    }
+    if let (Some(s), Some(d)) = (start, done) {
+        w.write(0, &format!("Duration:\t{}\n", super::printers::human_duration(d - s)));
+    }
+    if let Some(a) = gi(job, &["spec", "activeDeadlineSeconds"]) {
+        w.write(0, &format!("Active Deadline Seconds:\t{}s\n", a));
+    }
+    let n = |k: &str| gi(job, &["status", k]).unwrap_or(0);
+    match gi(job, &["status", "ready"]) {
+        Some(r) => w.write(0, &format!("Pods Statuses:\t{} Active ({} Ready) / {} Succeeded / {} Failed\n", n("active"), r, n("succeeded"), n("failed"))),
+        None => w.write(0, &format!("Pods Statuses:\t{} Active / {} Succeeded / {} Failed\n", n("active"), n("succeeded"), n("failed"))),
+    }
+    describe_pod_template(&mut w, get(job, &["spec", "template"]));
+    describe_events(&mut w, events, now_ms);
+    w.finish()
+}
+
 /// `formatEndpointSlices`: the ready `ip:port` values of the slices for one port name, the first
 /// three then ` + N more...`; `<none>` without slices.
 fn format_endpoint_slices(slices: &[Value], port_name: &str) -> String {

@@ -492,6 +492,11 @@ fn describe_cmd(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
                         .collect();
                     printers::describe_replica_set(&obj, &pods, &events, now)
                 }
+                "DaemonSet" => {
+                    let pods: Vec<Value> = list_items(cluster, &format!("/api/v1/namespaces/{}/pods", ns));
+                    printers::describe_daemon_set(&obj, &pods, &events, now)
+                }
+                "Job" => printers::describe_job(&obj, &events, now),
                 "Pod" => printers::describe_pod(&obj, &events, now),
                 "Service" => {
                     let slices = list_items(cluster, &format!("/apis/discovery.k8s.io/v1/namespaces/{}/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3D{}", ns, n));

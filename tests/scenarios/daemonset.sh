@@ -54,3 +54,4 @@ kubectl rollout status daemonset/fluentd-elasticsearch -n kube-system
 kubectl get controllerrevisions -n kube-system
 kubectl get pods -n kube-system -o wide
 kubectl get events -n kube-system --field-selector involvedObject.kind=DaemonSet
+kubectl describe ds fluentd-elasticsearch -n kube-system

@@ -45,6 +45,7 @@ sim advance 90s
 kubectl get jobs
 kubectl get pods -l job-name=flaky
 kubectl get events --field-selector involvedObject.kind=Job
+kubectl describe job flaky
 kubectl apply -f - <<EOF
 apiVersion: batch/v1
 kind: Job

@@ -43,7 +43,7 @@ pub use yaml::{list_to_yaml, to_yaml};
 
 use serde_json::{Map, Value};
 
-pub use super::describe::{describe_deployment, describe_node, describe_pod, describe_replica_set, describe_service};
+pub use super::describe::{describe_daemon_set, describe_deployment, describe_job, describe_node, describe_pod, describe_replica_set, describe_service};
 
 // ---------------------------------------------------------------------------------------------
 // Small accessors: every read from an object is total (missing or mistyped -> empty / None).
