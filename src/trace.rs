@@ -34,6 +34,8 @@ pub enum Actor {
     JobController,
     /// The CronJob controller (`cronjob-controller`).
     CronJobController,
+    /// The TTL-after-finished controller (`ttl-after-finished-controller`).
+    TtlAfterFinishedController,
     Kubelet(String),
     /// kube-proxy on a node.
     KubeProxy(String),
@@ -60,6 +62,7 @@ impl Actor {
             Actor::DaemonSetController => "daemonset-controller".into(),
             Actor::JobController => "job-controller".into(),
             Actor::CronJobController => "cronjob-controller".into(),
+            Actor::TtlAfterFinishedController => "ttl-after-finished-controller".into(),
             Actor::Kubelet(n) => format!("kubelet@{}", n),
             Actor::KubeProxy(n) => format!("kube-proxy@{}", n),
             Actor::CoreDns => "coredns".into(),

@@ -17,6 +17,7 @@ pub mod job;
 pub mod nodeipam;
 pub mod nodelifecycle;
 pub mod replicaset;
+pub mod ttlafterfinished;
 
 use crate::cluster::Cluster;
 
@@ -27,6 +28,7 @@ pub fn install(c: &mut Cluster) {
     c.add_component(daemon::DaemonSetsController::default());
     c.add_component(job::JobController::default());
     c.add_component(cronjob::CronJobController::default());
+    c.add_component(ttlafterfinished::TtlAfterFinishedController::default());
     c.add_component(garbagecollector::GarbageCollector::default());
     let (cidr, mask) = (c.config().cluster_cidr, c.config().node_cidr_mask_size);
     c.add_component(nodeipam::NodeIpamController::new(cidr, mask));

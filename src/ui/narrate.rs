@@ -27,6 +27,7 @@ pub fn actor_name(lang: Lang, a: &Actor) -> String {
         Actor::DaemonSetController => tr(lang, "actor.dsc").into(),
         Actor::JobController => tr(lang, "actor.jc").into(),
         Actor::CronJobController => tr(lang, "actor.cjc").into(),
+        Actor::TtlAfterFinishedController => tr(lang, "actor.ttl").into(),
         Actor::Kubelet(n) => fill(tr(lang, "actor.kubelet"), &[("node", n.clone())]),
         Actor::KubeProxy(n) => fill(tr(lang, "actor.proxy"), &[("node", n.clone())]),
         Actor::CoreDns => tr(lang, "actor.coredns").into(),
@@ -253,6 +254,7 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
                 }
                 (Actor::JobController, "DELETE", "pods", _) => say(lang, "n.req.jc.delete_pod", &v),
                 (Actor::CronJobController, "POST", "jobs", _) => say(lang, "n.req.cjc.create_job", &v),
+                (Actor::TtlAfterFinishedController, "DELETE", "jobs", _) => say(lang, "n.req.ttl.delete", &v),
                 (Actor::CronJobController, "DELETE", "jobs", _) => say(lang, "n.req.cjc.delete_job", &v),
                 (Actor::CronJobController, _, "cronjobs", "status") => say(lang, "n.req.cjc.status", &v),
                 (Actor::JobController, _, "jobs", "status") => say(lang, "n.req.jc.status", &v),

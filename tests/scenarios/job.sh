@@ -3,6 +3,8 @@
 # succeeded, adds SuccessCriteriaMet, then Complete. "flaky" always fails: restartPolicy Never
 # gives each try a new Pod, replaced after a back-off of 10 s, then 20 s; the third failure is
 # more than backoffLimit 2, so the Job gets FailureTarget, then Failed (BackoffLimitExceeded).
+# "tidy" has ttlSecondsAfterFinished: 30, so the TTL-after-finished controller deletes it (and
+# its Pod) 30 s after it completes.
 kubectl apply -f - <<EOF
 apiVersion: batch/v1
 kind: Job
@@ -46,6 +48,26 @@ kubectl get jobs
 kubectl get pods -l job-name=flaky
 kubectl get events --field-selector involvedObject.kind=Job
 kubectl describe job flaky
+kubectl apply -f - <<EOF
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: tidy
+spec:
+  ttlSecondsAfterFinished: 30
+  template:
+    spec:
+      containers:
+      - name: tidy
+        image: busybox:1.36
+        command: ["sh", "-c", "echo done"]
+      restartPolicy: Never
+EOF
+sim settle
+kubectl get jobs tidy
+sim advance 40s
+kubectl get jobs
+kubectl get pods -l job-name=tidy
 kubectl apply -f - <<EOF
 apiVersion: batch/v1
 kind: Job

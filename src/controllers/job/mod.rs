@@ -17,7 +17,8 @@
 //! What kubesim simplifies: NonIndexed Jobs only (an Indexed Job is rejected by the controller
 //! with an event); no `batch.kubernetes.io/job-tracking` finalizer (terminal Pods are counted
 //! straight from the informer, so `uncountedTerminatedPods` stays empty); no pod failure policy,
-//! success policy, suspend or `ttlSecondsAfterFinished` yet; the back-off's last failure time is
+//! success policy or suspend yet (`ttlSecondsAfterFinished` is the TTL-after-finished controller's,
+//! `controllers/ttlafterfinished.rs`); the back-off's last failure time is
 //! when the controller sees the Pod fail.
 
 use crate::api::meta::Resource;
