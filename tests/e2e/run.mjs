@@ -314,14 +314,17 @@ try {
     await p.waitForFunction(() => document.querySelector("#console-out").textContent.includes("Welcome to nginx!"), null, { timeout: 90000 });
     const { total } = await counter(p);
     await p.selectOption("#speed", "8");
-    // the curl is the script's last request: walk back over its hops
+    // the curl is the script's last data-path request: walk back to its hops, then over them
     const hops = [];
-    for (let pos = total; pos > total - 12 && pos > 0; pos--) {
+    for (let pos = total; pos > total - 60 && pos > 0; pos--) {
       await p.locator("#timeline").fill(String(pos));
       const pk = p.locator("svg.diagram g.packet");
       if ((await pk.count()) === 0) continue;
       const cls = await pk.getAttribute("class");
-      if (!/\bnet\b/.test(cls)) break;
+      if (!/\bnet\b/.test(cls)) {
+        if (hops.length) break;
+        continue;
+      }
       hops.unshift(await pk.textContent());
       assert((await p.locator("svg.diagram .hl-from").count()) === 1 && (await p.locator("svg.diagram .hl-to").count()) === 1, "no highlighted ends at " + pos);
     }

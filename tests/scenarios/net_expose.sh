@@ -15,3 +15,5 @@ kubectl get pods -o wide
 sim node iptables node-1
 kubectl exec deploy/client -- curl -s http://web
 sim trace --net
+kubectl get events --field-selector involvedObject.kind=Deployment
+kubectl get events -n kube-system --field-selector involvedObject.kind=Deployment

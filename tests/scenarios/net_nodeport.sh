@@ -20,7 +20,10 @@ EOF
 sim settle
 kubectl get svc web -o wide
 kubectl get pods -o wide
+sim node iptables node-1
 sim curl node-1:30080
 sim curl node-3:30080
 sim trace --net
 sim curl node-3:30081
+kubectl get endpointslices -o wide
+kubectl get events --field-selector involvedObject.kind=ReplicaSet

@@ -41,6 +41,9 @@ kubectl get pods -l app=web
 kubectl get endpointslices -l kubernetes.io/service-name=web -o jsonpath='{range .items[*].endpoints[*]}{.targetRef.name}{"\t"}{.addresses[0]}{"\tready="}{.conditions.ready}{"\tterminating="}{.conditions.terminating}{"\n"}{end}'
 kubectl exec deploy/client -- curl -s http://web
 kubectl exec deploy/client -- curl -s http://web
+sim trace --net
+kubectl get svc,endpointslices -o wide
 kubectl rollout status deployment/web
 kubectl get endpointslices -l kubernetes.io/service-name=web -o jsonpath='{range .items[*].endpoints[*]}{.targetRef.name}{"\t"}{.addresses[0]}{"\tready="}{.conditions.ready}{"\tterminating="}{.conditions.terminating}{"\n"}{end}'
 kubectl exec deploy/client -- curl -s http://web
+kubectl get events --field-selector reason=Unhealthy

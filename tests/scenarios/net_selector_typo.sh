@@ -20,6 +20,7 @@ EOF
 sim settle
 kubectl get deploy,svc,endpointslices -o wide
 kubectl describe svc nginx
+sim node iptables node-1
 kubectl exec deploy/client -- curl -s http://nginx
 sim trace --net
 kubectl get pods --show-labels
@@ -39,3 +40,4 @@ sim settle
 kubectl get endpointslices -o wide
 kubectl exec deploy/client -- curl -s http://nginx
 sim trace --net
+kubectl get events --field-selector involvedObject.kind=Deployment
