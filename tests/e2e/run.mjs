@@ -316,6 +316,7 @@ try {
     await p.selectOption("#speed", "8");
     // the curl is the script's last data-path request: walk back to its hops, then over them
     const hops = [];
+    let dnatPos = 0;
     for (let pos = total; pos > total - 60 && pos > 0; pos--) {
       await p.locator("#timeline").fill(String(pos));
       const pk = p.locator("svg.diagram g.packet");
@@ -325,7 +326,9 @@ try {
         if (hops.length) break;
         continue;
       }
-      hops.unshift(await pk.textContent());
+      const label = await pk.textContent();
+      if (/^DNAT → 10\.244\.\d+\.\d+:80$/.test(label)) dnatPos = pos;
+      hops.unshift(label);
       assert((await p.locator("svg.diagram .hl-from").count()) === 1 && (await p.locator("svg.diagram .hl-to").count()) === 1, "no highlighted ends at " + pos);
     }
     const seq = hops.join(" | ");
@@ -344,6 +347,9 @@ try {
     assert(/-m statistic --mode random --probability 0\.33333333349/.test(rules), "rules: " + rules.slice(0, 300));
     const tables = await p.locator("#network-out").textContent();
     assert(/kube-system\s+service\/kube-dns\s+ClusterIP\s+10\.96\.0\.10/.test(tables), "tables: " + tables.slice(0, 400));
+    // the picture: the request DNATed to a Pod, with the rules in the Network tab
+    await p.locator("#timeline").fill(String(dnatPos));
+    await p.waitForTimeout(200);
     await p.screenshot({ path: path.join(shots, "screenshot-network.png"), fullPage: true });
     await c.close();
   });
