@@ -1,5 +1,5 @@
 //! `kubectl rollout status|history|undo|pause|resume|restart` for Deployments, and `rollout status`
-//! for DaemonSets.
+//! and `rollout history` for DaemonSets.
 //!
 //! Upstream: `staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_{status,history,undo,pause,
 //! resume,restart}.go` and the helpers they call in `pkg/polymorphichelpers/`:
@@ -75,6 +75,10 @@ pub(super) fn rollout(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Outp
             }
             if sub == "status" && info.kind == "DaemonSet" {
                 status(cluster, f, ns, info, &name, out);
+                continue;
+            }
+            if sub == "history" && info.kind == "DaemonSet" {
+                daemon_set_history(cluster, f, ns, &got.body, out);
                 continue;
             }
             if info.kind != "Deployment" {
@@ -315,6 +319,45 @@ fn history(cluster: &mut Cluster, f: &Flags, ns: &str, d: &Value, out: &mut Outp
     };
     let with_revision = if revision > 0 { format!("with revision #{}", revision) } else { String::new() };
     out.out_raw(&format!("deployment.apps/{} {}\n{}\n", name, with_revision, text));
+}
+
+/// `DaemonSetHistoryViewer.ViewHistory`: the DaemonSet's ControllerRevisions (those it controls
+/// among the ones its selector matches) by revision, with the change-cause each carries; with
+/// `--revision`, the pod template that revision's patch restores.
+fn daemon_set_history(cluster: &mut Cluster, f: &Flags, ns: &str, ds: &Value, out: &mut Output) {
+    let revision = match int_flag(f.revision.as_deref(), "revision") {
+        Ok(v) => v,
+        Err(e) => return out.err(&e),
+    };
+    let selector = meta::format_label_selector(meta::get(ds, &["spec", "selector"]));
+    let info = meta::lookup("controllerrevisions").expect("controllerrevisions");
+    let mut by_revision: BTreeMap<i64, Value> = BTreeMap::new();
+    for cr in list_items(cluster, &list_path(info, ns, false, &selector)) {
+        if meta::controller_of(&cr).map(|o| meta::get_str(o, &["uid"]) == meta::uid(ds)).unwrap_or(false) {
+            by_revision.insert(meta::get_i64(&cr, &["revision"]).unwrap_or(0), cr);
+        }
+    }
+    let text = if by_revision.is_empty() {
+        "No rollout history found.".to_string()
+    } else if revision > 0 {
+        let Some(cr) = by_revision.get(&revision) else {
+            return out.err("error: unable to find the specified revision");
+        };
+        let mut template = meta::get(cr, &["data", "spec", "template"]).cloned().unwrap_or(json!({}));
+        if let Some(m) = template.as_object_mut() {
+            m.remove("$patch");
+        }
+        describe::pod_template_text(&template)
+    } else {
+        let mut t = String::from("REVISION\tCHANGE-CAUSE\n");
+        for (v, cr) in &by_revision {
+            let cause = meta::annotation(cr, CHANGE_CAUSE_ANNOTATION).filter(|c| !c.is_empty()).unwrap_or("<none>");
+            t.push_str(&format!("{}\t{}\n", v, cause));
+        }
+        printers::tabwriter(&t, 0, 2)
+    };
+    let with_revision = if revision > 0 { format!("with revision #{}", revision) } else { String::new() };
+    out.out_raw(&format!("daemonset.apps/{} {}\n{}\n", meta::name(ds), with_revision, text));
 }
 
 // ---------------------------------------------------------------------------------------------

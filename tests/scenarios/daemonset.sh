@@ -50,8 +50,11 @@ kubectl taint nodes node-2 dedicated=db:NoExecute
 sim settle
 kubectl get ds -n kube-system
 kubectl set image daemonset/fluentd-elasticsearch -n kube-system fluentd-elasticsearch=quay.io/fluentd_elasticsearch/fluentd:v5.0.1
+kubectl annotate daemonset/fluentd-elasticsearch -n kube-system kubernetes.io/change-cause="fluentd v5.0.1"
 kubectl rollout status daemonset/fluentd-elasticsearch -n kube-system
 kubectl get controllerrevisions -n kube-system
+kubectl rollout history daemonset/fluentd-elasticsearch -n kube-system
+kubectl rollout history daemonset/fluentd-elasticsearch -n kube-system --revision=1
 kubectl get pods -n kube-system -o wide
 kubectl get events -n kube-system --field-selector involvedObject.kind=DaemonSet
 kubectl describe ds fluentd-elasticsearch -n kube-system

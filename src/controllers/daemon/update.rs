@@ -78,6 +78,7 @@ pub fn construct_history<T: std::fmt::Display + 'static>(ctx: &mut crate::cluste
                     "name": format!("{}-{}", meta::name(ds), hash),
                     "namespace": ns,
                     "labels": labels,
+                    "annotations": meta::get(ds, &["metadata", "annotations"]).cloned().unwrap_or(json!({})),
                     "ownerReferences": [meta::new_controller_ref(ds, "apps/v1", "DaemonSet")],
                 },
                 "data": patch,
