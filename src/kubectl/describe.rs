@@ -1147,31 +1147,9 @@ pub fn describe_deployment(d: &Value, rss: &[Value], events: &[Value], now_ms: i
 
 /// `kubectl describe replicaset`. `pods` are counted by phase when this RS controls them.
 pub fn describe_replica_set(rs: &Value, pods: &[Value], events: &[Value], now_ms: i64) -> String {
-    let uid = gs(rs, &["metadata", "uid"]);
-    let (mut running, mut waiting, mut succeeded, mut failed) = (0, 0, 0, 0);
-    for p in pods {
-        // getPodStatusForController skips orphans and pods owned by other controllers
-        if controller_uid(p) != Some(uid) {
-            continue;
-        }
-        match gs(p, &["status", "phase"]) {
-            "Running" => running += 1,
-            "Pending" => waiting += 1,
-            "Succeeded" => succeeded += 1,
-            "Failed" => failed += 1,
-            _ => {}
-        }
-    }
+    let (running, waiting, succeeded, failed) = pod_phases(gs(rs, &["metadata", "uid"]), pods);
     let mut w = PrefixWriter::new();
-    w.write(0, &format!("Name:\t{}\n", gs(rs, &["metadata", "name"])));
-    w.write(0, &format!("Namespace:\t{}\n", gs(rs, &["metadata", "namespace"])));
-    w.write(0, &format!("Selector:\t{}\n", format_label_selector(get(rs, &["spec", "selector"]))));
-    print_labels_multiline(&mut w, "Labels", &gmap(rs, &["metadata", "labels"]));
-    print_annotations_multiline(&mut w, "Annotations", &gmap(rs, &["metadata", "annotations"]));
-    let controlled_by = print_controller(rs);
-    if !controlled_by.is_empty() {
-        w.write(0, &format!("Controlled By:\t{}\n", controlled_by));
-    }
+    describe_owner_header(&mut w, rs);
     w.write(0, &format!("Replicas:\t{} current / {} desired\n", gi(rs, &["status", "replicas"]).unwrap_or(0), gi(rs, &["spec", "replicas"]).unwrap_or(1)));
     w.write(0, "Pods Status:\t");
     w.write(0, &format!("{} Running / {} Waiting / {} Succeeded / {} Failed\n", running, waiting, succeeded, failed));
@@ -1188,7 +1166,22 @@ pub fn describe_replica_set(rs: &Value, pods: &[Value], events: &[Value], now_ms
     w.finish()
 }
 
-/// Counts of a controller's Pods by phase (`getPodStatusForController`: only the Pods it controls).
+/// Name, Namespace, Selector, Labels, Annotations and Controlled By: how the ReplicaSet and Job
+/// describers begin.
+fn describe_owner_header(w: &mut PrefixWriter, obj: &Value) {
+    w.write(0, &format!("Name:\t{}\n", gs(obj, &["metadata", "name"])));
+    w.write(0, &format!("Namespace:\t{}\n", gs(obj, &["metadata", "namespace"])));
+    w.write(0, &format!("Selector:\t{}\n", format_label_selector(get(obj, &["spec", "selector"]))));
+    print_labels_multiline(w, "Labels", &gmap(obj, &["metadata", "labels"]));
+    print_annotations_multiline(w, "Annotations", &gmap(obj, &["metadata", "annotations"]));
+    let controlled_by = print_controller(obj);
+    if !controlled_by.is_empty() {
+        w.write(0, &format!("Controlled By:\t{}\n", controlled_by));
+    }
+}
+
+/// Counts of a controller's Pods by phase (`getPodStatusForController`: only the Pods it controls,
+/// not orphans or other controllers' Pods).
 fn pod_phases(owner_uid: &str, pods: &[Value]) -> (usize, usize, usize, usize) {
     let (mut running, mut waiting, mut succeeded, mut failed) = (0, 0, 0, 0);
     for p in pods.iter().filter(|p| controller_uid(p) == Some(owner_uid)) {
@@ -1230,15 +1223,7 @@ pub fn describe_daemon_set(ds: &Value, pods: &[Value], events: &[Value], now_ms:
 /// `JobDescriber`.
 pub fn describe_job(job: &Value, events: &[Value], now_ms: i64) -> String {
     let mut w = PrefixWriter::new();
-    w.write(0, &format!("Name:\t{}\n", gs(job, &["metadata", "name"])));
-    w.write(0, &format!("Namespace:\t{}\n", gs(job, &["metadata", "namespace"])));
-    w.write(0, &format!("Selector:\t{}\n", format_label_selector(get(job, &["spec", "selector"]))));
-    print_labels_multiline(&mut w, "Labels", &gmap(job, &["metadata", "labels"]));
-    print_annotations_multiline(&mut w, "Annotations", &gmap(job, &["metadata", "annotations"]));
-    let controlled_by = print_controller(job);
-    if !controlled_by.is_empty() {
-        w.write(0, &format!("Controlled By:\t{}\n", controlled_by));
-    }
+    describe_owner_header(&mut w, job);
     if let Some(p) = gi(job, &["spec", "parallelism"]) {
         w.write(0, &format!("Parallelism:\t{}\n", p));
     }
