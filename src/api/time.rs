@@ -111,6 +111,32 @@ pub fn parse_go_duration(s: &str) -> Option<i64> {
     Some(if neg { -ms } else { ms })
 }
 
+/// Abbreviated day names, Sunday first.
+pub const WEEKDAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+/// Abbreviated month names.
+pub const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/// The day of the week of Unix ms (0 = Sunday; 1970-01-01 was a Thursday).
+pub fn weekday(unix_ms: i64) -> usize {
+    (unix_ms.div_euclid(86_400_000) + 4).rem_euclid(7) as usize
+}
+
+/// Go's `time.RFC1123Z` in UTC: `Thu, 01 Jan 2026 00:01:00 +0000`.
+pub fn unix_rfc1123z(unix_ms: i64) -> String {
+    let rem = unix_ms.rem_euclid(86_400_000);
+    let (y, m, d) = civil_from_days(unix_ms.div_euclid(86_400_000));
+    format!(
+        "{}, {:02} {} {:04} {:02}:{:02}:{:02} +0000",
+        WEEKDAYS[weekday(unix_ms)],
+        d,
+        MONTHS[(m as usize).clamp(1, 12) - 1],
+        y,
+        rem / 3_600_000,
+        rem / 60_000 % 60,
+        rem / 1000 % 60
+    )
+}
+
 /// `metav1.Time` rendering of virtual time `sim_ms`: `2026-01-01T00:00:05Z`.
 pub fn rfc3339(sim_ms: i64) -> String {
     unix_rfc3339(EPOCH_MS + sim_ms)

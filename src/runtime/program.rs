@@ -74,12 +74,9 @@ pub fn resolve_dates(output: &mut [LogLine], start_wall_ms: i64) {
     for (t, line) in output.iter_mut() {
         if line == DATE_MARKER {
             let ms = start_wall_ms + *t;
-            let days = ms.div_euclid(86_400_000);
-            let (y, m, d) = crate::api::time::civil_from_days(days);
-            let wd = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][days.rem_euclid(7) as usize];
-            let mon = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][(m - 1) as usize];
-            let s = ms.rem_euclid(86_400_000) / 1000;
-            *line = format!("{} {} {:>2} {:02}:{:02}:{:02} UTC {}", wd, mon, d, s / 3600, (s / 60) % 60, s % 60, y);
+            let c = Civil::of(ms);
+            let (wd, mon) = (crate::api::time::WEEKDAYS[crate::api::time::weekday(ms)], crate::api::time::MONTHS[c.month as usize - 1]);
+            *line = format!("{} {} {:>2} {:02}:{:02}:{:02} UTC {}", wd, mon, c.day, c.hour, c.minute, c.second, c.year);
         }
     }
 }

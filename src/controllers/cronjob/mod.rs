@@ -74,16 +74,6 @@ pub fn most_recent_schedule_time(s: &schedule::Schedule, earliest_ms: i64, now_m
     Some((t, missed))
 }
 
-/// RFC 1123 with a numeric zone, as Go's `time.RFC1123Z` prints it: `Thu, 01 Jan 2026 00:01:00 +0000`.
-fn rfc1123z(unix_ms: i64) -> String {
-    let days = unix_ms.div_euclid(86_400_000);
-    let (y, m, d) = time::civil_from_days(days);
-    let wd = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][days.rem_euclid(7) as usize];
-    let mon = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][(m - 1) as usize];
-    let s = unix_ms.rem_euclid(86_400_000) / 1000;
-    format!("{}, {:02} {} {} {:02}:{:02}:{:02} +0000", wd, d, mon, y, s / 3600, (s / 60) % 60, s % 60)
-}
-
 impl CronJobController {
     fn owned_jobs(&self, cj: &Value) -> Vec<Value> {
         self.jobs
@@ -141,7 +131,7 @@ impl CronJobController {
                         let too_late = deadline.map(|d| scheduled + d * 1000 < now_unix).unwrap_or(false);
                         let policy = meta::get_str(&cj, &["spec", "concurrencyPolicy"]);
                         if too_late {
-                            self.recorder.event(ctx, &cj, None, "Warning", "MissSchedule", &format!("Missed scheduled time to start a job: {}", rfc1123z(scheduled)));
+                            self.recorder.event(ctx, &cj, None, "Warning", "MissSchedule", &format!("Missed scheduled time to start a job: {}", time::unix_rfc1123z(scheduled)));
                         } else if policy == "Forbid" && !active.is_empty() {
                             self.recorder.event(ctx, &cj, None, "Normal", "JobAlreadyActive", "Not starting job because prior execution is running and concurrency policy is Forbid");
                         } else {
@@ -296,7 +286,7 @@ mod tests {
         assert_eq!(most_recent_schedule_time(&s, t0, t0 + 30_000), None, "the first minute has not come");
         assert_eq!(most_recent_schedule_time(&s, t0, t0 + 60_000), Some((t0 + 60_000, 1)));
         assert_eq!(most_recent_schedule_time(&s, t0, t0 + 5 * 60_000 + 10), Some((t0 + 5 * 60_000, 5)), "only the most recent of five missed runs");
-        assert_eq!(rfc1123z(t0 + 60_000), "Thu, 01 Jan 2026 00:01:00 +0000");
+        assert_eq!(time::unix_rfc1123z(t0 + 60_000), "Thu, 01 Jan 2026 00:01:00 +0000");
         let cj = json!({"metadata": {"name": "hello", "namespace": "default", "uid": "u"}, "spec": {"jobTemplate": {"spec": {"template": {}}}}});
         let job = job_from_template(&cj, t0 + 60_000);
         assert_eq!(meta::name(&job), "hello-29453761");

@@ -135,7 +135,7 @@ impl Schedule {
         while t <= limit {
             let days = t.div_euclid(86_400_000);
             let (_, m, d) = time::civil_from_days(days);
-            let wd = ((days + 4).rem_euclid(7)) as u32; // 1970-01-01 was a Thursday
+            let wd = time::weekday(t) as u32;
             let in_day = t.rem_euclid(86_400_000);
             let (h, mi) = ((in_day / 3_600_000) as u32, ((in_day / MIN) % 60) as u32);
             if month & (1 << m) == 0 {

@@ -77,29 +77,12 @@ pub(crate) fn scalar_text(v: &Value) -> String {
 // ---------------------------------------------------------------------------------------------
 
 
-use crate::api::time::{civil_from_days, parse_rfc3339_unix};
+use crate::api::time::parse_rfc3339_unix;
 
 /// Go's `time.RFC1123Z` layout (`Mon, 02 Jan 2006 15:04:05 -0700`) in UTC, as kubectl describe
 /// prints timestamps (on a machine whose local zone is UTC).
 pub fn format_rfc1123z(ms: i64) -> String {
-    const DAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
-    const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-    let days = ms.div_euclid(86_400_000);
-    let rem = ms.rem_euclid(86_400_000);
-    let (y, m, d) = civil_from_days(days);
-    // 1970-01-01 was a Thursday.
-    let wd = DAYS[(days + 4).rem_euclid(7) as usize];
-    let mon = MONTHS[((m - 1).clamp(0, 11)) as usize];
-    format!(
-        "{}, {:02} {} {:04} {:02}:{:02}:{:02} +0000",
-        wd,
-        d,
-        mon,
-        y,
-        rem / 3_600_000,
-        rem / 60_000 % 60,
-        rem / 1000 % 60
-    )
+    crate::api::time::unix_rfc1123z(ms)
 }
 
 /// `metav1.Time{}` (the zero time) formatted with RFC1123Z, what describe prints for an unset time.
