@@ -26,6 +26,7 @@ pub mod coredns;
 pub mod etcd;
 pub mod kubectl;
 pub mod kubelet;
+pub mod provisioner;
 pub mod proxy;
 pub mod runtime;
 pub mod sandbox;

@@ -30,6 +30,8 @@ pub const MAX_NODES: usize = 5_000;
 pub fn control_plane(seed: u64, config: ClusterConfig) -> Cluster {
     let mut c = Cluster::bare(seed, config);
     crate::controllers::install(&mut c);
+    // the distribution's storage addon: the default StorageClass's provisioner
+    c.add_component(crate::provisioner::HostPathProvisioner::default());
     c
 }
 

@@ -36,6 +36,12 @@ pub enum Actor {
     CronJobController,
     /// The TTL-after-finished controller (`ttl-after-finished-controller`).
     TtlAfterFinishedController,
+    /// The StatefulSet controller (`statefulset-controller`).
+    StatefulSetController,
+    /// The PersistentVolume controller (`persistentvolume-binder-controller`).
+    PersistentVolumeController,
+    /// The storage provisioner (minikube's `storage-provisioner`, `k8s.io/minikube-hostpath`).
+    StorageProvisioner,
     Kubelet(String),
     /// kube-proxy on a node.
     KubeProxy(String),
@@ -63,6 +69,9 @@ impl Actor {
             Actor::JobController => "job-controller".into(),
             Actor::CronJobController => "cronjob-controller".into(),
             Actor::TtlAfterFinishedController => "ttl-after-finished-controller".into(),
+            Actor::StatefulSetController => "statefulset-controller".into(),
+            Actor::PersistentVolumeController => "persistentvolume-binder-controller".into(),
+            Actor::StorageProvisioner => "storage-provisioner".into(),
             Actor::Kubelet(n) => format!("kubelet@{}", n),
             Actor::KubeProxy(n) => format!("kube-proxy@{}", n),
             Actor::CoreDns => "coredns".into(),

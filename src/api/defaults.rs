@@ -189,6 +189,95 @@ pub fn set_object_defaults_daemon_set(obj: &mut Value) {
     }
 }
 
+/// `SetObjectDefaults_StatefulSet`: `SetDefaults_StatefulSet` (OrderedReady, a RollingUpdate
+/// strategy with partition 0, the Retain/Retain PVC retention policy, replicas 1,
+/// revisionHistoryLimit 10), then the template and each `volumeClaimTemplates` entry as a
+/// PersistentVolumeClaim (`volumeMode: Filesystem`, `status.phase: Pending`).
+/// (`MaxUnavailableStatefulSet` is alpha in v1.34, so `maxUnavailable` is not defaulted.)
+pub fn set_object_defaults_stateful_set(obj: &mut Value) {
+    let Some(root) = obj.as_object_mut() else {
+        return;
+    };
+    let Some(spec) = ensure_obj(root, "spec") else {
+        return;
+    };
+    set_str_default(spec, "podManagementPolicy", "OrderedReady");
+    if let Some(strategy) = ensure_obj(spec, "updateStrategy") {
+        if str_unset(strategy, "type") {
+            strategy.insert("type".into(), json!("RollingUpdate"));
+            if ptr_unset(strategy, "rollingUpdate") {
+                strategy.insert("rollingUpdate".into(), json!({}));
+            }
+        }
+        if strategy.get("type").and_then(Value::as_str) == Some("RollingUpdate") {
+            if let Some(ru) = obj_at(strategy, "rollingUpdate") {
+                set_ptr_default(ru, "partition", json!(0));
+            }
+        }
+    }
+    if let Some(policy) = ensure_obj(spec, "persistentVolumeClaimRetentionPolicy") {
+        set_str_default(policy, "whenDeleted", "Retain");
+        set_str_default(policy, "whenScaled", "Retain");
+    }
+    set_ptr_default(spec, "replicas", json!(1));
+    set_ptr_default(spec, "revisionHistoryLimit", json!(10));
+    if let Some(tpl) = ensure_obj(spec, "template") {
+        set_defaults_pod_template_spec_map(tpl);
+    }
+    if let Some(Value::Array(claims)) = spec.get_mut("volumeClaimTemplates") {
+        for c in claims.iter_mut() {
+            if let Some(m) = c.as_object_mut() {
+                set_defaults_pvc_map(m);
+                if m.get("metadata").map(|md| md.get("creationTimestamp").is_none()).unwrap_or(false) {
+                    m.get_mut("metadata").and_then(Value::as_object_mut).map(|md| md.insert("creationTimestamp".into(), Value::Null));
+                }
+            }
+        }
+    }
+}
+
+/// `SetDefaults_PersistentVolumeClaim` and `SetDefaults_PersistentVolumeClaimSpec`:
+/// `status.phase: Pending`, `spec.volumeMode: Filesystem`.
+fn set_defaults_pvc_map(pvc: &mut Map<String, Value>) {
+    if let Some(spec) = ensure_obj(pvc, "spec") {
+        set_ptr_default(spec, "volumeMode", json!("Filesystem"));
+    }
+    if let Some(status) = ensure_obj(pvc, "status") {
+        set_str_default(status, "phase", "Pending");
+    }
+}
+
+/// `SetObjectDefaults_PersistentVolumeClaim`.
+pub fn set_object_defaults_pvc(obj: &mut Value) {
+    if let Some(m) = obj.as_object_mut() {
+        set_defaults_pvc_map(m);
+    }
+}
+
+/// `SetObjectDefaults_PersistentVolume`: `status.phase: Pending`, reclaim policy Retain,
+/// `volumeMode: Filesystem`.
+pub fn set_object_defaults_pv(obj: &mut Value) {
+    let Some(root) = obj.as_object_mut() else {
+        return;
+    };
+    if let Some(spec) = ensure_obj(root, "spec") {
+        set_str_default(spec, "persistentVolumeReclaimPolicy", "Retain");
+        set_ptr_default(spec, "volumeMode", json!("Filesystem"));
+    }
+    if let Some(status) = ensure_obj(root, "status") {
+        set_str_default(status, "phase", "Pending");
+    }
+}
+
+/// `SetDefaults_StorageClass`: reclaimPolicy Delete, volumeBindingMode Immediate.
+pub fn set_object_defaults_storage_class(obj: &mut Value) {
+    let Some(root) = obj.as_object_mut() else {
+        return;
+    };
+    set_ptr_default(root, "reclaimPolicy", json!("Delete"));
+    set_ptr_default(root, "volumeBindingMode", json!("Immediate"));
+}
+
 /// `SetObjectDefaults_Job`: `SetDefaults_Job` (completions and parallelism 1 when both are unset,
 /// parallelism 1, backoffLimit 6, NonIndexed, not suspended, podReplacementPolicy
 /// TerminatingOrFailed), then the template.

@@ -24,6 +24,10 @@ pub enum Resource {
     ControllerRevisions,
     Jobs,
     CronJobs,
+    StatefulSets,
+    PersistentVolumeClaims,
+    PersistentVolumes,
+    StorageClasses,
 }
 
 impl Resource {
@@ -123,6 +127,10 @@ pub const RESOURCES: &[ResourceInfo] = &[
     ResourceInfo { id: Resource::ControllerRevisions, resource: "controllerrevisions", singular: "controllerrevision", kind: "ControllerRevision", group: "apps", version: "v1", namespaced: true, etcd_prefix: "controllerrevisions", short_names: &[] },
     ResourceInfo { id: Resource::Jobs, resource: "jobs", singular: "job", kind: "Job", group: "batch", version: "v1", namespaced: true, etcd_prefix: "jobs", short_names: &[] },
     ResourceInfo { id: Resource::CronJobs, resource: "cronjobs", singular: "cronjob", kind: "CronJob", group: "batch", version: "v1", namespaced: true, etcd_prefix: "cronjobs", short_names: &["cj"] },
+    ResourceInfo { id: Resource::StatefulSets, resource: "statefulsets", singular: "statefulset", kind: "StatefulSet", group: "apps", version: "v1", namespaced: true, etcd_prefix: "statefulsets", short_names: &["sts"] },
+    ResourceInfo { id: Resource::PersistentVolumeClaims, resource: "persistentvolumeclaims", singular: "persistentvolumeclaim", kind: "PersistentVolumeClaim", group: "", version: "v1", namespaced: true, etcd_prefix: "persistentvolumeclaims", short_names: &["pvc"] },
+    ResourceInfo { id: Resource::PersistentVolumes, resource: "persistentvolumes", singular: "persistentvolume", kind: "PersistentVolume", group: "", version: "v1", namespaced: false, etcd_prefix: "persistentvolumes", short_names: &["pv"] },
+    ResourceInfo { id: Resource::StorageClasses, resource: "storageclasses", singular: "storageclass", kind: "StorageClass", group: "storage.k8s.io", version: "v1", namespaced: false, etcd_prefix: "storageclasses", short_names: &["sc"] },
     ResourceInfo { id: Resource::EndpointSlices, resource: "endpointslices", singular: "endpointslice", kind: "EndpointSlice", group: "discovery.k8s.io", version: "v1", namespaced: true, etcd_prefix: "endpointslices", short_names: &[] },
 ];
 
@@ -449,7 +457,8 @@ mod tests {
         }
         assert!(lookup("deployment.core").is_none());
         assert_eq!(lookup("ds").map(|r| r.resource), Some("daemonsets"));
-        assert!(lookup("statefulsets").is_none());
+        assert_eq!(lookup("sts").map(|r| r.resource), Some("statefulsets"));
+        assert_eq!(lookup("pvc").map(|r| r.kind), Some("PersistentVolumeClaim"));
         assert_eq!(lookup("svc").unwrap().etcd_key("default", "web"), "/registry/services/specs/default/web");
     }
 

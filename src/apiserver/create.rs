@@ -122,6 +122,23 @@ impl ApiServer {
                 meta::remove(&mut obj, &["status"]);
                 generate_job_selector(&mut obj);
             }
+            "StatefulSet" => {
+                defaults::set_object_defaults_stateful_set(&mut obj);
+                meta::set(&mut obj, &["metadata", "generation"], json!(1));
+                meta::set(&mut obj, &["status"], json!({"replicas": 0, "availableReplicas": 0}));
+            }
+            "PersistentVolumeClaim" => {
+                // PrepareForCreate clears status; defaulting gives it phase Pending again
+                meta::remove(&mut obj, &["status"]);
+                self.admit_default_storage_class(&mut obj);
+                defaults::set_object_defaults_pvc(&mut obj);
+            }
+            "PersistentVolume" => {
+                meta::remove(&mut obj, &["status"]);
+                defaults::set_object_defaults_pv(&mut obj);
+                meta::set(&mut obj, &["status", "lastPhaseTransitionTime"], json!(time::rfc3339(now_ms)));
+            }
+            "StorageClass" => defaults::set_object_defaults_storage_class(&mut obj),
             "DaemonSet" => {
                 defaults::set_object_defaults_daemon_set(&mut obj);
                 meta::set(&mut obj, &["metadata", "generation"], json!(1));
@@ -161,6 +178,10 @@ impl ApiServer {
             "Deployment" => validation::validate_deployment(&obj),
             "ReplicaSet" => validation::validate_replica_set(&obj),
             "DaemonSet" => validation::validate_daemon_set(&obj),
+            "StatefulSet" => validation::validate_stateful_set(&obj),
+            "PersistentVolumeClaim" => validation::validate_pvc(&obj),
+            "PersistentVolume" => validation::validate_pv(&obj),
+            "StorageClass" => validation::validate_storage_class(&obj),
             "Job" => validation::validate_job(&obj),
             "CronJob" => validation::validate_cron_job(&obj),
             "ControllerRevision" => validation::validate_controller_revision(&obj),
@@ -187,8 +208,29 @@ impl ApiServer {
         Ok(Response { code: 201, body: obj })
     }
 
+    /// The `DefaultStorageClass` admission plugin (create only): a claim that names no class
+    /// (neither `spec.storageClassName`, even `""`, nor the beta annotation) gets the class
+    /// annotated `storageclass.kubernetes.io/is-default-class: "true"`; with several, the newest.
+    fn admit_default_storage_class(&self, pvc: &mut Value) {
+        if meta::get(pvc, &["spec", "storageClassName"]).map_or(false, |v| !v.is_null()) || meta::annotation(pvc, "volume.beta.kubernetes.io/storage-class").is_some() {
+            return;
+        }
+        let info = meta::lookup("storageclasses").expect("sc");
+        let is_default = |sc: &Value| {
+            meta::annotation(sc, "storageclass.kubernetes.io/is-default-class") == Some("true") || meta::annotation(sc, "storageclass.beta.kubernetes.io/is-default-class") == Some("true")
+        };
+        let default = self
+            .list_objects(info, "", None)
+            .into_iter()
+            .filter(|sc| is_default(sc))
+            .max_by(|a, b| meta::get_str(a, &["metadata", "creationTimestamp"]).cmp(meta::get_str(b, &["metadata", "creationTimestamp"])).then_with(|| meta::name(b).cmp(meta::name(a))));
+        if let Some(sc) = default {
+            meta::set(pvc, &["spec", "storageClassName"], json!(meta::name(&sc)));
+        }
+    }
+
     pub(super) fn check_replicas_limit(&self, info: &ResourceInfo, obj: &Value) -> Result<(), Response> {
-        if info.kind == "Deployment" || info.kind == "ReplicaSet" {
+        if info.kind == "Deployment" || info.kind == "ReplicaSet" || info.kind == "StatefulSet" {
             let r = meta::get_i64(obj, &["spec", "replicas"]).unwrap_or(1);
             if r > self.limits.max_replicas {
                 return Err(err(

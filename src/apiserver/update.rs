@@ -69,6 +69,10 @@ impl ApiServer {
                 "Deployment" => defaults::set_object_defaults_deployment(&mut new),
                 "ReplicaSet" => defaults::set_object_defaults_replica_set(&mut new),
                 "Job" => defaults::set_object_defaults_job(&mut new),
+                "StatefulSet" => defaults::set_object_defaults_stateful_set(&mut new),
+                "PersistentVolumeClaim" => defaults::set_object_defaults_pvc(&mut new),
+                "PersistentVolume" => defaults::set_object_defaults_pv(&mut new),
+                "StorageClass" => defaults::set_object_defaults_storage_class(&mut new),
                 "CronJob" => defaults::set_object_defaults_cron_job(&mut new),
                 "DaemonSet" => {
                     defaults::set_object_defaults_daemon_set(&mut new);
@@ -97,7 +101,7 @@ impl ApiServer {
             let ann_changed = meta::get(&old, &["metadata", "annotations"]) != meta::get(&new, &["metadata", "annotations"]);
             let bump = match info.kind {
                 "Deployment" => spec_changed || ann_changed,
-                "ReplicaSet" | "Pod" | "DaemonSet" | "Job" | "CronJob" => spec_changed,
+                "ReplicaSet" | "Pod" | "DaemonSet" | "Job" | "CronJob" | "StatefulSet" => spec_changed,
                 _ => false,
             };
             if bump {
@@ -108,6 +112,10 @@ impl ApiServer {
                 "Deployment" => validation::validate_deployment_update(&new, &old),
                 "ReplicaSet" => validation::validate_replica_set_update(&new, &old),
                 "DaemonSet" => validation::validate_daemon_set_update(&new, &old),
+                "StatefulSet" => validation::validate_stateful_set_update(&new, &old),
+                "PersistentVolumeClaim" => validation::validate_pvc_update(&new, &old),
+                "PersistentVolume" => validation::validate_pv(&new),
+                "StorageClass" => validation::validate_storage_class_update(&new, &old),
                 "Job" => validation::validate_job_update(&new, &old),
                 "CronJob" => validation::validate_cron_job_update(&new, &old),
                 "Pod" => validation::validate_pod_update(&new, &old),

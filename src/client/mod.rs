@@ -257,7 +257,9 @@ impl Recorder {
 
 fn api_version_of(kind: &str) -> &'static str {
     match kind {
-        "Deployment" | "ReplicaSet" => "apps/v1",
+        "Deployment" | "ReplicaSet" | "DaemonSet" | "StatefulSet" | "ControllerRevision" => "apps/v1",
+        "Job" | "CronJob" => "batch/v1",
+        "StorageClass" => "storage.k8s.io/v1",
         _ => "v1",
     }
 }

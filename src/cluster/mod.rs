@@ -503,6 +503,8 @@ impl Cluster {
             .collect();
         // the `kubernetes` Service, and the endpoints the apiserver's lease reconciler keeps for it
         bootstrap.extend(kubernetes_service_objects());
+        // the default StorageClass, as minikube's storage addon creates it
+        bootstrap.push(("/apis/storage.k8s.io/v1/storageclasses", crate::provisioner::default_storage_class()));
         for (path, body) in bootstrap {
             let req = Request::new(Method::Post, path, Some(body));
             let info = RequestInfo::parse(req.method, &req.path);

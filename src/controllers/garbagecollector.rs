@@ -31,10 +31,10 @@ use serde_json::{json, Value};
 
 #[derive(Default)]
 pub struct GarbageCollector {
-    stores: [Store; 7],
+    stores: [Store; 9],
 }
 
-const TRACKED: [Resource; 7] = [Resource::Deployments, Resource::ReplicaSets, Resource::DaemonSets, Resource::ControllerRevisions, Resource::CronJobs, Resource::Jobs, Resource::Pods];
+const TRACKED: [Resource; 9] = [Resource::Deployments, Resource::ReplicaSets, Resource::DaemonSets, Resource::StatefulSets, Resource::PersistentVolumeClaims, Resource::ControllerRevisions, Resource::CronJobs, Resource::Jobs, Resource::Pods];
 
 fn finalizers(o: &Value) -> Vec<String> {
     meta::get(o, &["metadata", "finalizers"])

@@ -16,7 +16,9 @@ pub mod garbagecollector;
 pub mod job;
 pub mod nodeipam;
 pub mod nodelifecycle;
+pub mod persistentvolume;
 pub mod replicaset;
+pub mod statefulset;
 pub mod ttlafterfinished;
 
 use crate::cluster::Cluster;
@@ -26,9 +28,11 @@ pub fn install(c: &mut Cluster) {
     c.add_component(deployment::DeploymentController::default());
     c.add_component(replicaset::ReplicaSetController::default());
     c.add_component(daemon::DaemonSetsController::default());
+    c.add_component(statefulset::StatefulSetController::default());
     c.add_component(job::JobController::default());
     c.add_component(cronjob::CronJobController::default());
     c.add_component(ttlafterfinished::TtlAfterFinishedController::default());
+    c.add_component(persistentvolume::PersistentVolumeController::default());
     c.add_component(garbagecollector::GarbageCollector::default());
     let (cidr, mask) = (c.config().cluster_cidr, c.config().node_cidr_mask_size);
     c.add_component(nodeipam::NodeIpamController::new(cidr, mask));

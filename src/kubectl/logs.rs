@@ -45,7 +45,7 @@ fn logs_of(cluster: &mut Cluster, f: &Flags, ns: &str, target: &str, container: 
             let Some(info) = meta::lookup(kind) else { return out.err(&unknown_resource(kind)) };
             match info.kind {
                 "Pod" => name.to_string(),
-                "Deployment" | "ReplicaSet" | "DaemonSet" | "Job" => {
+                "Deployment" | "ReplicaSet" | "DaemonSet" | "StatefulSet" | "Job" => {
                     // logsforobject: the object's selector, the first pod (sorted by controller's ranking: here by name)
                     let got = kubectl(cluster, Method::Get, &info.object_path(ns, name), None);
                     if !got.ok() {

@@ -73,12 +73,16 @@ pub(super) fn rollout(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Outp
                 out.err(&server_error(&got, None));
                 continue;
             }
-            if sub == "status" && info.kind == "DaemonSet" {
+            if sub == "status" && matches!(info.kind, "DaemonSet" | "StatefulSet") {
                 status(cluster, f, ns, info, &name, out);
                 continue;
             }
-            if sub == "history" && info.kind == "DaemonSet" {
-                daemon_set_history(cluster, f, ns, &got.body, out);
+            if sub == "history" && matches!(info.kind, "DaemonSet" | "StatefulSet") {
+                daemon_set_history(cluster, f, ns, info, &got.body, out);
+                continue;
+            }
+            if sub == "undo" && matches!(info.kind, "DaemonSet" | "StatefulSet") {
+                revision_undo(cluster, f, ns, info, &got.body, out);
                 continue;
             }
             if info.kind != "Deployment" {
@@ -190,6 +194,39 @@ pub fn daemon_set_status(d: &Value) -> Result<(String, bool), String> {
     Ok((format!("daemon set \"{}\" successfully rolled out", name), true))
 }
 
+/// `StatefulSetStatusViewer.Status`: a defaulted StatefulSet has a rollingUpdate block, so it
+/// ends with "partitioned roll out complete".
+pub fn stateful_set_status(s: &Value) -> Result<(String, bool), String> {
+    if meta::get_str(s, &["spec", "updateStrategy", "type"]) != "RollingUpdate" {
+        return Err("rollout status is only available for RollingUpdate strategy type".into());
+    }
+    let g = |p: &[&str]| meta::get_i64(s, p).unwrap_or(0);
+    let observed = g(&["status", "observedGeneration"]);
+    if observed == 0 || g(&["metadata", "generation"]) > observed {
+        return Ok(("Waiting for statefulset spec update to be observed...".into(), false));
+    }
+    let replicas = meta::get_i64(s, &["spec", "replicas"]);
+    let (ready, updated) = (g(&["status", "readyReplicas"]), g(&["status", "updatedReplicas"]));
+    if let Some(r) = replicas {
+        if ready < r {
+            return Ok((format!("Waiting for {} pods to be ready...", r - ready), false));
+        }
+    }
+    if let Some(ru) = meta::get(s, &["spec", "updateStrategy", "rollingUpdate"]).filter(|v| !v.is_null()) {
+        if let (Some(r), Some(p)) = (replicas, meta::get_i64(ru, &["partition"])) {
+            if updated < r - p {
+                return Ok((format!("Waiting for partitioned roll out to finish: {} out of {} new pods have been updated...", updated, r - p), false));
+            }
+        }
+        return Ok((format!("partitioned roll out complete: {} new pods have been updated...", updated), true));
+    }
+    let (cur_rev, upd_rev) = (meta::get_str(s, &["status", "currentRevision"]), meta::get_str(s, &["status", "updateRevision"]));
+    if upd_rev != cur_rev {
+        return Ok((format!("waiting for statefulset rolling update to complete {} pods at revision {}...", updated, upd_rev), false));
+    }
+    Ok((format!("statefulset rolling update complete {} pods at revision {}...", g(&["status", "currentReplicas"]), cur_rev), true))
+}
+
 /// `rollout status`: LIST the object by name, then WATCH it, printing a line on every event
 /// until the rollout is done. The simulation runs meanwhile (kubectl is waiting, the cluster is not).
 fn status(cluster: &mut Cluster, f: &Flags, ns: &str, info: &'static meta::ResourceInfo, name: &str, out: &mut Output) {
@@ -209,7 +246,11 @@ fn status(cluster: &mut Cluster, f: &Flags, ns: &str, info: &'static meta::Resou
         None => None,
     }
     .unwrap_or((STATUS_MAX_WAIT_MS, false));
-    let viewer = |o: &Value| if info.kind == "DaemonSet" { daemon_set_status(o) } else { deployment_status(o, revision) };
+    let viewer = |o: &Value| match info.kind {
+        "DaemonSet" => daemon_set_status(o),
+        "StatefulSet" => stateful_set_status(o),
+        _ => deployment_status(o, revision),
+    };
     let field = format!("metadata.name={}", name);
     let list = kubectl(cluster, Method::Get, &format!("{}?fieldSelector={}", info.collection_path(ns), field.replace('=', "%3D")), None);
     let Some(d) = list.body.get("items").and_then(|i| i.as_array()).and_then(|i| i.first()).cloned() else {
@@ -324,7 +365,7 @@ fn history(cluster: &mut Cluster, f: &Flags, ns: &str, d: &Value, out: &mut Outp
 /// `DaemonSetHistoryViewer.ViewHistory`: the DaemonSet's ControllerRevisions (those it controls
 /// among the ones its selector matches) by revision, with the change-cause each carries; with
 /// `--revision`, the pod template that revision's patch restores.
-fn daemon_set_history(cluster: &mut Cluster, f: &Flags, ns: &str, ds: &Value, out: &mut Output) {
+fn daemon_set_history(cluster: &mut Cluster, f: &Flags, ns: &str, owner: &'static meta::ResourceInfo, ds: &Value, out: &mut Output) {
     let revision = match int_flag(f.revision.as_deref(), "revision") {
         Ok(v) => v,
         Err(e) => return out.err(&e),
@@ -357,7 +398,58 @@ fn daemon_set_history(cluster: &mut Cluster, f: &Flags, ns: &str, ds: &Value, ou
         printers::tabwriter(&t, 0, 2)
     };
     let with_revision = if revision > 0 { format!("with revision #{}", revision) } else { String::new() };
-    out.out_raw(&format!("daemonset.apps/{} {}\n{}\n", meta::name(ds), with_revision, text));
+    out.out_raw(&format!("{}/{} {}\n{}\n", owner.kubectl_prefix(), meta::name(ds), with_revision, text));
+}
+
+/// The ControllerRevisions `owner` controls, by revision.
+fn owned_revisions(cluster: &mut Cluster, ns: &str, owner: &Value) -> BTreeMap<i64, Value> {
+    let selector = meta::format_label_selector(meta::get(owner, &["spec", "selector"]));
+    let info = meta::lookup("controllerrevisions").expect("controllerrevisions");
+    let mut by_revision: BTreeMap<i64, Value> = BTreeMap::new();
+    for cr in list_items(cluster, &list_path(info, ns, false, &selector)) {
+        if meta::controller_of(&cr).map(|o| meta::get_str(o, &["uid"]) == meta::uid(owner)).unwrap_or(false) {
+            by_revision.insert(meta::get_i64(&cr, &["revision"]).unwrap_or(0), cr);
+        }
+    }
+    by_revision
+}
+
+/// `DaemonSetRollbacker` / `StatefulSetRollbacker`: the revision to go back to (`--to-revision`,
+/// or the one before the newest), its patch applied with a strategic-merge PATCH; "skipped
+/// rollback" when the template is already that one.
+fn revision_undo(cluster: &mut Cluster, f: &Flags, ns: &str, info: &'static meta::ResourceInfo, obj: &Value, out: &mut Output) {
+    let to_revision = match int_flag(f.to_revision.as_deref(), "to-revision") {
+        Ok(v) => v,
+        Err(e) => return out.err(&e),
+    };
+    let revisions = owned_revisions(cluster, ns, obj);
+    let target = if to_revision > 0 {
+        match revisions.get(&to_revision) {
+            Some(r) => r.clone(),
+            None => return out.err(&format!("error: unable to find specified revision {} in history", to_revision)),
+        }
+    } else {
+        match revisions.values().rev().nth(1) {
+            Some(r) => r.clone(),
+            None => return out.err("error: no last revision to roll back to"),
+        }
+    };
+    let mut template = meta::get(&target, &["data", "spec", "template"]).cloned().unwrap_or(json!({}));
+    if let Some(m) = template.as_object_mut() {
+        m.remove("$patch");
+    }
+    let kind = info.kubectl_prefix();
+    if meta::get(obj, &["spec", "template"]) == Some(&template) {
+        return out.out(&format!("{}/{} skipped rollback (current template already matches revision {})", kind, meta::name(obj), meta::get_i64(&target, &["revision"]).unwrap_or(0)));
+    }
+    let patch = meta::get(&target, &["data"]).cloned().unwrap_or(json!({}));
+    let req = Request { method: Method::Patch, path: info.object_path(ns, meta::name(obj)), body: Some(patch), patch_type: PatchType::Strategic };
+    let resp = cluster.client_request(&kubectl_identity(), req);
+    if resp.ok() {
+        out.out(&format!("{}/{} rolled back", kind, meta::name(obj)));
+    } else {
+        out.err(&server_error(&resp, None));
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

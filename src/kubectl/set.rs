@@ -50,7 +50,7 @@ fn set_image(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
             }
             let spec_path: &[&str] = match info.kind {
                 "Pod" => &["spec"],
-                "Deployment" | "ReplicaSet" | "DaemonSet" => &["spec", "template", "spec"],
+                "Deployment" | "ReplicaSet" | "DaemonSet" | "StatefulSet" => &["spec", "template", "spec"],
                 _ => {
                     errors.push(format!("error: {}/{} the object is not a pod or does not have a pod template: {}", info.kubectl_prefix(), name, info.kind));
                     continue;

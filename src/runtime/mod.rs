@@ -38,6 +38,8 @@ pub const REGISTRY: &[KnownImage] = &[
     KnownImage { repo: "registry.k8s.io/coredns/coredns", tags: &[("v1.12.1", 21_833_240)] },
     // the Kubernetes docs' DaemonSet example (size approximate)
     KnownImage { repo: "quay.io/fluentd_elasticsearch/fluentd", tags: &[("v4.2.0", 131_572_030), ("v5.0.1", 140_339_574)] },
+    // the Kubernetes docs' StatefulSet example (size approximate)
+    KnownImage { repo: "registry.k8s.io/nginx-slim", tags: &[("0.21", 19_812_347), ("0.24", 20_114_562)] },
     KnownImage { repo: "registry.k8s.io/pause", tags: &[("3.10", 320_368), ("3.10.1", 320_368)] },
     KnownImage { repo: "registry.k8s.io/echoserver", tags: &[("1.10", 46_236_720)] },
     KnownImage { repo: "gcr.io/google-samples/hello-app", tags: &[("1.0", 11_366_245), ("2.0", 11_366_245)] },

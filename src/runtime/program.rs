@@ -325,6 +325,7 @@ pub struct Surface {
 /// Server images: (repository, ports, HTTP paths that answer 200 (`None`: every path)).
 const SERVERS: &[(&str, &[u16], Option<&[&str]>)] = &[
     ("nginx", &[80], Some(&["/", "/index.html"])),
+    ("nginx-slim", &[80], Some(&["/", "/index.html"])),
     ("httpd", &[80], Some(&["/", "/index.html"])),
     ("redis", &[6379], None),
     ("postgres", &[5432], None),
@@ -340,7 +341,7 @@ const SERVERS: &[(&str, &[u16], Option<&[&str]>)] = &[
     ("fluentd", &[24224], None),
 ];
 /// Of those, the ones that speak HTTP.
-const HTTP_SERVERS: &[&str] = &["nginx", "httpd", "traefik", "echoserver", "hello-app", "agnhost", "coredns"];
+const HTTP_SERVERS: &[&str] = &["nginx", "nginx-slim", "httpd", "traefik", "echoserver", "hello-app", "agnhost", "coredns"];
 
 impl Surface {
     /// What `image` run with `command`/`args` shows to probes.

@@ -13,10 +13,12 @@
 //! Every attempt keeps its per-node, per-plugin verdicts and scores for the page.
 //!
 //! What kubesim simplifies: no preemption victims are evicted (all pods have priority 0 unless set);
-//! no volume, topology-spread or inter-pod-affinity plugins; the queueing hints are "any node or pod
+//! of the volume plugins only the pre-filters ([`volumebinding`]); no topology-spread or
+//! inter-pod-affinity plugins; the queueing hints are "any node or pod
 //! change may help" with upstream's 1 s → 10 s back-off.
 
 pub mod plugins;
+pub mod volumebinding;
 
 use crate::api::meta::Resource;
 use crate::api::request::EventType;
@@ -96,6 +98,9 @@ pub struct FilterVerdict {
 
 pub struct Scheduler {
     pods: Store,
+    /// PersistentVolumeClaims and StorageClasses, for the volume pre-filters
+    claims: Store,
+    classes: Store,
     nodes: BTreeMap<String, usize>,
     infos: Vec<NodeInfo>,
     /// pod key -> node it is assumed/bound to
@@ -117,6 +122,8 @@ impl Default for Scheduler {
     fn default() -> Self {
         Scheduler {
             pods: Store::default(),
+            claims: Store::default(),
+            classes: Store::default(),
             nodes: BTreeMap::new(),
             infos: Vec::new(),
             assigned: BTreeMap::new(),
@@ -300,7 +307,10 @@ impl Scheduler {
             return;
         }
         let tie = ctx.rng.next_u64();
-        let (outcome, next, verdicts) = plugins::schedule_pod_with_verdicts(&pod, &self.infos, self.next_start_node_index, 0, tie);
+        let (outcome, next, verdicts) = match volumebinding::pre_filter(&pod, &self.claims, &self.classes) {
+            Some(st) if !self.infos.is_empty() => (plugins::schedule_rejected_at_pre_filter(&pod, &self.infos, self.next_start_node_index, st), self.next_start_node_index, Vec::new()),
+            _ => plugins::schedule_pod_with_verdicts(&pod, &self.infos, self.next_start_node_index, 0, tie),
+        };
         self.next_start_node_index = next;
         *self.attempts_by_pod.entry(key.clone()).or_default() += 1;
         let ns = meta::namespace(&pod).to_string();
@@ -442,6 +452,10 @@ impl Component for Scheduler {
         for n in nodes {
             self.on_node(ctx, EventType::Added, n);
         }
+        let claims = ctx.list_and_watch(meta::lookup("persistentvolumeclaims").expect("pvc"), "", "", "");
+        self.claims.replace(claims);
+        let classes = ctx.list_and_watch(meta::lookup("storageclasses").expect("sc"), "", "", "");
+        self.classes.replace(classes);
         let pods = ctx.list_and_watch(meta::lookup("pods").expect("pods"), "", "", "status.phase!=Succeeded,status.phase!=Failed");
         for p in pods {
             self.on_pod(ctx, EventType::Added, Rc::new(p));
@@ -452,6 +466,19 @@ impl Component for Scheduler {
         match input {
             Input::Watch { resource: Resource::Pods, event_type, object } => self.on_pod(ctx, event_type, object),
             Input::Watch { resource: Resource::Nodes, event_type, object } => self.on_node(ctx, event_type, (*object).clone()),
+            // VolumeBinding's and VolumeRestrictions' events: a claim added or bound, a class added
+            Input::Watch { resource: Resource::PersistentVolumeClaims, event_type, object } => {
+                self.claims.apply_shared(event_type, object);
+                if event_type != EventType::Deleted {
+                    self.move_all_to_active(ctx);
+                }
+            }
+            Input::Watch { resource: Resource::StorageClasses, event_type, object } => {
+                self.classes.apply_shared(event_type, object);
+                if event_type != EventType::Deleted {
+                    self.move_all_to_active(ctx);
+                }
+            }
             Input::Watch { .. } => {}
             Input::Timer(Timer::ScheduleOne) => {
                 self.armed = false;

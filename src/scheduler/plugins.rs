@@ -1603,6 +1603,16 @@ pub fn schedule_pod_with_verdicts(
     })
 }
 
+/// `schedulePod` when a PreFilter plugin outside this module (the volume plugins) rejected the
+/// pod: every node takes that status, the FitError carries its message, then PostFilter runs.
+pub fn schedule_rejected_at_pre_filter(pod: &Value, nodes: &[NodeInfo], next_start_node_index: usize, st: Status) -> ScheduleOutcome {
+    let mut diagnosis = Diagnosis { pre_filter_msg: Some(st.message()), ..Diagnosis::default() };
+    diagnosis.unschedulable_plugins.insert(st.plugin.clone());
+    diagnosis.absent_status = Some(st);
+    let found = FindResult { feasible: Vec::new(), diagnosis, next_start_node_index, verdicts: Vec::new() };
+    schedule_pod_inner(pod, nodes, found, 0).0
+}
+
 fn schedule_pod_inner(pod: &Value, nodes: &[NodeInfo], found: FindResult, tie_breaker: u64) -> (ScheduleOutcome, usize) {
     let next = found.next_start_node_index;
     let evaluated = found.feasible.len() + found.diagnosis.node_statuses.len();

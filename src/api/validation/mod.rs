@@ -992,9 +992,11 @@ mod apps;
 mod node;
 mod pod;
 mod service;
+mod storage;
 pub use apps::*;
 pub use node::*;
 pub use pod::*;
+pub use storage::*;
 pub use service::*;
 
 #[cfg(test)]

@@ -236,6 +236,22 @@ const DAEMONSET_COLUMNS: &[Column] = &[
 ];
 const JOB_COLUMNS: &[Column] = &[name_col(0), col("Status", 0), col("Completions", 0), col("Duration", 0), col("Age", 0), col("Containers", 1), col("Images", 1), col("Selector", 1)];
 const CRONJOB_COLUMNS: &[Column] = &[name_col(0), col("Schedule", 0), col("Timezone", 0), col("Suspend", 0), col("Active", 0), col("Last Schedule", 0), col("Age", 0), col("Containers", 1), col("Images", 1), col("Selector", 1)];
+const STATEFULSET_COLUMNS: &[Column] = &[name_col(0), col("Ready", 0), col("Age", 0), col("Containers", 1), col("Images", 1)];
+const PVC_COLUMNS: &[Column] = &[name_col(0), col("Status", 0), col("Volume", 0), col("Capacity", 0), col("Access Modes", 0), col("StorageClass", 0), col("VolumeAttributesClass", 0), col("Age", 0), col("VolumeMode", 1)];
+const PV_COLUMNS: &[Column] = &[
+    name_col(0),
+    col("Capacity", 0),
+    col("Access Modes", 0),
+    col("Reclaim Policy", 0),
+    col("Status", 0),
+    col("Claim", 0),
+    col("StorageClass", 0),
+    col("VolumeAttributesClass", 0),
+    col("Reason", 0),
+    col("Age", 0),
+    col("VolumeMode", 1),
+];
+const STORAGE_CLASS_COLUMNS: &[Column] = &[name_col(0), col("Provisioner", 0), col("ReclaimPolicy", 0), col("VolumeBindingMode", 0), col("AllowVolumeExpansion", 0), col("Age", 0)];
 const CONTROLLER_REVISION_COLUMNS: &[Column] = &[name_col(0), col("Controller", 0), col("Revision", 0), col("Age", 0)];
 const EVENT_COLUMNS: &[Column] = &[
     col("Last Seen", 0),
@@ -367,6 +383,99 @@ fn print_daemon_set_row(ds: &Value, now_ms: i64) -> Vec<String> {
         images,
         format_label_selector(get(ds, &["spec", "selector"])),
     ]
+}
+
+/// `printStatefulSet`: READY is `readyReplicas/spec.replicas`.
+fn print_stateful_set_row(s: &Value, now_ms: i64) -> Vec<String> {
+    let (names, images) = layout_container_cells(get(s, &["spec", "template", "spec"]));
+    let ready = format!("{}/{}", gi(s, &["status", "readyReplicas"]).unwrap_or(0), gi(s, &["spec", "replicas"]).unwrap_or(1));
+    vec![gs(s, &["metadata", "name"]).to_string(), ready, age(s, now_ms), names, images]
+}
+
+/// `helper.GetAccessModesAsString`: RWO, ROX, RWX, RWOP in that order, each once.
+pub fn access_modes_string(modes: &[Value]) -> String {
+    let has = |m: &str| modes.iter().any(|x| x.as_str() == Some(m));
+    [("ReadWriteOnce", "RWO"), ("ReadOnlyMany", "ROX"), ("ReadWriteMany", "RWX"), ("ReadWriteOncePod", "RWOP")]
+        .iter()
+        .filter(|(m, _)| has(m))
+        .map(|(_, a)| *a)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// `GetPersistentVolumeClaimClass`: the beta annotation, else `spec.storageClassName`.
+pub fn claim_class(pvc: &Value) -> String {
+    match crate::api::meta::annotation(pvc, "volume.beta.kubernetes.io/storage-class") {
+        Some(c) => c.to_string(),
+        None => gs(pvc, &["spec", "storageClassName"]).to_string(),
+    }
+}
+
+fn unset_or(v: &str) -> String {
+    if v.is_empty() {
+        "<unset>".to_string()
+    } else {
+        v.to_string()
+    }
+}
+
+/// `printPersistentVolumeClaim`: capacity and access modes only once bound.
+fn print_pvc_row(pvc: &Value, now_ms: i64) -> Vec<String> {
+    let phase = if get(pvc, &["metadata", "deletionTimestamp"]).is_some() { "Terminating".to_string() } else { gs(pvc, &["status", "phase"]).to_string() };
+    let volume = gs(pvc, &["spec", "volumeName"]).to_string();
+    let (capacity, modes) = if volume.is_empty() {
+        (String::new(), String::new())
+    } else {
+        (gs(pvc, &["status", "capacity", "storage"]).to_string(), access_modes_string(ga(pvc, &["status", "accessModes"])))
+    };
+    vec![
+        gs(pvc, &["metadata", "name"]).to_string(),
+        phase,
+        volume,
+        capacity,
+        modes,
+        claim_class(pvc),
+        unset_or(gs(pvc, &["spec", "volumeAttributesClassName"])),
+        age(pvc, now_ms),
+        unset_or(gs(pvc, &["spec", "volumeMode"])),
+    ]
+}
+
+/// `printPersistentVolume`: CLAIM is `namespace/name` of the claimRef.
+fn print_pv_row(pv: &Value, now_ms: i64) -> Vec<String> {
+    let claim = match get(pv, &["spec", "claimRef"]) {
+        Some(r) if !r.is_null() => format!("{}/{}", gs(r, &["namespace"]), gs(r, &["name"])),
+        _ => String::new(),
+    };
+    let phase = if get(pv, &["metadata", "deletionTimestamp"]).is_some() { "Terminating".to_string() } else { gs(pv, &["status", "phase"]).to_string() };
+    vec![
+        gs(pv, &["metadata", "name"]).to_string(),
+        gs(pv, &["spec", "capacity", "storage"]).to_string(),
+        access_modes_string(ga(pv, &["spec", "accessModes"])),
+        gs(pv, &["spec", "persistentVolumeReclaimPolicy"]).to_string(),
+        phase,
+        claim,
+        gs(pv, &["spec", "storageClassName"]).to_string(),
+        unset_or(gs(pv, &["spec", "volumeAttributesClassName"])),
+        gs(pv, &["status", "reason"]).to_string(),
+        age(pv, now_ms),
+        unset_or(gs(pv, &["spec", "volumeMode"])),
+    ]
+}
+
+/// `printStorageClass`: ` (default)` after the default class's name.
+fn print_storage_class_row(sc: &Value, now_ms: i64) -> Vec<String> {
+    let mut name = gs(sc, &["metadata", "name"]).to_string();
+    let ann = |k: &str| crate::api::meta::annotation(sc, k) == Some("true");
+    if ann("storageclass.kubernetes.io/is-default-class") || ann("storageclass.beta.kubernetes.io/is-default-class") {
+        name.push_str(" (default)");
+    }
+    let or = |k: &str, d: &str| match gs(sc, &[k]) {
+        "" => d.to_string(),
+        v => v.to_string(),
+    };
+    let expand = get(sc, &["allowVolumeExpansion"]).and_then(Value::as_bool).unwrap_or(false);
+    vec![name, gs(sc, &["provisioner"]).to_string(), or("reclaimPolicy", "Delete"), or("volumeBindingMode", "Immediate"), expand.to_string(), age(sc, now_ms)]
 }
 
 /// `printJob`: STATUS by condition (Complete, Failed, Terminating, Suspended, FailureTarget,
@@ -879,6 +988,10 @@ pub fn print_table(kind: &str, objs: &[Value], wide: bool, with_kind: bool, now_
         "CronJob" => (CRONJOB_COLUMNS, objs.iter().map(|o| print_cron_job_row(o, now_ms)).collect()),
         "Job" => (JOB_COLUMNS, objs.iter().map(|o| print_job_row(o, now_ms)).collect()),
         "DaemonSet" => (DAEMONSET_COLUMNS, objs.iter().map(|o| print_daemon_set_row(o, now_ms)).collect()),
+        "StatefulSet" => (STATEFULSET_COLUMNS, objs.iter().map(|o| print_stateful_set_row(o, now_ms)).collect()),
+        "PersistentVolumeClaim" => (PVC_COLUMNS, objs.iter().map(|o| print_pvc_row(o, now_ms)).collect()),
+        "PersistentVolume" => (PV_COLUMNS, objs.iter().map(|o| print_pv_row(o, now_ms)).collect()),
+        "StorageClass" => (STORAGE_CLASS_COLUMNS, objs.iter().map(|o| print_storage_class_row(o, now_ms)).collect()),
         "ControllerRevision" => (CONTROLLER_REVISION_COLUMNS, objs.iter().map(|o| print_controller_revision_row(o, now_ms)).collect()),
         "Pod" => (POD_COLUMNS, objs.iter().map(|o| print_pod_row(o, now_ms)).collect()),
         "Node" => (NODE_COLUMNS, objs.iter().map(|o| print_node_row(o, now_ms)).collect()),

@@ -21,7 +21,7 @@ pub fn safe_encode_string(s: &str) -> String {
 
 /// Writes `v` as JSON with object keys sorted at every level, whatever map type
 /// serde_json was built with, so the hash input is canonical.
-pub(super) fn write_canonical_json(v: &Value, out: &mut String) {
+pub(crate) fn write_canonical_json(v: &Value, out: &mut String) {
     match v {
         Value::Object(m) => {
             let mut keys: Vec<&String> = m.keys().collect();
