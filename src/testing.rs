@@ -43,6 +43,8 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("daemonset"),
     scenario!("job"),
     scenario!("cronjob"),
+    scenario!("statefulset"),
+    scenario!("statefulset_errors"),
 ];
 
 /// Reads the `# seed: N` header.

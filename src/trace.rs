@@ -40,6 +40,8 @@ pub enum Actor {
     StatefulSetController,
     /// The PersistentVolume controller (`persistentvolume-binder-controller`).
     PersistentVolumeController,
+    /// The namespace controller (`namespace-controller`).
+    NamespaceController,
     /// The storage provisioner (minikube's `storage-provisioner`, `k8s.io/minikube-hostpath`).
     StorageProvisioner,
     Kubelet(String),
@@ -72,6 +74,7 @@ impl Actor {
             Actor::StatefulSetController => "statefulset-controller".into(),
             Actor::PersistentVolumeController => "persistentvolume-binder-controller".into(),
             Actor::StorageProvisioner => "storage-provisioner".into(),
+            Actor::NamespaceController => "namespace-controller".into(),
             Actor::Kubelet(n) => format!("kubelet@{}", n),
             Actor::KubeProxy(n) => format!("kube-proxy@{}", n),
             Actor::CoreDns => "coredns".into(),

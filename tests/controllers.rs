@@ -310,3 +310,126 @@ kubectl get svc e -o jsonpath={.spec.clusterIP}\n";
     let base = kubesim::api::net::parse_ipv4("10.96.0.0").unwrap();
     assert!(n > base + 256 && n < base + (1 << 20), "a dynamic ClusterIP from the upper band: {}", ip);
 }
+
+/// StatefulSet ordering and partition: seed a StatefulSet and some of its Pods (at the update
+/// revision or an older one, Running and Ready or not), run the StatefulSet controller alone
+/// (no scheduler or kubelet, so the Pods it creates stay Pending) and list the Pods it created
+/// and deleted, in order, as its audit log shows them.
+#[test]
+fn statefulset_ordering_and_partition_table() {
+    use kubesim::controllers::statefulset;
+    struct Case {
+        name: &'static str,
+        policy: &'static str,
+        replicas: i64,
+        strategy: Value,
+        /// (ordinal, at the update revision, Running and Ready)
+        pods: &'static [(i64, bool, bool)],
+        want: &'static [&'static str],
+    }
+    let ru = |p: i64| json!({"type": "RollingUpdate", "rollingUpdate": {"partition": p}});
+    let all_old_ready: &[(i64, bool, bool)] = &[(0, false, true), (1, false, true), (2, false, true)];
+    let cases = vec![
+        Case { name: "OrderedReady starts with web-0 alone", policy: "OrderedReady", replicas: 3, strategy: ru(0), pods: &[], want: &["create web-0"] },
+        Case { name: "OrderedReady waits for web-0 to be Running and Ready", policy: "OrderedReady", replicas: 3, strategy: ru(0), pods: &[(0, true, false)], want: &[] },
+        Case { name: "OrderedReady creates the next once web-0 is Ready", policy: "OrderedReady", replicas: 3, strategy: ru(0), pods: &[(0, true, true)], want: &["create web-1"] },
+        Case { name: "a gap is filled before anything else", policy: "OrderedReady", replicas: 3, strategy: ru(0), pods: &[(0, true, true), (2, true, true)], want: &["create web-1"] },
+        Case { name: "Parallel creates every ordinal at once", policy: "Parallel", replicas: 3, strategy: ru(0), pods: &[], want: &["create web-0", "create web-1", "create web-2"] },
+        Case { name: "Parallel does not wait for readiness", policy: "Parallel", replicas: 3, strategy: ru(0), pods: &[(0, true, false)], want: &["create web-1", "create web-2"] },
+        Case {
+            name: "OrderedReady scales down from the highest ordinal, one at a time",
+            policy: "OrderedReady",
+            replicas: 1,
+            strategy: ru(0),
+            pods: &[(0, true, true), (1, true, true), (2, true, true)],
+            want: &["delete web-2", "delete web-1"],
+        },
+        Case {
+            name: "Parallel scales down all at once, highest first",
+            policy: "Parallel",
+            replicas: 1,
+            strategy: ru(0),
+            pods: &[(0, true, false), (1, true, false), (2, true, false)],
+            want: &["delete web-2", "delete web-1"],
+        },
+        Case {
+            name: "a rolling update replaces the highest ordinal first and waits for it",
+            policy: "OrderedReady",
+            replicas: 3,
+            strategy: ru(0),
+            pods: all_old_ready,
+            want: &["delete web-2", "create web-2"],
+        },
+        Case {
+            name: "partition 2: ordinal 2 is replaced once 3 is updated",
+            policy: "OrderedReady",
+            replicas: 4,
+            strategy: ru(2),
+            pods: &[(0, false, true), (1, false, true), (2, false, true), (3, true, true)],
+            want: &["delete web-2", "create web-2"],
+        },
+        Case {
+            name: "partition 2: ordinals below it keep the old revision",
+            policy: "OrderedReady",
+            replicas: 4,
+            strategy: ru(2),
+            pods: &[(0, false, true), (1, false, true), (2, true, true), (3, true, true)],
+            want: &[],
+        },
+        Case { name: "OnDelete replaces nothing", policy: "OrderedReady", replicas: 3, strategy: json!({"type": "OnDelete"}), pods: all_old_ready, want: &[] },
+    ];
+    for case in cases {
+        let mut c = bare();
+        let set = seed(
+            &mut c,
+            "/apis/apps/v1/namespaces/default/statefulsets",
+            json!({
+                "apiVersion": "apps/v1", "kind": "StatefulSet",
+                "metadata": {"name": "web"},
+                "spec": {
+                    "replicas": case.replicas, "podManagementPolicy": case.policy, "serviceName": "web", "updateStrategy": case.strategy,
+                    "selector": {"matchLabels": {"app": "web"}},
+                    "template": {"metadata": {"labels": {"app": "web"}}, "spec": {"containers": [{"name": "c", "image": "nginx:1.27"}]}}
+                }
+            }),
+        );
+        let update_revision = meta_name(&statefulset::utils::new_revision(&set, 1, 0));
+        for &(ord, updated, ready) in case.pods {
+            let rev = if updated { update_revision.clone() } else { "web-0ld".to_string() };
+            let name = format!("web-{}", ord);
+            seed(
+                &mut c,
+                "/api/v1/namespaces/default/pods",
+                json!({
+                    "apiVersion": "v1", "kind": "Pod",
+                    "metadata": {"name": name, "labels": {"app": "web", "controller-revision-hash": rev, "statefulset.kubernetes.io/pod-name": name},
+                        "ownerReferences": [{"apiVersion": "apps/v1", "kind": "StatefulSet", "name": "web", "uid": set["metadata"]["uid"], "controller": true, "blockOwnerDeletion": true}]},
+                    "spec": {"containers": [{"name": "c", "image": "nginx:1.27"}]}
+                }),
+            );
+            if ready {
+                let mut p = c.view().object(kubesim::api::meta::lookup("pods").unwrap(), "default", &name).unwrap();
+                p["status"] = json!({"phase": "Running", "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": "2026-01-01T00:00:00Z"}]});
+                let resp = c.client_request(&kubectl_identity(), Request::new(Method::Put, format!("/api/v1/namespaces/default/pods/{}/status", name), Some(p)));
+                assert!(resp.ok(), "{}: {}", case.name, resp.message());
+            }
+        }
+        let audit_from = c.view().audit_total() as usize;
+        c.add_component(statefulset::StatefulSetController::default());
+        c.run_until_settled();
+        let audit = c.view().audit();
+        let skip = audit.len().saturating_sub((c.view().audit_total() as usize).saturating_sub(audit_from));
+        let got: Vec<String> = audit[skip..]
+            .iter()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter(|e| e["user"]["username"] == "system:serviceaccount:kube-system:statefulset-controller" && e["objectRef"]["resource"] == "pods")
+            .filter(|e| e["verb"] == "create" || e["verb"] == "delete")
+            .map(|e| format!("{} {}", e["verb"].as_str().unwrap_or(""), e["objectRef"]["name"].as_str().unwrap_or("")))
+            .collect();
+        assert_eq!(got, case.want, "{}", case.name);
+    }
+}
+
+fn meta_name(v: &Value) -> String {
+    v["metadata"]["name"].as_str().unwrap_or("").to_string()
+}

@@ -8,10 +8,12 @@
 //!   Deployment exists;
 //! - every DaemonSet has exactly one Pod on each node that should run one, and none on a node
 //!   that may not keep one (`NodeShouldRunDaemonPod`);
-//! - no Job runs more Pods at once than its `parallelism`.
+//! - no Job runs more Pods at once than its `parallelism`;
+//! - every StatefulSet's Pods have consecutive ordinals from 0 (`web-0`, `web-1`, … no gaps), and
+//!   every claim a Pod of it names exists.
 
 use kubesim::api::{meta, quantity};
-use kubesim::controllers::daemon;
+use kubesim::controllers::{daemon, statefulset};
 use kubesim::cluster::Cluster;
 use kubesim::sandbox::default_cluster;
 use kubesim::sim::Rng;
@@ -98,9 +100,29 @@ fn check_invariants(c: &Cluster, ctx: &str) {
             .count() as i64;
         assert!(running <= parallelism, "{}: job {} runs {} pods, parallelism {}", ctx, meta::name(job), running, parallelism);
     }
+    let stss = list(c, "statefulsets");
     for p in &pods {
         let owner = meta::controller_of(p).map(|o| meta::get_str(o, &["uid"]).to_string()).unwrap_or_default();
-        assert!(rss.iter().chain(dss.iter()).chain(jobs.iter()).any(|o| meta::uid(o) == owner), "{}: pod {} is orphaned", ctx, meta::name(p));
+        assert!(rss.iter().chain(dss.iter()).chain(jobs.iter()).chain(stss.iter()).any(|o| meta::uid(o) == owner), "{}: pod {} is orphaned", ctx, meta::name(p));
+    }
+    // StatefulSets: consecutive ordinals, claims present
+    let claims = list(c, "persistentvolumeclaims");
+    for sts in &stss {
+        let mut ords: Vec<i64> = pods
+            .iter()
+            .filter(|p| meta::controller_of(p).map(|o| meta::get_str(o, &["uid"]) == meta::uid(sts)).unwrap_or(false))
+            .map(|p| statefulset::utils::ordinal(p))
+            .collect();
+        ords.sort();
+        let want: Vec<i64> = (0..ords.len() as i64).collect();
+        assert_eq!(ords, want, "{}: statefulset {} has pods with ordinals {:?}", ctx, meta::name(sts), ords);
+        for p in pods.iter().filter(|p| meta::controller_of(p).map(|o| meta::get_str(o, &["uid"]) == meta::uid(sts)).unwrap_or(false)) {
+            for v in meta::get_array(p, &["spec", "volumes"]) {
+                if let Some(claim) = meta::str_at(v, &["persistentVolumeClaim", "claimName"]) {
+                    assert!(claims.iter().any(|c| meta::name(c) == claim), "{}: pod {} names missing claim {}", ctx, meta::name(p), claim);
+                }
+            }
+        }
     }
     // one daemon Pod per eligible node
     let nodes = list(c, "nodes");
@@ -127,6 +149,7 @@ fn check_invariants(c: &Cluster, ctx: &str) {
 fn invariants_hold_over_random_operations() {
     let images = ["nginx:1.27", "redis:7", "busybox:1.36", "nginx:1.99"];
     let (mut pods_seen, mut pending_seen, mut deletes_seen, mut daemon_pods_seen) = (0usize, 0usize, 0usize, 0usize);
+    let mut sts_applied = 0usize;
     for seed in 0..12u64 {
         let mut c = default_cluster(seed);
         let mut rng = Rng::new(seed * 7919 + 1);
@@ -163,6 +186,23 @@ fn invariants_hold_over_random_operations() {
                     let name = format!("ds{}", rng.below(2));
                     let sel = [None, Some("disk=ssd")][rng.below(2) as usize];
                     run(&mut c, "kubectl apply -f -", Some(&daemon_set(&name, sel, images[rng.below(3) as usize])));
+                }
+                9 => {
+                    // a StatefulSet: some replicas, either pod management policy, maybe claims
+                    let name = format!("sts{}", rng.below(2));
+                    let policy = ["OrderedReady", "Parallel"][rng.below(2) as usize];
+                    let claims = if rng.below(2) == 0 {
+                        "  volumeClaimTemplates:\n  - metadata:\n      name: data\n    spec:\n      accessModes: [\"ReadWriteOnce\"]\n      resources:\n        requests:\n          storage: 1Gi\n"
+                    } else {
+                        ""
+                    };
+                    let m = format!(
+                        "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: {name}\nspec:\n  replicas: {}\n  podManagementPolicy: {policy}\n  selector:\n    matchLabels:\n      sts: {name}\n  template:\n    metadata:\n      labels:\n        sts: {name}\n    spec:\n      containers:\n      - name: c\n        image: {}\n        resources:\n          requests:\n            cpu: 50m\n{claims}",
+                        rng.below(5),
+                        images[rng.below(4) as usize]
+                    );
+                    let out = run(&mut c, "kubectl apply -f -", Some(&m));
+                    sts_applied += usize::from(out.contains("statefulset.apps"));
                 }
                 13 => {
                     // a Job: some completions, some parallelism, a command that may fail
@@ -205,4 +245,5 @@ fn invariants_hold_over_random_operations() {
     assert!(pending_seen > 0, "no unschedulable pods seen");
     assert!(deletes_seen > 5, "only {} deletes", deletes_seen);
     assert!(daemon_pods_seen > 20, "only {} daemon pods seen", daemon_pods_seen);
+    assert!(sts_applied > 5, "only {} StatefulSet applies", sts_applied);
 }

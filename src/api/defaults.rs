@@ -269,6 +269,13 @@ pub fn set_object_defaults_pv(obj: &mut Value) {
     }
 }
 
+/// `SetDefaults_PriorityClass`: preemptionPolicy PreemptLowerPriority.
+pub fn set_object_defaults_priority_class(obj: &mut Value) {
+    if let Some(root) = obj.as_object_mut() {
+        set_ptr_default(root, "preemptionPolicy", json!("PreemptLowerPriority"));
+    }
+}
+
 /// `SetDefaults_StorageClass`: reclaimPolicy Delete, volumeBindingMode Immediate.
 pub fn set_object_defaults_storage_class(obj: &mut Value) {
     let Some(root) = obj.as_object_mut() else {

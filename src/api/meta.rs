@@ -28,6 +28,7 @@ pub enum Resource {
     PersistentVolumeClaims,
     PersistentVolumes,
     StorageClasses,
+    PriorityClasses,
 }
 
 impl Resource {
@@ -131,6 +132,7 @@ pub const RESOURCES: &[ResourceInfo] = &[
     ResourceInfo { id: Resource::PersistentVolumeClaims, resource: "persistentvolumeclaims", singular: "persistentvolumeclaim", kind: "PersistentVolumeClaim", group: "", version: "v1", namespaced: true, etcd_prefix: "persistentvolumeclaims", short_names: &["pvc"] },
     ResourceInfo { id: Resource::PersistentVolumes, resource: "persistentvolumes", singular: "persistentvolume", kind: "PersistentVolume", group: "", version: "v1", namespaced: false, etcd_prefix: "persistentvolumes", short_names: &["pv"] },
     ResourceInfo { id: Resource::StorageClasses, resource: "storageclasses", singular: "storageclass", kind: "StorageClass", group: "storage.k8s.io", version: "v1", namespaced: false, etcd_prefix: "storageclasses", short_names: &["sc"] },
+    ResourceInfo { id: Resource::PriorityClasses, resource: "priorityclasses", singular: "priorityclass", kind: "PriorityClass", group: "scheduling.k8s.io", version: "v1", namespaced: false, etcd_prefix: "priorityclasses", short_names: &["pc"] },
     ResourceInfo { id: Resource::EndpointSlices, resource: "endpointslices", singular: "endpointslice", kind: "EndpointSlice", group: "discovery.k8s.io", version: "v1", namespaced: true, etcd_prefix: "endpointslices", short_names: &[] },
 ];
 

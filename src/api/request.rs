@@ -187,8 +187,10 @@ impl RequestInfo {
             }
         };
         info.is_resource_request = true;
-        // /namespaces/NS/RESOURCE/... ; /namespaces and /namespaces/NAME are the namespace resource itself
-        let rest = if rest.first() == Some(&"namespaces") && rest.len() >= 3 {
+        // /namespaces/NS/RESOURCE/... ; /namespaces and /namespaces/NAME are the namespace resource
+        // itself, and so are its subresources /namespaces/NAME/status and /finalize
+        let ns_subresource = rest.len() == 3 && matches!(rest[2], "status" | "finalize");
+        let rest = if rest.first() == Some(&"namespaces") && rest.len() >= 3 && !ns_subresource {
             info.namespace = rest[1].to_string();
             &rest[2..]
         } else {
@@ -267,6 +269,8 @@ mod tests {
         (Method::Delete, "/apis/apps/v1/namespaces/default/replicasets", "deletecollection", "apps", "v1", "default", "replicasets", "", ""),
         (Method::Get, "/api/v1/namespaces", "list", "", "v1", "", "namespaces", "", ""),
         (Method::Get, "/api/v1/namespaces/kube-system", "get", "", "v1", "", "namespaces", "kube-system", ""),
+        (Method::Put, "/api/v1/namespaces/shop/finalize", "update", "", "v1", "", "namespaces", "shop", "finalize"),
+        (Method::Put, "/api/v1/namespaces/shop/status", "update", "", "v1", "", "namespaces", "shop", "status"),
         (Method::Post, "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases", "create", "coordination.k8s.io", "v1", "kube-node-lease", "leases", "", ""),
         (Method::Get, "/api/v1/nodes/node-1", "get", "", "v1", "", "nodes", "node-1", ""),
     ];

@@ -71,17 +71,40 @@ impl ApiServer {
                 return Err(bad_request("the namespace of the provided object does not match the namespace sent on the request".into()));
             }
             meta::set(&mut obj, &["metadata", "namespace"], json!(t.ri.namespace));
-            if self.read(meta::lookup("namespaces").expect("ns"), "", &t.ri.namespace).is_none() {
-                return Err(err(
-                    404,
-                    "NotFound",
-                    format!("namespaces \"{}\" not found", t.ri.namespace),
-                    Some(json!({"name": t.ri.namespace, "kind": "namespaces"})),
-                ));
+            match self.read(meta::lookup("namespaces").expect("ns"), "", &t.ri.namespace) {
+                None => {
+                    return Err(err(
+                        404,
+                        "NotFound",
+                        format!("namespaces \"{}\" not found", t.ri.namespace),
+                        Some(json!({"name": t.ri.namespace, "kind": "namespaces"})),
+                    ))
+                }
+                // the NamespaceLifecycle admission plugin: nothing new in a terminating namespace
+                Some((ns, _)) if meta::get_str(&ns, &["status", "phase"]) == "Terminating" => {
+                    let name = match meta::name(&obj) {
+                        "" => meta::get_str(&obj, &["metadata", "generateName"]).to_string(),
+                        n => n.to_string(),
+                    };
+                    let mut e = err(
+                        403,
+                        "Forbidden",
+                        format!("{} \"{}\" is forbidden: unable to create new content in namespace {} because it is being terminated", info.qualified(), name, t.ri.namespace),
+                        Some(json!({"name": name, "group": info.group, "kind": info.resource})),
+                    );
+                    e.body["details"]["causes"] = json!([{"reason": "NamespaceTerminating", "message": format!("namespace {} is being terminated", t.ri.namespace), "field": "metadata.namespace"}]);
+                    return Err(e);
+                }
+                Some(_) => {}
             }
         } else if let Some(m) = obj.get_mut("metadata").and_then(|m| m.as_object_mut()) {
             m.remove("namespace");
         }
+        // admission sees the object before its name is generated (`extractResourceName`)
+        let admission_name = match meta::name(&obj) {
+            "" => meta::get_str(&obj, &["metadata", "generateName"]).to_string(),
+            n => n.to_string(),
+        };
         // generateName (names.SimpleNameGenerator), before validation as upstream does
         let gen = meta::get_str(&obj, &["metadata", "generateName"]).to_string();
         if meta::name(&obj).is_empty() && !gen.is_empty() {
@@ -139,6 +162,7 @@ impl ApiServer {
                 meta::set(&mut obj, &["status", "lastPhaseTransitionTime"], json!(time::rfc3339(now_ms)));
             }
             "StorageClass" => defaults::set_object_defaults_storage_class(&mut obj),
+            "PriorityClass" => defaults::set_object_defaults_priority_class(&mut obj),
             "DaemonSet" => {
                 defaults::set_object_defaults_daemon_set(&mut obj);
                 meta::set(&mut obj, &["metadata", "generation"], json!(1));
@@ -148,6 +172,7 @@ impl ApiServer {
             }
             "Pod" => {
                 defaults::set_object_defaults_pod(&mut obj);
+                self.admit_priority(&mut obj, &admission_name)?;
                 let suffix = names::random_string(rng, 5);
                 defaults::admit_pod(&mut obj, &suffix);
                 meta::set(&mut obj, &["metadata", "generation"], json!(1));
@@ -182,6 +207,7 @@ impl ApiServer {
             "PersistentVolumeClaim" => validation::validate_pvc(&obj),
             "PersistentVolume" => validation::validate_pv(&obj),
             "StorageClass" => validation::validate_storage_class(&obj),
+            "PriorityClass" => validation::validate_priority_class(&obj),
             "Job" => validation::validate_job(&obj),
             "CronJob" => validation::validate_cron_job(&obj),
             "ControllerRevision" => validation::validate_controller_revision(&obj),
@@ -206,6 +232,57 @@ impl ApiServer {
         let change = self.store(info, &mut obj, 0)?;
         changes.push(change);
         Ok(Response { code: 201, body: obj })
+    }
+
+    /// The `Priority` admission plugin (create): `spec.priority` and `spec.preemptionPolicy` come
+    /// from the Pod's PriorityClass (or the global default class, else 0); an unknown class, or a
+    /// priority or policy in the spec that differs from the class's, is forbidden.
+    fn admit_priority(&self, pod: &mut Value, admission_name: &str) -> Result<(), Response> {
+        let info = meta::lookup("priorityclasses").expect("pc");
+        let forbidden = |msg: String| {
+            err(403, "Forbidden", format!("pods \"{}\" is forbidden: {}", admission_name, msg), Some(json!({"name": admission_name, "kind": "pods"})))
+        };
+        let class_name = meta::get_str(pod, &["spec", "priorityClassName"]).to_string();
+        let class = if class_name.is_empty() {
+            // getDefaultPriorityClass: the global default with the lowest value
+            self.list_objects(info, "", None).into_iter().filter(|pc| meta::get_bool(pc, &["globalDefault"])).min_by_key(|pc| meta::get_i64(pc, &["value"]).unwrap_or(0))
+        } else {
+            match self.read(info, "", &class_name) {
+                Some((pc, _)) => Some(pc),
+                None => return Err(forbidden(format!("no PriorityClass with name {} was found", class_name))),
+            }
+        };
+        let (priority, policy) = match &class {
+            Some(pc) => (meta::get_i64(pc, &["value"]).unwrap_or(0), meta::get(pc, &["preemptionPolicy"]).cloned()),
+            None => (0, None),
+        };
+        if let Some(pc) = &class {
+            if class_name.is_empty() {
+                meta::set(pod, &["spec", "priorityClassName"], json!(meta::name(pc)));
+            }
+        }
+        if let Some(p) = meta::get_i64(pod, &["spec", "priority"]) {
+            if p != priority {
+                return Err(forbidden(format!(
+                    "the integer value of priority ({}) must not be provided in pod spec; priority admission controller computed {} from the given PriorityClass name",
+                    p, priority
+                )));
+            }
+        }
+        if let (Some(mine), Some(theirs)) = (meta::get(pod, &["spec", "preemptionPolicy"]).filter(|v| !v.is_null()), policy.as_ref()) {
+            if mine != theirs {
+                return Err(forbidden(format!(
+                    "the string value of PreemptionPolicy ({}) must not be provided in pod spec; priority admission controller computed {} from the given PriorityClass name",
+                    mine.as_str().unwrap_or(""),
+                    theirs.as_str().unwrap_or("")
+                )));
+            }
+        }
+        meta::set(pod, &["spec", "priority"], json!(priority));
+        if let Some(p) = policy {
+            meta::set(pod, &["spec", "preemptionPolicy"], p);
+        }
+        Ok(())
     }
 
     /// The `DefaultStorageClass` admission plugin (create only): a claim that names no class

@@ -5,8 +5,10 @@
 //! `registry/generic/registry/store.go` (`Delete`, `updateForGracefulDeletionAndFinalizers`),
 //! `pkg/registry/core/pod/strategy.go` (`CheckGracefulDelete`).
 //!
-//! What kubesim simplifies: deleting a namespace removes its contents at once (no namespace
-//! controller phases).
+//! A namespace is deleted in two steps, as `pkg/registry/core/namespace/storage` does it: the
+//! first DELETE marks it `Terminating`; the namespace controller empties it and removes the
+//! `kubernetes` finalizer through the `finalize` subresource, which removes it.
+//! `delete_collection` is `DeleteCollection` (each object deleted as a DELETE would).
 
 use super::*;
 
@@ -22,6 +24,21 @@ impl ApiServer {
             ));
         }
         let (mut obj, rev) = self.read(info, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(info, &t.ri.name))?;
+        if info.kind == "Namespace" {
+            // the namespace registry's Delete: the first DELETE marks it Terminating; the
+            // namespace controller empties it and removes the `kubernetes` finalizer
+            if !meta::is_deleting(&obj) {
+                meta::set(&mut obj, &["metadata", "deletionTimestamp"], json!(time::rfc3339(now_ms)));
+                meta::set(&mut obj, &["metadata", "deletionGracePeriodSeconds"], json!(0));
+                meta::set(&mut obj, &["status", "phase"], json!("Terminating"));
+                let change = self.store(info, &mut obj, rev)?;
+                changes.push(change);
+                return Ok(Response { code: 200, body: obj });
+            }
+            if !meta::get_array(&obj, &["spec", "finalizers"]).is_empty() || !finalizers(&obj).is_empty() {
+                return Ok(Response { code: 200, body: obj });
+            }
+        }
         let opts = req.body.clone().unwrap_or(json!({}));
         let policy = opts
             .get("propagationPolicy")
@@ -99,21 +116,31 @@ impl ApiServer {
         }
         let change = self.remove(info, &obj, rev)?;
         changes.push(change);
-        if info.kind == "Namespace" {
-            // simplified namespace controller: remove everything in the namespace at once
-            for r in meta::RESOURCES.iter().filter(|r| r.namespaced) {
-                for o in self.list_objects(r, &t.ri.name, None) {
-                    let rv = meta::resource_version(&o).parse::<i64>().unwrap_or(0);
-                    if let Ok(c) = self.remove(r, &o, rv) {
-                        changes.push(c);
-                    }
-                }
-            }
-        }
         let body = if info.kind == "Pod" { obj } else {
             json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "details": {"name": t.ri.name, "group": info.group, "kind": info.resource, "uid": meta::uid(&obj)}})
         };
         Ok(Response { code: 200, body })
+    }
+}
+
+impl ApiServer {
+    /// `DeleteCollection`: every object of the collection (with the request's label selector)
+    /// deleted as one DELETE with the request's options would; the deleted objects are listed.
+    pub(super) fn delete_collection(&mut self, req: &Request, t: &Target, now_ms: i64, changes: &mut Vec<Change>) -> Result<Response, Response> {
+        let labels = meta::parse_label_selector(t.q("labelSelector").unwrap_or("")).map_err(bad_request)?;
+        let mut items = Vec::new();
+        for o in self.list_objects(t.info, &t.ri.namespace, None) {
+            if !meta::label_selector_matches(&labels, &meta::labels(&o)) {
+                continue;
+            }
+            let mut ri = t.ri.clone();
+            ri.name = meta::name(&o).to_string();
+            let one = Target { info: t.info, ri: &ri };
+            if let Ok(r) = self.delete(req, &one, now_ms, changes) {
+                items.push(if meta::kind(&r.body) == "Status" { o } else { r.body });
+            }
+        }
+        Ok(Response { code: 200, body: json!({"apiVersion": t.info.api_version(), "kind": format!("{}List", t.info.kind), "metadata": {}, "items": items}) })
     }
 }
 

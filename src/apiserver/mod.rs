@@ -406,6 +406,7 @@ impl ApiServer {
                 self.update(t, sub, target, false, now_ms, rng, changes)
             }
             (Method::Delete, false, "") => self.delete(req, t, now_ms, changes),
+            (Method::Delete, true, "") if info.namespaced => self.delete_collection(req, t, now_ms, changes),
             _ => Err(err(405, "MethodNotAllowed", "the server does not allow this method on the requested resource".into(), None)),
         }
     }

@@ -45,7 +45,12 @@ impl ApiServer {
                 }
             }
         }
-        if sub == "status" {
+        if sub == "finalize" && info.kind == "Namespace" {
+            // the namespace's FinalizeStrategy: only spec.finalizers changes
+            let mut merged = old.clone();
+            merged["spec"]["finalizers"] = meta::get(&new, &["spec", "finalizers"]).cloned().unwrap_or(json!([]));
+            new = merged;
+        } else if sub == "status" {
             // status strategy: only status (and, for Deployments, annotations) change
             let mut merged = old.clone();
             merged["status"] = new.get("status").cloned().unwrap_or(json!({}));
@@ -73,6 +78,7 @@ impl ApiServer {
                 "PersistentVolumeClaim" => defaults::set_object_defaults_pvc(&mut new),
                 "PersistentVolume" => defaults::set_object_defaults_pv(&mut new),
                 "StorageClass" => defaults::set_object_defaults_storage_class(&mut new),
+                "PriorityClass" => defaults::set_object_defaults_priority_class(&mut new),
                 "CronJob" => defaults::set_object_defaults_cron_job(&mut new),
                 "DaemonSet" => {
                     defaults::set_object_defaults_daemon_set(&mut new);
@@ -116,6 +122,7 @@ impl ApiServer {
                 "PersistentVolumeClaim" => validation::validate_pvc_update(&new, &old),
                 "PersistentVolume" => validation::validate_pv(&new),
                 "StorageClass" => validation::validate_storage_class_update(&new, &old),
+                "PriorityClass" => validation::validate_priority_class_update(&new, &old),
                 "Job" => validation::validate_job_update(&new, &old),
                 "CronJob" => validation::validate_cron_job_update(&new, &old),
                 "Pod" => validation::validate_pod_update(&new, &old),
@@ -138,7 +145,9 @@ impl ApiServer {
             return Ok(Response { code: 200, body: old });
         }
         // finalizers emptied on an object being deleted: it goes away now
-        if meta::is_deleting(&new) && finalizers(&new).is_empty() && !(info.kind == "Pod" && pod_awaits_kubelet(&new)) {
+        // (a namespace also waits for its spec.finalizers: ShouldDeleteNamespaceDuringUpdate)
+        let ns_finalizers_left = info.kind == "Namespace" && !meta::get_array(&new, &["spec", "finalizers"]).is_empty();
+        if meta::is_deleting(&new) && finalizers(&new).is_empty() && !ns_finalizers_left && !(info.kind == "Pod" && pod_awaits_kubelet(&new)) {
             let change = self.remove(info, &old, old_rev)?;
             changes.push(change);
             return Ok(Response { code: 200, body: new });

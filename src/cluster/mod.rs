@@ -503,6 +503,10 @@ impl Cluster {
             .collect();
         // the `kubernetes` Service, and the endpoints the apiserver's lease reconciler keeps for it
         bootstrap.extend(kubernetes_service_objects());
+        // the system PriorityClasses (the `scheduling/bootstrap-system-priority-classes` hook)
+        for (name, value, description) in crate::api::validation::SYSTEM_PRIORITY_CLASSES {
+            bootstrap.push(("/apis/scheduling.k8s.io/v1/priorityclasses", json!({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": name}, "value": value, "description": description})));
+        }
         // the default StorageClass, as minikube's storage addon creates it
         bootstrap.push(("/apis/storage.k8s.io/v1/storageclasses", crate::provisioner::default_storage_class()));
         for (path, body) in bootstrap {

@@ -15,6 +15,7 @@ pub mod expectations;
 pub mod garbagecollector;
 pub mod job;
 pub mod nodeipam;
+pub mod namespace;
 pub mod nodelifecycle;
 pub mod persistentvolume;
 pub mod replicaset;
@@ -33,6 +34,7 @@ pub fn install(c: &mut Cluster) {
     c.add_component(cronjob::CronJobController::default());
     c.add_component(ttlafterfinished::TtlAfterFinishedController::default());
     c.add_component(persistentvolume::PersistentVolumeController::default());
+    c.add_component(namespace::NamespaceController::default());
     c.add_component(garbagecollector::GarbageCollector::default());
     let (cidr, mask) = (c.config().cluster_cidr, c.config().node_cidr_mask_size);
     c.add_component(nodeipam::NodeIpamController::new(cidr, mask));

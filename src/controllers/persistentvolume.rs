@@ -272,7 +272,7 @@ impl PersistentVolumeController {
     /// `updateVolumePhase`: the status subresource, with the phase transition time.
     fn update_volume_phase(&mut self, ctx: &mut Ctx, volume: &Value, phase: &str) -> Option<Value> {
         let mut v = volume.clone();
-        v["status"] = json!({"phase": phase, "lastPhaseTransitionTime": crate::api::time::rfc3339(crate::api::time::EPOCH_MS + ctx.now)});
+        v["status"] = json!({"phase": phase, "lastPhaseTransitionTime": crate::api::time::rfc3339(ctx.now)});
         let resp = ctx.request(Method::Put, &format!("/api/v1/persistentvolumes/{}/status", meta::name(volume)), Some(v));
         if !resp.ok() {
             return None;

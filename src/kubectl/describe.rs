@@ -1,7 +1,9 @@
-//! `kubectl describe` for Deployments, ReplicaSets, Pods and Nodes.
+//! `kubectl describe` for Deployments, ReplicaSets, DaemonSets, StatefulSets, Jobs, Pods,
+//! Services, Nodes, PersistentVolumeClaims, PersistentVolumes and StorageClasses.
 //!
 //! Upstream: `staging/src/k8s.io/kubectl/pkg/describe/describe.go` — `describeDeployment`,
-//! `describeReplicaSet`, `describePod`, `describeNode`, `DescribePodTemplate`,
+//! `describeReplicaSet`, `describePod`, `describeNode`, `describeStatefulSet`,
+//! `describePersistentVolumeClaim`, `describePersistentVolume`, `describeStorageClass`, `DescribePodTemplate`,
 //! `describeContainers` and friends, `describeVolumes`, `describeNodeResource`,
 //! `DescribeEvents`, `printLabelsMultiline`, `printAnnotationsMultiline`,
 //! `printTolerationsMultilineWithIndent`, `printTaintsMultilineWithIndent`; plus
@@ -24,7 +26,7 @@
 
 use crate::api::time::parse_rfc3339_unix;
 use super::printers::{
-    event_sort_time, find_node_roles, format_label_selector, format_rfc1123z, ga, gb, get, gi, gmap, gs, rfc1123z_field, scalar_text,
+    access_modes_string, claim_class, event_sort_time, find_node_roles, format_label_selector, format_rfc1123z, ga, gb, get, gi, gmap, gs, rfc1123z_field, scalar_text,
     selector_string, tabwriter, translate_timestamp_since, qty_from_value, QFormat, Qty,
 };
 use serde_json::Value;
@@ -612,6 +614,32 @@ fn describe_containers(w: &mut PrefixWriter, label: &str, containers: &[Value], 
     }
 }
 
+/// `printHostPathVolumeSource` (Pod volumes and PersistentVolume sources alike).
+fn print_host_path_volume_source(w: &mut PrefixWriter, hp: &Value) {
+    let t = gs(hp, &["type"]);
+    w.write(
+        2,
+        &format!(
+            "Type:\tHostPath (bare host directory volume)\n    Path:\t{}\n    HostPathType:\t{}\n",
+            gs(hp, &["path"]),
+            if get(hp, &["type"]).map(|x| x.is_string()).unwrap_or(false) { t } else { "<none>" }
+        ),
+    );
+}
+
+/// `printNFSVolumeSource`.
+fn print_nfs_volume_source(w: &mut PrefixWriter, nfs: &Value) {
+    w.write(
+        2,
+        &format!(
+            "Type:\tNFS (an NFS mount that lasts the lifetime of a pod)\n    Server:\t{}\n    Path:\t{}\n    ReadOnly:\t{}\n",
+            gs(nfs, &["server"]),
+            gs(nfs, &["path"]),
+            gb(nfs, &["readOnly"])
+        ),
+    );
+}
+
 fn describe_volumes(w: &mut PrefixWriter, volumes: &[Value], space: &str) {
     if volumes.is_empty() {
         w.write(0, &format!("{}Volumes:\t<none>\n", space));
@@ -623,15 +651,7 @@ fn describe_volumes(w: &mut PrefixWriter, volumes: &[Value], space: &str) {
         w.write(1, &format!("{}{}:\n", name_indent, gs(v, &["name"])));
         let src = |k: &str| get(v, &[k]).filter(|x| x.is_object());
         if let Some(hp) = src("hostPath") {
-            let t = gs(hp, &["type"]);
-            w.write(
-                2,
-                &format!(
-                    "Type:\tHostPath (bare host directory volume)\n    Path:\t{}\n    HostPathType:\t{}\n",
-                    gs(hp, &["path"]),
-                    if get(hp, &["type"]).map(|x| x.is_string()).unwrap_or(false) { t } else { "<none>" }
-                ),
-            );
+            print_host_path_volume_source(w, hp);
         } else if let Some(ed) = src("emptyDir") {
             let size_limit = get(ed, &["sizeLimit"]).and_then(qty_from_value).filter(|q| q.nanos() > 0).map(|q| q.canonical()).unwrap_or_else(|| "<unset>".into());
             w.write(
@@ -686,15 +706,7 @@ fn describe_volumes(w: &mut PrefixWriter, volumes: &[Value], space: &str) {
                 }
             }
         } else if let Some(nfs) = src("nfs") {
-            w.write(
-                2,
-                &format!(
-                    "Type:\tNFS (an NFS mount that lasts the lifetime of a pod)\n    Server:\t{}\n    Path:\t{}\n    ReadOnly:\t{}\n",
-                    gs(nfs, &["server"]),
-                    gs(nfs, &["path"]),
-                    gb(nfs, &["readOnly"])
-                ),
-            );
+            print_nfs_volume_source(w, nfs);
         } else if let Some(img) = src("image") {
             w.write(
                 2,
@@ -1264,6 +1276,379 @@ pub fn describe_job(job: &Value, events: &[Value], now_ms: i64) -> String {
         None => w.write(0, &format!("Pods Statuses:\t{} Active / {} Succeeded / {} Failed\n", n("active"), n("succeeded"), n("failed"))),
     }
     describe_pod_template(&mut w, get(job, &["spec", "template"]));
+    describe_events(&mut w, events, now_ms);
+    w.finish()
+}
+
+/// Go's `%v` / `%s` of a string slice (`[a b]`, `[]` when empty or unset).
+fn go_string_slice(values: &[Value]) -> String {
+    format!("[{}]", values.iter().map(scalar_text).collect::<Vec<_>>().join(" "))
+}
+
+/// `labels.FormatLabels`: `k=v` sorted by key and joined with commas, `<none>` when empty.
+fn format_labels(map: &[(String, String)]) -> String {
+    if map.is_empty() {
+        return "<none>".into();
+    }
+    map.iter().map(|(k, v)| format!("{}={}", k, v)).collect::<Vec<_>>().join(",")
+}
+
+/// `Quantity.String()` of the `storage` entry of a resource list; a missing entry is the zero
+/// Quantity, "0".
+fn storage_quantity(list: Option<&Value>) -> String {
+    match list.and_then(|l| l.get("storage")) {
+        Some(q) => quantity_text(q),
+        None => "0".into(),
+    }
+}
+
+/// `describeVolumeClaimTemplates`.
+fn describe_volume_claim_templates(w: &mut PrefixWriter, templates: &[Value]) {
+    if templates.is_empty() {
+        w.write(0, "Volume Claims:\t<none>\n");
+        return;
+    }
+    w.write(0, "Volume Claims:\n");
+    for pvc in templates {
+        w.write(1, &format!("Name:\t{}\n", gs(pvc, &["metadata", "name"])));
+        w.write(1, &format!("StorageClass:\t{}\n", claim_class(pvc)));
+        print_labels_multiline_indent(w, "  ", "Labels", &gmap(pvc, &["metadata", "labels"]));
+        print_labels_multiline_indent(w, "  ", "Annotations", &gmap(pvc, &["metadata", "annotations"]));
+        match get(pvc, &["spec", "resources", "requests", "storage"]) {
+            Some(q) => w.write(1, &format!("Capacity:\t{}\n", quantity_text(q))),
+            None => w.write(1, "Capacity:\t<default>\n"),
+        }
+        w.write(1, &format!("Access Modes:\t{}\n", go_string_slice(ga(pvc, &["spec", "accessModes"]))));
+    }
+}
+
+/// `StatefulSetDescriber` / `describeStatefulSet`. `pods` are the namespace's Pods; only those
+/// matching the selector and controlled by this set are counted (`getPodStatusForController`).
+pub fn describe_stateful_set(ss: &Value, pods: &[Value], events: &[Value], now_ms: i64) -> String {
+    let selector = get(ss, &["spec", "selector"]);
+    let selected: Vec<Value> = pods
+        .iter()
+        .filter(|p| {
+            let labels = p.pointer("/metadata/labels").and_then(Value::as_object).cloned().unwrap_or_default();
+            crate::api::meta::selector_matches(selector, &labels)
+        })
+        .cloned()
+        .collect();
+    let (running, waiting, succeeded, failed) = pod_phases(gs(ss, &["metadata", "uid"]), &selected);
+    let mut w = PrefixWriter::new();
+    w.write(0, &format!("Name:\t{}\n", gs(ss, &["metadata", "name"])));
+    w.write(0, &format!("Namespace:\t{}\n", gs(ss, &["metadata", "namespace"])));
+    w.write(0, &format!("CreationTimestamp:\t{}\n", rfc1123z_field(ss, &["metadata", "creationTimestamp"])));
+    w.write(0, &format!("Selector:\t{}\n", selector_string(selector)));
+    print_labels_multiline(&mut w, "Labels", &gmap(ss, &["metadata", "labels"]));
+    print_annotations_multiline(&mut w, "Annotations", &gmap(ss, &["metadata", "annotations"]));
+    w.write(
+        0,
+        &format!("Replicas:\t{} desired | {} total\n", gi(ss, &["spec", "replicas"]).unwrap_or(1), gi(ss, &["status", "replicas"]).unwrap_or(0)),
+    );
+    w.write(0, &format!("Update Strategy:\t{}\n", gs(ss, &["spec", "updateStrategy", "type"])));
+    if let Some(ru) = get(ss, &["spec", "updateStrategy", "rollingUpdate"]).filter(|r| r.is_object()) {
+        if let Some(p) = gi(ru, &["partition"]) {
+            w.write(1, &format!("Partition:\t{}\n", p));
+            if let Some(mu) = get(ru, &["maxUnavailable"]).filter(|m| !m.is_null()) {
+                w.write(1, &format!("MaxUnavailable:\t{}\n", int_or_string(Some(mu))));
+            }
+        }
+    }
+    w.write(0, &format!("Pods Status:\t{} Running / {} Waiting / {} Succeeded / {} Failed\n", running, waiting, succeeded, failed));
+    describe_pod_template(&mut w, get(ss, &["spec", "template"]));
+    describe_volume_claim_templates(&mut w, ga(ss, &["spec", "volumeClaimTemplates"]));
+    describe_events(&mut w, events, now_ms);
+    w.finish()
+}
+
+/// `Status:` of a PVC or PV: `Terminating (lasts …)` once deletion started, else the phase.
+fn storage_status_line(obj: &Value, now_ms: i64) -> String {
+    if crate::api::meta::is_deleting(obj) {
+        format!("Status:\tTerminating (lasts {})\n", translate_timestamp_since(gs(obj, &["metadata", "deletionTimestamp"]), now_ms))
+    } else {
+        format!("Status:\t{}\n", gs(obj, &["status", "phase"]))
+    }
+}
+
+/// `getPodsForPVC`: the Pods with a volume naming the claim (once per such volume, as upstream),
+/// then the Pods among the claim's `Pod` owners not listed yet.
+fn pods_for_pvc<'a>(pvc: &Value, pods: &'a [Value]) -> Vec<&'a Value> {
+    let name = gs(pvc, &["metadata", "name"]);
+    let mut out: Vec<&Value> = Vec::new();
+    for pod in pods {
+        for v in ga(pod, &["spec", "volumes"]) {
+            if get(v, &["persistentVolumeClaim"]).map(|c| c.is_object()).unwrap_or(false) && gs(v, &["persistentVolumeClaim", "claimName"]) == name {
+                out.push(pod);
+            }
+        }
+    }
+    for owner in ga(pvc, &["metadata", "ownerReferences"]) {
+        if gs(owner, &["kind"]) != "Pod" {
+            continue;
+        }
+        let Some(pod) = pods.iter().find(|p| gs(p, &["metadata", "uid"]) == gs(owner, &["uid"])) else { continue };
+        if !out.iter().any(|p| gs(p, &["metadata", "uid"]) == gs(pod, &["metadata", "uid"])) {
+            out.push(pod);
+        }
+    }
+    out
+}
+
+/// `printPodsMultilineWithIndent(w, "", title, "\t", pods)`: Pod names sorted, one per line.
+fn print_pods_multiline(w: &mut PrefixWriter, title: &str, pods: &[&Value]) {
+    w.write(0, &format!("{}:\t", title));
+    if pods.is_empty() {
+        w.write_line("<none>");
+        return;
+    }
+    let mut names: Vec<&str> = pods.iter().map(|p| gs(p, &["metadata", "name"])).collect();
+    names.sort();
+    for (i, n) in names.into_iter().enumerate() {
+        if i != 0 {
+            w.write(0, "\t");
+        }
+        w.write(0, &format!("{}\n", n));
+    }
+}
+
+/// `printPersistentVolumeClaim(w, pvc, isFullPVC)`: shared by the PVC describer (full) and,
+/// upstream, by ephemeral volume templates (without Name, Namespace, Status, Finalizers).
+fn print_persistent_volume_claim(w: &mut PrefixWriter, pvc: &Value, is_full: bool, now_ms: i64) {
+    if is_full {
+        w.write(0, &format!("Name:\t{}\n", gs(pvc, &["metadata", "name"])));
+        w.write(0, &format!("Namespace:\t{}\n", gs(pvc, &["metadata", "namespace"])));
+    }
+    w.write(0, &format!("StorageClass:\t{}\n", claim_class(pvc)));
+    if is_full {
+        w.write(0, &storage_status_line(pvc, now_ms));
+    }
+    let volume_name = gs(pvc, &["spec", "volumeName"]);
+    w.write(0, &format!("Volume:\t{}\n", volume_name));
+    print_labels_multiline(w, "Labels", &gmap(pvc, &["metadata", "labels"]));
+    print_annotations_multiline(w, "Annotations", &gmap(pvc, &["metadata", "annotations"]));
+    if is_full {
+        w.write(0, &format!("Finalizers:\t{}\n", go_string_slice(ga(pvc, &["metadata", "finalizers"]))));
+    }
+    let (capacity, access_modes) = if volume_name.is_empty() {
+        (String::new(), String::new())
+    } else {
+        (storage_quantity(get(pvc, &["status", "capacity"])), access_modes_string(ga(pvc, &["status", "accessModes"])))
+    };
+    w.write(0, &format!("Capacity:\t{}\n", capacity));
+    w.write(0, &format!("Access Modes:\t{}\n", access_modes));
+    if let Some(m) = get(pvc, &["spec", "volumeMode"]).and_then(Value::as_str) {
+        w.write(0, &format!("VolumeMode:\t{}\n", m));
+    }
+    if let Some(ds) = get(pvc, &["spec", "dataSource"]).filter(|d| d.is_object()) {
+        w.write(0, "DataSource:\n");
+        if let Some(g) = get(ds, &["apiGroup"]).and_then(Value::as_str) {
+            w.write(1, &format!("APIGroup:\t{}\n", g));
+        }
+        w.write(1, &format!("Kind:\t{}\n", gs(ds, &["kind"])));
+        w.write(1, &format!("Name:\t{}\n", gs(ds, &["name"])));
+    }
+}
+
+/// `PersistentVolumeClaimDescriber` / `describePersistentVolumeClaim`. `pods` are the claim's
+/// namespace's Pods; `Used By` lists those using it (`getPodsForPVC`).
+pub fn describe_persistent_volume_claim(pvc: &Value, pods: &[Value], events: &[Value], now_ms: i64) -> String {
+    let mut w = PrefixWriter::new();
+    print_persistent_volume_claim(&mut w, pvc, true, now_ms);
+    print_pods_multiline(&mut w, "Used By", &pods_for_pvc(pvc, pods));
+    let conditions = ga(pvc, &["status", "conditions"]);
+    if !conditions.is_empty() {
+        w.write(0, "Conditions:\n");
+        w.write(1, "Type\tStatus\tLastProbeTime\tLastTransitionTime\tReason\tMessage\n");
+        w.write(1, "----\t------\t-----------------\t------------------\t------\t-------\n");
+        for c in conditions {
+            w.write(
+                1,
+                &format!(
+                    "{} \t{} \t{} \t{} \t{} \t{}\n",
+                    gs(c, &["type"]),
+                    gs(c, &["status"]),
+                    rfc1123z_field(c, &["lastProbeTime"]),
+                    rfc1123z_field(c, &["lastTransitionTime"]),
+                    gs(c, &["reason"]),
+                    gs(c, &["message"])
+                ),
+            );
+        }
+    }
+    describe_events(&mut w, events, now_ms);
+    w.finish()
+}
+
+/// `printVolumeNodeAffinity` with `printNodeSelectorTermsMultilineWithIndent` for each term.
+fn print_volume_node_affinity(w: &mut PrefixWriter, affinity: Option<&Value>) {
+    w.write(0, "Node Affinity:\t");
+    let Some(required) = affinity.and_then(|a| get(a, &["required"])).filter(|r| r.is_object()) else {
+        w.write_line("<none>");
+        return;
+    };
+    w.write_line("");
+    w.write(1, "Required Terms:\t");
+    let terms = ga(required, &["nodeSelectorTerms"]);
+    if terms.is_empty() {
+        w.write_line("<none>");
+        return;
+    }
+    w.write_line("");
+    for (i, term) in terms.iter().enumerate() {
+        w.write(2, &format!("Term {}:\t", i));
+        let reqs = ga(term, &["matchExpressions"]);
+        if reqs.is_empty() {
+            w.write_line("<none>");
+            continue;
+        }
+        for (j, req) in reqs.iter().enumerate() {
+            if j != 0 {
+                w.write(2, "\t");
+            }
+            let mut expr = format!("{} {}", gs(req, &["key"]), gs(req, &["operator"]).to_lowercase());
+            let values = ga(req, &["values"]);
+            if !values.is_empty() {
+                expr = format!("{} [{}]", expr, values.iter().map(scalar_text).collect::<Vec<_>>().join(", "));
+            }
+            w.write(0, &format!("{}\n", expr));
+        }
+    }
+}
+
+/// `GetPersistentVolumeClass`: the beta annotation, else `spec.storageClassName`.
+fn volume_class(pv: &Value) -> String {
+    match crate::api::meta::annotation(pv, "volume.beta.kubernetes.io/storage-class") {
+        Some(c) => c.to_string(),
+        None => gs(pv, &["spec", "storageClassName"]).to_string(),
+    }
+}
+
+/// `PersistentVolumeDescriber` / `describePersistentVolume`. Sources printed: hostPath, nfs,
+/// local, csi; any other source is `<unknown>`.
+pub fn describe_persistent_volume(pv: &Value, events: &[Value], now_ms: i64) -> String {
+    let mut w = PrefixWriter::new();
+    w.write(0, &format!("Name:\t{}\n", gs(pv, &["metadata", "name"])));
+    print_labels_multiline(&mut w, "Labels", &gmap(pv, &["metadata", "labels"]));
+    print_annotations_multiline(&mut w, "Annotations", &gmap(pv, &["metadata", "annotations"]));
+    w.write(0, &format!("Finalizers:\t{}\n", go_string_slice(ga(pv, &["metadata", "finalizers"]))));
+    w.write(0, &format!("StorageClass:\t{}\n", volume_class(pv)));
+    w.write(0, &storage_status_line(pv, now_ms));
+    match get(pv, &["spec", "claimRef"]).filter(|c| c.is_object()) {
+        Some(c) => w.write(0, &format!("Claim:\t{}/{}\n", gs(c, &["namespace"]), gs(c, &["name"]))),
+        None => w.write(0, "Claim:\t\n"),
+    }
+    w.write(0, &format!("Reclaim Policy:\t{}\n", gs(pv, &["spec", "persistentVolumeReclaimPolicy"])));
+    w.write(0, &format!("Access Modes:\t{}\n", access_modes_string(ga(pv, &["spec", "accessModes"]))));
+    if let Some(m) = get(pv, &["spec", "volumeMode"]).and_then(Value::as_str) {
+        w.write(0, &format!("VolumeMode:\t{}\n", m));
+    }
+    w.write(0, &format!("Capacity:\t{}\n", storage_quantity(get(pv, &["spec", "capacity"]))));
+    print_volume_node_affinity(&mut w, get(pv, &["spec", "nodeAffinity"]));
+    w.write(0, &format!("Message:\t{}\n", gs(pv, &["status", "message"])));
+    w.write(0, "Source:\n");
+    let src = |k: &str| get(pv, &["spec", k]).filter(|x| x.is_object());
+    if let Some(hp) = src("hostPath") {
+        print_host_path_volume_source(&mut w, hp);
+    } else if let Some(nfs) = src("nfs") {
+        print_nfs_volume_source(&mut w, nfs);
+    } else if let Some(local) = src("local") {
+        w.write(2, &format!("Type:\tLocalVolume (a persistent volume backed by local storage on a node)\n    Path:\t{}\n", gs(local, &["path"])));
+    } else if let Some(csi) = src("csi") {
+        w.write(
+            2,
+            &format!(
+                "Type:\tCSI (a Container Storage Interface (CSI) volume source)\n    Driver:\t{}\n    FSType:\t{}\n    VolumeHandle:\t{}\n    ReadOnly:\t{}\n",
+                gs(csi, &["driver"]),
+                gs(csi, &["fsType"]),
+                gs(csi, &["volumeHandle"]),
+                gb(csi, &["readOnly"])
+            ),
+        );
+        // printCSIPersistentVolumeAttributesMultilineIndent
+        w.write(2, "VolumeAttributes:\t");
+        let attrs = gmap(csi, &["volumeAttributes"]);
+        if attrs.is_empty() {
+            w.write_line("<none>");
+        }
+        for (i, (k, v)) in attrs.iter().enumerate() {
+            if i != 0 {
+                w.write(2, "\t");
+            }
+            w.write(0, &format!("{}={}\n", k, v));
+        }
+    } else {
+        w.write(1, "<unknown>\n");
+    }
+    describe_events(&mut w, events, now_ms);
+    w.finish()
+}
+
+/// `printBoolPtr`: `True` / `False`, `<unset>` for nil.
+fn print_bool_ptr(v: Option<&Value>) -> String {
+    match v.and_then(Value::as_bool) {
+        Some(true) => "True".into(),
+        Some(false) => "False".into(),
+        None => "<unset>".into(),
+    }
+}
+
+/// `StorageClassDescriber` / `describeStorageClass`.
+pub fn describe_storage_class(sc: &Value, events: &[Value], now_ms: i64) -> String {
+    let mut w = PrefixWriter::new();
+    w.write(0, &format!("Name:\t{}\n", gs(sc, &["metadata", "name"])));
+    // storageutil.IsDefaultAnnotationText
+    let is_default = ["storageclass.kubernetes.io/is-default-class", "storageclass.beta.kubernetes.io/is-default-class"]
+        .iter()
+        .any(|a| crate::api::meta::annotation(sc, a) == Some("true"));
+    w.write(0, &format!("IsDefaultClass:\t{}\n", if is_default { "Yes" } else { "No" }));
+    w.write(0, &format!("Annotations:\t{}\n", format_labels(&gmap(sc, &["metadata", "annotations"]))));
+    w.write(0, &format!("Provisioner:\t{}\n", gs(sc, &["provisioner"])));
+    w.write(0, &format!("Parameters:\t{}\n", format_labels(&gmap(sc, &["parameters"]))));
+    w.write(0, &format!("AllowVolumeExpansion:\t{}\n", print_bool_ptr(get(sc, &["allowVolumeExpansion"]))));
+    let mount_options = ga(sc, &["mountOptions"]);
+    if mount_options.is_empty() {
+        w.write(0, "MountOptions:\t<none>\n");
+    } else {
+        w.write(0, "MountOptions:\n");
+        for o in mount_options {
+            w.write(1, &format!("{}\n", scalar_text(o)));
+        }
+    }
+    if let Some(p) = get(sc, &["reclaimPolicy"]).and_then(Value::as_str) {
+        w.write(0, &format!("ReclaimPolicy:\t{}\n", p));
+    }
+    if let Some(m) = get(sc, &["volumeBindingMode"]).and_then(Value::as_str) {
+        w.write(0, &format!("VolumeBindingMode:\t{}\n", m));
+    }
+    if let Some(topologies) = get(sc, &["allowedTopologies"]).and_then(Value::as_array) {
+        // printAllowedTopologies / printTopologySelectorTermsMultilineWithIndent
+        w.write(0, "AllowedTopologies:\t");
+        if topologies.is_empty() {
+            w.write_line("<none>");
+        } else {
+            w.write_line("");
+            for (i, term) in topologies.iter().enumerate() {
+                w.write(1, &format!("Term {}:\t", i));
+                let reqs = ga(term, &["matchLabelExpressions"]);
+                if reqs.is_empty() {
+                    w.write_line("<none>");
+                    continue;
+                }
+                for (j, req) in reqs.iter().enumerate() {
+                    if j != 0 {
+                        w.write(1, "\t");
+                    }
+                    let mut expr = format!("{} in", gs(req, &["key"]));
+                    let values = ga(req, &["values"]);
+                    if !values.is_empty() {
+                        expr = format!("{} [{}]", expr, values.iter().map(scalar_text).collect::<Vec<_>>().join(", "));
+                    }
+                    w.write(0, &format!("{}\n", expr));
+                }
+            }
+        }
+    }
     describe_events(&mut w, events, now_ms);
     w.finish()
 }
@@ -2129,5 +2514,132 @@ mod tests {
         let mut w = PrefixWriter::new();
         print_annotations_multiline(&mut w, "Annotations", &[("k".into(), long.clone())]);
         assert_eq!(w.finish(), format!("Annotations:  k:\n                {}...\n", &long[..138]), "case long value is cut at 138 bytes");
+    }
+
+    #[test]
+    fn describe_storage_cases() {
+        let mut web0 = pod("web-0", running_status());
+        web0["metadata"]["ownerReferences"] = json!([{"apiVersion": "apps/v1", "kind": "StatefulSet", "name": "web", "uid": "sts-uid", "controller": true}]);
+        web0["spec"]["volumes"] = json!([{"name": "www", "persistentVolumeClaim": {"claimName": "www-web-0"}}]);
+        let mut web1 = pod("web-1", json!({"phase": "Pending"}));
+        web1["metadata"]["ownerReferences"] = web0["metadata"]["ownerReferences"].clone();
+        let other = pod("other", running_status()); // controlled by a ReplicaSet: not counted
+        let sts = json!({
+            "metadata": {"name": "web", "namespace": "default", "uid": "sts-uid", "creationTimestamp": "2026-01-01T00:00:00Z"},
+            "spec": {"replicas": 2, "selector": {"matchLabels": {"app": "nginx"}},
+                     "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"partition": 1}},
+                     "template": {"metadata": {"labels": {"app": "nginx"}}, "spec": {"containers": [{"name": "nginx", "image": "nginx:1.27"}]}},
+                     "volumeClaimTemplates": [{"metadata": {"name": "www", "labels": {"a": "b", "c": "d"}},
+                                               "spec": {"accessModes": ["ReadWriteOnce", "ReadOnlyMany"], "storageClassName": "fast", "resources": {"requests": {"storage": "1Gi"}}}}]},
+            "status": {"replicas": 2}
+        });
+        let pvc = json!({
+            "metadata": {"name": "www-web-0", "namespace": "default", "uid": "pvc-uid", "labels": {"app": "nginx"},
+                         "finalizers": ["kubernetes.io/pvc-protection"]},
+            "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}, "storageClassName": "standard",
+                     "volumeMode": "Filesystem", "volumeName": "pvc-1"},
+            "status": {"phase": "Bound", "accessModes": ["ReadWriteOnce"], "capacity": {"storage": "1Gi"}}
+        });
+        let pv = json!({
+            "metadata": {"name": "pvc-1", "finalizers": ["kubernetes.io/pv-protection"]},
+            "spec": {"accessModes": ["ReadWriteOnce"], "capacity": {"storage": "1Gi"}, "claimRef": {"namespace": "default", "name": "www-web-0"},
+                     "hostPath": {"path": "/tmp/hostpath-provisioner/default/www-web-0", "type": ""},
+                     "persistentVolumeReclaimPolicy": "Delete", "storageClassName": "standard", "volumeMode": "Filesystem"},
+            "status": {"phase": "Bound"}
+        });
+        let sc = json!({
+            "metadata": {"name": "standard", "annotations": {"storageclass.kubernetes.io/is-default-class": "true"}},
+            "provisioner": "k8s.io/minikube-hostpath", "reclaimPolicy": "Delete", "volumeBindingMode": "Immediate"
+        });
+        check(vec![
+            Case {
+                name: "statefulset with a partition and a claim template",
+                got: describe_stateful_set(&sts, &[web0.clone(), web1, other], &[], now()),
+                want: "Name:               web\n\
+                       Namespace:          default\n\
+                       CreationTimestamp:  Thu, 01 Jan 2026 00:00:00 +0000\n\
+                       Selector:           app=nginx\n\
+                       Labels:             <none>\n\
+                       Annotations:        <none>\n\
+                       Replicas:           2 desired | 2 total\n\
+                       Update Strategy:    RollingUpdate\n\
+                       \x20 Partition:        1\n\
+                       Pods Status:        1 Running / 1 Waiting / 0 Succeeded / 0 Failed\n\
+                       Pod Template:\n\
+                       \x20 Labels:  app=nginx\n\
+                       \x20 Containers:\n\
+                       \x20  nginx:\n\
+                       \x20   Image:         nginx:1.27\n\
+                       \x20   Port:          <none>\n\
+                       \x20   Host Port:     <none>\n\
+                       \x20   Environment:   <none>\n\
+                       \x20   Mounts:        <none>\n\
+                       \x20 Volumes:         <none>\n\
+                       \x20 Node-Selectors:  <none>\n\
+                       \x20 Tolerations:     <none>\n\
+                       Volume Claims:\n\
+                       \x20 Name:          www\n\
+                       \x20 StorageClass:  fast\n\
+                       \x20 Labels:        a=b\n\
+                       \x20                c=d\n\
+                       \x20 Annotations:   <none>\n\
+                       \x20 Capacity:      1Gi\n\
+                       \x20 Access Modes:  [ReadWriteOnce ReadOnlyMany]\n\
+                       Events:          <none>\n",
+            },
+            Case {
+                name: "bound claim used by a pod",
+                got: describe_persistent_volume_claim(&pvc, &[web0], &[], now()),
+                want: "Name:          www-web-0\n\
+                       Namespace:     default\n\
+                       StorageClass:  standard\n\
+                       Status:        Bound\n\
+                       Volume:        pvc-1\n\
+                       Labels:        app=nginx\n\
+                       Annotations:   <none>\n\
+                       Finalizers:    [kubernetes.io/pvc-protection]\n\
+                       Capacity:      1Gi\n\
+                       Access Modes:  RWO\n\
+                       VolumeMode:    Filesystem\n\
+                       Used By:       web-0\n\
+                       Events:        <none>\n",
+            },
+            Case {
+                name: "hostPath volume",
+                got: describe_persistent_volume(&pv, &[], now()),
+                want: "Name:            pvc-1\n\
+                       Labels:          <none>\n\
+                       Annotations:     <none>\n\
+                       Finalizers:      [kubernetes.io/pv-protection]\n\
+                       StorageClass:    standard\n\
+                       Status:          Bound\n\
+                       Claim:           default/www-web-0\n\
+                       Reclaim Policy:  Delete\n\
+                       Access Modes:    RWO\n\
+                       VolumeMode:      Filesystem\n\
+                       Capacity:        1Gi\n\
+                       Node Affinity:   <none>\n\
+                       Message:         \n\
+                       Source:\n\
+                       \x20   Type:          HostPath (bare host directory volume)\n\
+                       \x20   Path:          /tmp/hostpath-provisioner/default/www-web-0\n\
+                       \x20   HostPathType:  \n\
+                       Events:            <none>\n",
+            },
+            Case {
+                name: "default storage class",
+                got: describe_storage_class(&sc, &[], now()),
+                want: "Name:                  standard\n\
+                       IsDefaultClass:        Yes\n\
+                       Annotations:           storageclass.kubernetes.io/is-default-class=true\n\
+                       Provisioner:           k8s.io/minikube-hostpath\n\
+                       Parameters:            <none>\n\
+                       AllowVolumeExpansion:  <unset>\n\
+                       MountOptions:          <none>\n\
+                       ReclaimPolicy:         Delete\n\
+                       VolumeBindingMode:     Immediate\n\
+                       Events:                <none>\n",
+            },
+        ]);
     }
 }

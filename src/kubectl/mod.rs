@@ -496,6 +496,16 @@ fn describe_cmd(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
                     let pods: Vec<Value> = list_items(cluster, &format!("/api/v1/namespaces/{}/pods", ns));
                     printers::describe_daemon_set(&obj, &pods, &events, now)
                 }
+                "StatefulSet" => {
+                    let pods: Vec<Value> = list_items(cluster, &format!("/api/v1/namespaces/{}/pods", ns));
+                    describe::describe_stateful_set(&obj, &pods, &events, now)
+                }
+                "PersistentVolumeClaim" => {
+                    let pods: Vec<Value> = list_items(cluster, &format!("/api/v1/namespaces/{}/pods", ns));
+                    describe::describe_persistent_volume_claim(&obj, &pods, &events, now)
+                }
+                "PersistentVolume" => describe::describe_persistent_volume(&obj, &events, now),
+                "StorageClass" => describe::describe_storage_class(&obj, &events, now),
                 "Job" => printers::describe_job(&obj, &events, now),
                 "Pod" => printers::describe_pod(&obj, &events, now),
                 "Service" => {

@@ -28,6 +28,7 @@ pub fn actor_name(lang: Lang, a: &Actor) -> String {
         Actor::StatefulSetController => tr(lang, "actor.stsc").into(),
         Actor::PersistentVolumeController => tr(lang, "actor.pvc").into(),
         Actor::StorageProvisioner => tr(lang, "actor.prov").into(),
+        Actor::NamespaceController => tr(lang, "actor.nsc").into(),
         Actor::JobController => tr(lang, "actor.jc").into(),
         Actor::CronJobController => tr(lang, "actor.cjc").into(),
         Actor::TtlAfterFinishedController => tr(lang, "actor.ttl").into(),
@@ -51,6 +52,11 @@ pub fn kind_word(lang: Lang, kind: &str) -> String {
             "Namespace" => "네임스페이스",
             "Binding" => "바인딩",
             "Lease" => "리스(Lease)",
+            "DaemonSet" => "데몬셋",
+            "StatefulSet" => "스테이트풀셋",
+            "PersistentVolumeClaim" => "퍼시스턴트볼륨클레임",
+            "PersistentVolume" => "퍼시스턴트볼륨",
+            "StorageClass" => "스토리지클래스",
             other => other,
         }
         .to_string(),
@@ -251,6 +257,33 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
                     say(lang, "n.req.dsc.create_pod", &v)
                 }
                 (Actor::DaemonSetController, "DELETE", "pods", _) => say(lang, "n.req.dsc.delete_pod", &v),
+                (Actor::StatefulSetController, "POST", "pods", _) => {
+                    v.push(("owner", obj.as_ref().map(owner_name).unwrap_or_default()));
+                    say(lang, "n.req.stsc.create_pod", &v)
+                }
+                (Actor::StatefulSetController, "DELETE", "pods", _) => say(lang, "n.req.stsc.delete_pod", &v),
+                (Actor::StatefulSetController, "POST", "persistentvolumeclaims", _) => say(lang, "n.req.stsc.create_claim", &v),
+                (Actor::StatefulSetController, _, "persistentvolumeclaims", _) => say(lang, "n.req.stsc.claim_owner", &v),
+                (Actor::StatefulSetController, _, "controllerrevisions", _) => say(lang, "n.req.stsc.revision", &v),
+                (Actor::StatefulSetController, _, "statefulsets", "status") => say(lang, "n.req.stsc.status", &v),
+                (Actor::PersistentVolumeController, _, "persistentvolumeclaims", "status") => say(lang, "n.req.pvc.claim_status", &v),
+                (Actor::PersistentVolumeController, _, "persistentvolumeclaims", _) => {
+                    let volume = obj.as_ref().map(|o| meta::get_str(o, &["spec", "volumeName"]).to_string()).unwrap_or_default();
+                    if volume.is_empty() {
+                        say(lang, "n.req.pvc.mark", &v)
+                    } else {
+                        v.push(("volume", volume));
+                        say(lang, "n.req.pvc.bind_claim", &v)
+                    }
+                }
+                (Actor::PersistentVolumeController, _, "persistentvolumes", "status") => {
+                    let phase = obj.as_ref().map(|o| meta::get_str(o, &["status", "phase"]).to_string()).unwrap_or_default();
+                    v.push(("phase", phase));
+                    say(lang, "n.req.pvc.volume_phase", &v)
+                }
+                (Actor::PersistentVolumeController, _, "persistentvolumes", _) => say(lang, "n.req.pvc.claimref", &v),
+                (Actor::StorageProvisioner, "POST", "persistentvolumes", _) => say(lang, "n.req.prov.create", &v),
+                (Actor::StorageProvisioner, "DELETE", "persistentvolumes", _) => say(lang, "n.req.prov.delete", &v),
                 (Actor::JobController, "POST", "pods", _) => {
                     v.push(("owner", obj.as_ref().map(owner_name).unwrap_or_default()));
                     say(lang, "n.req.jc.create_pod", &v)
@@ -380,6 +413,12 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
                 (Actor::ReplicaSetController, "ReplicaSet") => say(lang, "n.watch.rsc.rs", &v),
                 (Actor::ReplicaSetController, "Pod") => say(lang, if event_type == EventType::Added { "n.watch.rsc.pod_added" } else { "n.watch.rsc.pod" }, &v),
                 (Actor::DaemonSetController, "DaemonSet") => say(lang, "n.watch.dsc.ds", &v),
+                (Actor::StatefulSetController, "StatefulSet") => say(lang, "n.watch.stsc.sts", &v),
+                (Actor::StatefulSetController, "Pod") if !owner.is_empty() => say(lang, "n.watch.stsc.pod", &v),
+                (Actor::PersistentVolumeController, "PersistentVolumeClaim") => say(lang, "n.watch.pvc.claim", &v),
+                (Actor::PersistentVolumeController, "PersistentVolume") => say(lang, "n.watch.pvc.volume", &v),
+                (Actor::StorageProvisioner, "PersistentVolumeClaim") => say(lang, "n.watch.prov.claim", &v),
+                (Actor::Scheduler, "PersistentVolumeClaim") => say(lang, "n.watch.sched.claim", &v),
                 (Actor::JobController, "Job") => say(lang, "n.watch.jc.job", &v),
                 (Actor::CronJobController, "CronJob") => say(lang, "n.watch.cjc.cronjob", &v),
                 (Actor::CronJobController, "Job") if !owner.is_empty() => say(lang, "n.watch.cjc.job", &v),

@@ -286,6 +286,9 @@ pub const SCRIPT_NET_NODEPORT: &str = include_str!("../../tests/scenarios/net_no
 pub const SCRIPT_DAEMONSET: &str = include_str!("../../tests/scenarios/daemonset.sh");
 /// Two Jobs: three completions two at a time, and one that fails past its backoffLimit.
 pub const SCRIPT_JOB: &str = include_str!("../../tests/scenarios/job.sh");
+/// The docs' "web" StatefulSet: ordered start, claims and volumes, scale down and up, a
+/// partitioned rolling update.
+pub const SCRIPT_STATEFULSET: &str = include_str!("../../tests/scenarios/statefulset.sh");
 /// The docs' "hello" CronJob, every minute, over six minutes of cluster time.
 pub const SCRIPT_CRONJOB: &str = include_str!("../../tests/scenarios/cronjob.sh");
 
@@ -307,6 +310,7 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ("net-readiness", "preset.net_readiness", SCRIPT_NET_READINESS),
     ("net-nodeport", "preset.net_nodeport", SCRIPT_NET_NODEPORT),
     ("daemonset", "preset.daemonset", SCRIPT_DAEMONSET),
+    ("statefulset", "preset.statefulset", SCRIPT_STATEFULSET),
     ("job", "preset.job", SCRIPT_JOB),
     ("cronjob", "preset.cronjob", SCRIPT_CRONJOB),
 ];

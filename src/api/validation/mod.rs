@@ -992,10 +992,12 @@ mod apps;
 mod node;
 mod pod;
 mod service;
+mod scheduling;
 mod storage;
 pub use apps::*;
 pub use node::*;
 pub use pod::*;
+pub use scheduling::*;
 pub use storage::*;
 pub use service::*;
 
