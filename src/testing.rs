@@ -45,6 +45,9 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("cronjob"),
     scenario!("statefulset"),
     scenario!("statefulset_errors"),
+    scenario!("priority_preemption"),
+    scenario!("namespace_delete"),
+    scenario!("resource_quota"),
 ];
 
 /// Reads the `# seed: N` header.

@@ -42,6 +42,8 @@ pub enum Actor {
     PersistentVolumeController,
     /// The namespace controller (`namespace-controller`).
     NamespaceController,
+    /// The resource quota controller (`resourcequota-controller`).
+    ResourceQuotaController,
     /// The storage provisioner (minikube's `storage-provisioner`, `k8s.io/minikube-hostpath`).
     StorageProvisioner,
     Kubelet(String),
@@ -75,6 +77,7 @@ impl Actor {
             Actor::PersistentVolumeController => "persistentvolume-binder-controller".into(),
             Actor::StorageProvisioner => "storage-provisioner".into(),
             Actor::NamespaceController => "namespace-controller".into(),
+            Actor::ResourceQuotaController => "resourcequota-controller".into(),
             Actor::Kubelet(n) => format!("kubelet@{}", n),
             Actor::KubeProxy(n) => format!("kube-proxy@{}", n),
             Actor::CoreDns => "coredns".into(),

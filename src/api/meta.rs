@@ -29,6 +29,7 @@ pub enum Resource {
     PersistentVolumes,
     StorageClasses,
     PriorityClasses,
+    ResourceQuotas,
 }
 
 impl Resource {
@@ -133,6 +134,7 @@ pub const RESOURCES: &[ResourceInfo] = &[
     ResourceInfo { id: Resource::PersistentVolumes, resource: "persistentvolumes", singular: "persistentvolume", kind: "PersistentVolume", group: "", version: "v1", namespaced: false, etcd_prefix: "persistentvolumes", short_names: &["pv"] },
     ResourceInfo { id: Resource::StorageClasses, resource: "storageclasses", singular: "storageclass", kind: "StorageClass", group: "storage.k8s.io", version: "v1", namespaced: false, etcd_prefix: "storageclasses", short_names: &["sc"] },
     ResourceInfo { id: Resource::PriorityClasses, resource: "priorityclasses", singular: "priorityclass", kind: "PriorityClass", group: "scheduling.k8s.io", version: "v1", namespaced: false, etcd_prefix: "priorityclasses", short_names: &["pc"] },
+    ResourceInfo { id: Resource::ResourceQuotas, resource: "resourcequotas", singular: "resourcequota", kind: "ResourceQuota", group: "", version: "v1", namespaced: true, etcd_prefix: "resourcequotas", short_names: &["quota"] },
     ResourceInfo { id: Resource::EndpointSlices, resource: "endpointslices", singular: "endpointslice", kind: "EndpointSlice", group: "discovery.k8s.io", version: "v1", namespaced: true, etcd_prefix: "endpointslices", short_names: &[] },
 ];
 

@@ -30,6 +30,7 @@ pub mod names;
 pub mod net;
 pub mod patch;
 pub mod quantity;
+pub mod quota;
 pub mod request;
 pub mod schema;
 pub mod time;

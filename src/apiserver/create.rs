@@ -162,6 +162,8 @@ impl ApiServer {
                 meta::set(&mut obj, &["status", "lastPhaseTransitionTime"], json!(time::rfc3339(now_ms)));
             }
             "StorageClass" => defaults::set_object_defaults_storage_class(&mut obj),
+            // PrepareForCreate: the quota controller fills status
+            "ResourceQuota" => meta::remove(&mut obj, &["status"]).map(|_| ()).unwrap_or(()),
             "PriorityClass" => defaults::set_object_defaults_priority_class(&mut obj),
             "DaemonSet" => {
                 defaults::set_object_defaults_daemon_set(&mut obj);
@@ -208,6 +210,7 @@ impl ApiServer {
             "PersistentVolume" => validation::validate_pv(&obj),
             "StorageClass" => validation::validate_storage_class(&obj),
             "PriorityClass" => validation::validate_priority_class(&obj),
+            "ResourceQuota" => validation::validate_resource_quota(&obj),
             "Job" => validation::validate_job(&obj),
             "CronJob" => validation::validate_cron_job(&obj),
             "ControllerRevision" => validation::validate_controller_revision(&obj),
@@ -229,6 +232,9 @@ impl ApiServer {
             return Err(invalid(info, meta::name(&obj), &errs));
         }
         self.check_replicas_limit(info, &obj)?;
+        if info.namespaced {
+            self.admit_resource_quota(info, &obj, &admission_name, changes)?;
+        }
         let change = self.store(info, &mut obj, 0)?;
         changes.push(change);
         Ok(Response { code: 201, body: obj })
@@ -281,6 +287,68 @@ impl ApiServer {
         meta::set(pod, &["spec", "priority"], json!(priority));
         if let Some(p) = policy {
             meta::set(pod, &["spec", "preemptionPolicy"], p);
+        }
+        Ok(())
+    }
+
+    /// The `ResourceQuota` admission plugin (create; `CheckRequest`): each quota of the namespace
+    /// that limits something this object uses must know its usage, the Pod's containers must
+    /// say what they need of a limited compute resource, and the new total must stay within
+    /// `status.hard`; then every charged quota's `status.used` grows (written before the object,
+    /// as upstream does).
+    fn admit_resource_quota(&mut self, info: &'static ResourceInfo, obj: &Value, admission_name: &str, changes: &mut Vec<Change>) -> Result<(), Response> {
+        let rq_info = meta::lookup("resourcequotas").expect("quota");
+        let ns = meta::namespace(obj).to_string();
+        let quotas = self.list_objects(rq_info, &ns, None);
+        if quotas.is_empty() {
+            return Ok(());
+        }
+        let forbidden = |msg: String| err(403, "Forbidden", format!("{} \"{}\" is forbidden: {}", info.qualified(), admission_name, msg), Some(json!({"name": admission_name, "group": info.group, "kind": info.resource})));
+        let usage = quota::usage(info, obj);
+        let mut updates = Vec::new();
+        for q in &quotas {
+            let hard = quota::list_of(meta::get(q, &["status", "hard"]));
+            let restricted = quota::matching_resources(info, &hard);
+            if restricted.is_empty() {
+                continue;
+            }
+            if info.kind == "Pod" {
+                if let Some(e) = quota::pod_constraints(obj, &restricted) {
+                    return Err(forbidden(format!("failed quota: {}: {}", meta::name(q), e)));
+                }
+            }
+            let used = quota::list_of(meta::get(q, &["status", "used"]));
+            if restricted.iter().any(|r| !used.contains_key(r)) {
+                return Err(forbidden(format!("status unknown for quota: {}, resources: {}", meta::name(q), restricted.iter().cloned().collect::<Vec<_>>().join(","))));
+            }
+            let requested = quota::mask(&usage, &hard.keys().cloned().collect());
+            let requested: quota::ResourceList = requested.into_iter().filter(|(_, v)| !v.is_zero()).collect();
+            if requested.is_empty() {
+                continue;
+            }
+            let new_used = quota::add(&used, &requested);
+            let over = quota::exceeded(&quota::mask(&new_used, &requested.keys().cloned().collect()), &hard);
+            if !over.is_empty() {
+                return Err(forbidden(format!(
+                    "exceeded quota: {}, requested: {}, used: {}, limited: {}",
+                    meta::name(q),
+                    quota::pretty_print(&quota::mask(&requested, &over)),
+                    quota::pretty_print(&quota::mask(&used, &over)),
+                    quota::pretty_print(&quota::mask(&hard, &over))
+                )));
+            }
+            let mut updated = q.clone();
+            let mut all_used = used.clone();
+            for (k, v) in new_used {
+                all_used.insert(k, v);
+            }
+            updated["status"]["used"] = quota::to_json(&all_used);
+            updates.push(updated);
+        }
+        for mut u in updates {
+            let rev = meta::resource_version(&u).parse::<i64>().unwrap_or(0);
+            let change = self.store(rq_info, &mut u, rev)?;
+            changes.push(change);
         }
         Ok(())
     }

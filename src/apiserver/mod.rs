@@ -21,7 +21,7 @@
 //! **Architecture invariant:** this is the only module that touches [`crate::etcd`]. Components reach
 //! state only through [`ApiServer::handle`] and watch events.
 
-use crate::api::{defaults, field, meta, names, patch, schema, time, validation};
+use crate::api::{defaults, field, meta, names, patch, quota, schema, time, validation};
 use crate::api::request::{EventType, Identity, Method, PatchType, Request, RequestInfo, Response};
 
 mod audit;

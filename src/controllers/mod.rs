@@ -19,6 +19,7 @@ pub mod namespace;
 pub mod nodelifecycle;
 pub mod persistentvolume;
 pub mod replicaset;
+pub mod resourcequota;
 pub mod statefulset;
 pub mod ttlafterfinished;
 
@@ -35,6 +36,7 @@ pub fn install(c: &mut Cluster) {
     c.add_component(ttlafterfinished::TtlAfterFinishedController::default());
     c.add_component(persistentvolume::PersistentVolumeController::default());
     c.add_component(namespace::NamespaceController::default());
+    c.add_component(resourcequota::ResourceQuotaController::default());
     c.add_component(garbagecollector::GarbageCollector::default());
     let (cidr, mask) = (c.config().cluster_cidr, c.config().node_cidr_mask_size);
     c.add_component(nodeipam::NodeIpamController::new(cidr, mask));

@@ -12,7 +12,14 @@
 //! the pod waits until a cluster event (node added or changed, pod deleted) could make it fit.
 //! Every attempt keeps its per-node, per-plugin verdicts and scores for the page.
 //!
-//! What kubesim simplifies: no preemption victims are evicted (all pods have priority 0 unless set);
+//! Preemption: when no node fits and DefaultPreemption finds a node where evicting
+//! lower-priority Pods would make room, the victims get `DisruptionTarget`, are deleted and
+//! record `Preempted`; the pod's status gets `nominatedNodeName` with its PodScheduled=False
+//! condition, and it is tried again (nominated node first) once the victims are gone.
+//!
+//! What kubesim simplifies: victims are evicted synchronously before the preemptor's status
+//! update (v1.34 evicts them asynchronously); PodDisruptionBudgets are not served, so none is
+//! respected;
 //! of the volume plugins only the pre-filters ([`volumebinding`]); no topology-spread or
 //! inter-pod-affinity plugins; the queueing hints are "any node or pod
 //! change may help" with upstream's 1 s → 10 s back-off.
@@ -337,9 +344,13 @@ impl Scheduler {
                     self.move_all_to_active(ctx);
                 }
             }
-            ScheduleOutcome::Unschedulable { message, .. } => {
+            ScheduleOutcome::Unschedulable { message, preemption, .. } => {
                 self.record_attempt(ctx, &pod, &message, &[], &verdicts);
-                self.handle_scheduling_failure(ctx, &pod, "Unschedulable", &message);
+                let nominated = preemption.map(|c| {
+                    self.prepare_candidate(ctx, &pod, &c);
+                    c.node
+                });
+                self.handle_scheduling_failure_nominated(ctx, &pod, "Unschedulable", &message, nominated.as_deref());
             }
             ScheduleOutcome::NoNodes => {
                 let message = format!("0/0 nodes are available: {}.", plugins::NO_NODES_AVAILABLE_MSG);
@@ -349,8 +360,47 @@ impl Scheduler {
         }
     }
 
+    /// DefaultPreemption's `PrepareCandidate`: each victim gets the `DisruptionTarget` condition,
+    /// is deleted (with its own grace period) and records `Preempted`.
+    fn prepare_candidate(&mut self, ctx: &mut Ctx, pod: &Value, cand: &plugins::PreemptionCandidate) {
+        let scheduler_name = match meta::get_str(pod, &["spec", "schedulerName"]) {
+            "" => "default-scheduler",
+            s => s,
+        }
+        .to_string();
+        for (ns, name) in &cand.victims {
+            let Some(victim) = self.pods.get(&format!("{}/{}", ns, name)).cloned() else { continue };
+            let path = format!("/api/v1/namespaces/{}/pods/{}", ns, name);
+            let cond = json!({
+                "type": "DisruptionTarget",
+                "status": "True",
+                "reason": "PreemptionByScheduler",
+                "message": format!("{}: preempting to accommodate a higher priority pod", scheduler_name),
+                "lastTransitionTime": time::rfc3339(ctx.now),
+                "observedGeneration": meta::get_i64(&victim, &["metadata", "generation"]).unwrap_or(1),
+            });
+            let _ = ctx.request_with(crate::api::request::Request {
+                method: Method::Patch,
+                path: format!("{}/status", path),
+                body: Some(json!({"status": {"conditions": [cond]}})),
+                patch_type: crate::api::request::PatchType::Strategic,
+            });
+            let resp = ctx.request(Method::Delete, &path, None);
+            if resp.ok() || resp.code == 404 {
+                let note = format!("Preempted by pod {} on node {}", meta::uid(pod), cand.node);
+                self.recorder.event_v1(ctx, &victim, "Normal", "Preempted", "Preempting", &note);
+            }
+        }
+    }
+
     /// `handleSchedulingFailure`: event, condition, and park the pod until something changes.
     fn handle_scheduling_failure(&mut self, ctx: &mut Ctx, pod: &Value, reason: &str, message: &str) {
+        self.handle_scheduling_failure_nominated(ctx, pod, reason, message, None)
+    }
+
+    /// `handleSchedulingFailure`, with the node preemption nominated (`status.nominatedNodeName`,
+    /// written in the same status patch as the condition).
+    fn handle_scheduling_failure_nominated(&mut self, ctx: &mut Ctx, pod: &Value, reason: &str, message: &str, nominated: Option<&str>) {
         let key = meta::key(pod);
         let n = *self.attempts_by_pod.get(&key).unwrap_or(&1);
         self.unschedulable.insert(key, (n, ctx.now));
@@ -363,7 +413,8 @@ impl Scheduler {
             .as_ref()
             .map(|c| meta::get_str(c, &["status"]) == "False" && meta::get_str(c, &["reason"]) == reason && meta::get_str(c, &["message"]) == message)
             .unwrap_or(false);
-        if !same {
+        let nominated_changed = nominated.map(|n| meta::get_str(pod, &["status", "nominatedNodeName"]) != n).unwrap_or(false);
+        if !same || nominated_changed {
             let cond = json!({
                 "type": "PodScheduled",
                 "status": "False",
@@ -377,7 +428,10 @@ impl Scheduler {
             let resp = ctx.request_with(crate::api::request::Request {
                 method: Method::Patch,
                 path,
-                body: Some(json!({"status": {"conditions": [cond]}})),
+                body: Some(match nominated {
+                    Some(n) => json!({"status": {"conditions": [cond], "nominatedNodeName": n}}),
+                    None => json!({"status": {"conditions": [cond]}}),
+                }),
                 patch_type: crate::api::request::PatchType::Strategic,
             });
             if resp.ok() {

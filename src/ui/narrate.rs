@@ -29,6 +29,7 @@ pub fn actor_name(lang: Lang, a: &Actor) -> String {
         Actor::PersistentVolumeController => tr(lang, "actor.pvc").into(),
         Actor::StorageProvisioner => tr(lang, "actor.prov").into(),
         Actor::NamespaceController => tr(lang, "actor.nsc").into(),
+        Actor::ResourceQuotaController => tr(lang, "actor.rqc").into(),
         Actor::JobController => tr(lang, "actor.jc").into(),
         Actor::CronJobController => tr(lang, "actor.cjc").into(),
         Actor::TtlAfterFinishedController => tr(lang, "actor.ttl").into(),
@@ -303,7 +304,23 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
                     v.push(("node", node));
                     say(lang, "n.req.sched.bind", &v)
                 }
-                (Actor::Scheduler, _, "pods", "status") => say(lang, "n.req.sched.unschedulable", &v),
+                (Actor::Scheduler, _, "pods", "status") => {
+                    let preempted = obj.as_ref().map(|o| meta::get_array(o, &["status", "conditions"]).iter().any(|c| meta::get_str(c, &["type"]) == "DisruptionTarget")).unwrap_or(false);
+                    let nominated = obj.as_ref().map(|o| meta::get_str(o, &["status", "nominatedNodeName"]).to_string()).unwrap_or_default();
+                    if preempted {
+                        say(lang, "n.req.sched.disruption", &v)
+                    } else if !nominated.is_empty() {
+                        v.push(("nominated", nominated));
+                        say(lang, "n.req.sched.nominate", &v)
+                    } else {
+                        say(lang, "n.req.sched.unschedulable", &v)
+                    }
+                }
+                (Actor::Scheduler, "DELETE", "pods", _) => say(lang, "n.req.sched.preempt", &v),
+                (Actor::NamespaceController, "DELETE", _, _) => say(lang, "n.req.nsc.deletecollection", &v),
+                (Actor::ResourceQuotaController, _, "resourcequotas", "status") => say(lang, "n.req.rqc.status", &v),
+                (Actor::NamespaceController, _, "namespaces", "finalize") => say(lang, "n.req.nsc.finalize", &v),
+                (Actor::NamespaceController, _, "namespaces", "status") => say(lang, "n.req.nsc.status", &v),
                 (Actor::Kubelet(_), _, "pods", "status") => {
                     let summary = obj.as_ref().map(|o| pod_summary(lang, o)).unwrap_or_default();
                     v.push(("summary", summary));
@@ -414,6 +431,7 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
                 (Actor::ReplicaSetController, "Pod") => say(lang, if event_type == EventType::Added { "n.watch.rsc.pod_added" } else { "n.watch.rsc.pod" }, &v),
                 (Actor::DaemonSetController, "DaemonSet") => say(lang, "n.watch.dsc.ds", &v),
                 (Actor::StatefulSetController, "StatefulSet") => say(lang, "n.watch.stsc.sts", &v),
+                (Actor::NamespaceController, "Namespace") => say(lang, "n.watch.nsc.ns", &v),
                 (Actor::StatefulSetController, "Pod") if !owner.is_empty() => say(lang, "n.watch.stsc.pod", &v),
                 (Actor::PersistentVolumeController, "PersistentVolumeClaim") => say(lang, "n.watch.pvc.claim", &v),
                 (Actor::PersistentVolumeController, "PersistentVolume") => say(lang, "n.watch.pvc.volume", &v),

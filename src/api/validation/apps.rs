@@ -443,6 +443,17 @@ pub fn validate_controller_revision(obj: &Value) -> Vec<FieldError> {
 pub fn validate_job(obj: &Value) -> Vec<FieldError> {
     let mut errs = validate_object_meta(obj, true, name_is_dns_subdomain);
     errs.extend(validate_job_spec(obj.get("spec")));
+    // the controller names an Indexed Job's Pods' hosts `<job>-<index>`
+    let spec = obj.get("spec");
+    if get_str(spec, "completionMode") == "Indexed" {
+        if let Some(c) = get_i64(spec, "completions").filter(|c| *c > 0) {
+            let name = get_str(obj.get("metadata"), "name");
+            let hostname = format!("{}-{}", name, c - 1);
+            if !is_dns1123_label(&hostname) {
+                errs.push(FieldError::invalid("metadata.name", json!(name), &format!("will not able to create pod with invalid DNS label: {}", hostname)));
+            }
+        }
+    }
     errs
 }
 
@@ -450,7 +461,7 @@ pub fn validate_job(obj: &Value) -> Vec<FieldError> {
 pub fn validate_job_update(new: &Value, old: &Value) -> Vec<FieldError> {
     let mut errs = validate_object_meta_update(new, old);
     errs.extend(validate_job_spec(new.get("spec")));
-    for key in ["completions", "selector", "template", "completionMode"] {
+    for key in ["completions", "selector", "template", "completionMode", "podFailurePolicy", "backoffLimitPerIndex", "managedBy", "successPolicy"] {
         let (n, o) = (new.get("spec").and_then(|s| s.get(key)), old.get("spec").and_then(|s| s.get(key)));
         if !semantic_eq(n, o) {
             errs.push(FieldError::invalid(Path::new("spec").child(key).as_str(), n.cloned().unwrap_or(Value::Null), FIELD_IMMUTABLE_ERROR_MSG));
@@ -463,10 +474,13 @@ pub fn validate_job_update(new: &Value, old: &Value) -> Vec<FieldError> {
 fn validate_job_spec(spec: Option<&Value>) -> Errs {
     let path = Path::new("spec");
     let mut errs = Vec::new();
-    for key in ["parallelism", "completions", "activeDeadlineSeconds", "backoffLimit", "ttlSecondsAfterFinished"] {
+    for key in ["parallelism", "completions", "activeDeadlineSeconds", "backoffLimit", "ttlSecondsAfterFinished", "backoffLimitPerIndex", "maxFailedIndexes"] {
         if let Some(n) = get_i64(spec, key) {
             errs.extend(nonnegative(n, &path.child(key)));
         }
+    }
+    if get(spec, "maxFailedIndexes").is_some() && get(spec, "backoffLimitPerIndex").is_none() {
+        errs.push(FieldError::required(path.child("backoffLimitPerIndex").as_str(), "when maxFailedIndexes is specified"));
     }
     let mode = get_str(spec, "completionMode");
     if !mode.is_empty() && mode != "NonIndexed" && mode != "Indexed" {
@@ -475,7 +489,40 @@ fn validate_job_spec(spec: Option<&Value>) -> Errs {
     if mode == "Indexed" && get(spec, "completions").is_none() {
         errs.push(FieldError::required(path.child("completions").as_str(), "when completion mode is Indexed"));
     }
+    if mode == "Indexed" {
+        if let Some(p) = get_i64(spec, "parallelism").filter(|p| *p > MAX_PARALLELISM_FOR_INDEXED_JOB) {
+            errs.push(FieldError::invalid(path.child("parallelism").as_str(), json!(p), &format!("must be less than or equal to {} when completion mode is Indexed", MAX_PARALLELISM_FOR_INDEXED_JOB)));
+        }
+    }
+    if mode.is_empty() || mode == "NonIndexed" {
+        for key in ["backoffLimitPerIndex", "maxFailedIndexes"] {
+            if let Some(n) = get_i64(spec, key) {
+                errs.push(FieldError::invalid(path.child(key).as_str(), json!(n), "requires indexed completion mode"));
+            }
+        }
+    }
     let tpl = get(spec, "template");
+    let pfp = get(spec, "podFailurePolicy");
+    if pfp.is_some() {
+        errs.extend(validate_pod_failure_policy(spec, &path.child("podFailurePolicy")));
+    }
+    if let Some(sp) = get(spec, "successPolicy") {
+        if mode != "Indexed" {
+            errs.push(FieldError::invalid(path.child("successPolicy").as_str(), sp.clone(), "requires indexed completion mode").with_raw_value(go_json(sp)));
+        } else {
+            errs.extend(validate_success_policy(spec, &path.child("successPolicy")));
+        }
+    }
+    if let Some(rp) = get(spec, "podReplacementPolicy").and_then(Value::as_str) {
+        let rp_path = path.child("podReplacementPolicy");
+        if pfp.is_some() {
+            if rp != "Failed" {
+                errs.push(FieldError::not_supported(rp_path.as_str(), json!(rp), &["Failed"]));
+            }
+        } else if rp != "Failed" && rp != "TerminatingOrFailed" {
+            errs.push(FieldError::not_supported(rp_path.as_str(), json!(rp), &["Failed", "TerminatingOrFailed"]));
+        }
+    }
     errs.extend(validate_pod_template_spec(tpl, &path.child("template")));
     let rp = get_str(get(tpl, "spec"), "restartPolicy");
     let rp_path = path.child("template").child("spec").child("restartPolicy");
@@ -483,6 +530,8 @@ fn validate_job_spec(spec: Option<&Value>) -> Errs {
         errs.push(FieldError::required(rp_path.as_str(), "valid values: \"OnFailure\", \"Never\""));
     } else if rp != "OnFailure" && rp != "Never" {
         errs.push(FieldError::not_supported(rp_path.as_str(), json!(rp), &["OnFailure", "Never"]));
+    } else if pfp.is_some() && rp != "Never" {
+        errs.push(FieldError::invalid(rp_path.as_str(), json!(rp), "only \"Never\" is supported when podFailurePolicy is specified"));
     }
     let sel = get(spec, "selector");
     match sel {
@@ -493,6 +542,194 @@ fn validate_job_spec(spec: Option<&Value>) -> Errs {
         let labels = get(get(tpl, "metadata"), "labels");
         if !selector.matches(&labels_of(labels)) {
             errs.push(FieldError::invalid(path.child("template").child("metadata").child("labels").as_str(), map_json(labels), "`selector` does not match template `labels`"));
+        }
+    }
+    errs
+}
+
+/// `maxParallelismForIndexedJob`.
+const MAX_PARALLELISM_FOR_INDEXED_JOB: i64 = 100_000;
+
+/// `field.Invalid` with `field.OmitValueType{}`: the body has no value.
+fn invalid_omit_value(path: &Path, detail: &str) -> FieldError {
+    FieldError { bad_value: None, ..FieldError::invalid(path.as_str(), Value::Null, detail) }
+}
+
+/// `validatePodFailurePolicy`: at most 20 rules, each with a supported action and exactly one
+/// of `onExitCodes` (an operator, a container of the template, 1 to 255 ordered distinct values,
+/// no 0 for `In`) and `onPodConditions` (at most 20 patterns, a qualified type, a status).
+fn validate_pod_failure_policy(spec: Option<&Value>, path: &Path) -> Errs {
+    let mut errs = Vec::new();
+    let rules_path = path.child("rules");
+    let rules = get_arr(get(spec, "podFailurePolicy"), "rules");
+    if rules.len() > 20 {
+        errs.push(FieldError::too_many(rules_path.as_str(), rules.len() as i64, 20));
+    }
+    let tpl_spec = get(get(spec, "template"), "spec");
+    let names: BTreeSet<&str> = get_arr(tpl_spec, "containers").iter().chain(get_arr(tpl_spec, "initContainers")).map(|c| get_str(Some(c), "name")).collect();
+    let actions = ["Count", "FailIndex", "FailJob", "Ignore"];
+    for (i, rule) in rules.iter().enumerate() {
+        let rule_path = rules_path.index(i);
+        let rule = Some(rule);
+        let action_path = rule_path.child("action");
+        match get_str(rule, "action") {
+            "" => errs.push(FieldError::required(action_path.as_str(), "valid values: [\"Count\" \"FailIndex\" \"FailJob\" \"Ignore\"]")),
+            "FailIndex" => {
+                if get(spec, "backoffLimitPerIndex").is_none() {
+                    errs.push(FieldError::invalid(action_path.as_str(), json!("FailIndex"), "requires the backoffLimitPerIndex to be set"));
+                }
+            }
+            a if !actions.contains(&a) => errs.push(FieldError::not_supported(action_path.as_str(), json!(a), &actions)),
+            _ => {}
+        }
+        let on_exit = get(rule, "onExitCodes");
+        let on_conds = get_arr(rule, "onPodConditions");
+        if let Some(req) = on_exit {
+            let req = Some(req);
+            let ep = rule_path.child("onExitCodes");
+            let op = get_str(req, "operator");
+            match op {
+                "" => errs.push(FieldError::required(ep.child("operator").as_str(), "valid values: [\"In\" \"NotIn\"]")),
+                "In" | "NotIn" => {}
+                o => errs.push(FieldError::not_supported(ep.child("operator").as_str(), json!(o), &["In", "NotIn"])),
+            }
+            if let Some(cn) = get(req, "containerName").and_then(Value::as_str) {
+                if !names.contains(cn) {
+                    errs.push(FieldError::invalid(ep.child("containerName").as_str(), json!(cn), "must be one of the container or initContainer names in the pod template"));
+                }
+            }
+            let values_path = ep.child("values");
+            let values: Vec<i64> = get_arr(req, "values").iter().filter_map(Value::as_i64).collect();
+            if values.is_empty() {
+                errs.push(FieldError::invalid(values_path.as_str(), json!(values), "at least one value is required").with_raw_value("[]".into()));
+            } else if values.len() > 255 {
+                errs.push(FieldError::too_many(values_path.as_str(), values.len() as i64, 255));
+            }
+            let mut seen = BTreeSet::new();
+            let mut ordered = true;
+            for (j, v) in values.iter().enumerate() {
+                let vp = values_path.index(j);
+                if op == "In" && *v == 0 {
+                    errs.push(FieldError::invalid(vp.as_str(), json!(v), "must not be 0 for the In operator"));
+                }
+                if !seen.insert(*v) {
+                    errs.push(FieldError::duplicate(vp.as_str(), json!(v)));
+                }
+                if j > 0 && values[j - 1] > *v {
+                    ordered = false;
+                }
+            }
+            if !ordered {
+                let rendered = format!("[{}]", values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(","));
+                errs.push(FieldError::invalid(values_path.as_str(), json!(values), "must be ordered").with_raw_value(rendered));
+            }
+        }
+        if !on_conds.is_empty() {
+            let cp = rule_path.child("onPodConditions");
+            if on_conds.len() > 20 {
+                errs.push(FieldError::too_many(cp.as_str(), on_conds.len() as i64, 20));
+            }
+            for (j, pat) in on_conds.iter().enumerate() {
+                let pp = cp.index(j);
+                errs.extend(validate_qualified_name(get_str(Some(pat), "type"), &pp.child("type")));
+                match get_str(Some(pat), "status") {
+                    "" => errs.push(FieldError::required(pp.child("status").as_str(), "valid values: [\"False\" \"True\" \"Unknown\"]")),
+                    "True" | "False" | "Unknown" => {}
+                    s => errs.push(FieldError::not_supported(pp.child("status").as_str(), json!(s), &["False", "True", "Unknown"])),
+                }
+            }
+        }
+        if on_exit.is_some() && !on_conds.is_empty() {
+            errs.push(invalid_omit_value(&rule_path, "specifying both OnExitCodes and OnPodConditions is not supported"));
+        }
+        if on_exit.is_none() && on_conds.is_empty() {
+            errs.push(invalid_omit_value(&rule_path, "specifying one of OnExitCodes and OnPodConditions is required"));
+        }
+    }
+    errs
+}
+
+/// `parseIndexInterval` / `validateIndexesFormat`: how many indexes `1,3-5` names, or why it is
+/// malformed.
+fn validate_indexes_format(s: &str, completions: i64) -> Result<i64, String> {
+    if s.is_empty() {
+        return Ok(0);
+    }
+    let mut last: Option<i64> = None;
+    let mut total = 0;
+    for interval in s.split(',') {
+        let limits: Vec<&str> = interval.split('-').collect();
+        if limits.len() > 2 {
+            return Err(format!("the fragment {} violates the requirement that an index interval can have at most two parts separated by '-'", go_quote(interval)));
+        }
+        let parse = |t: &str| -> Result<i64, String> {
+            let x = t.parse::<i64>().map_err(|_| format!("cannot convert string to integer for index: {}", go_quote(t)))?;
+            if x >= completions {
+                return Err(format!("too large index: {}", go_quote(t)));
+            }
+            Ok(x)
+        };
+        let x = parse(limits[0])?;
+        let y = match limits.get(1) {
+            Some(t) => {
+                let y = parse(t)?;
+                if x >= y {
+                    return Err(format!("non-increasing order, previous: {}, current: {}", x, y));
+                }
+                y
+            }
+            None => x,
+        };
+        if let Some(l) = last.filter(|l| *l >= x) {
+            return Err(format!("non-increasing order, previous: {}, current: {}", l, x));
+        }
+        total += y - x + 1;
+        last = Some(y);
+    }
+    Ok(total)
+}
+
+/// `validateSuccessPolicy`: 1 to 20 rules, each with `succeededIndexes` (well formed, at most
+/// 64 KiB) or `succeededCount` (not negative, at most completions and the rule's indexes).
+fn validate_success_policy(spec: Option<&Value>, path: &Path) -> Errs {
+    let mut errs = Vec::new();
+    let rules_path = path.child("rules");
+    let rules = get_arr(get(spec, "successPolicy"), "rules");
+    if rules.is_empty() {
+        errs.push(FieldError::required(rules_path.as_str(), "at least one rules must be specified when the successPolicy is specified"));
+    }
+    if rules.len() > 20 {
+        errs.push(FieldError::too_many(rules_path.as_str(), rules.len() as i64, 20));
+    }
+    let completions = get_i64(spec, "completions").unwrap_or(0);
+    for (i, rule) in rules.iter().enumerate() {
+        let rp = rules_path.index(i);
+        let rule = Some(rule);
+        let indexes = get(rule, "succeededIndexes").and_then(Value::as_str);
+        let count = get_i64(rule, "succeededCount");
+        if indexes.is_none() && count.is_none() {
+            errs.push(FieldError::required(rp.as_str(), "at least one of succeededCount or succeededIndexes must be specified"));
+        }
+        let mut total = 0;
+        if let Some(s) = indexes {
+            let ip = rp.child("succeededIndexes");
+            if s.len() > 64 * 1024 {
+                errs.push(FieldError::too_long(ip.as_str(), 64 * 1024));
+            }
+            match validate_indexes_format(s, completions) {
+                Ok(t) => total = t,
+                Err(e) => errs.push(FieldError::invalid(ip.as_str(), json!(s), &format!("error parsing succeededIndexes: {}", e))),
+            }
+        }
+        if let Some(c) = count {
+            let cp = rp.child("succeededCount");
+            errs.extend(nonnegative(c, &cp));
+            if c > completions {
+                errs.push(FieldError::invalid(cp.as_str(), json!(c), &format!("must be less than or equal to {} (the number of specified completions)", completions)));
+            }
+            if indexes.is_some() && c > total {
+                errs.push(FieldError::invalid(cp.as_str(), json!(c), &format!("must be less than or equal to {} (the number of indexes in the specified succeededIndexes field)", total)));
+            }
         }
     }
     errs

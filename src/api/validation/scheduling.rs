@@ -60,3 +60,34 @@ pub fn validate_priority_class_update(new: &Value, old: &Value) -> Vec<FieldErro
     }
     errs
 }
+
+/// The quota resource names `IsStandardQuotaResourceName` accepts (plus `count/…`, `requests.…`
+/// for extended resources and the per-StorageClass names).
+const STANDARD_QUOTA_RESOURCES: [&str; 20] = [
+    "pods", "cpu", "memory", "requests.cpu", "requests.memory", "limits.cpu", "limits.memory", "ephemeral-storage", "requests.ephemeral-storage",
+    "limits.ephemeral-storage", "services", "services.nodeports", "services.loadbalancers", "persistentvolumeclaims", "requests.storage", "configmaps", "secrets",
+    "resourcequotas", "replicationcontrollers", "storage",
+];
+
+/// `ValidateResourceQuota` (the parts kubesim checks): standard resource names, quantities
+/// that parse and are not negative.
+pub fn validate_resource_quota(obj: &Value) -> Vec<FieldError> {
+    let mut errs = validate_object_meta(obj, true, name_is_dns_subdomain);
+    let hard = Path::new("spec").child("hard");
+    if let Some(m) = get(get(Some(obj), "spec"), "hard").and_then(Value::as_object) {
+        for (k, v) in m {
+            let p = hard.key(k);
+            let standard = STANDARD_QUOTA_RESOURCES.contains(&k.as_str()) || k.starts_with("count/") || k.starts_with("requests.") || k.contains(".storageclass.storage.k8s.io/");
+            if !standard {
+                errs.push(FieldError::invalid(p.as_str(), json!(k), "must be a standard resource for quota"));
+                continue;
+            }
+            if let Some(q) = super::pod::parse_quantity_at(v, &p, &mut errs) {
+                if q.nanos() < 0 {
+                    errs.push(FieldError::invalid(p.as_str(), json!(q.to_string()), IS_NEGATIVE_ERROR_MSG));
+                }
+            }
+        }
+    }
+    errs
+}

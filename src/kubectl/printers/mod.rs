@@ -252,6 +252,8 @@ const PV_COLUMNS: &[Column] = &[
     col("VolumeMode", 1),
 ];
 const STORAGE_CLASS_COLUMNS: &[Column] = &[name_col(0), col("Provisioner", 0), col("ReclaimPolicy", 0), col("VolumeBindingMode", 0), col("AllowVolumeExpansion", 0), col("Age", 0)];
+const RESOURCE_QUOTA_COLUMNS: &[Column] = &[name_col(0), col("Age", 0), col("Request", 0), col("Limit", 0)];
+const PRIORITY_CLASS_COLUMNS: &[Column] = &[name_col(0), col("Value", 0), col("Global-Default", 0), col("Age", 0), col("PreemptionPolicy", 0)];
 const CONTROLLER_REVISION_COLUMNS: &[Column] = &[name_col(0), col("Controller", 0), col("Revision", 0), col("Age", 0)];
 const EVENT_COLUMNS: &[Column] = &[
     col("Last Seen", 0),
@@ -277,6 +279,8 @@ fn kind_prefix(kind: &str) -> String {
         "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet" | "ControllerRevision" => format!("{}.apps", kind.to_lowercase()),
         "Event" => "event".into(),
         "EndpointSlice" => "endpointslice.discovery.k8s.io".into(),
+        "PriorityClass" => "priorityclass.scheduling.k8s.io".into(),
+        "StorageClass" => "storageclass.storage.k8s.io".into(),
         k => k.to_lowercase(),
     }
 }
@@ -383,6 +387,24 @@ fn print_daemon_set_row(ds: &Value, now_ms: i64) -> Vec<String> {
         images,
         format_label_selector(get(ds, &["spec", "selector"])),
     ]
+}
+
+/// `printResourceQuota`: `name: used/hard` for each resource of `status.hard`, sorted; names
+/// starting with `limits.` in LIMIT, all others in REQUEST.
+fn print_resource_quota_row(q: &Value, now_ms: i64) -> Vec<String> {
+    let hard = crate::api::quota::list_of(get(q, &["status", "hard"]));
+    let used = crate::api::quota::list_of(get(q, &["status", "used"]));
+    let (mut request, mut limit) = (Vec::new(), Vec::new());
+    for (k, h) in &hard {
+        let u = used.get(k).map(|u| u.to_string()).unwrap_or_else(|| "0".into());
+        let cell = format!("{}: {}/{}", k, u, h);
+        if k.starts_with("limits.") {
+            limit.push(cell);
+        } else {
+            request.push(cell);
+        }
+    }
+    vec![gs(q, &["metadata", "name"]).to_string(), age(q, now_ms), request.join(", "), limit.join(", ")]
 }
 
 /// `printStatefulSet`: READY is `readyReplicas/spec.replicas`.
@@ -991,6 +1013,20 @@ pub fn print_table(kind: &str, objs: &[Value], wide: bool, with_kind: bool, now_
         "StatefulSet" => (STATEFULSET_COLUMNS, objs.iter().map(|o| print_stateful_set_row(o, now_ms)).collect()),
         "PersistentVolumeClaim" => (PVC_COLUMNS, objs.iter().map(|o| print_pvc_row(o, now_ms)).collect()),
         "PersistentVolume" => (PV_COLUMNS, objs.iter().map(|o| print_pv_row(o, now_ms)).collect()),
+        "ResourceQuota" => (RESOURCE_QUOTA_COLUMNS, objs.iter().map(|o| print_resource_quota_row(o, now_ms)).collect()),
+        "PriorityClass" => (
+            PRIORITY_CLASS_COLUMNS,
+            objs.iter()
+                .map(|o| {
+                    let policy = match gs(o, &["preemptionPolicy"]) {
+                        "" => "<none>".to_string(),
+                        p => p.to_string(),
+                    };
+                    let global = get(o, &["globalDefault"]).and_then(Value::as_bool).unwrap_or(false);
+                    vec![gs(o, &["metadata", "name"]).to_string(), gi(o, &["value"]).unwrap_or(0).to_string(), global.to_string(), age(o, now_ms), policy]
+                })
+                .collect(),
+        ),
         "StorageClass" => (STORAGE_CLASS_COLUMNS, objs.iter().map(|o| print_storage_class_row(o, now_ms)).collect()),
         "ControllerRevision" => (CONTROLLER_REVISION_COLUMNS, objs.iter().map(|o| print_controller_revision_row(o, now_ms)).collect()),
         "Pod" => (POD_COLUMNS, objs.iter().map(|o| print_pod_row(o, now_ms)).collect()),
