@@ -44,6 +44,10 @@ pub enum Actor {
     NamespaceController,
     /// The resource quota controller (`resourcequota-controller`).
     ResourceQuotaController,
+    /// `persistentvolumeclaim-protection-controller`.
+    PvcProtectionController,
+    /// `persistentvolume-protection-controller`.
+    PvProtectionController,
     /// The storage provisioner (minikube's `storage-provisioner`, `k8s.io/minikube-hostpath`).
     StorageProvisioner,
     Kubelet(String),
@@ -78,6 +82,8 @@ impl Actor {
             Actor::StorageProvisioner => "storage-provisioner".into(),
             Actor::NamespaceController => "namespace-controller".into(),
             Actor::ResourceQuotaController => "resourcequota-controller".into(),
+            Actor::PvcProtectionController => "pvc-protection-controller".into(),
+            Actor::PvProtectionController => "pv-protection-controller".into(),
             Actor::Kubelet(n) => format!("kubelet@{}", n),
             Actor::KubeProxy(n) => format!("kube-proxy@{}", n),
             Actor::CoreDns => "coredns".into(),

@@ -299,9 +299,23 @@ pub fn set_object_defaults_job(obj: &mut Value) {
         set_ptr_default(spec, "completions", json!(1));
     }
     set_ptr_default(spec, "parallelism", json!(1));
-    set_ptr_default(spec, "backoffLimit", json!(6));
+    // with backoffLimitPerIndex the global limit is math.MaxInt32
+    let backoff_limit = if ptr_unset(spec, "backoffLimitPerIndex") { 6 } else { i32::MAX as i64 };
+    set_ptr_default(spec, "backoffLimit", json!(backoff_limit));
     set_ptr_default(spec, "completionMode", json!("NonIndexed"));
     set_ptr_default(spec, "suspend", json!(false));
+    // a pod failure policy's condition patterns default to status True
+    if let Some(rules) = spec.get_mut("podFailurePolicy").and_then(|p| p.get_mut("rules")).and_then(Value::as_array_mut) {
+        for rule in rules {
+            if let Some(patterns) = rule.get_mut("onPodConditions").and_then(Value::as_array_mut) {
+                for p in patterns.iter_mut().filter_map(Value::as_object_mut) {
+                    if p.get("status").and_then(Value::as_str).unwrap_or("").is_empty() {
+                        p.insert("status".into(), json!("True"));
+                    }
+                }
+            }
+        }
+    }
     let policy = if ptr_unset(spec, "podFailurePolicy") { "TerminatingOrFailed" } else { "Failed" };
     set_ptr_default(spec, "podReplacementPolicy", json!(policy));
     if let Some(tpl) = ensure_obj(spec, "template") {

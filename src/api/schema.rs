@@ -1267,7 +1267,12 @@ status: {}
             ("daemonset", "apps/v1", "DaemonSet", true),
             ("job", "batch/v1", "Job", true),
             ("cronjob", "batch/v1", "CronJob", true),
-            ("statefulset not in schema", "apps/v1", "StatefulSet", false),
+            ("statefulset", "apps/v1", "StatefulSet", true),
+            ("pvc", "v1", "PersistentVolumeClaim", true),
+            ("storageclass", "storage.k8s.io/v1", "StorageClass", true),
+            ("priorityclass", "scheduling.k8s.io/v1", "PriorityClass", true),
+            ("resourcequota", "v1", "ResourceQuota", true),
+            ("configmap not in schema", "v1", "ConfigMap", false),
             ("kind is case-sensitive", "apps/v1", "deployment", false),
         ];
         for (name, api_version, kind, want) in cases {
@@ -1763,10 +1768,24 @@ status: {}
             },
             Case {
                 name: "kinds outside the schema are not checked",
-                api_version: "apps/v1",
-                kind: "StatefulSet",
+                api_version: "v1",
+                kind: "ConfigMap",
                 obj: json!({"whatever": 1}),
                 want: None,
+            },
+            Case {
+                name: "a StatefulSet claim template's field typo",
+                api_version: "apps/v1",
+                kind: "StatefulSet",
+                obj: json!({"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "web"}, "spec": {"volumeClaimTemplates": [{"metadata": {"name": "data"}, "spec": {"accesModes": ["ReadWriteOnce"]}}]}}),
+                want: Some(r#"strict decoding error: unknown field "spec.volumeClaimTemplates[0].spec.accesModes""#),
+            },
+            Case {
+                name: "a PriorityClass field typo",
+                api_version: "scheduling.k8s.io/v1",
+                kind: "PriorityClass",
+                obj: json!({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "high"}, "value": 1000, "globalDefualt": true}),
+                want: Some(r#"strict decoding error: unknown field "globalDefualt""#),
             },
             Case {
                 name: "a Service port's typo",

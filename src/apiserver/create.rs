@@ -155,10 +155,12 @@ impl ApiServer {
                 meta::remove(&mut obj, &["status"]);
                 self.admit_default_storage_class(&mut obj);
                 defaults::set_object_defaults_pvc(&mut obj);
+                add_finalizer(&mut obj, crate::controllers::volumeprotection::PVC_PROTECTION_FINALIZER);
             }
             "PersistentVolume" => {
                 meta::remove(&mut obj, &["status"]);
                 defaults::set_object_defaults_pv(&mut obj);
+                add_finalizer(&mut obj, crate::controllers::volumeprotection::PV_PROTECTION_FINALIZER);
                 meta::set(&mut obj, &["status", "lastPhaseTransitionTime"], json!(time::rfc3339(now_ms)));
             }
             "StorageClass" => defaults::set_object_defaults_storage_class(&mut obj),
@@ -485,6 +487,20 @@ fn generate_job_selector(job: &mut Value) {
     if empty {
         if let Some(l) = meta::get(job, &["spec", "template", "metadata", "labels"]).cloned() {
             meta::set(job, &["metadata", "labels"], l);
+        }
+    }
+}
+
+/// The `StorageObjectInUseProtection` admission plugin: a claim or volume is created with its
+/// protection finalizer.
+fn add_finalizer(obj: &mut Value, f: &str) {
+    let fins = meta::entry(obj, &["metadata", "finalizers"]);
+    if !fins.is_array() {
+        *fins = json!([]);
+    }
+    if let Some(a) = fins.as_array_mut() {
+        if !a.iter().any(|x| x.as_str() == Some(f)) {
+            a.push(json!(f));
         }
     }
 }

@@ -22,6 +22,7 @@ pub mod replicaset;
 pub mod resourcequota;
 pub mod statefulset;
 pub mod ttlafterfinished;
+pub mod volumeprotection;
 
 use crate::cluster::Cluster;
 
@@ -37,6 +38,8 @@ pub fn install(c: &mut Cluster) {
     c.add_component(persistentvolume::PersistentVolumeController::default());
     c.add_component(namespace::NamespaceController::default());
     c.add_component(resourcequota::ResourceQuotaController::default());
+    c.add_component(volumeprotection::PvcProtectionController::default());
+    c.add_component(volumeprotection::PvProtectionController::default());
     c.add_component(garbagecollector::GarbageCollector::default());
     let (cidr, mask) = (c.config().cluster_cidr, c.config().node_cidr_mask_size);
     c.add_component(nodeipam::NodeIpamController::new(cidr, mask));

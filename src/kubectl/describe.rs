@@ -1275,9 +1275,24 @@ pub fn describe_job(job: &Value, events: &[Value], now_ms: i64) -> String {
         Some(r) => w.write(0, &format!("Pods Statuses:\t{} Active ({} Ready) / {} Succeeded / {} Failed\n", n("active"), r, n("succeeded"), n("failed"))),
         None => w.write(0, &format!("Pods Statuses:\t{} Active / {} Succeeded / {} Failed\n", n("active"), n("succeeded"), n("failed"))),
     }
+    if mode == "Indexed" {
+        w.write(0, &format!("Completed Indexes:\t{}\n", cap_indexes_list_or_none(gs(job, &["status", "completedIndexes"]), 50)));
+    }
     describe_pod_template(&mut w, get(job, &["spec", "template"]));
     describe_events(&mut w, events, now_ms);
     w.finish()
+}
+
+/// `capIndexesListOrNone`: `<none>` when empty; past `soft_limit` characters, cut after the next
+/// comma and end with `...`.
+fn cap_indexes_list_or_none(indexes: &str, soft_limit: usize) -> String {
+    if indexes.is_empty() {
+        return "<none>".into();
+    }
+    match indexes.bytes().enumerate().skip(soft_limit).find(|(_, b)| *b == b',') {
+        Some((ix, _)) => format!("{}...", &indexes[..=ix]),
+        None => indexes.to_string(),
+    }
 }
 
 /// Go's `%v` / `%s` of a string slice (`[a b]`, `[]` when empty or unset).

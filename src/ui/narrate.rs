@@ -30,6 +30,8 @@ pub fn actor_name(lang: Lang, a: &Actor) -> String {
         Actor::StorageProvisioner => tr(lang, "actor.prov").into(),
         Actor::NamespaceController => tr(lang, "actor.nsc").into(),
         Actor::ResourceQuotaController => tr(lang, "actor.rqc").into(),
+        Actor::PvcProtectionController => tr(lang, "actor.pvcprot").into(),
+        Actor::PvProtectionController => tr(lang, "actor.pvprot").into(),
         Actor::JobController => tr(lang, "actor.jc").into(),
         Actor::CronJobController => tr(lang, "actor.cjc").into(),
         Actor::TtlAfterFinishedController => tr(lang, "actor.ttl").into(),
@@ -319,6 +321,8 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
                 (Actor::Scheduler, "DELETE", "pods", _) => say(lang, "n.req.sched.preempt", &v),
                 (Actor::NamespaceController, "DELETE", _, _) => say(lang, "n.req.nsc.deletecollection", &v),
                 (Actor::ResourceQuotaController, _, "resourcequotas", "status") => say(lang, "n.req.rqc.status", &v),
+                (Actor::PvcProtectionController, _, "persistentvolumeclaims", _) => say(lang, "n.req.pvcprot.release", &v),
+                (Actor::PvProtectionController, _, "persistentvolumes", _) => say(lang, "n.req.pvprot.release", &v),
                 (Actor::NamespaceController, _, "namespaces", "finalize") => say(lang, "n.req.nsc.finalize", &v),
                 (Actor::NamespaceController, _, "namespaces", "status") => say(lang, "n.req.nsc.status", &v),
                 (Actor::Kubelet(_), _, "pods", "status") => {

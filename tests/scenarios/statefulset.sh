@@ -4,7 +4,9 @@
 # PersistentVolume controller binds), waits until it is Running and Ready, then web-1, then web-2.
 # Each Pod has a stable name and DNS name (web-0.nginx); scaling down removes the highest ordinal
 # first and keeps the claims, so scaling up again gives web-1 its old volume back. A rolling update
-# with a partition updates only the ordinals at or above it, from the highest down.
+# with a partition updates only the ordinals at or above it, from the highest down. A claim
+# deleted while its Pod runs stays Terminating (pvc-protection) until the Pod is gone; its volume
+# is then Released and deleted by the provisioner (reclaim policy Delete).
 sim addon coredns
 sim settle
 kubectl apply -f - <<EOF
@@ -176,3 +178,10 @@ kubectl rollout history statefulset/web
 kubectl get events --field-selector involvedObject.kind=StatefulSet
 kubectl get statefulset web -o jsonpath='{.status}{"\n"}'
 kubectl describe statefulset web
+kubectl delete pvc www-web-0
+kubectl get pvc www-web-0
+kubectl delete statefulset web
+sim settle
+kubectl get pods -l app=nginx
+kubectl get pvc
+kubectl get pv

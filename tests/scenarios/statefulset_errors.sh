@@ -2,7 +2,8 @@
 # come with them: a selector that does not match the template, a negative partition, an unknown
 # pod management policy, a name that is not a DNS label, an update to a field that is fixed
 # (volumeClaimTemplates), a claim without access modes or size, a class without provisioner, a
-# claim with no class and no volume, and a Pod whose claim does not exist.
+# claim with no class and no volume, a Pod whose claim does not exist, and a misspelt field in a
+# claim template (strict decoding).
 # Nothing is half-applied: the StatefulSet keeps its first spec.
 kubectl apply -f - <<EOF
 apiVersion: apps/v1
@@ -166,3 +167,30 @@ EOF
 sim settle
 kubectl get pod reader
 kubectl get events --field-selector involvedObject.name=reader
+kubectl apply -f - <<EOF
+apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: cache
+spec:
+  serviceName: cache
+  selector:
+    matchLabels:
+      app: cache
+  template:
+    metadata:
+      labels:
+        app: cache
+    spec:
+      containers:
+      - name: redis
+        image: redis:7
+  volumeClaimTemplates:
+  - metadata:
+      name: data
+    spec:
+      accessModes: [ "ReadWriteOnce" ]
+      resources:
+        request:
+          storage: 1Gi
+EOF

@@ -516,8 +516,6 @@ fn print_job_row(job: &Value, now_ms: i64) -> Vec<String> {
         "Suspended"
     } else if cond("FailureTarget") {
         "FailureTarget"
-    } else if cond("SuccessCriteriaMet") {
-        "SuccessCriteriaMet"
     } else {
         "Running"
     };

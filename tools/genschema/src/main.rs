@@ -16,7 +16,7 @@
 //!
 //! Usage (from this directory): `cargo run --release > ../../src/api/schema_data.txt`
 
-use k8s_openapi::api::{apps::v1 as apps, batch::v1 as batch, core::v1 as core, discovery::v1 as discovery};
+use k8s_openapi::api::{apps::v1 as apps, batch::v1 as batch, core::v1 as core, discovery::v1 as discovery, scheduling::v1 as scheduling, storage::v1 as storage};
 use schemars::{generate::SchemaSettings, SchemaGenerator};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -27,6 +27,8 @@ const PACKAGES: &[(&str, &str, &str)] = &[
     ("io.k8s.api.batch.v1", "batch", "v1"),
     ("io.k8s.api.core.v1", "core", "v1"),
     ("io.k8s.api.discovery.v1", "discovery", "v1"),
+    ("io.k8s.api.scheduling.v1", "scheduling", "v1"),
+    ("io.k8s.api.storage.v1", "storage", "v1"),
     ("io.k8s.apimachinery.pkg.apis.meta.v1", "meta", "v1"),
 ];
 
@@ -357,6 +359,12 @@ fn main() {
         ),
         ("apps/v1", "DaemonSet", def_of::<apps::DaemonSet>(&mut generator)),
         ("apps/v1", "ControllerRevision", def_of::<apps::ControllerRevision>(&mut generator)),
+        ("apps/v1", "StatefulSet", def_of::<apps::StatefulSet>(&mut generator)),
+        ("v1", "PersistentVolumeClaim", def_of::<core::PersistentVolumeClaim>(&mut generator)),
+        ("v1", "PersistentVolume", def_of::<core::PersistentVolume>(&mut generator)),
+        ("v1", "ResourceQuota", def_of::<core::ResourceQuota>(&mut generator)),
+        ("storage.k8s.io/v1", "StorageClass", def_of::<storage::StorageClass>(&mut generator)),
+        ("scheduling.k8s.io/v1", "PriorityClass", def_of::<scheduling::PriorityClass>(&mut generator)),
         ("batch/v1", "Job", def_of::<batch::Job>(&mut generator)),
         ("batch/v1", "CronJob", def_of::<batch::CronJob>(&mut generator)),
         ("v1", "Binding", def_of::<core::Binding>(&mut generator)),
