@@ -43,6 +43,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("daemonset"),
     scenario!("job"),
     scenario!("cronjob"),
+    scenario!("job_indexed"),
     scenario!("statefulset"),
     scenario!("statefulset_errors"),
     scenario!("priority_preemption"),

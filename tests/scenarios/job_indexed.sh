@@ -8,7 +8,8 @@
 # Pods keep being replaced after the back-off. "leader" is done once index 0 succeeds
 # (successPolicy): SuccessCriteriaMet, then Complete with the reason SuccessPolicy. "paused" is
 # created suspended (no Pods, no startTime), resumed, suspended again (its Pods are deleted) and
-# resumed (startTime restarts) by applying the changed manifest.
+# resumed (startTime restarts) by applying the changed manifest. ("flaky" would run forever, so
+# it is deleted before the clock settles again.)
 kubectl apply -f - <<EOF
 apiVersion: batch/v1
 kind: Job
@@ -90,7 +91,9 @@ kubectl get jobs answer flaky
 kubectl get pods -l job-name=answer
 kubectl get pods -l job-name=flaky
 kubectl get job answer -o yaml
+kubectl get events --field-selector involvedObject.name=answer
 kubectl describe job flaky
+kubectl delete job flaky
 kubectl apply -f - <<EOF
 apiVersion: batch/v1
 kind: Job
@@ -116,6 +119,7 @@ kind: Job
 metadata:
   name: unindexed
 spec:
+  parallelism: 2
   completionMode: Indexed
   template:
     spec:
@@ -146,6 +150,8 @@ spec:
 EOF
 sim advance 6s
 kubectl get jobs leader
+kubectl get pods -l job-name=leader
+kubectl get events --field-selector involvedObject.name=leader
 kubectl get job leader -o yaml
 kubectl apply -f - <<EOF
 apiVersion: batch/v1
