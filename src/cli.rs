@@ -2,7 +2,9 @@
 //!
 //! - `kubesim run SCRIPT [--seed N]` — run a scenario script (`-` = stdin), print the transcript;
 //! - `kubesim apply FILE.yaml [--seed N]` — apply to the default cluster, settle, print events and tables;
-//! - `kubesim bench [--nodes N] [--pods N] [--seed N]` — the benchmark (one JSON line).
+//! - `kubesim bench [--nodes N] [--pods N] [--seed N]` — the benchmark (one JSON line);
+//! - `kubesim serve [--addr 127.0.0.1:6443] [--seed N] [--speed X] [--kubeconfig-out FILE]` — the
+//!   cluster behind the Kubernetes REST API for the real kubectl (not in WASI builds: see `serve`).
 
 use crate::{kubectl, sandbox, script};
 use std::io::Read;
@@ -10,7 +12,9 @@ use std::io::Read;
 const USAGE: &str = "usage:
   kubesim run SCRIPT [--seed N]        run a scenario script (SCRIPT may be - for stdin)
   kubesim apply FILE.yaml [--seed N]   apply to the default cluster, settle, print events and objects
-  kubesim bench [--nodes N] [--pods N] [--deployments N] [--seed N]";
+  kubesim bench [--nodes N] [--pods N] [--deployments N] [--seed N]
+  kubesim serve [--addr 127.0.0.1:6443] [--seed N] [--speed X] [--kubeconfig-out FILE]
+                                       serve the Kubernetes API over plain HTTP for the real kubectl";
 
 fn read_input(path: &str) -> Result<String, String> {
     if path == "-" {
@@ -78,12 +82,48 @@ fn run(args: &[String]) -> Result<i32, String> {
             Ok(0)
         }
         "bench" => bench(rest, seed),
+        "serve" => serve(rest, seed),
         "" | "help" | "--help" | "-h" => {
             println!("{}", USAGE);
             Ok(0)
         }
         other => Err(format!("unknown command \"{}\"\n{}", other, USAGE)),
     }
+}
+
+/// `kubesim serve`: see [`crate::serve`].
+#[cfg(not(target_arch = "wasm32"))]
+fn serve(args: &[String], seed: u64) -> Result<i32, String> {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{}", USAGE);
+        return Ok(0);
+    }
+    check_flags(args, &["--addr", "--seed", "--speed", "--kubeconfig-out"])?;
+    let value = |name: &str| -> Result<Option<String>, String> {
+        match args.iter().position(|a| a == name) {
+            Some(i) => args.get(i + 1).cloned().map(Some).ok_or_else(|| format!("{} needs a value", name)),
+            None => Ok(None),
+        }
+    };
+    let mut opts = crate::serve::Options { seed, ..Default::default() };
+    if let Some(a) = value("--addr")? {
+        opts.addr = a;
+    }
+    if let Some(s) = value("--speed")? {
+        opts.speed = s.parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0).ok_or_else(|| format!("--speed expects a number >= 0, got \"{}\"", s))?;
+    }
+    let out = match value("--kubeconfig-out")? {
+        Some(p) => std::path::PathBuf::from(p),
+        None => std::env::temp_dir().join("kubesim.kubeconfig"),
+    };
+    crate::serve::run(&opts, &out)?;
+    Ok(0)
+}
+
+/// `kubesim serve` needs sockets and threads: not in WASI builds.
+#[cfg(target_arch = "wasm32")]
+fn serve(_args: &[String], _seed: u64) -> Result<i32, String> {
+    Err("serve is not available in this build".into())
 }
 
 /// Peak resident set size in MiB (Linux `VmHWM`), 0 where unknown.

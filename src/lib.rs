@@ -49,6 +49,7 @@ pub mod testing;
 
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub mod cli;
+#[cfg(not(target_arch = "wasm32"))] pub mod serve;
 
 /// The Kubernetes version kubesim emulates.
 pub const KUBE_VERSION: &str = "v1.34.0";

@@ -44,6 +44,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("job"),
     scenario!("cronjob"),
     scenario!("job_indexed"),
+    scenario!("job_retries"),
     scenario!("statefulset"),
     scenario!("statefulset_errors"),
     scenario!("priority_preemption"),

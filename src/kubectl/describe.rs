@@ -1,9 +1,11 @@
-//! `kubectl describe` for Deployments, ReplicaSets, DaemonSets, StatefulSets, Jobs, Pods,
-//! Services, Nodes, PersistentVolumeClaims, PersistentVolumes and StorageClasses.
+//! `kubectl describe` for Deployments, ReplicaSets, DaemonSets, StatefulSets, Jobs, CronJobs, Pods,
+//! Services, Nodes, PersistentVolumeClaims, PersistentVolumes, StorageClasses, ResourceQuotas,
+//! PriorityClasses and Namespaces.
 //!
 //! Upstream: `staging/src/k8s.io/kubectl/pkg/describe/describe.go` — `describeDeployment`,
 //! `describeReplicaSet`, `describePod`, `describeNode`, `describeStatefulSet`,
-//! `describePersistentVolumeClaim`, `describePersistentVolume`, `describeStorageClass`, `DescribePodTemplate`,
+//! `describePersistentVolumeClaim`, `describePersistentVolume`, `describeStorageClass`, `describeCronJob`,
+//! `describeQuota`, `describePriorityClass`, `describeNamespace`, `DescribePodTemplate`,
 //! `describeContainers` and friends, `describeVolumes`, `describeNodeResource`,
 //! `DescribeEvents`, `printLabelsMultiline`, `printAnnotationsMultiline`,
 //! `printTolerationsMultilineWithIndent`, `printTaintsMultilineWithIndent`; plus
@@ -1910,6 +1912,262 @@ pub fn describe_node(node: &Value, pods: &[Value], events: &[Value], now_ms: i64
     w.finish()
 }
 
+// ---------------------------------------------------------------------------------------------
+// CronJobs, ResourceQuotas, PriorityClasses, Namespaces
+// ---------------------------------------------------------------------------------------------
+
+/// `CronJobDescriber` / `describeCronJob`.
+pub fn describe_cron_job(cj: &Value, events: &[Value], now_ms: i64) -> String {
+    let mut w = PrefixWriter::new();
+    w.write(0, &format!("Name:\t{}\n", gs(cj, &["metadata", "name"])));
+    w.write(0, &format!("Namespace:\t{}\n", gs(cj, &["metadata", "namespace"])));
+    print_labels_multiline(&mut w, "Labels", &gmap(cj, &["metadata", "labels"]));
+    print_annotations_multiline(&mut w, "Annotations", &gmap(cj, &["metadata", "annotations"]));
+    w.write(0, &format!("Schedule:\t{}\n", gs(cj, &["spec", "schedule"])));
+    w.write(0, &format!("Concurrency Policy:\t{}\n", gs(cj, &["spec", "concurrencyPolicy"])));
+    w.write(0, &format!("Suspend:\t{}\n", print_bool_ptr(get(cj, &["spec", "suspend"]))));
+    match gi(cj, &["spec", "successfulJobsHistoryLimit"]) {
+        Some(n) => w.write(0, &format!("Successful Job History Limit:\t{}\n", n)),
+        None => w.write(0, "Successful Job History Limit:\t<unset>\n"),
+    }
+    match gi(cj, &["spec", "failedJobsHistoryLimit"]) {
+        Some(n) => w.write(0, &format!("Failed Job History Limit:\t{}\n", n)),
+        None => w.write(0, "Failed Job History Limit:\t<unset>\n"),
+    }
+    match gi(cj, &["spec", "startingDeadlineSeconds"]) {
+        Some(n) => w.write(0, &format!("Starting Deadline Seconds:\t{}s\n", n)),
+        None => w.write(0, "Starting Deadline Seconds:\t<unset>\n"),
+    }
+    describe_job_template(&mut w, get(cj, &["spec", "jobTemplate"]));
+    if parse_rfc3339_unix(gs(cj, &["status", "lastScheduleTime"])).is_some() {
+        w.write(0, &format!("Last Schedule Time:\t{}\n", rfc1123z_field(cj, &["status", "lastScheduleTime"])));
+    } else {
+        w.write(0, "Last Schedule Time:\t<unset>\n");
+    }
+    print_active_jobs(&mut w, "Active Jobs", ga(cj, &["status", "active"]));
+    describe_events(&mut w, events, now_ms);
+    w.finish()
+}
+
+/// `describeJobTemplate`: the Job spec's selector, parallelism, completions, deadline and the
+/// pod template (always printed: the Go template is a value, never nil).
+fn describe_job_template(w: &mut PrefixWriter, job_template: Option<&Value>) {
+    let empty = Value::Object(Default::default());
+    let spec = job_template.and_then(|t| t.get("spec")).filter(|s| s.is_object()).unwrap_or(&empty);
+    match get(spec, &["selector"]).filter(|s| s.is_object()) {
+        Some(sel) => w.write(0, &format!("Selector:\t{}\n", selector_string(Some(sel)))),
+        None => w.write(0, "Selector:\t<unset>\n"),
+    }
+    match gi(spec, &["parallelism"]) {
+        Some(n) => w.write(0, &format!("Parallelism:\t{}\n", n)),
+        None => w.write(0, "Parallelism:\t<unset>\n"),
+    }
+    match gi(spec, &["completions"]) {
+        Some(n) => w.write(0, &format!("Completions:\t{}\n", n)),
+        None => w.write(0, "Completions:\t<unset>\n"),
+    }
+    if let Some(n) = gi(spec, &["activeDeadlineSeconds"]) {
+        w.write(0, &format!("Active Deadline Seconds:\t{}s\n", n));
+    }
+    let template = get(spec, &["template"]).filter(|t| t.is_object()).unwrap_or(&empty);
+    describe_pod_template(w, Some(template));
+}
+
+/// `printActiveJobs`: the names of `status.active`, comma-separated, `<none>` when empty.
+fn print_active_jobs(w: &mut PrefixWriter, title: &str, jobs: &[Value]) {
+    w.write(0, &format!("{}:\t", title));
+    if jobs.is_empty() {
+        w.write_line("<none>");
+        return;
+    }
+    for (i, job) in jobs.iter().enumerate() {
+        if i != 0 {
+            w.write(0, ", ");
+        }
+        w.write(0, gs(job, &["name"]));
+    }
+    w.write_line("");
+}
+
+/// `helpTextForResourceQuotaScope`.
+fn help_text_for_resource_quota_scope(scope: &str) -> &'static str {
+    match scope {
+        "Terminating" => "Matches all pods that have an active deadline. These pods have a limited lifespan on a node before being actively terminated by the system.",
+        "NotTerminating" => "Matches all pods that do not have an active deadline. These pods usually include long running pods whose container command is not expected to terminate.",
+        "BestEffort" => "Matches all pods that do not have resource requirements set. These pods have a best effort quality of service.",
+        "NotBestEffort" => "Matches all pods that have at least one resource requirement set. These pods have a burstable or guaranteed quality of service.",
+        _ => "",
+    }
+}
+
+/// `spec.scopes`, sorted (`sort.Strings`).
+fn quota_scopes(q: &Value) -> Vec<String> {
+    let mut scopes: Vec<String> = ga(q, &["spec", "scopes"]).iter().map(scalar_text).collect();
+    scopes.sort();
+    scopes
+}
+
+/// `ResourceQuotaDescriber` / `describeQuota`: a Resource/Used/Hard table of `status.hard`
+/// (sorted by resource name); a used amount whose format differs from the hard one's is printed
+/// as `resource.NewQuantity(used.Value(), hard.Format)`.
+pub fn describe_resource_quota(q: &Value) -> String {
+    let mut w = PrefixWriter::new();
+    w.write(0, &format!("Name:\t{}\n", gs(q, &["metadata", "name"])));
+    w.write(0, &format!("Namespace:\t{}\n", gs(q, &["metadata", "namespace"])));
+    let scopes = quota_scopes(q);
+    if !scopes.is_empty() {
+        w.write(0, &format!("Scopes:\t{}\n", scopes.join(", ")));
+        for scope in &scopes {
+            let help = help_text_for_resource_quota_scope(scope);
+            if !help.is_empty() {
+                w.write(0, &format!(" * {}\n", help));
+            }
+        }
+    }
+    w.write(0, "Resource\tUsed\tHard\n");
+    w.write(0, "--------\t----\t----\n");
+    let hard = crate::api::quota::list_of(get(q, &["status", "hard"]));
+    let used = crate::api::quota::list_of(get(q, &["status", "used"]));
+    for (name, h) in &hard {
+        // a missing used entry is Go's zero Quantity, whose (empty) format always differs
+        let u = match used.get(name) {
+            Some(u) if u.format == h.format => *u,
+            Some(u) => Qty::new(u.value(), h.format),
+            None => Qty::new(0, h.format),
+        };
+        w.write(0, &format!("{}\t{}\t{}\n", name, u, h));
+    }
+    w.finish()
+}
+
+/// `PriorityClassDescriber` / `describePriorityClass`. Annotations print as `labels.FormatLabels`
+/// (one `k=v,...` line, last-applied included), as upstream.
+pub fn describe_priority_class(pc: &Value, events: &[Value], now_ms: i64) -> String {
+    let mut w = PrefixWriter::new();
+    w.write(0, &format!("Name:\t{}\n", gs(pc, &["metadata", "name"])));
+    w.write(0, &format!("Value:\t{}\n", gi(pc, &["value"]).unwrap_or(0)));
+    w.write(0, &format!("GlobalDefault:\t{}\n", gb(pc, &["globalDefault"])));
+    // defaulted by the API server (upstream dereferences it unconditionally)
+    let policy = match gs(pc, &["preemptionPolicy"]) {
+        "" => "PreemptLowerPriority",
+        p => p,
+    };
+    w.write(0, &format!("PreemptionPolicy:\t{}\n", policy));
+    w.write(0, &format!("Description:\t{}\n", gs(pc, &["description"])));
+    w.write(0, &format!("Annotations:\t{}\n", format_labels(&gmap(pc, &["metadata", "annotations"]))));
+    describe_events(&mut w, events, now_ms);
+    w.finish()
+}
+
+/// `DescribeResourceQuotas`: every quota of a namespace (sorted by name) in one table, its
+/// Name line sharing the table's columns; used amounts are printed as stored (no re-formatting).
+fn describe_resource_quotas(w: &mut PrefixWriter, quotas: &[Value]) {
+    if quotas.is_empty() {
+        w.write(0, "No resource quota.\n");
+        return;
+    }
+    let mut sorted: Vec<&Value> = quotas.iter().collect();
+    sorted.sort_by(|a, b| gs(a, &["metadata", "name"]).cmp(gs(b, &["metadata", "name"])));
+    w.write(0, "Resource Quotas\n");
+    for q in sorted {
+        w.write(1, &format!("Name:\t{}\n", gs(q, &["metadata", "name"])));
+        let scopes = quota_scopes(q);
+        if !scopes.is_empty() {
+            w.write(1, &format!("Scopes:\t{}\n", scopes.join(", ")));
+            for scope in &scopes {
+                let help = help_text_for_resource_quota_scope(scope);
+                if !help.is_empty() {
+                    w.write(1, &format!("* {}\n", help));
+                }
+            }
+        }
+        w.write(1, "Resource\tUsed\tHard\n");
+        w.write(1, "--------\t---\t---\n");
+        let hard = crate::api::quota::list_of(get(q, &["status", "hard"]));
+        let used = crate::api::quota::list_of(get(q, &["status", "used"]));
+        for (name, h) in &hard {
+            let u = used.get(name).map(|u| u.to_string()).unwrap_or_else(|| "0".into());
+            w.write(1, &format!("{}\t{}\t{}\n", name, u, h));
+        }
+    }
+}
+
+/// `describeLimitRangeSpec` for one LimitRange: a row per (limit, resource). Upstream walks a Go
+/// map, so its row order is random; here resources are sorted.
+fn describe_limit_range_spec(w: &mut PrefixWriter, lr: &Value, prefix: &str) {
+    const FIELDS: [&str; 5] = ["min", "max", "defaultRequest", "default", "maxLimitRequestRatio"];
+    for item in ga(lr, &["spec", "limits"]) {
+        let mut names: Vec<String> = FIELDS.iter().flat_map(|f| gmap(item, &[*f]).into_iter().map(|(k, _)| k)).collect();
+        names.sort();
+        names.dedup();
+        for k in names {
+            let cell = |f: &str| get(item, &[f, k.as_str()]).map(quantity_text).unwrap_or_else(|| "-".into());
+            w.write(
+                0,
+                &format!(
+                    "{}{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
+                    prefix,
+                    gs(item, &["type"]),
+                    k,
+                    cell("min"),
+                    cell("max"),
+                    cell("defaultRequest"),
+                    cell("default"),
+                    cell("maxLimitRequestRatio")
+                ),
+            );
+        }
+    }
+}
+
+/// `DescribeLimitRanges`.
+fn describe_limit_ranges(w: &mut PrefixWriter, limit_ranges: &[Value]) {
+    if limit_ranges.is_empty() {
+        w.write(0, "No LimitRange resource.\n");
+        return;
+    }
+    w.write(0, "Resource Limits\n Type\tResource\tMin\tMax\tDefault Request\tDefault Limit\tMax Limit/Request Ratio\n");
+    w.write(0, " ----\t--------\t---\t---\t---------------\t-------------\t-----------------------\n");
+    for lr in limit_ranges {
+        describe_limit_range_spec(w, lr, " ");
+    }
+}
+
+/// `NamespaceDescriber` / `describeNamespace` (no events, as upstream). kubesim serves no
+/// LimitRanges, so the caller passes none and the section reads `No LimitRange resource.`, as
+/// on a real cluster without any.
+pub fn describe_namespace(ns: &Value, quotas: &[Value], limit_ranges: &[Value]) -> String {
+    let mut w = PrefixWriter::new();
+    w.write(0, &format!("Name:\t{}\n", gs(ns, &["metadata", "name"])));
+    print_labels_multiline(&mut w, "Labels", &gmap(ns, &["metadata", "labels"]));
+    print_annotations_multiline(&mut w, "Annotations", &gmap(ns, &["metadata", "annotations"]));
+    w.write(0, &format!("Status:\t{}\n", gs(ns, &["status", "phase"])));
+    let conditions = ga(ns, &["status", "conditions"]);
+    if !conditions.is_empty() {
+        w.write(0, "Conditions:\n");
+        w.write(1, "Type\tStatus\tLastTransitionTime\tReason\tMessage\n");
+        w.write(1, "----\t------\t------------------\t------\t-------\n");
+        for c in conditions {
+            w.write(
+                1,
+                &format!(
+                    "{}\t{}\t{}\t{}\t{}\n",
+                    gs(c, &["type"]),
+                    gs(c, &["status"]),
+                    rfc1123z_field(c, &["lastTransitionTime"]),
+                    gs(c, &["reason"]),
+                    gs(c, &["message"])
+                ),
+            );
+        }
+    }
+    w.write(0, "\n");
+    describe_resource_quotas(&mut w, quotas);
+    w.write(0, "\n");
+    describe_limit_ranges(&mut w, limit_ranges);
+    w.finish()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -2655,6 +2913,156 @@ mod tests {
                        VolumeBindingMode:     Immediate\n\
                        Events:                <none>\n",
             },
+        ]);
+    }
+
+    #[test]
+    fn describe_cron_job_quota_priority_class_namespace_cases() {
+        let cj = json!({
+            "metadata": {"name": "hello", "namespace": "default", "labels": {"team": "a"}},
+            "spec": {"schedule": "*/5 * * * *", "concurrencyPolicy": "Forbid", "suspend": false, "successfulJobsHistoryLimit": 3,
+                     "startingDeadlineSeconds": 100,
+                     "jobTemplate": {"spec": {"parallelism": 2, "activeDeadlineSeconds": 60,
+                                              "template": {"spec": {"containers": [{"name": "hello", "image": "busybox:1.36"}], "restartPolicy": "OnFailure"}}}}},
+            "status": {"lastScheduleTime": "2026-01-01T00:05:00Z",
+                       "active": [{"kind": "Job", "name": "hello-1", "namespace": "default"}, {"kind": "Job", "name": "hello-2", "namespace": "default"}]}
+        });
+        let mut created = event("hello.1", "CronJob", "hello", "SuccessfulCreate", "Created job hello-2", "2026-01-01T00:05:00Z");
+        created["source"] = json!({"component": "cronjob-controller"});
+        let quota = json!({
+            "metadata": {"name": "compute", "namespace": "team-a"},
+            "spec": {"scopes": ["NotTerminating", "BestEffort"], "hard": {"pods": "4", "memory": "1G", "requests.cpu": "1"}},
+            "status": {"hard": {"pods": "4", "memory": "1G", "requests.cpu": "1"}, "used": {"pods": "2", "memory": "128Mi"}}
+        });
+        let plain = json!({
+            "metadata": {"name": "objects", "namespace": "team-a"},
+            "status": {"hard": {"count/deployments.apps": "2", "requests.memory": "1Gi"}, "used": {"count/deployments.apps": "1", "requests.memory": "256Mi"}}
+        });
+        let pc = json!({
+            "metadata": {"name": "high-priority", "annotations": {"owner": "ops"}},
+            "value": 1000000, "preemptionPolicy": "Never", "description": "For XYZ pods."
+        });
+        let ns = json!({
+            "metadata": {"name": "shop", "labels": {"kubernetes.io/metadata.name": "shop"}},
+            "status": {"phase": "Terminating", "conditions": [
+                {"type": "NamespaceContentRemaining", "status": "True", "lastTransitionTime": "2026-01-01T00:00:05Z",
+                 "reason": "SomeResourcesRemain", "message": "Some resources are remaining: pods. has 2 resource instances"}]}
+        });
+        let empty_ns = json!({"metadata": {"name": "default"}, "status": {"phase": "Active"}});
+        check(vec![
+            Case {
+                name: "cronjob with active jobs",
+                got: describe_cron_job(&cj, &[created], now()),
+                want: "Name:                          hello\n\
+                       Namespace:                     default\n\
+                       Labels:                        team=a\n\
+                       Annotations:                   <none>\n\
+                       Schedule:                      */5 * * * *\n\
+                       Concurrency Policy:            Forbid\n\
+                       Suspend:                       False\n\
+                       Successful Job History Limit:  3\n\
+                       Failed Job History Limit:      <unset>\n\
+                       Starting Deadline Seconds:     100s\n\
+                       Selector:                      <unset>\n\
+                       Parallelism:                   2\n\
+                       Completions:                   <unset>\n\
+                       Active Deadline Seconds:       60s\n\
+                       Pod Template:\n\
+                       \x20 Labels:  <none>\n\
+                       \x20 Containers:\n\
+                       \x20  hello:\n\
+                       \x20   Image:           busybox:1.36\n\
+                       \x20   Port:            <none>\n\
+                       \x20   Host Port:       <none>\n\
+                       \x20   Environment:     <none>\n\
+                       \x20   Mounts:          <none>\n\
+                       \x20 Volumes:           <none>\n\
+                       \x20 Node-Selectors:    <none>\n\
+                       \x20 Tolerations:       <none>\n\
+                       Last Schedule Time:  Thu, 01 Jan 2026 00:05:00 +0000\n\
+                       Active Jobs:         hello-1, hello-2\n\
+                       Events:\n\
+                       \x20 Type    Reason            Age   From                Message\n\
+                       \x20 ----    ------            ----  ----                -------\n\
+                       \x20 Normal  SuccessfulCreate  5m    cronjob-controller  Created job hello-2\n",
+            },
+            Case {
+                name: "cronjob with nothing set",
+                got: describe_cron_job(&json!({"metadata": {"name": "bare", "namespace": "default"}, "spec": {"schedule": "@daily"}}), &[], now()),
+                want: "Name:                          bare\n\
+                       Namespace:                     default\n\
+                       Labels:                        <none>\n\
+                       Annotations:                   <none>\n\
+                       Schedule:                      @daily\n\
+                       Concurrency Policy:            \n\
+                       Suspend:                       <unset>\n\
+                       Successful Job History Limit:  <unset>\n\
+                       Failed Job History Limit:      <unset>\n\
+                       Starting Deadline Seconds:     <unset>\n\
+                       Selector:                      <unset>\n\
+                       Parallelism:                   <unset>\n\
+                       Completions:                   <unset>\n\
+                       Pod Template:\n\
+                       \x20 Labels:  <none>\n\
+                       \x20 Containers: <none>\n\
+                       \x20 Volumes:           <none>\n\
+                       \x20 Node-Selectors:    <none>\n\
+                       \x20 Tolerations:       <none>\n\
+                       Last Schedule Time:  <unset>\n\
+                       Active Jobs:         <none>\n\
+                       Events:              <none>\n",
+            },
+            Case { name: "quota with scopes and a used amount in another format", got: describe_resource_quota(&quota), want: "Name:       compute\n\
+                                                                                                                               Namespace:  team-a\n\
+                                                                                                                               Scopes:     BestEffort, NotTerminating\n\
+                                                                                                                               \x20* Matches all pods that do not have resource requirements set. These pods have a best effort quality of service.\n\
+                                                                                                                               \x20* Matches all pods that do not have an active deadline. These pods usually include long running pods whose container command is not expected to terminate.\n\
+                                                                                                                               Resource      Used       Hard\n\
+                                                                                                                               --------      ----       ----\n\
+                                                                                                                               memory        134217728  1G\n\
+                                                                                                                               pods          2          4\n\
+                                                                                                                               requests.cpu  0          1\n" },
+            Case { name: "priority class", got: describe_priority_class(&pc, &[], now()), want: "Name:              high-priority\n\
+                                                                                                 Value:             1000000\n\
+                                                                                                 GlobalDefault:     false\n\
+                                                                                                 PreemptionPolicy:  Never\n\
+                                                                                                 Description:       For XYZ pods.\n\
+                                                                                                 Annotations:       owner=ops\n\
+                                                                                                 Events:            <none>\n" },
+            Case { name: "terminating namespace with quotas", got: describe_namespace(&ns, &[plain, quota.clone()], &[]), want: "Name:         shop\n\
+                                                                                                                                 Labels:       kubernetes.io/metadata.name=shop\n\
+                                                                                                                                 Annotations:  <none>\n\
+                                                                                                                                 Status:       Terminating\n\
+                                                                                                                                 Conditions:\n\
+                                                                                                                                 \x20 Type                       Status  LastTransitionTime               Reason               Message\n\
+                                                                                                                                 \x20 ----                       ------  ------------------               ------               -------\n\
+                                                                                                                                 \x20 NamespaceContentRemaining  True    Thu, 01 Jan 2026 00:00:05 +0000  SomeResourcesRemain  Some resources are remaining: pods. has 2 resource instances\n\
+                                                                                                                                 \n\
+                                                                                                                                 Resource Quotas\n\
+                                                                                                                                 \x20 Name:    compute\n\
+                                                                                                                                 \x20 Scopes:  BestEffort, NotTerminating\n\
+                                                                                                                                 \x20 * Matches all pods that do not have resource requirements set. These pods have a best effort quality of service.\n\
+                                                                                                                                 \x20 * Matches all pods that do not have an active deadline. These pods usually include long running pods whose container command is not expected to terminate.\n\
+                                                                                                                                 \x20 Resource                Used   Hard\n\
+                                                                                                                                 \x20 --------                ---    ---\n\
+                                                                                                                                 \x20 memory                  128Mi  1G\n\
+                                                                                                                                 \x20 pods                    2      4\n\
+                                                                                                                                 \x20 requests.cpu            0      1\n\
+                                                                                                                                 \x20 Name:                   objects\n\
+                                                                                                                                 \x20 Resource                Used   Hard\n\
+                                                                                                                                 \x20 --------                ---    ---\n\
+                                                                                                                                 \x20 count/deployments.apps  1      2\n\
+                                                                                                                                 \x20 requests.memory         256Mi  1Gi\n\
+                                                                                                                                 \n\
+                                                                                                                                 No LimitRange resource.\n" },
+            Case { name: "namespace without quotas", got: describe_namespace(&empty_ns, &[], &[]), want: "Name:         default\n\
+                                                                                                          Labels:       <none>\n\
+                                                                                                          Annotations:  <none>\n\
+                                                                                                          Status:       Active\n\
+                                                                                                          \n\
+                                                                                                          No resource quota.\n\
+                                                                                                          \n\
+                                                                                                          No LimitRange resource.\n" },
         ]);
     }
 }

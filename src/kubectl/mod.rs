@@ -507,6 +507,14 @@ fn describe_cmd(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
                 "PersistentVolume" => describe::describe_persistent_volume(&obj, &events, now),
                 "StorageClass" => describe::describe_storage_class(&obj, &events, now),
                 "Job" => printers::describe_job(&obj, &events, now),
+                "CronJob" => describe::describe_cron_job(&obj, &events, now),
+                "ResourceQuota" => describe::describe_resource_quota(&obj),
+                "PriorityClass" => describe::describe_priority_class(&obj, &events, now),
+                "Namespace" => {
+                    let quotas = list_items(cluster, &format!("/api/v1/namespaces/{}/resourcequotas", n));
+                    // kubesim serves no LimitRanges: the describer prints `No LimitRange resource.`
+                    describe::describe_namespace(&obj, &quotas, &[])
+                }
                 "Pod" => printers::describe_pod(&obj, &events, now),
                 "Service" => {
                     let slices = list_items(cluster, &format!("/apis/discovery.k8s.io/v1/namespaces/{}/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3D{}", ns, n));

@@ -179,6 +179,8 @@ struct Container {
     image_id: String,
     image_full: String,
     behavior: runtime::Behavior,
+    /// the teaching image's behaviour once its `FAILURES` runs have failed
+    behavior_later: Option<(i64, runtime::Behavior)>,
     restart_count: i64,
     /// `state.terminated` while the container's process has exited and it is not running again
     terminated: Option<Value>,
@@ -330,6 +332,7 @@ fn containers_in(pod: &Value, field: &str, init: bool, has_init: bool) -> Vec<Co
                             Some(a) => a.behavior(),
                             None => runtime::program::behavior(&image, &strings("command"), &strings("args")),
                         },
+                        behavior_later: app.as_ref().and_then(|a| a.failures.map(|n| (n, a.behavior_of_run(n)))),
                         surface: match app {
                             Some(a) => runtime::program::Surface::of_app(a),
                             None => runtime::program::Surface::of(&image, &strings("command"), &strings("args")),
@@ -819,7 +822,11 @@ impl PodWorkers {
     /// The first run's exit within a minute is foreground (`sim settle` shows the first crash and
     /// restart); later ones, and a crash loop, are background work.
     fn schedule_exit(ctx: &mut Ctx, uid: &str, idx: usize, c: &mut Container, pod_ip: &str, worker_start: i64) {
-        let (after, mut output) = match &c.behavior {
+        let behavior = match &c.behavior_later {
+            Some((n, b)) if c.restart_count >= *n => b,
+            _ => &c.behavior,
+        };
+        let (after, mut output) = match behavior {
             runtime::Behavior::Exit { after_ms, output, .. } => (Some(*after_ms), output.clone()),
             runtime::Behavior::Serve { output } => (None, output.clone()),
         };
@@ -861,7 +868,11 @@ impl PodWorkers {
         }
         let c = &mut st.containers[idx];
         let killed = c.kill_code.is_some();
-        let code = c.kill_code.take().unwrap_or(match &c.behavior {
+        let behavior = match &c.behavior_later {
+            Some((n, b)) if c.restart_count >= *n => b,
+            _ => &c.behavior,
+        };
+        let code = c.kill_code.take().unwrap_or(match behavior {
             runtime::Behavior::Exit { code, .. } => *code,
             runtime::Behavior::Serve { .. } => 0,
         });

@@ -424,6 +424,7 @@ mod surface_tests {
 /// | `HEALTHY_FOR=N` | `/healthz` answers 200 for N seconds, then 500 (a hung app) |
 /// | `EXIT_AFTER=N`, `EXIT_CODE=C` | exits with code C (default 1) after N seconds |
 /// | `LEAK_MB_PER_S=N` | allocates N MiB a second; with a memory limit it is `OOMKilled` (137) when it reaches it |
+/// | `FAILURES=N` (with `EXIT_AFTER`) | its first N runs in a Pod exit with `EXIT_CODE`, later ones with 0 (a batch job whose dependency is not ready at first) |
 ///
 /// `/` always answers 200 with the tag (`kubesim/app:2` says `hello from v2`).
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -433,6 +434,8 @@ pub struct TeachingApp {
     pub exit: Option<(i64, i32)>,
     /// ms after start at which the memory limit is reached
     pub oom_after_ms: Option<i64>,
+    /// `FAILURES`: runs (restarts in one Pod) that exit with the error code before one succeeds
+    pub failures: Option<i64>,
     pub tag: String,
 }
 
@@ -454,6 +457,7 @@ impl TeachingApp {
             ready_after_ms: num("READY_AFTER").map(|s| (s * 1000.0) as i64).unwrap_or(0),
             healthy_for_ms: num("HEALTHY_FOR").map(|s| (s * 1000.0) as i64),
             exit: num("EXIT_AFTER").map(|s| ((s * 1000.0) as i64, num("EXIT_CODE").map(|c| c as i32).unwrap_or(1))),
+            failures: num("FAILURES").filter(|f| *f >= 0.0).map(|f| f as i64),
             oom_after_ms: match (leak, memory_limit_bytes) {
                 (Some(l), Some(limit)) => Some(((limit as f64 / (l * 1024.0 * 1024.0)) * 1000.0) as i64),
                 _ => None,
@@ -463,6 +467,26 @@ impl TeachingApp {
     }
 
     /// Its behaviour: a server, unless it exits or runs out of memory first (the earlier wins).
+    /// The behaviour of its run `run` (0 for the first start in a Pod): after `FAILURES` failed
+    /// runs, a run that exits says it succeeded and exits with 0.
+    pub fn behavior_of_run(&self, run: i64) -> Behavior {
+        match (self.failures, self.exit) {
+            (Some(n), Some((at, _))) if run >= n => {
+                let mut app = self.clone();
+                app.exit = Some((at, 0));
+                app.failures = None;
+                let mut b = app.behavior();
+                if let Behavior::Exit { output, .. } = &mut b {
+                    if let Some(last) = output.last_mut() {
+                        last.1 = "dependency ready, work done: exiting with code 0".to_string();
+                    }
+                }
+                b
+            }
+            _ => self.behavior(),
+        }
+    }
+
     pub fn behavior(&self) -> Behavior {
         let mut output = vec![(0, format!("kubesim/app {} listening on :8080", self.tag))];
         if self.ready_after_ms > 0 {

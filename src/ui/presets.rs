@@ -289,6 +289,8 @@ pub const SCRIPT_JOB: &str = include_str!("../../tests/scenarios/job.sh");
 /// The docs' "web" StatefulSet: ordered start, claims and volumes, scale down and up, a
 /// partitioned rolling update.
 pub const SCRIPT_STATEFULSET: &str = include_str!("../../tests/scenarios/statefulset.sh");
+/// A Job that fails twice, then succeeds (restartPolicy OnFailure: restarts in one Pod).
+pub const SCRIPT_JOB_RETRIES: &str = include_str!("../../tests/scenarios/job_retries.sh");
 /// The docs' "hello" CronJob, every minute, over six minutes of cluster time.
 pub const SCRIPT_CRONJOB: &str = include_str!("../../tests/scenarios/cronjob.sh");
 
@@ -312,6 +314,7 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ("daemonset", "preset.daemonset", SCRIPT_DAEMONSET),
     ("statefulset", "preset.statefulset", SCRIPT_STATEFULSET),
     ("job", "preset.job", SCRIPT_JOB),
+    ("job-retries", "preset.job_retries", SCRIPT_JOB_RETRIES),
     ("cronjob", "preset.cronjob", SCRIPT_CRONJOB),
 ];
 

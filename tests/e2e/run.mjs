@@ -354,6 +354,44 @@ try {
     await c.close();
   });
 
+  await check("StatefulSet preset: web-1 appears only once web-0 is ready (OrderedReady), and the claims are bound", async () => {
+    const c = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: "en-US" });
+    const p = await c.newPage();
+    p.on("pageerror", (e) => errors.push(String(e)));
+    await p.goto(url);
+    await p.waitForSelector("#apply");
+    const idx = await p.locator("select.preset option").evaluateAll((os) => os.findIndex((o) => o.textContent === "A StatefulSet comes up in order, with its volumes") - 1);
+    assert(idx >= 0, "no statefulset preset");
+    await p.selectOption("select.preset", String(idx));
+    await p.click("#apply");
+    await p.waitForFunction(() => document.querySelector("#console-out").textContent.includes("partitioned roll out complete: 3 new pods"), null, { timeout: 90000 });
+    const out = await p.locator("#console-out").textContent();
+    assert(/www-web-0\s+Bound\s+pvc-/.test(out), "claims not bound: " + out.slice(0, 400));
+    const { total } = await counter(p);
+    // web-* chips in the diagram at a step
+    const chipsAt = async (pos) => {
+      await p.locator("#timeline").fill(String(pos));
+      return p.locator(".diagram .chip").evaluateAll((gs) =>
+        gs.map((g) => ({ name: (g.querySelector(".chip-name") || {}).textContent || "", cls: g.getAttribute("class") })).filter((x) => /^web-\d$/.test(x.name)));
+    };
+    // the first step with all three Pods, then the first step with two (binary search: the count only grows until the scale-down)
+    let all3 = 0;
+    for (let pos = 50; pos <= total; pos += 50) {
+      if ((await chipsAt(pos)).length === 3) { all3 = pos; break; }
+    }
+    assert(all3 > 0, "never three web Pods");
+    let lo = 0, hi = all3;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      if ((await chipsAt(mid)).length >= 2) hi = mid; else lo = mid;
+    }
+    const at = await chipsAt(hi);
+    const web0 = at.find((x) => x.name === "web-0");
+    assert(at.some((x) => x.name === "web-1"), "the second Pod is not web-1: " + JSON.stringify(at));
+    assert(web0 && /\bready\b/.test(web0.cls), "web-1 appeared before web-0 was ready: " + JSON.stringify(at));
+    await c.close();
+  });
+
   await check("no uncaught errors", async () => {
     assert(errors.length === 0, errors.join("\n"));
   });

@@ -55,3 +55,4 @@ spec:
             image: busybox:1.36
           restartPolicy: Never
 EOF
+kubectl describe cronjob hello

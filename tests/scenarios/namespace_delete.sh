@@ -13,6 +13,7 @@ kubectl get namespace shop
 kubectl create deployment api --image=nginx:1.27 -n shop
 sim advance 2s
 kubectl get namespace shop -o yaml
+kubectl describe namespace shop
 kubectl get pods -n shop
 sim settle
 kubectl get namespaces

@@ -120,3 +120,4 @@ metadata:
 value: 1000000001
 EOF
 kubectl get priorityclasses
+kubectl describe priorityclass high-priority

@@ -297,7 +297,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
                 {text(l.epsc.x + 8.0, l.epsc.y + 35.0, "label narrow", "slice")}
                 {text(l.epsc.x + 8.0, l.epsc.y + 50.0, "label narrow", "controller")}
                 {rect(l.dsc, "box comp ctrl")}
-                {text(l.dsc.cx(), l.dsc.y + 14.0, "label narrow mid", "ds · sts · job · cronjob · pv")}
+                {text(l.dsc.cx(), l.dsc.y + 14.0, "label narrow mid", "ds·sts·job·cj·pv·ns·quota")}
                 // CoreDNS (a Deployment in kube-system, drawn as the DNS server it is)
                 if coredns {
                     {rect(l.dns, "box comp dns")}
