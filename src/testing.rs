@@ -20,6 +20,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("scale_up_down"),
     scenario!("cascading_delete"),
     scenario!("kubectl_commands"),
+    scenario!("kubectl_console"),
     scenario!("trace"),
     scenario!("rolling_update"),
     scenario!("node_failure"),

@@ -135,6 +135,12 @@ fn real_kubectl_drives_kubesim_serve() {
     assert!(!out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stderr).trim(), "Error from server (NotFound): deployments.apps \"nope\" not found");
 
+    // kubectl's typed clients send protobuf: refused with a 415 that names the JSON way
+    let out = env.command(&["create", "deployment", "typed", "--image=nginx:1.27"]).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(err.contains("kubesim serve reads JSON request bodies only") && err.contains("--dry-run=client -o yaml | kubectl apply -f -"), "{}", err);
+
     let _ = std::fs::remove_dir_all(&env.dir);
     eprintln!("serve_kubectl: {:.1} s", t0.elapsed().as_secs_f64());
 }

@@ -15,6 +15,7 @@
 
 mod annotate;
 mod apply;
+mod console;
 mod cordon;
 mod create;
 mod delete;
@@ -31,6 +32,7 @@ mod taint;
 
 use annotate::*;
 use apply::*;
+use console::*;
 use cordon::*;
 use create::*;
 use delete::*;
@@ -198,10 +200,18 @@ struct Flags {
     node_port: Option<String>,
     /// `create service clusterip --clusterip`
     cluster_ip: Option<String>,
+    /// `get --sort-by`
+    sort_by: Option<String>,
+    /// `events --for TYPE/NAME`
+    for_object: Option<String>,
+    /// `events --types` (repeatable, comma separated)
+    types: Vec<String>,
+    /// `-h` / `--help`
+    help: bool,
 }
 
 const KNOWN_COMMANDS: &[&str] = &[
-    "apply", "get", "describe", "delete", "scale", "create", "replace", "cordon", "uncordon", "taint", "label", "annotate", "rollout", "set", "logs", "expose", "exec", "version", "api-resources", "help",
+    "apply", "get", "describe", "delete", "scale", "create", "replace", "cordon", "uncordon", "taint", "label", "annotate", "rollout", "set", "logs", "expose", "exec", "version", "api-resources", "events", "help",
 ];
 
 fn parse_flags(args: &[String]) -> Result<Flags, String> {
@@ -260,8 +270,14 @@ fn parse_flags(args: &[String]) -> Result<Flags, String> {
             "--tcp" => f.tcp.push(take(&mut i, "--tcp", inline)?),
             "--node-port" => f.node_port = Some(take(&mut i, "--node-port", inline)?),
             "--clusterip" => f.cluster_ip = Some(take(&mut i, "--clusterip", inline)?),
+            "--sort-by" => f.sort_by = Some(take(&mut i, "--sort-by", inline)?),
+            "--for" => f.for_object = Some(take(&mut i, "--for", inline)?),
+            "--types" => f.types.push(take(&mut i, "--types", inline)?),
+            "-h" | "--help" => f.help = true,
             "--validate" | "--server-side" | "--dry-run" | "--wait" | "-i" | "-t" | "-it" | "-ti" | "--stdin" | "--tty" => {}
-            s if s.starts_with('-') && s.len() > 1 => return Err(format!("unknown flag: {}", s)),
+            s if s.starts_with("--") && s.len() > 2 => return Err(format!("unknown flag: {}", s)),
+            // pflag: the first unknown letter of a shorthand group
+            s if s.starts_with('-') && s.len() > 1 => return Err(format!("unknown shorthand flag: '{}' in {}", s.chars().nth(1).unwrap_or('-'), a)),
             _ => f.positional.push(a.clone()),
         }
         i += 1;
@@ -269,27 +285,23 @@ fn parse_flags(args: &[String]) -> Result<Flags, String> {
     Ok(f)
 }
 
-fn levenshtein(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur.push((prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
-    }
-    prev[b.len()]
-}
-
 /// Runs one kubectl command (`args` without the leading `kubectl`). `stdin` feeds `-f -`;
 /// `read_file` is how the shell provides other `-f` files (the core does no IO).
 pub fn run(cluster: &mut Cluster, args: &[String], stdin: Option<&str>, read_file: &dyn Fn(&str) -> Option<String>) -> Output {
     let mut out = Output::default();
     let Some(cmd) = args.first() else {
-        out.out("kubectl controls the Kubernetes cluster manager.\n\nCommands: apply get describe delete scale create replace cordon uncordon taint label annotate rollout set logs");
+        out.out(&root_help());
         return out;
     };
+    if cmd == "-h" || cmd == "--help" {
+        out.out(&root_help());
+        return out;
+    }
+    // cobra finds the command before it parses flags
+    if !KNOWN_COMMANDS.contains(&cmd.as_str()) {
+        out.err(&unknown_command(cmd));
+        return out;
+    }
     // for `logs`, -f is --follow, not --filename
     let rest: Vec<String> = if cmd == "logs" { args[1..].iter().map(|a| if a == "-f" { "--follow".to_string() } else { a.clone() }).collect() } else { args[1..].to_vec() };
     let flags = match parse_flags(&rest) {
@@ -300,6 +312,13 @@ pub fn run(cluster: &mut Cluster, args: &[String], stdin: Option<&str>, read_fil
         }
     };
     let ns = flags.namespace.clone().unwrap_or_else(|| "default".into());
+    if flags.help {
+        match command_help(cmd) {
+            Some(h) => out.out(&h),
+            None => out.out(&root_help()),
+        }
+        return out;
+    }
     match cmd.as_str() {
         "apply" | "create" | "replace" if !flags.files.is_empty() => {
             for f in &flags.files {
@@ -317,7 +336,18 @@ pub fn run(cluster: &mut Cluster, args: &[String], stdin: Option<&str>, read_fil
         }
         "apply" | "replace" => out.err("error: must specify one of -f and -k"),
         "create" => create(cluster, &flags, &ns, &mut out),
+        "get" if flags.watch == Some(true) => get_watch(cluster, &flags, &ns, &mut out),
         "get" => get(cluster, &flags, &ns, &mut out),
+        "events" => events(cluster, &flags, &ns, &mut out),
+        "help" => match flags.positional.first() {
+            None => out.out(&root_help()),
+            Some(c) => match command_help(c) {
+                Some(h) => out.out(&h),
+                None => {
+                    out.out(&format!("Unknown help topic [`{}`]\n{}", c, root_help()));
+                }
+            },
+        },
         "describe" => describe_cmd(cluster, &flags, &ns, &mut out),
         "delete" => delete(cluster, &flags, &ns, stdin, read_file, &mut out),
         "scale" => scale(cluster, &flags, &ns, &mut out),
@@ -335,24 +365,8 @@ pub fn run(cluster: &mut Cluster, args: &[String], stdin: Option<&str>, read_fil
             crate::KUBE_VERSION,
             crate::KUBE_VERSION
         )),
-        "api-resources" => {
-            let mut s = String::from("NAME          SHORTNAMES   APIVERSION   NAMESPACED   KIND\n");
-            for r in meta::RESOURCES {
-                s.push_str(&format!("{:<14}{:<13}{:<13}{:<13}{}\n", r.resource, r.short_names.join(","), r.api_version(), r.namespaced, r.kind));
-            }
-            out.out(&s);
-        }
-        other => {
-            let mut msg = format!("error: unknown command \"{}\" for \"kubectl\"", other);
-            let best = KNOWN_COMMANDS.iter().filter(|c| levenshtein(c, other) <= 2 || c.starts_with(other)).collect::<Vec<_>>();
-            if !best.is_empty() {
-                msg.push_str("\n\nDid you mean this?");
-                for b in best {
-                    msg.push_str(&format!("\n\t{}", b));
-                }
-            }
-            out.err(&msg);
-        }
+        "api-resources" => api_resources(&flags, &mut out),
+        other => out.err(&unknown_command(other)),
     }
     out
 }
@@ -418,6 +432,9 @@ fn resource_name_args(pos: &[String]) -> Result<(&'static meta::ResourceInfo, St
     Ok((info, name, rest))
 }
 
+/// The resources in the `all` category (`categories: [all]` in their discovery documents).
+const ALL_CATEGORY: &[&str] = &["pods", "services", "daemonsets", "deployments", "replicasets", "statefulsets", "cronjobs", "jobs"];
+
 /// Splits `deploy/nginx` or `deploy nginx a b` into (resource, names).
 fn targets(pos: &[String]) -> Result<Vec<(&'static meta::ResourceInfo, Vec<String>)>, String> {
     let Some(first) = pos.first() else {
@@ -434,6 +451,14 @@ fn targets(pos: &[String]) -> Result<Vec<(&'static meta::ResourceInfo, Vec<Strin
     }
     let mut out = Vec::new();
     for r in first.split(',') {
+        if r == "all" {
+            // the "all" category, in discovery order (core, apps, batch; kubesim serves no
+            // replicationcontrollers nor horizontalpodautoscalers)
+            for name in ALL_CATEGORY {
+                out.push((meta::lookup(name).expect("served"), pos[1..].to_vec()));
+            }
+            continue;
+        }
         let info = meta::lookup(r).ok_or_else(|| unknown_resource(r))?;
         out.push((info, pos[1..].to_vec()));
     }

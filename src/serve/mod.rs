@@ -33,19 +33,22 @@
 //!   `application/merge-patch+json`, `application/strategic-merge-patch+json` and
 //!   `application/json-patch+json`; server-side apply (`application/apply-patch+yaml`) answers 415;
 //! - `Accept: application/json;as=Table;v=v1;g=meta.k8s.io`: a `Table` ([`table`]);
-//! - `?watch=true`: a chunked stream of `{"type":"ADDED|MODIFIED|DELETED","object":…}` lines from
-//!   the cluster's one client watch ([`Cluster::client_watch`], [`Cluster::take_client_events`]),
-//!   polled every 100 ms. One watch at a time: a new watch ends the previous stream. Events
-//!   between kubectl's LIST and its WATCH are not replayed (the watch starts "now"), and label
-//!   selectors are applied here, on the events.
+//! - `?watch=true`: a chunked stream of `{"type":"ADDED|MODIFIED|DELETED","object":…}` lines
+//!   following etcd's history from the request's `resourceVersion` (see [`serve_watch`]); any
+//!   number of watches at once. (The cluster's own client watch, `Cluster::client_watch`, is one
+//!   at a time and starts "now", which loses the events between kubectl's LIST and WATCH.)
 //! - `/openapi/v3`: an index and per-group-version documents with paths and PATCH parameters
 //!   only, no schemas — enough for kubectl to see that the server validates fields itself
 //!   (`fieldValidation=Strict`), see [`discovery::openapi_v3_root`];
+//! - protobuf request bodies (kubectl's typed clients: `kubectl create deployment|job|namespace`,
+//!   `drain`): only `DeleteOptions` is decoded ([`protobuf`]); other objects answer 415 with a
+//!   message giving the JSON way (`--dry-run=client -o yaml | kubectl apply -f -`);
 //! - not served: `/openapi/v2` (404: `kubectl explain` fails), `exec`, `attach`, `port-forward`,
 //!   `proxy`, `cp`, server-side apply.
 
 pub mod discovery;
 pub mod http;
+pub mod protobuf;
 pub mod table;
 
 use crate::api::meta::{self, ResourceInfo, RESOURCES};
@@ -81,8 +84,6 @@ struct Sim {
     last: Instant,
     /// Virtual milliseconds owed but not yet advanced (below 1 ms).
     carry: f64,
-    /// Generation of the one client watch: a new watch bumps it and ends the older stream.
-    watch_gen: u64,
 }
 
 impl Sim {
@@ -139,7 +140,7 @@ impl Server {
         let (seed, speed) = (opts.seed, if opts.speed.is_finite() { opts.speed.max(0.0) } else { 0.0 });
         thread::Builder::new().name("kubesim-cluster".into()).spawn(move || {
             let cluster = crate::sandbox::default_cluster(seed);
-            let mut sim = Sim { cluster, speed, last: Instant::now(), carry: 0.0, watch_gen: 0 };
+            let mut sim = Sim { cluster, speed, last: Instant::now(), carry: 0.0 };
             let _ = ready_tx.send(());
             loop {
                 match rx.recv_timeout(Duration::from_millis(100)) {
@@ -290,13 +291,12 @@ fn serve_connection(h: &Handle, stream: TcpStream, server_addr: SocketAddr) -> i
     let mut reader = BufReader::new(stream);
     while let Some(req) = http::read_request(&mut reader)? {
         let keep = req.keep_alive();
-        let (path, query) = req.target.split_once('?').unwrap_or((req.target.as_str(), ""));
+        let path = req.target.split_once('?').map(|(p, _)| p).unwrap_or(req.target.as_str());
         let is_watch = req.method == "GET" && RequestInfo::parse(Method::Get, &req.target).query("watch").is_some_and(|w| w == "true" || w == "1");
         if is_watch && is_resource_path(path) {
             serve_watch(h, &req, &peer, &mut writer)?;
             return Ok(());
         }
-        let _ = query;
         let reply = route(h, &req, path, &peer, server_addr);
         http::write_response(&mut writer, reply.code, reply.content_type, &reply.body, keep)?;
         if !keep {
@@ -395,6 +395,17 @@ fn to_request(req: &http::HttpRequest) -> Result<Request, Reply> {
     };
     let body = if req.body.is_empty() {
         None
+    } else if ct == "application/vnd.kubernetes.protobuf" {
+        match protobuf::decode(&req.body) {
+            Ok(v) => Some(v),
+            Err(kind) => {
+                let msg = format!(
+                    "kubesim serve reads JSON request bodies only, and this {} came as application/vnd.kubernetes.protobuf (kubectl's typed clients, e.g. `kubectl create deployment`, send protobuf): send it as JSON instead, e.g. `kubectl create deployment NAME --image=IMAGE --dry-run=client -o yaml | kubectl apply -f -`",
+                    kind
+                );
+                return Err(Reply::json(415, &status(415, "UnsupportedMediaType", &msg)));
+            }
+        }
     } else {
         match serde_json::from_slice::<Value>(&req.body) {
             Ok(v) => Some(v),
@@ -455,6 +466,61 @@ fn client_gone(stream: &TcpStream) -> bool {
     gone
 }
 
+/// One watch stream's cursor: the etcd revision it has sent up to, and its selectors.
+struct WatchCursor {
+    info: &'static ResourceInfo,
+    prefix: String,
+    rev: i64,
+    labels: Vec<(String, String, String)>,
+    fields: Vec<(String, String, String)>,
+}
+
+impl WatchCursor {
+    fn matches(&self, o: &Value) -> bool {
+        meta::label_selector_matches(&self.labels, &meta::labels(o)) && crate::apiserver::field_selector_matches(&self.fields, o)
+    }
+
+    /// The events since the cursor, as upstream's watch cache turns etcd changes into them
+    /// (an update that leaves the selector is a DELETED, one that enters it an ADDED).
+    fn poll(&mut self, c: &Cluster) -> Vec<(&'static str, Value)> {
+        let view = c.view();
+        let head = view.etcd_revision();
+        let mut out = Vec::new();
+        while self.rev < head {
+            self.rev += 1;
+            let Some(ch) = view.etcd_change_at(self.rev) else { continue };
+            if !ch.kv.key.starts_with(&self.prefix) {
+                continue;
+            }
+            let parse = |s: &Option<String>| s.as_deref().and_then(|s| serde_json::from_str::<Value>(s).ok());
+            let (new, old) = (parse(&ch.kv.value), ch.prev.as_ref().and_then(|p| parse(&p.value)));
+            let new_matches = new.as_ref().is_some_and(|o| self.matches(o));
+            let old_matches = old.as_ref().is_some_and(|o| self.matches(o));
+            let (event, obj) = match (new, new_matches, old_matches) {
+                (Some(n), true, true) => ("MODIFIED", n),
+                (Some(n), true, false) => ("ADDED", n),
+                (Some(n), false, true) => ("DELETED", n),
+                (None, _, true) => ("DELETED", old.unwrap_or_default()),
+                _ => continue,
+            };
+            let mut obj = obj;
+            meta::set(&mut obj, &["metadata", "resourceVersion"], json!(self.rev.to_string()));
+            if obj.get("kind").is_none() {
+                obj["kind"] = json!(self.info.kind);
+                obj["apiVersion"] = json!(self.info.api_version());
+            }
+            out.push((event, obj));
+        }
+        out
+    }
+}
+
+/// `?watch=true`: the WATCH request goes through [`Cluster::client_request`] (trace, audit), then
+/// the stream follows etcd's history from the request's `resourceVersion` (absent or "0": the
+/// current objects as ADDED first, then from now), read through [`Cluster::view`] every 100 ms.
+/// Each stream has its own cursor, so any number of watches run at once and none loses the
+/// events between kubectl's LIST and its WATCH. Changes compacted away before a stream reads
+/// them are skipped (the stream polls far more often than kubesim compacts).
 fn serve_watch(h: &Handle, req: &http::HttpRequest, peer: &str, w: &mut TcpStream) -> io::Result<()> {
     let r = match to_request(req) {
         Ok(r) => r,
@@ -473,58 +539,62 @@ fn serve_watch(h: &Handle, req: &http::HttpRequest, peer: &str, w: &mut TcpStrea
     let include = ri.query("includeObject").unwrap_or("").to_string();
     let timeout = ri.query("timeoutSeconds").and_then(|t| t.parse::<u64>().ok()).map(Duration::from_secs).unwrap_or(Duration::from_secs(1800));
     let id = identity(req, peer);
-    let (ns, fs) = (ri.namespace.clone(), ri.query("fieldSelector").unwrap_or("").to_string());
+    let from: Option<i64> = ri.query("resourceVersion").and_then(|v| v.parse().ok()).filter(|v| *v > 0);
+    let mut cursor = WatchCursor {
+        info,
+        prefix: info.etcd_collection_prefix(&ri.namespace),
+        rev: 0,
+        labels,
+        fields: crate::apiserver::parse_field_selector(ri.query("fieldSelector").unwrap_or("")),
+    };
+    let encode = move |events: Vec<(&'static str, Value)>, now: i64| -> Vec<u8> {
+        let mut bytes = Vec::new();
+        for (t, o) in events {
+            let object = if as_table { table::table(info, std::slice::from_ref(&o), now, &include, meta::resource_version(&o)) } else { o };
+            bytes.extend(serde_json::to_vec(&json!({"type": t, "object": object})).unwrap_or_default());
+            bytes.push(b'\n');
+        }
+        bytes
+    };
     let started = h.call(move |s| {
-        s.watch_gen += 1;
-        let resp = s.cluster.client_watch(&id, r, info, &ns, &fs);
-        (s.watch_gen, resp)
+        let resp = s.cluster.client_request(&id, r);
+        let now = crate::api::time::EPOCH_MS + s.cluster.now();
+        let mut initial = Vec::new();
+        match from {
+            Some(rv) => cursor.rev = rv,
+            None => {
+                cursor.rev = s.cluster.view().etcd_revision();
+                let ns = if cursor.info.namespaced { ri.namespace.as_str() } else { "" };
+                for o in s.cluster.view().objects(cursor.info, ns, None) {
+                    if cursor.matches(&o) {
+                        initial.push(("ADDED", o));
+                    }
+                }
+            }
+        }
+        (resp, cursor, initial, now)
     });
-    let Some((gen, resp)) = started else { return Ok(()) };
+    let Some((resp, mut cursor, initial, now)) = started else { return Ok(()) };
     if !resp.ok() {
         return http::write_response(w, resp.code, "application/json", &serde_json::to_vec(&resp.body).unwrap_or_default(), false);
     }
     http::write_chunked_head(w, "application/json")?;
+    http::write_chunk(w, &encode(initial, now))?;
     let deadline = Instant::now() + timeout;
-    let result = loop {
-        thread::sleep(Duration::from_millis(100));
-        let (labels, include) = (labels.clone(), include.clone());
-        let batch = h.call(move |s| {
-            if s.watch_gen != gen {
-                return None;
-            }
-            let now = crate::api::time::EPOCH_MS + s.cluster.now();
-            let lines: Vec<u8> = s
-                .cluster
-                .take_client_events()
-                .into_iter()
-                .filter(|(_, o)| meta::label_selector_matches(&labels, &meta::labels(o)))
-                .flat_map(|(t, o)| {
-                    let object = if as_table { table::table(info, std::slice::from_ref(&*o), now, &include, meta::resource_version(&o)) } else { (*o).clone() };
-                    let mut line = serde_json::to_vec(&json!({"type": t.as_str(), "object": object})).unwrap_or_default();
-                    line.push(b'\n');
-                    line
-                })
-                .collect();
-            Some(lines)
-        });
-        match batch {
-            Some(Some(lines)) => {
-                if let Err(e) = http::write_chunk(w, &lines) {
-                    break Err(e);
-                }
-            }
-            _ => break Ok(()),
-        }
+    loop {
+        let Some((events, cur, now)) = h.call(move |s| {
+            let ev = cursor.poll(&s.cluster);
+            (ev, cursor, crate::api::time::EPOCH_MS + s.cluster.now())
+        }) else {
+            break;
+        };
+        cursor = cur;
+        http::write_chunk(w, &encode(events, now))?;
         if Instant::now() >= deadline || client_gone(w) {
-            break Ok(());
+            break;
         }
-    };
-    h.call(move |s| {
-        if s.watch_gen == gen {
-            s.cluster.close_client_watch();
-        }
-    });
-    result?;
+        thread::sleep(Duration::from_millis(100));
+    }
     http::write_last_chunk(w)
 }
 

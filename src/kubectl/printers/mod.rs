@@ -275,13 +275,10 @@ const DEFAULT_COLUMNS: &[Column] = &[name_col(0), col("Age", 0)];
 
 /// `strings.ToLower(GroupKind.String())`, the prefix of `deployment.apps/web`.
 fn kind_prefix(kind: &str) -> String {
-    match kind {
-        "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet" | "ControllerRevision" => format!("{}.apps", kind.to_lowercase()),
-        "Event" => "event".into(),
-        "EndpointSlice" => "endpointslice.discovery.k8s.io".into(),
-        "PriorityClass" => "priorityclass.scheduling.k8s.io".into(),
-        "StorageClass" => "storageclass.storage.k8s.io".into(),
-        k => k.to_lowercase(),
+    // `kind.group` as kubectl's formatResourceName prints it (core kinds have no group)
+    match crate::api::meta::RESOURCES.iter().find(|r| r.kind == kind) {
+        Some(r) => r.kubectl_prefix(),
+        None => kind.to_lowercase(),
     }
 }
 
@@ -295,30 +292,41 @@ fn table_cell(s: &str) -> String {
 }
 
 fn render_table(columns: &[Column], rows: &[Vec<String>], wide: bool, with_kind: bool, kind: &str) -> String {
-    let visible: Vec<usize> = (0..columns.len()).filter(|i| wide || columns[*i].priority == 0).collect();
+    let (headers, cells) = table_cells(columns, rows, wide, with_kind, kind);
     let mut text = String::new();
-    let headers: Vec<String> = visible.iter().map(|i| columns[*i].name.to_uppercase()).collect();
     text.push_str(&headers.join("\t"));
     text.push('\n');
-    let prefix = kind_prefix(kind);
-    for row in rows {
-        let cells: Vec<String> = visible
-            .iter()
-            .map(|i| {
-                let raw = row.get(*i).map(|s| s.as_str()).unwrap_or("");
-                let c = table_cell(raw);
-                if with_kind && columns[*i].is_name {
-                    format!("{}/{}", prefix, c)
-                } else {
-                    c
-                }
-            })
-            .collect();
-        text.push_str(&cells.join("\t"));
+    for row in cells {
+        text.push_str(&row.join("\t"));
         text.push('\n');
     }
     // cli-runtime GetNewTabWriter: minwidth 6, tabwidth 4, padding 3, padchar ' '
     tabwriter(&text, 6, 3)
+}
+
+/// The visible header and the cells of each row, before the tabwriter lays them out.
+fn table_cells(columns: &[Column], rows: &[Vec<String>], wide: bool, with_kind: bool, kind: &str) -> (Vec<String>, Vec<Vec<String>>) {
+    let visible: Vec<usize> = (0..columns.len()).filter(|i| wide || columns[*i].priority == 0).collect();
+    let headers: Vec<String> = visible.iter().map(|i| columns[*i].name.to_uppercase()).collect();
+    let prefix = kind_prefix(kind);
+    let cells = rows
+        .iter()
+        .map(|row| {
+            visible
+                .iter()
+                .map(|i| {
+                    let raw = row.get(*i).map(|s| s.as_str()).unwrap_or("");
+                    let c = table_cell(raw);
+                    if with_kind && columns[*i].is_name {
+                        format!("{}/{}", prefix, c)
+                    } else {
+                        c
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    (headers, cells)
 }
 
 /// `layoutContainerCells`: container names and images, comma separated.
@@ -1002,6 +1010,18 @@ pub fn print_table(kind: &str, objs: &[Value], wide: bool, with_kind: bool, now_
     if objs.is_empty() {
         return String::new();
     }
+    let (columns, rows) = table_columns_rows(kind, objs, wide, now_ms);
+    render_table(columns, &rows, wide, with_kind, kind)
+}
+
+/// The header and the cells of [`print_table`]'s rows, unaligned (`get --watch` aligns the rows
+/// that arrive later with the widths it remembers, as kubectl's tabwriter does).
+pub fn print_table_cells(kind: &str, objs: &[Value], wide: bool, now_ms: i64) -> (Vec<String>, Vec<Vec<String>>) {
+    let (columns, rows) = table_columns_rows(kind, objs, wide, now_ms);
+    table_cells(columns, &rows, wide, false, kind)
+}
+
+fn table_columns_rows(kind: &str, objs: &[Value], wide: bool, now_ms: i64) -> (&'static [Column], Vec<Vec<String>>) {
     let (columns, rows): (&[Column], Vec<Vec<String>>) = match kind {
         "Deployment" => (DEPLOYMENT_COLUMNS, objs.iter().map(|o| print_deployment_row(o, now_ms)).collect()),
         "ReplicaSet" => (REPLICASET_COLUMNS, objs.iter().map(|o| print_replica_set_row(o, now_ms)).collect()),
@@ -1036,7 +1056,7 @@ pub fn print_table(kind: &str, objs: &[Value], wide: bool, with_kind: bool, now_
         "EndpointSlice" => (ENDPOINT_SLICE_COLUMNS, objs.iter().map(|o| print_endpoint_slice_row(o, now_ms)).collect()),
         _ => (DEFAULT_COLUMNS, objs.iter().map(|o| vec![gs(o, &["metadata", "name"]).to_string(), age(o, now_ms)]).collect()),
     };
-    render_table(columns, &rows, wide, with_kind, kind)
+    (columns, rows)
 }
 
 /// `kubectl get events`: LAST SEEN, TYPE, REASON, OBJECT, MESSAGE.
