@@ -306,6 +306,11 @@ pub fn annotation<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
 pub fn is_deleting(v: &Value) -> bool {
     get(v, &["metadata", "deletionTimestamp"]).map(|x| !x.is_null()).unwrap_or(false)
 }
+/// `GetPersistentVolumeClaimClass` / `GetPersistentVolumeClass`: a claim's or volume's
+/// StorageClass, from the beta annotation or else `spec.storageClassName`.
+pub fn storage_class_of(v: &Value) -> &str {
+    annotation(v, "volume.beta.kubernetes.io/storage-class").unwrap_or_else(|| get_str(v, &["spec", "storageClassName"]))
+}
 /// `namespace/name` or `name`: the key informers and work queues use (`cache.MetaNamespaceKeyFunc`).
 pub fn key(v: &Value) -> String {
     let ns = namespace(v);

@@ -103,7 +103,7 @@ pub fn usage(info: &meta::ResourceInfo, obj: &Value) -> ResourceList {
         }
         "PersistentVolumeClaim" => {
             u.insert("persistentvolumeclaims".into(), one());
-            let class = meta::get_str(obj, &["spec", "storageClassName"]);
+            let class = meta::storage_class_of(obj);
             if !class.is_empty() {
                 u.insert(format!("{}.storageclass.storage.k8s.io/persistentvolumeclaims", class), one());
             }

@@ -94,11 +94,6 @@ fn claim_ref_matches(pv: &Value, claim: &Value) -> bool {
         && (meta::get_str(r, &["uid"]).is_empty() || meta::get_str(r, &["uid"]) == meta::uid(claim))
 }
 
-/// `GetPersistentVolumeClaimClass`.
-fn claim_class(claim: &Value) -> &str {
-    meta::annotation(claim, "volume.beta.kubernetes.io/storage-class").unwrap_or_else(|| meta::get_str(claim, &["spec", "storageClassName"]))
-}
-
 impl PersistentVolumeController {
     /// `findBestMatchForClaim`: a volume pre-bound to the claim, else the smallest Available one
     /// of its class with enough capacity and every access mode the claim asks for.
@@ -108,11 +103,11 @@ impl PersistentVolumeController {
         }
         let want = storage_of(claim, &["spec", "resources", "requests", "storage"]);
         let modes: Vec<&str> = meta::get_array(claim, &["spec", "accessModes"]).iter().filter_map(Value::as_str).collect();
-        let class = claim_class(claim);
+        let class = meta::storage_class_of(claim);
         self.volumes
             .values()
             .filter(|v| meta::get(v, &["spec", "claimRef"]).map_or(true, Value::is_null) && !meta::is_deleting(v))
-            .filter(|v| meta::get_str(v, &["spec", "storageClassName"]) == class)
+            .filter(|v| meta::storage_class_of(v) == class)
             .filter(|v| meta::get_str(v, &["spec", "volumeMode"]) == meta::get_str(claim, &["spec", "volumeMode"]))
             .filter(|v| {
                 let have: Vec<&str> = meta::get_array(v, &["spec", "accessModes"]).iter().filter_map(Value::as_str).collect();
@@ -140,7 +135,7 @@ impl PersistentVolumeController {
             match self.find_best_match(claim) {
                 Some(volume) => self.bind(ctx, &volume, claim),
                 None => {
-                    let class = claim_class(claim).to_string();
+                    let class = meta::storage_class_of(claim).to_string();
                     if !class.is_empty() {
                         self.provision_claim(ctx, claim, &class);
                         return;

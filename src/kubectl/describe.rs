@@ -28,7 +28,7 @@
 
 use crate::api::time::parse_rfc3339_unix;
 use super::printers::{
-    access_modes_string, claim_class, event_sort_time, find_node_roles, format_label_selector, format_rfc1123z, ga, gb, get, gi, gmap, gs, rfc1123z_field, scalar_text,
+    access_modes_string, event_sort_time, find_node_roles, format_label_selector, format_rfc1123z, ga, gb, get, gi, gmap, gs, rfc1123z_field, scalar_text,
     selector_string, tabwriter, translate_timestamp_since, qty_from_value, QFormat, Qty,
 };
 use serde_json::Value;
@@ -1328,7 +1328,7 @@ fn describe_volume_claim_templates(w: &mut PrefixWriter, templates: &[Value]) {
     w.write(0, "Volume Claims:\n");
     for pvc in templates {
         w.write(1, &format!("Name:\t{}\n", gs(pvc, &["metadata", "name"])));
-        w.write(1, &format!("StorageClass:\t{}\n", claim_class(pvc)));
+        w.write(1, &format!("StorageClass:\t{}\n", crate::api::meta::storage_class_of(pvc)));
         print_labels_multiline_indent(w, "  ", "Labels", &gmap(pvc, &["metadata", "labels"]));
         print_labels_multiline_indent(w, "  ", "Annotations", &gmap(pvc, &["metadata", "annotations"]));
         match get(pvc, &["spec", "resources", "requests", "storage"]) {
@@ -1436,7 +1436,7 @@ fn print_persistent_volume_claim(w: &mut PrefixWriter, pvc: &Value, is_full: boo
         w.write(0, &format!("Name:\t{}\n", gs(pvc, &["metadata", "name"])));
         w.write(0, &format!("Namespace:\t{}\n", gs(pvc, &["metadata", "namespace"])));
     }
-    w.write(0, &format!("StorageClass:\t{}\n", claim_class(pvc)));
+    w.write(0, &format!("StorageClass:\t{}\n", crate::api::meta::storage_class_of(pvc)));
     if is_full {
         w.write(0, &storage_status_line(pvc, now_ms));
     }
@@ -1533,13 +1533,6 @@ fn print_volume_node_affinity(w: &mut PrefixWriter, affinity: Option<&Value>) {
     }
 }
 
-/// `GetPersistentVolumeClass`: the beta annotation, else `spec.storageClassName`.
-fn volume_class(pv: &Value) -> String {
-    match crate::api::meta::annotation(pv, "volume.beta.kubernetes.io/storage-class") {
-        Some(c) => c.to_string(),
-        None => gs(pv, &["spec", "storageClassName"]).to_string(),
-    }
-}
 
 /// `PersistentVolumeDescriber` / `describePersistentVolume`. Sources printed: hostPath, nfs,
 /// local, csi; any other source is `<unknown>`.
@@ -1549,7 +1542,7 @@ pub fn describe_persistent_volume(pv: &Value, events: &[Value], now_ms: i64) -> 
     print_labels_multiline(&mut w, "Labels", &gmap(pv, &["metadata", "labels"]));
     print_annotations_multiline(&mut w, "Annotations", &gmap(pv, &["metadata", "annotations"]));
     w.write(0, &format!("Finalizers:\t{}\n", go_string_slice(ga(pv, &["metadata", "finalizers"]))));
-    w.write(0, &format!("StorageClass:\t{}\n", volume_class(pv)));
+    w.write(0, &format!("StorageClass:\t{}\n", crate::api::meta::storage_class_of(pv)));
     w.write(0, &storage_status_line(pv, now_ms));
     match get(pv, &["spec", "claimRef"]).filter(|c| c.is_object()) {
         Some(c) => w.write(0, &format!("Claim:\t{}/{}\n", gs(c, &["namespace"]), gs(c, &["name"]))),

@@ -51,16 +51,7 @@ pub fn default_storage_class() -> Value {
 }
 
 /// The provisioner's timers: its work-queue worker.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Timer {
-    Worker,
-}
-
-impl std::fmt::Display for Timer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("workqueue")
-    }
-}
+pub type Timer = crate::controllers::expectations::SyncTimer;
 
 type Ctx<'a> = cluster::Ctx<'a, Timer>;
 type Input = cluster::Input<Timer>;
@@ -97,7 +88,7 @@ impl HostPathProvisioner {
         if marked != Some(PROVISIONER_NAME) {
             return false;
         }
-        let class = meta::get_str(claim, &["spec", "storageClassName"]);
+        let class = meta::storage_class_of(claim);
         self.classes.get(class).map(|c| meta::get_str(c, &["provisioner"]) == PROVISIONER_NAME).unwrap_or(false)
     }
 
@@ -109,7 +100,7 @@ impl HostPathProvisioner {
         }
         let msg = format!("External provisioner is provisioning volume for claim \"{}\"", meta::key(claim));
         self.recorder.event(ctx, claim, None, "Normal", "Provisioning", &msg);
-        let class_name = meta::get_str(claim, &["spec", "storageClassName"]).to_string();
+        let class_name = meta::storage_class_of(claim).to_string();
         let reclaim = self.classes.get(&class_name).map(|c| meta::get_str(c, &["reclaimPolicy"]).to_string()).filter(|s| !s.is_empty()).unwrap_or_else(|| "Delete".into());
         let mut pv = json!({
             "apiVersion": "v1",
@@ -230,6 +221,7 @@ impl Component for HostPathProvisioner {
                 }
                 self.queue.done(ctx, Timer::Worker);
             }
+            Input::Timer(Timer::Requeue(k)) => self.queue.enqueue(ctx, &k, Timer::Worker),
         }
     }
 }

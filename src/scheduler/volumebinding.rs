@@ -52,7 +52,7 @@ pub fn pre_filter(pod: &Value, claims: &Store, classes: &Store) -> Option<Status
             return Some(Status::new(Code::UnschedulableAndUnresolvable, "VolumeBinding", &[&msg]));
         }
         if !bound {
-            let class = meta::get_str(claim, &["spec", "storageClassName"]);
+            let class = meta::storage_class_of(claim);
             let delay = classes.get(class).map(|c| meta::get_str(c, &["volumeBindingMode"]) == "WaitForFirstConsumer").unwrap_or(false);
             if !delay {
                 unbound_immediate = true;

@@ -433,13 +433,6 @@ pub fn access_modes_string(modes: &[Value]) -> String {
         .join(",")
 }
 
-/// `GetPersistentVolumeClaimClass`: the beta annotation, else `spec.storageClassName`.
-pub fn claim_class(pvc: &Value) -> String {
-    match crate::api::meta::annotation(pvc, "volume.beta.kubernetes.io/storage-class") {
-        Some(c) => c.to_string(),
-        None => gs(pvc, &["spec", "storageClassName"]).to_string(),
-    }
-}
 
 fn unset_or(v: &str) -> String {
     if v.is_empty() {
@@ -464,7 +457,7 @@ fn print_pvc_row(pvc: &Value, now_ms: i64) -> Vec<String> {
         volume,
         capacity,
         modes,
-        claim_class(pvc),
+        crate::api::meta::storage_class_of(pvc).to_string(),
         unset_or(gs(pvc, &["spec", "volumeAttributesClassName"])),
         age(pvc, now_ms),
         unset_or(gs(pvc, &["spec", "volumeMode"])),
@@ -485,7 +478,7 @@ fn print_pv_row(pv: &Value, now_ms: i64) -> Vec<String> {
         gs(pv, &["spec", "persistentVolumeReclaimPolicy"]).to_string(),
         phase,
         claim,
-        gs(pv, &["spec", "storageClassName"]).to_string(),
+        crate::api::meta::storage_class_of(pv).to_string(),
         unset_or(gs(pv, &["spec", "volumeAttributesClassName"])),
         gs(pv, &["status", "reason"]).to_string(),
         age(pv, now_ms),
