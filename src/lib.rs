@@ -35,6 +35,7 @@ pub mod script;
 pub mod sim;
 pub mod trace;
 pub mod ui;
+pub mod vopr;
 
 macro_rules! scenario {
     ($name:literal) => {

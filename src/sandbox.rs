@@ -94,7 +94,7 @@ fn parse_duration_ms(s: &str) -> Result<i64, String> {
     Ok(v * unit)
 }
 
-const SIM_USAGE: &str = "usage: sim settle | sim advance DURATION | sim addon coredns | sim node add|fail|recover NAME | sim node iptables NAME | sim curl NODE:NODEPORT | sim trace [--net] | sim audit [--verb V] [--resource R] [--user U] | sim etcd get KEY [--rev N] | sim etcd keys [PREFIX]";
+const SIM_USAGE: &str = "usage: sim settle | sim advance DURATION | sim addon coredns | sim node add|fail|recover NAME | sim fault restart COMPONENT | sim node iptables NAME | sim curl NODE:NODEPORT | sim trace [--net] | sim audit [--verb V] [--resource R] [--user U] | sim etcd get KEY [--rev N] | sim etcd keys [PREFIX]";
 
 /// Runs one `sim …` command.
 pub fn sim_command(c: &mut Cluster, sb: &mut Sandbox, args: &[String]) -> Result<String, String> {
@@ -171,6 +171,17 @@ pub fn sim_command(c: &mut Cluster, sb: &mut Sandbox, args: &[String]) -> Result
             add_node(c, cfg);
             let s = c.run_until_settled();
             Ok(format!("node/{} added; settled at {}\n", name, format_ms(s.time_ms)))
+        }
+        ["fault", "restart", name] => {
+            // a component crashes and a fresh process starts: its informers relist
+            let actor = c.components().map(|x| x.actor()).find(|a| a.name() == *name);
+            let Some(actor) = actor else {
+                let names: Vec<String> = c.components().map(|x| x.actor().name()).filter(|n| !n.starts_with("kubelet") && !n.starts_with("kube-proxy")).collect();
+                return Err(format!("no component named \"{}\" (try one of: {})", name, names.join(", ")));
+            };
+            c.restart_component(&actor)?;
+            let s = c.run_until_settled();
+            Ok(format!("{} restarted; settled at {}\n", name, format_ms(s.time_ms)))
         }
         ["node", verb @ ("fail" | "recover"), name] => {
             let running = *verb == "recover";

@@ -6,6 +6,7 @@
 //! - `sim advance 30s` — move virtual time forward (`500ms`, `30s`, `5m`, `1h`);
 //! - `sim node add NAME [--cpu 4] [--memory 8Gi] [--pods 110] [--label k=v]… [--taint k=v:Effect]…`;
 //! - `sim node fail NAME` / `sim node recover NAME`;
+//! - `sim fault restart COMPONENT` — the component crashes and restarts (informers relist, work queue empty);
 //! - `sim trace` — the trace messages recorded since the previous `sim trace`;
 //! - `sim audit` — the audit events since the previous `sim audit`, as JSON lines;
 //! - `sim etcd get KEY [--rev N]` — the stored JSON value; `sim etcd keys [PREFIX]`;

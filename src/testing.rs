@@ -51,6 +51,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("priority_preemption"),
     scenario!("namespace_delete"),
     scenario!("resource_quota"),
+    scenario!("fault_restart"),
 ];
 
 /// Reads the `# seed: N` header.

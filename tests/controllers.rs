@@ -296,8 +296,8 @@ kubectl get svc e -o jsonpath={.spec.clusterIP}\n";
     let cases = [
         ("a chosen node port is allocated", "service/a created"),
         ("a chosen ClusterIP is allocated", "service/b created"),
-        ("the node port is taken", "The Service \"c\" is invalid: spec.ports[0].nodePort: Invalid value: 30080: provided port is already allocated"),
-        ("the ClusterIP is taken", "The Service \"d\" is invalid: spec.clusterIPs: Invalid value: [\"10.96.5.5\"]: failed to allocate IP 10.96.5.5: provided IP is already allocated"),
+        ("the node port is taken", "error: failed to create NodePort service: Service \"c\" is invalid: spec.ports[0].nodePort: Invalid value: 30080: provided port is already allocated"),
+        ("the ClusterIP is taken", "error: failed to create ClusterIP service: Service \"d\" is invalid: spec.clusterIPs: Invalid value: [\"10.96.5.5\"]: failed to allocate IP 10.96.5.5: provided IP is already allocated"),
         ("deleting releases both", "service \"a\" deleted"),
         ("the released node port is allocated again", "service/c created"),
         ("the released ClusterIP is allocated again", "service/d created"),

@@ -423,7 +423,7 @@ pub fn format_label_selector(selector: Option<&Value>) -> String {
 
 /// Parses a kubectl/apiserver label selector string (`a=b,c!=d,e`) into a matcher.
 pub fn parse_label_selector(s: &str) -> Result<Vec<(String, String, String)>, String> {
-    let mut out = Vec::new();
+    let mut out: Vec<(String, String, String)> = Vec::new();
     for part in s.split(',').map(|p| p.trim()).filter(|p| !p.is_empty()) {
         if let Some((k, v)) = part.split_once("!=") {
             out.push((k.trim().into(), "!=".into(), v.trim().into()));
@@ -436,6 +436,12 @@ pub fn parse_label_selector(s: &str) -> Result<Vec<(String, String, String)>, St
         } else if part.chars().all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c)) {
             out.push((part.into(), "exists".into(), String::new()));
         } else {
+            return Err(format!("unable to parse requirement: {}", part));
+        }
+        // `=` and `!` are operators to the selector lexer, never part of a key or value (`a===`,
+        // `!a=b`); a key is never empty (`=v`)
+        let (k, _, v) = out.last().unwrap();
+        if k.is_empty() || k.contains(['=', '!']) || v.contains(['=', '!']) {
             return Err(format!("unable to parse requirement: {}", part));
         }
     }
@@ -457,6 +463,16 @@ pub fn label_selector_matches(reqs: &[(String, String, String)], labels: &Map<St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn label_selector_operators_are_not_part_of_keys_or_values() {
+        // found by fuzzing: `===` parsed as key "" = value "=", which prints back as `==`
+        for bad in ["===", "=v", "a==b=c", "!a=b", "a!=b!=c", "a=b!"] {
+            assert_eq!(parse_label_selector(bad), Err(format!("unable to parse requirement: {}", bad)), "{}", bad);
+        }
+        let ok = |k: &str, op: &str, v: &str| (k.to_string(), op.to_string(), v.to_string());
+        assert_eq!(parse_label_selector("a==b, c!=d,!e,f,g="), Ok(vec![ok("a", "=", "b"), ok("c", "!=", "d"), ok("e", "!", ""), ok("f", "exists", ""), ok("g", "=", "")]));
+    }
 
     #[test]
     fn lookup_by_any_name() {

@@ -66,6 +66,8 @@ pub enum PatchType {
     Strategic,
     /// RFC 6902: a list of operations (`kubectl rollout undo` sends one).
     Json,
+    /// `application/apply-patch+yaml`: server-side apply ([`crate::apiserver::apply`]).
+    Apply,
 }
 
 /// One request to kube-apiserver.

@@ -8,13 +8,23 @@
 use super::*;
 
 impl ApiServer {
-    /// Strict decoding as the JSON serializer does it for `fieldValidation=Strict`.
-    pub(super) fn decode(&self, t: &Target, obj: &Value) -> Result<(), Response> {
+    /// Decoding as the JSON serializer does it, strict for `fieldValidation=Strict`. A body without
+    /// `apiVersion` or `kind` takes the URL's: the create and update handlers decode with the
+    /// resource's kind as the default (`decoder.Decode(body, &defaultGVK, …)`, the serializer's
+    /// `gvkWithDefaults`), so `{"metadata":{"name":"x"}}` POSTed to `/api/v1/namespaces` is a
+    /// Namespace, and it is stored with its `apiVersion` and `kind`.
+    pub(super) fn decode(&self, t: &Target, obj: &mut Value) -> Result<(), Response> {
+        if let Some(m) = obj.as_object_mut() {
+            if m.get("kind").and_then(Value::as_str).unwrap_or("").is_empty() {
+                m.insert("kind".into(), json!(t.info.kind));
+            }
+            if m.get("apiVersion").and_then(Value::as_str).unwrap_or("").is_empty() {
+                m.insert("apiVersion".into(), json!(t.info.api_version()));
+            }
+        }
+        let obj = &*obj;
         let api_version = meta::get_str(obj, &["apiVersion"]);
         let kind = meta::get_str(obj, &["kind"]);
-        if kind.is_empty() {
-            return Err(bad_request("Object 'Kind' is missing in '".to_string() + &serde_json::to_string(obj).unwrap_or_default() + "'"));
-        }
         if api_version != t.info.api_version() && !(t.info.resource == "events" && api_version == "events.k8s.io/v1") {
             return Err(bad_request(format!(
                 "the API version in the data ({}) does not match the expected API version ({})",
@@ -53,7 +63,7 @@ impl ApiServer {
         if meta::get_str(&obj, &["apiVersion"]) == "events.k8s.io/v1" {
             obj = events_v1_to_core(&obj);
         } else {
-            self.decode(t, &obj)?;
+            self.decode(t, &mut obj)?;
         }
         schema::normalize(info.api_version().as_str(), info.kind, &mut obj);
         if self.object_count() >= self.limits.max_objects {
@@ -380,20 +390,9 @@ impl ApiServer {
         if info.kind == "Deployment" || info.kind == "ReplicaSet" || info.kind == "StatefulSet" {
             let r = meta::get_i64(obj, &["spec", "replicas"]).unwrap_or(1);
             if r > self.limits.max_replicas {
-                return Err(err(
-                    422,
-                    "Invalid",
-                    format!(
-                        "{}.{} \"{}\" is invalid: spec.replicas: Invalid value: {}: kubesim simulates at most {} replicas per {}",
-                        info.kind,
-                        info.group,
-                        meta::name(obj),
-                        r,
-                        self.limits.max_replicas,
-                        info.kind
-                    ),
-                    None,
-                ));
+                // a field error like validation's, so clients print it as they print those
+                let e = field::FieldError::invalid("spec.replicas", json!(r), &format!("kubesim simulates at most {} replicas per {}", self.limits.max_replicas, info.kind));
+                return Err(invalid(info, meta::name(obj), &[e]));
             }
         }
         Ok(())
@@ -502,5 +501,37 @@ fn add_finalizer(obj: &mut Value, f: &str) {
         if !a.iter().any(|x| x.as_str() == Some(f)) {
             a.push(json!(f));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::api::request::{Method, Request};
+    use serde_json::json;
+
+    /// A body without apiVersion and kind (the Python client's models leave them out) is decoded
+    /// with the URL's, on create and on update, and stored with them; a wrong kind is refused.
+    #[test]
+    fn apiversion_and_kind_default_to_the_urls() {
+        let mut c = crate::sandbox::default_cluster(1);
+        let id = crate::cluster::kubectl_identity();
+        let r = c.client_request(&id, Request::new(Method::Post, "/api/v1/namespaces", Some(json!({"metadata": {"name": "nokind"}}))));
+        assert_eq!(r.code, 201, "{}", r.body);
+        assert_eq!((r.body["apiVersion"].as_str(), r.body["kind"].as_str()), (Some("v1"), Some("Namespace")));
+        let lease = json!({"metadata": {"name": "l", "namespace": "nokind"}, "spec": {"holderIdentity": "a"}});
+        let r = c.client_request(&id, Request::new(Method::Post, "/apis/coordination.k8s.io/v1/namespaces/nokind/leases", Some(lease)));
+        assert_eq!(r.code, 201, "{}", r.body);
+        assert_eq!((r.body["apiVersion"].as_str(), r.body["kind"].as_str()), (Some("coordination.k8s.io/v1"), Some("Lease")));
+        let mut put = r.body.clone();
+        put.as_object_mut().unwrap().remove("kind");
+        put.as_object_mut().unwrap().remove("apiVersion");
+        put["spec"]["holderIdentity"] = json!("b");
+        let r = c.client_request(&id, Request::new(Method::Put, "/apis/coordination.k8s.io/v1/namespaces/nokind/leases/l", Some(put)));
+        assert_eq!(r.code, 200, "{}", r.body);
+        assert_eq!((r.body["kind"].as_str(), r.body["spec"]["holderIdentity"].as_str()), (Some("Lease"), Some("b")));
+        let got = c.client_request(&id, Request::new(Method::Get, "/apis/coordination.k8s.io/v1/namespaces/nokind/leases/l", None));
+        assert_eq!(got.body["apiVersion"], "coordination.k8s.io/v1");
+        let r = c.client_request(&id, Request::new(Method::Post, "/api/v1/namespaces", Some(json!({"kind": "Pod", "metadata": {"name": "x"}}))));
+        assert_eq!(r.code, 400, "{}", r.body);
     }
 }

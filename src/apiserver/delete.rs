@@ -116,7 +116,9 @@ impl ApiServer {
         }
         let change = self.remove(info, &obj, rev)?;
         changes.push(change);
-        let body = if info.kind == "Pod" { obj } else {
+        // the stores with ReturnDeletedObject answer with the object, the others with a Status
+        let returns_object = matches!(info.resource, "pods" | "services" | "resourcequotas" | "persistentvolumes" | "persistentvolumeclaims" | "storageclasses");
+        let body = if returns_object { obj } else {
             json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "details": {"name": t.ri.name, "group": info.group, "kind": info.resource, "uid": meta::uid(&obj)}})
         };
         Ok(Response { code: 200, body })
@@ -154,4 +156,37 @@ pub(super) fn finalizers(o: &Value) -> Vec<String> {
 /// A pod being gracefully deleted stays until its kubelet confirms (the final DELETE with grace 0).
 pub(super) fn pod_awaits_kubelet(p: &Value) -> bool {
     !meta::get_str(p, &["spec", "nodeName"]).is_empty() && meta::get_i64(p, &["metadata", "deletionGracePeriodSeconds"]).unwrap_or(0) > 0
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::api::request::{Method, Request};
+    use serde_json::json;
+
+    /// The registries with `ReturnDeletedObject: true` (pod, service, resourcequota,
+    /// persistentvolume(claim), storageclass storage) answer a DELETE with the deleted object,
+    /// which is what the generated clients decode it as; the others with a `Status` Success.
+    #[test]
+    fn delete_answers_with_the_object_where_upstream_does() {
+        let mut c = crate::sandbox::default_cluster(1);
+        let id = crate::cluster::kubectl_identity();
+        let mut req = |m: Method, p: &str, b: Option<serde_json::Value>| c.client_request(&id, Request::new(m, p.to_string(), b));
+        let cases = [
+            ("/api/v1/namespaces/default/services", json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s"}, "spec": {"ports": [{"port": 80}]}}), "Service"),
+            ("/api/v1/namespaces/default/resourcequotas", json!({"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "q"}, "spec": {"hard": {"pods": "5"}}}), "ResourceQuota"),
+            ("/apis/storage.k8s.io/v1/storageclasses", json!({"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": "sc"}, "provisioner": "x"}), "StorageClass"),
+            ("/apis/coordination.k8s.io/v1/namespaces/default/leases", json!({"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": {"name": "l"}}), "Status"),
+        ];
+        for (collection, obj, want) in cases {
+            let name = obj["metadata"]["name"].as_str().unwrap().to_string();
+            let r = req(Method::Post, collection, Some(obj));
+            assert_eq!(r.code, 201, "{}", r.body);
+            let r = req(Method::Delete, &format!("{}/{}", collection, name), None);
+            assert_eq!(r.code, 200, "{}", r.body);
+            assert_eq!(r.body["kind"], want, "{}", r.body);
+            if want == "Status" {
+                assert_eq!((r.body["status"].as_str(), r.body["details"]["name"].as_str()), (Some("Success"), Some(name.as_str())));
+            }
+        }
+    }
 }

@@ -24,6 +24,7 @@
 use crate::api::{defaults, field, meta, names, patch, quota, schema, time, validation};
 use crate::api::request::{EventType, Identity, Method, PatchType, Request, RequestInfo, Response};
 
+pub mod apply;
 mod audit;
 mod binding;
 mod create;
@@ -214,6 +215,15 @@ impl ApiServer {
         &self.etcd
     }
 
+    /// Compacts etcd's history up to `rev` (at most the current revision), as kube-apiserver's
+    /// compactor does every `--etcd-compaction-interval`; returns the compact revision. The watch
+    /// cache keeps the current objects: only older revisions go. Used by `kubesim serve`'s dev
+    /// endpoint `POST /kubesim/v1/compact`; kubesim otherwise compacts by count (`etcd_history`).
+    pub fn compact_etcd(&mut self, rev: i64) -> i64 {
+        self.etcd.compact(rev);
+        self.etcd.compact_revision()
+    }
+
     /// The audit events kept in memory, oldest first, one JSON line each.
     pub fn audit_log(&self) -> &[String] {
         &self.audit
@@ -394,7 +404,11 @@ impl ApiServer {
                 let body = req.body.clone().ok_or_else(|| bad_request("the body of the request was in an unknown format".into()))?;
                 self.update(t, sub, body, true, now_ms, rng, changes)
             }
+            (Method::Patch, false, sub) if req.patch_type == PatchType::Apply => self.server_side_apply(req, t, sub, who, now_ms, rng, changes),
             (Method::Patch, false, sub) => {
+                if t.q("force").is_some() {
+                    return Err(patch_options_invalid("force", "Forbidden: may not be specified for non-apply patch", "FieldValueForbidden"));
+                }
                 let (current, _) = self.read(info, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(info, &t.ri.name))?;
                 let patch = req.body.clone().unwrap_or(json!({}));
                 let mut target = if sub == "scale" { to_scale(&current) } else { current.clone() };
@@ -402,12 +416,46 @@ impl ApiServer {
                     PatchType::Merge => patch::merge_patch(&mut target, &patch),
                     PatchType::Strategic => patch::strategic_merge_patch(&mut target, &patch),
                     PatchType::Json => patch::json_patch(&mut target, &patch).map_err(|e| err(422, "Invalid", e, None))?,
+                    PatchType::Apply => unreachable!("server-side apply is the arm above"),
                 }
                 self.update(t, sub, target, false, now_ms, rng, changes)
             }
             (Method::Delete, false, "") => self.delete(req, t, now_ms, changes),
             (Method::Delete, true, "") if info.namespaced => self.delete_collection(req, t, now_ms, changes),
             _ => Err(err(405, "MethodNotAllowed", "the server does not allow this method on the requested resource".into(), None)),
+        }
+    }
+
+    /// `PATCH` with `application/apply-patch+yaml` ([`apply`]): create-on-apply (201) or merge
+    /// into the live object, then the same update path as every write.
+    #[allow(clippy::too_many_arguments)]
+    fn server_side_apply(&mut self, req: &Request, t: &Target, sub: &str, who: &Identity, now_ms: i64, rng: &mut Rng, changes: &mut Vec<Change>) -> Result<Response, Response> {
+        let info = t.info;
+        let manager = t.q("fieldManager").unwrap_or("").to_string();
+        if manager.is_empty() {
+            return Err(patch_options_invalid("fieldManager", "Required value: is required for apply patch", "FieldValueRequired"));
+        }
+        let applied = req.body.clone().filter(Value::is_object).ok_or_else(|| bad_request("the body of the request was in an unknown format".into()))?;
+        let force = t.q("force") == Some("true");
+        let now = crate::api::time::rfc3339(now_ms);
+        match self.read(info, &t.ri.namespace, &t.ri.name) {
+            None if sub.is_empty() => {
+                if meta::name(&applied) != t.ri.name {
+                    return Err(bad_request(format!("the name of the object ({}) does not match the name on the URL ({})", meta::name(&applied), t.ri.name)));
+                }
+                let obj = apply::apply(None, &applied, &manager, force, &now).unwrap_or(applied);
+                let create = Request { method: Method::Post, path: req.path.clone(), body: Some(obj), patch_type: PatchType::Apply };
+                self.create(&create, t, who, now_ms, rng, changes)
+            }
+            None => Err(not_found(info, &t.ri.name)),
+            Some((live, _)) => match apply::apply(Some(&live), &applied, &manager, force, &now) {
+                // the merged object keeps the live resourceVersion unless the configuration sets one
+                Ok(target) => self.update(t, sub, target, false, now_ms, rng, changes),
+                Err(conflicts) => {
+                    let causes: Vec<Value> = conflicts.iter().map(|c| json!({"reason": "FieldManagerConflict", "message": format!("conflict with \"{}\" using {}", c.manager, c.api_version), "field": c.path})).collect();
+                    Err(err(409, "Conflict", apply::conflict_message(&conflicts), Some(json!({"causes": causes}))))
+                }
+            },
         }
     }
 
@@ -431,6 +479,16 @@ impl ApiServer {
         })
     }
 
+}
+
+/// `PatchOptions.meta.k8s.io "" is invalid: …` (ValidatePatchOptions), 422.
+fn patch_options_invalid(field: &str, detail: &str, reason: &str) -> Response {
+    err(
+        422,
+        "Invalid",
+        format!("PatchOptions.meta.k8s.io \"\" is invalid: {}: {}", field, detail),
+        Some(json!({"group": "meta.k8s.io", "kind": "PatchOptions", "causes": [{"reason": reason, "message": detail, "field": field}]})),
+    )
 }
 
 fn conflict_msg(info: &ResourceInfo, name: &str, msg: String) -> Response {

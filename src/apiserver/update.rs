@@ -24,7 +24,7 @@ impl ApiServer {
             return Ok(Response { code: resp.code, body: to_scale(&resp.body) });
         }
         if is_put {
-            self.decode(t, &body)?;
+            self.decode(t, &mut body)?;
         }
         schema::normalize(info.api_version().as_str(), info.kind, &mut body);
         if meta::name(&body) != t.ri.name {

@@ -114,16 +114,15 @@ impl ApiServer {
 }
 
 /// `fields.ParseSelector` for the equality forms (`spec.nodeName=node-1`, `status.phase!=Failed`).
+/// As `splitTerm` does, a term splits at the first position where `!=`, `==` or `=` starts
+/// (`a=b==c` is `a` = `b==c`).
 pub fn parse_field_selector(s: &str) -> Vec<(String, String, String)> {
     s.split(',')
         .filter(|p| !p.is_empty())
         .filter_map(|p| {
-            if let Some((k, v)) = p.split_once("!=") {
-                Some((k.to_string(), "!=".to_string(), v.to_string()))
-            } else {
-                let (k, v) = p.split_once("==").or_else(|| p.split_once('='))?;
-                Some((k.to_string(), "=".to_string(), v.to_string()))
-            }
+            let (i, op) = p.char_indices().find_map(|(i, _)| ["!=", "==", "="].into_iter().find(|op| p[i..].starts_with(op)).map(|op| (i, op)))?;
+            let (k, v) = (&p[..i], &p[i + op.len()..]);
+            Some((k.to_string(), if op == "!=" { "!=" } else { "=" }.to_string(), v.to_string()))
         })
         .collect()
 }
@@ -146,4 +145,19 @@ pub fn field_selector_matches(sel: &[(String, String, String)], obj: &Value) -> 
             eq
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn field_selector_splits_at_the_first_operator() {
+        // found by fuzzing: `a=b==c` split at `==` (key `a=b`), which prints back as `a=b=c`
+        let t = |k: &str, op: &str, v: &str| (k.to_string(), op.to_string(), v.to_string());
+        assert_eq!(parse_field_selector("a=b==c"), vec![t("a", "=", "b==c")]);
+        assert_eq!(parse_field_selector("a==b!=c"), vec![t("a", "=", "b!=c")]);
+        assert_eq!(parse_field_selector("spec.nodeName=node-1,status.phase!=Failed,x,,metadata.name==p"), vec![t("spec.nodeName", "=", "node-1"), t("status.phase", "!=", "Failed"), t("metadata.name", "=", "p")]);
+        assert_eq!(parse_field_selector("é!=ü=="), vec![t("é", "!=", "ü==")]);
+    }
 }

@@ -90,6 +90,14 @@ pub trait Component: 'static {
     fn handle(&mut self, ctx: &mut Ctx<Self::Timer>, input: Input<Self::Timer>);
     /// Stops or resumes the component (a failed node's kubelet).
     fn set_running(&mut self, _running: bool) {}
+    /// The component as a fresh process starts it after a crash (`sim fault restart`): its
+    /// configuration, none of its state. None: kubesim does not restart this component.
+    fn restarted(&self) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        None
+    }
     /// The kubelet's `/containerLogs/{ns}/{pod}/{container}` endpoint, which kube-apiserver
     /// proxies `pods/log` to. Other components serve none.
     fn container_logs(&self, _namespace: &str, _pod: &str, _container: &str, _previous: bool, _now: i64) -> Option<Result<String, String>> {
@@ -106,6 +114,7 @@ pub trait Hosted {
     fn set_running(&mut self, running: bool);
     fn container_logs(&self, namespace: &str, pod: &str, container: &str, previous: bool, now: i64) -> Option<Result<String, String>>;
     fn start_erased(&mut self, ctx: &mut Ctx<AnyTimer>);
+    fn restarted_erased(&self) -> Option<Box<dyn Hosted>>;
     fn handle_erased(&mut self, ctx: &mut Ctx<AnyTimer>, input: Input<AnyTimer>);
 }
 
@@ -124,6 +133,9 @@ impl<C: Component> Hosted for C {
     }
     fn start_erased(&mut self, ctx: &mut Ctx<AnyTimer>) {
         ctx.typed(|ctx| self.start(ctx));
+    }
+    fn restarted_erased(&self) -> Option<Box<dyn Hosted>> {
+        Component::restarted(self).map(|c| Box::new(c) as Box<dyn Hosted>)
     }
     fn handle_erased(&mut self, ctx: &mut Ctx<AnyTimer>, input: Input<AnyTimer>) {
         let input = match input {
@@ -549,6 +561,29 @@ impl Cluster {
         self.components[idx].component = Some(comp);
     }
 
+    /// A fault: the component crashes and a fresh process starts (`sim fault restart NAME`).
+    /// Its watches close, its timers and the watch events in flight to it are lost (its work
+    /// queue starts empty), and the new process lists and watches again from its `start`, as
+    /// informers do after a restart. The trace records the crash as a Fault message.
+    pub fn restart_component(&mut self, actor: &Actor) -> Result<(), String> {
+        let Some(idx) = self.components.iter().position(|s| &s.actor == actor) else {
+            return Err(format!("no component named \"{}\"", actor));
+        };
+        let fresh = self.components[idx].component.as_ref().and_then(|c| c.restarted_erased());
+        let Some(fresh) = fresh else {
+            return Err(format!("kubesim does not restart {}", actor));
+        };
+        self.api.remove_watchers(idx);
+        let lost = self.queue.drain_where(|d| d.to == idx);
+        let lost_foreground = lost.iter().filter(|d| !d.background).count();
+        self.foreground = self.foreground.saturating_sub(lost_foreground);
+        let what = format!("{} crashed and restarted: its watches closed, {} queued inputs lost; the new process lists and watches again", actor, lost.len());
+        let id = self.trace.push(self.now, actor.clone(), actor.clone(), MessageKind::Fault { what }, None);
+        self.components[idx].component = Some(fresh);
+        self.with_component(idx, Some(id), |comp, ctx| comp.start_erased(ctx));
+        Ok(())
+    }
+
     /// The read-only view shells use.
     pub fn view(&self) -> ClusterView<'_> {
         ClusterView::new(self)
@@ -728,6 +763,13 @@ impl Cluster {
         }
         self.now = self.now.max(until);
         Settle { steps, settled: true, time_ms: self.now }
+    }
+
+    /// Compacts etcd's history up to revision `rev` (clamped to the current one); returns the
+    /// compact revision. For `kubesim serve`'s dev endpoint `POST /kubesim/v1/compact`: clients
+    /// watching from an older resourceVersion then get `410 Expired` and relist.
+    pub fn compact_etcd(&mut self, rev: i64) -> i64 {
+        self.api.compact_etcd(rev)
     }
 
     /// The bound on deliveries of one settle.

@@ -47,6 +47,12 @@ impl<'a> ClusterView<'a> {
         self.c.api.etcd().revision()
     }
 
+    /// etcd's compact revision: history before it is gone (0 before the first compaction). A
+    /// watch from a resourceVersion older than this is answered `410 Expired`.
+    pub fn etcd_compact_revision(&self) -> i64 {
+        self.c.api.etcd().compact_revision()
+    }
+
     /// One key, now or as of `rev` (`etcdctl get KEY --rev`).
     pub fn etcd_get(&self, key: &str, rev: Option<i64>) -> Result<Option<KeyValue>, EtcdError> {
         self.c.api.etcd().get(key, rev)

@@ -194,6 +194,10 @@ impl EndpointsController {
 impl Component for EndpointsController {
     type Timer = Timer;
 
+    fn restarted(&self) -> Option<Self> {
+        Some(Self::default())
+    }
+
     fn actor(&self) -> Actor {
         Actor::EndpointsController
     }

@@ -128,6 +128,10 @@ impl GarbageCollector {
 impl Component for GarbageCollector {
     type Timer = std::convert::Infallible;
 
+    fn restarted(&self) -> Option<Self> {
+        Some(Self::default())
+    }
+
     fn actor(&self) -> Actor {
         Actor::GarbageCollector
     }

@@ -216,6 +216,10 @@ impl NodeLifecycleController {
 impl Component for NodeLifecycleController {
     type Timer = Timer;
 
+    fn restarted(&self) -> Option<Self> {
+        Some(Self::default())
+    }
+
     fn actor(&self) -> Actor {
         Actor::NodeController
     }

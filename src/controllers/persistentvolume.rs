@@ -340,6 +340,10 @@ impl PersistentVolumeController {
 impl Component for PersistentVolumeController {
     type Timer = Timer;
 
+    fn restarted(&self) -> Option<Self> {
+        Some(Self::default())
+    }
+
     fn actor(&self) -> Actor {
         Actor::PersistentVolumeController
     }

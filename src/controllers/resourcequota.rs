@@ -98,6 +98,10 @@ impl ResourceQuotaController {
 impl Component for ResourceQuotaController {
     type Timer = Timer;
 
+    fn restarted(&self) -> Option<Self> {
+        Some(Self::default())
+    }
+
     fn actor(&self) -> Actor {
         Actor::ResourceQuotaController
     }

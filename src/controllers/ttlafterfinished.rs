@@ -59,6 +59,10 @@ impl TtlAfterFinishedController {
 impl Component for TtlAfterFinishedController {
     type Timer = SyncTimer;
 
+    fn restarted(&self) -> Option<Self> {
+        Some(Self::default())
+    }
+
     fn actor(&self) -> Actor {
         Actor::TtlAfterFinishedController
     }

@@ -84,6 +84,10 @@ impl PvcProtectionController {
 impl Component for PvcProtectionController {
     type Timer = Timer;
 
+    fn restarted(&self) -> Option<Self> {
+        Some(Self::default())
+    }
+
     fn actor(&self) -> Actor {
         Actor::PvcProtectionController
     }
@@ -145,6 +149,10 @@ pub struct PvProtectionController {
 
 impl Component for PvProtectionController {
     type Timer = Timer;
+
+    fn restarted(&self) -> Option<Self> {
+        Some(Self::default())
+    }
 
     fn actor(&self) -> Actor {
         Actor::PvProtectionController

@@ -74,7 +74,8 @@ pub(super) fn events(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Outpu
         }
         return;
     }
-    items.sort_by_key(printers::event_sort_time);
+    // SortableEvents with sort.Sort: ties in the order Go's algorithm leaves them
+    super::gosort::sort(&mut items, &|a, b| printers::event_sort_time(a) < printers::event_sort_time(b));
     let now = wall_ms(cluster);
     let mut text = String::new();
     if f.all_namespaces {
@@ -259,8 +260,11 @@ fn label_selector_matches(sel: &str, labels: &serde_json::Map<String, Value>) ->
 
 /// Every command a kubectl v1.34 root offers (cobra sorts them by name): what cobra's
 /// `SuggestionsFor` picks "Did you mean this?" candidates from.
+/// kubectl's commands in the order `NewKubectlCommand` adds them (its help groups, then config,
+/// plugin, version, api-versions, api-resources, options): cobra's `SuggestionsFor` walks them
+/// in this order, unsorted, and skips the help command.
 const KUBECTL_COMMANDS: &[&str] = &[
-    "annotate", "api-resources", "api-versions", "apply", "attach", "auth", "autoscale", "certificate", "cluster-info", "completion", "config", "cordon", "cp", "create", "debug", "delete", "describe", "diff", "drain", "edit", "events", "exec", "explain", "expose", "get", "help", "kustomize", "label", "logs", "options", "patch", "plugin", "port-forward", "proxy", "replace", "rollout", "run", "scale", "set", "taint", "top", "uncordon", "version", "wait",
+    "create", "expose", "run", "set", "explain", "get", "edit", "delete", "rollout", "scale", "autoscale", "certificate", "cluster-info", "top", "cordon", "uncordon", "drain", "taint", "describe", "logs", "attach", "exec", "port-forward", "proxy", "cp", "auth", "debug", "events", "diff", "apply", "patch", "replace", "wait", "kustomize", "label", "annotate", "completion", "config", "plugin", "version", "api-versions", "api-resources", "options",
 ];
 
 /// cobra's `ld(s, t, ignoreCase=true)`.

@@ -43,7 +43,8 @@ pub(super) fn create(cluster: &mut Cluster, f: &Flags, _ns: &str, out: &mut Outp
             if resp.ok() {
                 out.out(&format!("deployment.apps/{} created", name));
             } else {
-                out.err(&server_error(&resp, None));
+                // create_deployment.go: fmt.Errorf("failed to create deployment: %v", err)
+                out.err(&format!("error: failed to create deployment: {}", meta::get_str(&resp.body, &["message"])));
             }
         }
         Some("service") | Some("svc") => {
@@ -98,6 +99,7 @@ fn create_job(cluster: &mut Cluster, f: &Flags, out: &mut Output) {
     if resp.ok() {
         out.out(&format!("job.batch/{} created", name));
     } else {
-        out.err(&server_error(&resp, None));
+        // create_job.go: fmt.Errorf("failed to create job: %v", err)
+        out.err(&format!("error: failed to create job: {}", meta::get_str(&resp.body, &["message"])));
     }
 }

@@ -37,7 +37,8 @@ pub(super) fn delete(cluster: &mut Cluster, f: &Flags, ns: &str, stdin: Option<&
                     let names = if names.is_empty() && !f.selector.is_empty() {
                         let found: Vec<String> = list_items(cluster, &list_path(info, ns, false, &f.selector)).iter().map(|o| meta::name(o).to_string()).collect();
                         if found.is_empty() {
-                            out.note(&format!("No resources found in {} namespace.", ns));
+                            // delete.go prints this to Out, without the namespace
+                            out.out("No resources found");
                         }
                         found
                     } else {

@@ -481,26 +481,17 @@ fn describe_container_env_from(w: &mut PrefixWriter, c: &Value) {
     }
 }
 
-/// The value a downward-API `fieldRef` resolves to for this pod (the common paths).
+/// The value kubectl prints for a downward-API `fieldRef` env var (`EnvValueRetriever`): it
+/// converts the field path with client-go's scheme, which has no field-label conversions for
+/// Pods, so only the default `metadata.name` and `metadata.namespace` resolve; every other path
+/// (`spec.nodeName`, `status.podIP`, `metadata.labels['…']`…) prints empty, as real kubectl
+/// prints it.
 fn resolve_field_ref(pod: Option<&Value>, path: &str) -> String {
     let Some(pod) = pod else { return String::new() };
     match path {
         "metadata.name" => gs(pod, &["metadata", "name"]).into(),
         "metadata.namespace" => gs(pod, &["metadata", "namespace"]).into(),
-        "metadata.uid" => gs(pod, &["metadata", "uid"]).into(),
-        "spec.nodeName" => gs(pod, &["spec", "nodeName"]).into(),
-        "spec.serviceAccountName" => gs(pod, &["spec", "serviceAccountName"]).into(),
-        "status.hostIP" => gs(pod, &["status", "hostIP"]).into(),
-        "status.podIP" => gs(pod, &["status", "podIP"]).into(),
-        p => {
-            // metadata.labels['key'] / metadata.annotations['key']
-            for (prefix, field) in [("metadata.labels['", "labels"), ("metadata.annotations['", "annotations")] {
-                if let Some(key) = p.strip_prefix(prefix).and_then(|r| r.strip_suffix("']")) {
-                    return gs(pod, &["metadata", field, key]).into();
-                }
-            }
-            String::new()
-        }
+        _ => String::new(),
     }
 }
 

@@ -95,7 +95,8 @@ pub(super) fn expose(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Outpu
             let proto = f.protocol.clone().or_else(|| introspected.iter().find(|(cp, _)| *cp == n).map(|(_, pr)| pr.clone())).unwrap_or_else(|| "TCP".into());
             vec![json!({"port": n, "protocol": proto})]
         }
-        None if introspected.is_empty() => return out.err("error: couldn't find port via --port flag or introspection\nSee 'kubectl expose -h' for help and examples"),
+        // expose.go: a plain fmt.Errorf here, not UsageErrorf
+        None if introspected.is_empty() => return out.err("error: couldn't find port via --port flag or introspection"),
         None => {
             let many = introspected.len() > 1;
             introspected
@@ -187,7 +188,8 @@ pub(super) fn create_service(cluster: &mut Cluster, f: &Flags, ns: &str, out: &m
     if resp.ok() {
         out.out(&format!("service/{} created", name));
     } else {
-        out.err(&server_error(&resp, None));
+        // create_service.go: fmt.Errorf("failed to create %s service: %v", o.Type, err)
+        out.err(&format!("error: failed to create {} service: {}", ty, meta::get_str(&resp.body, &["message"])));
     }
 }
 

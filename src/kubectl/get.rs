@@ -70,7 +70,14 @@ pub(super) fn get(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) 
         }
         if let Some(field) = &sort_field {
             if let Err(e) = sort_objects(&mut objs, field) {
-                return out.err(&format!("error: {}", e));
+                // Tables (the default and wide output): kubectl's TableSorter error leaves the
+                // table without rows, so a field no row has prints "No resources found"
+                // (kubernetes/kubectl#1343, open); other outputs report the error.
+                if f.output.is_empty() || f.output == "wide" {
+                    objs.clear();
+                } else {
+                    return out.err(&format!("error: {}", e));
+                }
             }
         }
         fetched.push((*info, objs));
@@ -159,7 +166,7 @@ fn relaxed_jsonpath(s: &str) -> Result<String, String> {
 
 /// `--sort-by`: kubectl's TableSorter on one resource type's rows. Objects without the field
 /// sort first; numbers compare as numbers, everything else as strings (RFC 3339 timestamps
-/// in one format sort by time). Stable, like Go's sort for the small lists a learner has.
+/// in one format sort by time). Ties come out as Go's `sort.Sort` leaves them ([`super::gosort`]).
 fn sort_objects(objs: &mut [Value], field: &str) -> Result<(), String> {
     if objs.is_empty() {
         return Ok(());
@@ -172,21 +179,24 @@ fn sort_objects(objs: &mut [Value], field: &str) -> Result<(), String> {
     if keyed.iter().all(|(k, _)| k.is_none()) {
         return Err(format!("couldn't find any field with path \"{{{}}}\" in the list of objects", field));
     }
-    keyed.sort_by(|(a, _), (b, _)| match (a, b) {
-        (None, None) => std::cmp::Ordering::Equal,
-        (None, _) => std::cmp::Ordering::Less,
-        (_, None) => std::cmp::Ordering::Greater,
-        (Some(a), Some(b)) => match (a.as_f64(), b.as_f64()) {
-            (Some(x), Some(y)) => x.partial_cmp(&y).unwrap_or(std::cmp::Ordering::Equal),
-            _ => {
-                let s = |v: &Value| match v {
-                    Value::String(s) => s.clone(),
-                    other => other.to_string(),
-                };
-                s(a).cmp(&s(b))
-            }
-        },
-    });
+    // TableSorter.Less: a row without the field sorts before anything; then isLess
+    let less = |x: &(Option<Value>, Value), y: &(Option<Value>, Value)| -> bool {
+        match (&x.0, &y.0) {
+            (None, _) => true,
+            (_, None) => false,
+            (Some(a), Some(b)) => match (a.as_f64(), b.as_f64()) {
+                (Some(p), Some(q)) => p < q,
+                _ => {
+                    let s = |v: &Value| match v {
+                        Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    };
+                    s(a) < s(b)
+                }
+            },
+        }
+    };
+    super::gosort::sort(&mut keyed, &less);
     for (slot, (_, o)) in objs.iter_mut().zip(keyed) {
         *slot = o;
     }

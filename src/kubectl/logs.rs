@@ -46,14 +46,14 @@ fn logs_of(cluster: &mut Cluster, f: &Flags, ns: &str, target: &str, container: 
             match info.kind {
                 "Pod" => name.to_string(),
                 "Deployment" | "ReplicaSet" | "DaemonSet" | "StatefulSet" | "Job" => {
-                    // logsforobject: the object's selector, the first pod (sorted by controller's ranking: here by name)
+                    // logsforobject → AttachablePodForObjectFn: the object's selector, then GetFirstPod
                     let got = kubectl(cluster, Method::Get, &info.object_path(ns, name), None);
                     if !got.ok() {
                         return out.err(&server_error(&got, None));
                     }
                     let selector = meta::format_label_selector(meta::get(&got.body, &["spec", "selector"]));
                     let pods = list_items(cluster, &list_path(meta::lookup("pods").expect("pods"), ns, false, &selector));
-                    let Some(first) = pods.iter().map(|p| meta::name(p).to_string()).min() else {
+                    let Some(first) = first_pod(pods.clone()) else {
                         return out.err(&format!("error: timed out waiting for the condition"));
                     };
                     if pods.len() > 1 {
@@ -166,4 +166,73 @@ fn follow(cluster: &mut Cluster, ns: &str, pod: &str, container: &str, log_path:
         out.note("kubesim: the container is still running and the cluster has nothing more to do; a real `kubectl logs -f` would keep waiting here until interrupted (Ctrl-C)\n");
     }
     text
+}
+
+/// `GetFirstPod` with `sort.Reverse(podutils.ActivePods(pods))`, sorted by Go's `sort.Sort`
+/// ([`super::gosort`]): the most "active" pod (assigned, running, ready longest, fewest
+/// restarts, oldest) comes first; ties stay where Go's sort leaves them.
+fn first_pod(mut pods: Vec<Value>) -> Option<String> {
+    gosort::sort(&mut pods, &|a, b| active_pods_less(b, a));
+    pods.first().map(|p| meta::name(p).to_string())
+}
+
+/// `podutils.ActivePods.Less` (kubectl's copy, `pkg/util/podutils`).
+fn active_pods_less(i: &Value, j: &Value) -> bool {
+    let node = |p: &Value| meta::get_str(p, &["spec", "nodeName"]).to_string();
+    let (ni, nj) = (node(i), node(j));
+    if ni != nj && (ni.is_empty() || nj.is_empty()) {
+        return ni.is_empty();
+    }
+    let phase = |p: &Value| match meta::get_str(p, &["status", "phase"]) {
+        "Pending" => 0,
+        "Unknown" => 1,
+        "Running" => 2,
+        _ => 0,
+    };
+    if phase(i) != phase(j) {
+        return phase(i) < phase(j);
+    }
+    let ready_time = |p: &Value| -> Option<String> {
+        p.pointer("/status/conditions")?.as_array()?.iter().find(|c| c["type"] == "Ready" && c["status"] == "True").map(|c| meta::get_str(c, &["lastTransitionTime"]).to_string())
+    };
+    let (ri, rj) = (ready_time(i), ready_time(j));
+    if ri.is_some() != rj.is_some() {
+        return ri.is_none();
+    }
+    let deleting = |p: &Value| meta::get_str(p, &["metadata", "deletionTimestamp"]).to_string();
+    let (di, dj) = (deleting(i), deleting(j));
+    if di.is_empty() != dj.is_empty() {
+        return !di.is_empty();
+    }
+    if !di.is_empty() && di != dj {
+        return di < dj;
+    }
+    // afterOrZero(t1, t2): a zero time counts as after a non-zero one
+    let after_or_zero = |t1: &str, t2: &str| if t1.is_empty() || t2.is_empty() { t1.is_empty() } else { t1 > t2 };
+    if let (Some(a), Some(b)) = (&ri, &rj) {
+        if a != b {
+            return after_or_zero(a, b);
+        }
+    }
+    let restarts = |p: &Value, field: &str| -> i64 {
+        p.pointer(&format!("/status/{}", field)).and_then(Value::as_array).map(|cs| cs.iter().filter_map(|c| c["restartCount"].as_i64()).max().unwrap_or(0)).unwrap_or(0)
+    };
+    let sidecar_restarts = |p: &Value| -> i64 {
+        let sidecars: Vec<&str> = p.pointer("/spec/initContainers").and_then(Value::as_array).map(|cs| cs.iter().filter(|c| c["restartPolicy"] == "Always").filter_map(|c| c["name"].as_str()).collect()).unwrap_or_default();
+        p.pointer("/status/initContainerStatuses").and_then(Value::as_array).map(|cs| cs.iter().filter(|c| c["name"].as_str().is_some_and(|n| sidecars.contains(&n))).filter_map(|c| c["restartCount"].as_i64()).max().unwrap_or(0)).unwrap_or(0)
+    };
+    let (ci, cj) = (restarts(i, "containerStatuses"), restarts(j, "containerStatuses"));
+    if ci != cj {
+        return ci > cj;
+    }
+    let (si, sj) = (sidecar_restarts(i), sidecar_restarts(j));
+    if si != sj {
+        return si > sj;
+    }
+    let created = |p: &Value| meta::get_str(p, &["metadata", "creationTimestamp"]).to_string();
+    let (ti, tj) = (created(i), created(j));
+    if ti != tj {
+        return after_or_zero(&ti, &tj);
+    }
+    false
 }

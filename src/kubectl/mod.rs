@@ -22,6 +22,7 @@ mod delete;
 mod expose;
 pub mod describe;
 mod get;
+pub mod gosort;
 mod label;
 mod logs;
 pub mod printers;
@@ -312,6 +313,10 @@ pub fn run(cluster: &mut Cluster, args: &[String], stdin: Option<&str>, read_fil
         }
     };
     let ns = flags.namespace.clone().unwrap_or_else(|| "default".into());
+    // pflag prints a deprecated flag's notice when it parses it, before the command runs
+    if rest.iter().any(|a| a == "--record" || a.starts_with("--record=")) {
+        out.note("Flag --record has been deprecated, --record will be removed in the future");
+    }
     if flags.help {
         match command_help(cmd) {
             Some(h) => out.out(&h),

@@ -59,6 +59,9 @@ pub(super) fn rollout(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Outp
         }
         Err(e) => return out.err(&e),
     };
+    // resource.Builder's ContinueOnError visitor: one error prints as itself ("error: …"), several
+    // as an aggregate, which kubectl prints one per line without the "error: " prefix
+    let mut visit_errors: Vec<String> = Vec::new();
     for (info, names) in ts {
         // a kind alone means every object of it in the namespace
         let names = if names.is_empty() {
@@ -86,7 +89,7 @@ pub(super) fn rollout(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Outp
                 continue;
             }
             if info.kind != "Deployment" {
-                out.err(&not_implemented(sub, info));
+                visit_errors.push(not_implemented(sub, info));
                 continue;
             }
             match sub.as_str() {
@@ -97,6 +100,14 @@ pub(super) fn rollout(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Outp
                 "resume" => pause_resume(cluster, ns, &got.body, false, out),
                 _ => restart(cluster, ns, &got.body, out),
             }
+        }
+    }
+    match visit_errors.len() {
+        0 => {}
+        1 => out.err(&visit_errors[0]),
+        _ => {
+            let lines: Vec<&str> = visit_errors.iter().map(|e| e.strip_prefix("error: ").unwrap_or(e)).collect();
+            out.err(&lines.join("\n"));
         }
     }
 }

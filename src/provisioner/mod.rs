@@ -159,6 +159,10 @@ impl HostPathProvisioner {
 impl Component for HostPathProvisioner {
     type Timer = Timer;
 
+    fn restarted(&self) -> Option<Self> {
+        Some(Self::default())
+    }
+
     fn actor(&self) -> Actor {
         Actor::StorageProvisioner
     }

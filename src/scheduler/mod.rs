@@ -486,6 +486,10 @@ impl Scheduler {
 impl Component for Scheduler {
     type Timer = Timer;
 
+    fn restarted(&self) -> Option<Self> {
+        Some(Self::default())
+    }
+
     fn actor(&self) -> Actor {
         Actor::Scheduler
     }

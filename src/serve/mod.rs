@@ -6,7 +6,8 @@
 //! async dependency tree (tokio, futures, h2, …) into a crate whose simulation is single-threaded
 //! and deterministic and needs none of it. [`http`] reads a request line, headers and a body
 //! (`Content-Length` or chunked), keeps connections alive, and writes `Content-Length` responses
-//! and chunked watch streams. Plain HTTP, meant for loopback only: no TLS, no authentication
+//! and chunked watch streams; what it cannot read it answers as Go's `net/http` under
+//! kube-apiserver does (see "Bad requests" below). Plain HTTP, meant for loopback only: no TLS, no authentication
 //! (every request is `kubernetes-admin`, the identity of kubeadm's admin.conf, with the request's
 //! own `User-Agent`).
 //!
@@ -22,7 +23,16 @@
 //! background ticker), the cluster is advanced by the wall time elapsed since the last advance ×
 //! `speed` ([`Cluster::advance`]). `speed` 0 freezes the clock: it then moves only on
 //! `POST /kubesim/v1/advance?by=30s` (a Go duration), plus the one round trip every request costs.
-//! `GET /kubesim/v1/time` answers the virtual time.
+//! `GET /kubesim/v1/time` answers the virtual time. Watch BOOKMARKs (upstream: about once a
+//! minute) come once per virtual minute, so at `speed` 0 after an advance of 60 s.
+//!
+//! # Compaction (dev endpoint)
+//! kube-apiserver has etcd compacted every 5 minutes (`--etcd-compaction-interval`); kubesim's
+//! etcd compacts by count (after 200 000 revisions), which a client suite never reaches. So
+//! `POST /kubesim/v1/compact[?revision=N]` compacts etcd's history now, up to N (default: the
+//! current revision), and answers `{"compactRevision": C, "revision": HEAD}`: a watch from an
+//! older resourceVersion then gets `410 Expired` and an informer relists
+//! (tests/serve/python_client.py does). Not part of the Kubernetes API.
 //!
 //! # What is served
 //! - `/version`, legacy discovery (`/api`, `/apis`, `/apis/GROUP`, `/api/v1`,
@@ -31,22 +41,52 @@
 //!   [`crate::api::request::Request`] and sent with [`Cluster::client_request`]; the response's
 //!   code and body (errors are already `Status` objects) are written back. PATCH takes
 //!   `application/merge-patch+json`, `application/strategic-merge-patch+json` and
-//!   `application/json-patch+json`; server-side apply (`application/apply-patch+yaml`) answers 415;
+//!   `application/json-patch+json`, and server-side apply (`application/apply-patch+yaml`, see
+//!   [`crate::apiserver::apply`]: create-on-apply, managedFields of the appliers, conflicts, `force`);
 //! - `Accept: application/json;as=Table;v=v1;g=meta.k8s.io`: a `Table` ([`table`]);
 //! - `?watch=true`: a chunked stream of `{"type":"ADDED|MODIFIED|DELETED","object":…}` lines
 //!   following etcd's history from the request's `resourceVersion` (see [`serve_watch`]); any
-//!   number of watches at once. (The cluster's own client watch, `Cluster::client_watch`, is one
+//!   number of watches at once, on a collection or one object, with label and field selectors.
+//!   As the watch cache: a compacted `resourceVersion` gets one `ERROR` event `410 Expired` `too
+//!   old resource version: RV (COMPACT)` in a 200 stream; `allowWatchBookmarks=true` gets
+//!   `BOOKMARK`s (every virtual minute, 2 s before `timeoutSeconds`, after `sendInitialEvents`);
+//!   a client that stops reading is dropped after [`WATCH_WRITE_TIMEOUT`] without holding the
+//!   cluster thread. (The cluster's own client watch, `Cluster::client_watch`, is one
 //!   at a time and starts "now", which loses the events between kubectl's LIST and WATCH.)
-//! - `/openapi/v3`: an index and per-group-version documents with paths and PATCH parameters
-//!   only, no schemas — enough for kubectl to see that the server validates fields itself
-//!   (`fieldValidation=Strict`), see [`discovery::openapi_v3_root`];
-//! - protobuf request bodies (kubectl's typed clients: `kubectl create deployment|job|namespace`,
-//!   `drain`): only `DeleteOptions` is decoded ([`protobuf`]); other objects answer 415 with a
-//!   message giving the JSON way (`--dry-run=client -o yaml | kubectl apply -f -`);
-//! - not served: `/openapi/v2` (404: `kubectl explain` fails), `exec`, `attach`, `port-forward`,
-//!   `proxy`, `cp`, server-side apply.
+//! - `/openapi/v3` (an index, `?hash=` URLs) and `/openapi/v3/api/v1`,
+//!   `/openapi/v3/apis/GROUP/VERSION`: OpenAPI 3.0 documents with paths and upstream's v1.34
+//!   schemas (`kubectl explain`, `kubectl apply`'s strategic merge patches; the PATCH operations'
+//!   `fieldValidation` parameter tells kubectl the server validates fields itself), and
+//!   `/openapi/v2`: Swagger 2.0, gnostic protobuf or JSON by `Accept` (`kubectl explain --output
+//!   plaintext-openapiv2`);
+//!   built from the generated `src/serve/openapi/definitions.json`, see
+//!   [`discovery::openapi_v3_root`];
+//! - protobuf request bodies (`application/vnd.kubernetes.protobuf`, what kubectl's typed clients
+//!   send: `kubectl create deployment|job|cronjob|namespace|service …|priorityclass|quota`,
+//!   `create job --from=cronjob/…`, `drain`'s DeleteOptions): decoded into the JSON the API
+//!   server takes by one table-driven walker ([`protobuf`]) over a field table generated from
+//!   Kubernetes v1.34's `generated.proto` files (`tools/genproto`), for every kind kubesim serves
+//!   plus DeleteOptions, Eviction, Scale and Binding (and ConfigMap, Secret, ServiceAccount, so
+//!   that the API server answers for those); malformed bytes answer 400, a kind outside the
+//!   table 415;
+//! - not served: `exec`, `attach`, `port-forward`, `proxy`, `cp`, server-side apply.
+//!
+//! # Bad requests
+//! A client's mistakes get kube-apiserver's code and message, and nothing a client sends makes
+//! the server panic or stall (tests/serve_bad_requests.rs holds the table):
+//! - protocol errors, before any handler ([`http`]): garbage or non-HTTP/1.x request lines,
+//!   headers without colons or `Host` → `400 Bad Request` (Go's plain text), head over 1 MiB →
+//!   `431`, unknown `Transfer-Encoding` → `501`, HTTP/2 framing → `505`, each closing the
+//!   connection; a body over 3 MiB → `413` `Request entity too large: limit is 3145728`, refused
+//!   from its `Content-Length` before it is read (the rest is drained, not kept);
+//! - bodies ([`json_body`], the JSON branch of [`to_request`]): malformed JSON →
+//!   `400` with `encoding/json`'s own error ([`gojson`]) wrapped as the create/update/patch
+//!   handlers wrap it, a media type the handler does not take → `415` listing the ones it does;
+//! - an unknown resource or path → `404` `the server could not find the requested resource`;
+//! - watches: see above (410 Expired, 504 for a resourceVersion from the future, slow clients).
 
 pub mod discovery;
+pub mod gojson;
 pub mod http;
 pub mod protobuf;
 pub mod table;
@@ -77,9 +117,15 @@ impl Default for Options {
     }
 }
 
+/// A watch whose client has taken no write for this long is dropped, as kube-apiserver drops a
+/// watcher that does not keep up ([`Server::set_watch_write_timeout`] changes it).
+pub const WATCH_WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// The state the owner thread keeps.
 struct Sim {
     cluster: Cluster,
+    /// The cursors of `sim trace` / `sim audit` for [`exec_script_line`].
+    sandbox: crate::sandbox::Sandbox,
     speed: f64,
     last: Instant,
     /// Virtual milliseconds owed but not yet advanced (below 1 ms).
@@ -109,6 +155,8 @@ type Job = Box<dyn FnOnce(&mut Sim) + Send>;
 #[derive(Clone)]
 struct Handle {
     tx: mpsc::Sender<Job>,
+    /// The watch write timeout in milliseconds ([`WATCH_WRITE_TIMEOUT`]).
+    watch_write_timeout_ms: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Handle {
@@ -140,13 +188,18 @@ impl Server {
         let (seed, speed) = (opts.seed, if opts.speed.is_finite() { opts.speed.max(0.0) } else { 0.0 });
         thread::Builder::new().name("kubesim-cluster".into()).spawn(move || {
             let cluster = crate::sandbox::default_cluster(seed);
-            let mut sim = Sim { cluster, speed, last: Instant::now(), carry: 0.0 };
+            let sandbox = crate::sandbox::Sandbox::attach(&cluster);
+            let mut sim = Sim { cluster, sandbox, speed, last: Instant::now(), carry: 0.0 };
             let _ = ready_tx.send(());
             loop {
                 match rx.recv_timeout(Duration::from_millis(100)) {
                     Ok(job) => {
                         sim.pace();
-                        job(&mut sim);
+                        // a request that panics (a kubesim bug) fails alone, as kube-apiserver's
+                        // handlers recover from a panic: its caller gets no answer (503)
+                        if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&mut sim))).is_err() {
+                            eprintln!("kubesim serve: a request panicked on the cluster thread; serving on");
+                        }
                     }
                     Err(mpsc::RecvTimeoutError::Timeout) => sim.pace(),
                     Err(mpsc::RecvTimeoutError::Disconnected) => break,
@@ -154,7 +207,7 @@ impl Server {
             }
         })?;
         ready_rx.recv().map_err(|_| io::Error::other("the cluster thread failed to start"))?;
-        let handle = Handle { tx };
+        let handle = Handle { tx, watch_write_timeout_ms: std::sync::Arc::new(std::sync::atomic::AtomicU64::new(WATCH_WRITE_TIMEOUT.as_millis() as u64)) };
         let h = handle.clone();
         thread::Builder::new().name("kubesim-accept".into()).spawn(move || {
             for conn in listener.incoming() {
@@ -181,6 +234,12 @@ impl Server {
     /// Advances the virtual clock by `ms` (what `POST /kubesim/v1/advance` does).
     pub fn advance(&self, ms: i64) -> i64 {
         self.handle.call(move |s| s.cluster.advance(ms).time_ms).unwrap_or(0)
+    }
+
+    /// Sets how long a watch may wait for its client to take a write before it is dropped
+    /// ([`WATCH_WRITE_TIMEOUT`] by default); for watches started from then on.
+    pub fn set_watch_write_timeout(&self, d: Duration) {
+        self.handle.watch_write_timeout_ms.store(d.as_millis().max(1) as u64, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Virtual time, in milliseconds.
@@ -336,9 +395,19 @@ fn route(h: &Handle, req: &http::HttpRequest, path: &str, peer: &str, server_add
         "/api/v1" if get => return Reply::json(200, &discovery::api_resource_list("", "v1").unwrap_or(json!({}))),
         "/healthz" | "/livez" | "/readyz" if get => return Reply::text(200, "ok"),
         "/openapi/v3" if get => return Reply::json(200, &discovery::openapi_v3_root()),
+        "/openapi/v2" if get => {
+            let (content_type, body) = discovery::openapi_v2(req.header("accept"));
+            return Reply { code: 200, content_type, body: body.to_vec() };
+        }
         "/kubesim/v1/time" if get => {
             let now = h.call(|s| s.cluster.now()).unwrap_or(0);
             return Reply::json(200, &json!({"nowMs": now}));
+        }
+        "/kubesim/v1/exec" => {
+            if req.method != "POST" {
+                return Reply::json(405, &status(405, "MethodNotAllowed", "use POST /kubesim/v1/exec with {\"line\": \"kubectl get pods\", \"stdin\": null}"));
+            }
+            return exec_script_line(h, &req.body);
         }
         "/kubesim/v1/advance" => {
             if req.method != "POST" {
@@ -351,10 +420,11 @@ fn route(h: &Handle, req: &http::HttpRequest, path: &str, peer: &str, server_add
             let now = h.call(move |s| s.cluster.advance(ms).time_ms).unwrap_or(0);
             return Reply::json(200, &json!({"advancedMs": ms, "nowMs": now}));
         }
+        "/kubesim/v1/compact" => return compact(h, req),
         _ => {}
     }
     if let (Some(name), true) = (path.strip_prefix("/openapi/v3/"), get) {
-        return discovery::openapi_v3_group_version(name).map(|v| Reply::json(200, &v)).unwrap_or_else(not_found);
+        return discovery::openapi_v3_group_version(name).map(|b| Reply { code: 200, content_type: "application/json", body: b.to_vec() }).unwrap_or_else(not_found);
     }
     let segs: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
     if segs.first() == Some(&"apis") && get {
@@ -364,10 +434,60 @@ fn route(h: &Handle, req: &http::HttpRequest, path: &str, peer: &str, server_add
             _ => {}
         }
     }
+    if path == "/apis/apiextensions.k8s.io/v1/customresourcedefinitions" && get {
+        // kubectl apply looks here when a kind is unknown; kubesim has no CustomResourceDefinitions
+        return Reply::json(200, &json!({"kind": "CustomResourceDefinitionList", "apiVersion": "apiextensions.k8s.io/v1", "metadata": {"resourceVersion": "1"}, "items": []}));
+    }
     if !is_resource_path(path) {
         return not_found();
     }
     resource_request(h, req, peer)
+}
+
+/// `POST /kubesim/v1/exec` with `{"line": "kubectl get pods", "stdin": "…"}`: one line of a
+/// kubesim script (`kubectl …` through kubesim's own kubectl emulation, or `sim …`) run on the
+/// served cluster, answered as text/plain. This is how the comparison suite
+/// (tests/serve_compare.rs) puts real kubectl and kubesim's kubectl side by side on one state.
+fn exec_script_line(h: &Handle, body: &[u8]) -> Reply {
+    let v: Value = match serde_json::from_slice(body) {
+        Ok(v) => v,
+        Err(e) => return Reply::json(400, &status(400, "BadRequest", &format!("exec takes {{\"line\": \"…\", \"stdin\": \"…\"}}: {}", e))),
+    };
+    let Some(line) = v.get("line").and_then(Value::as_str).map(str::to_string) else {
+        return Reply::json(400, &status(400, "BadRequest", "exec takes {\"line\": \"kubectl get pods\"}"));
+    };
+    let stdin = v.get("stdin").and_then(Value::as_str).map(str::to_string);
+    let cmd = crate::script::Command { line, line_no: 1, stdin };
+    h.call(move |s| {
+        let read_file = |p: &str| std::fs::read_to_string(p).ok();
+        Reply::text(200, &crate::script::exec(&mut s.cluster, &mut s.sandbox, &cmd, &read_file))
+    })
+    .unwrap_or_else(|| Reply::json(503, &status(503, "ServiceUnavailable", "the simulated cluster stopped")))
+}
+
+/// `POST /kubesim/v1/compact[?revision=N]` (dev only): compacts etcd's history up to revision N
+/// (default: the current revision), as kube-apiserver's compactor does every
+/// `--etcd-compaction-interval` (5 minutes); kubesim otherwise compacts only by count, after
+/// 200 000 revisions. A watch from an older resourceVersion then gets `410 Expired`; this is
+/// how the client suites make an informer relist without writing that much.
+fn compact(h: &Handle, req: &http::HttpRequest) -> Reply {
+    if req.method != "POST" {
+        return Reply::json(405, &status(405, "MethodNotAllowed", "use POST /kubesim/v1/compact[?revision=N]"));
+    }
+    let ri = RequestInfo::parse(Method::Post, &req.target);
+    let rev = match ri.query("revision") {
+        None => None,
+        Some(v) => match v.parse::<i64>() {
+            Ok(n) if n > 0 => Some(n),
+            _ => return Reply::json(400, &status(400, "BadRequest", "compact takes ?revision=N, a positive etcd revision")),
+        },
+    };
+    h.call(move |s| {
+        let head = s.cluster.view().etcd_revision();
+        let compacted = s.cluster.compact_etcd(rev.unwrap_or(head));
+        Reply::json(200, &json!({"compactRevision": compacted, "revision": head}))
+    })
+    .unwrap_or_else(|| Reply::json(503, &status(503, "ServiceUnavailable", "the simulated cluster stopped")))
 }
 
 fn not_found() -> Reply {
@@ -388,33 +508,128 @@ fn to_request(req: &http::HttpRequest) -> Result<Request, Reply> {
     let patch_type = match ct.as_str() {
         "application/merge-patch+json" => PatchType::Merge,
         "application/json-patch+json" => PatchType::Json,
-        "application/apply-patch+yaml" | "application/apply-patch+cbor" if method == Method::Patch => {
-            return Err(Reply::json(415, &status(415, "UnsupportedMediaType", "kubesim serve does not implement server-side apply; use client-side kubectl apply")));
-        }
+        "application/apply-patch+yaml" if method == Method::Patch => PatchType::Apply,
         _ => PatchType::Strategic,
     };
     let body = if req.body.is_empty() {
         None
+    } else if patch_type == PatchType::Apply {
+        // YAML (JSON is YAML too), as the apply patcher decodes it
+        match serde_yaml::from_slice::<Value>(&req.body) {
+            Ok(v) => Some(v),
+            Err(e) => return Err(Reply::json(400, &status(400, "BadRequest", &format!("error decoding YAML: {}", e)))),
+        }
     } else if ct == "application/vnd.kubernetes.protobuf" {
         match protobuf::decode(&req.body) {
             Ok(v) => Some(v),
-            Err(kind) => {
-                let msg = format!(
-                    "kubesim serve reads JSON request bodies only, and this {} came as application/vnd.kubernetes.protobuf (kubectl's typed clients, e.g. `kubectl create deployment`, send protobuf): send it as JSON instead, e.g. `kubectl create deployment NAME --image=IMAGE --dry-run=client -o yaml | kubectl apply -f -`",
-                    kind
-                );
-                return Err(Reply::json(415, &status(415, "UnsupportedMediaType", &msg)));
-            }
+            Err(e) => return Err(Reply::json(e.code, &status(e.code, e.reason, &e.message))),
         }
     } else {
-        match serde_json::from_slice::<Value>(&req.body) {
-            Ok(v) => Some(v),
-            Err(e) => return Err(Reply::json(400, &status(400, "BadRequest", &format!("the body of the request was in an unknown format (kubesim serve reads JSON): {}", e)))),
-        }
+        Some(json_body(req, method, &ct)?)
     };
     let mut r = Request::new(method, req.target.clone(), body);
     r.patch_type = patch_type;
     Ok(r)
+}
+
+/// The media types kube-apiserver decodes a body of a built-in resource from (with the
+/// CBORServingAndStorage feature off, as in v1.34).
+const BODY_MEDIA_TYPES: &str = "application/json, application/yaml, application/vnd.kubernetes.protobuf";
+/// The patch types it takes for a built-in resource (`installer.go`'s `supportedTypes`).
+const PATCH_MEDIA_TYPES: &str = "application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml";
+
+/// The JSON branch of [`to_request`]: a non-empty body that is not protobuf, checked and decoded
+/// as kube-apiserver's handlers do it, with their errors:
+/// - a media type it does not take: `415 UnsupportedMediaType`, `the body of the request was in
+///   an unknown format - accepted media types include: …` (`negotiation.NewUnsupportedMediaTypeError`;
+///   PATCH lists the patch types);
+/// - POST/PUT: the serializer reads apiVersion/kind first (`json.SimpleMetaFactory.Interpret`),
+///   so a body that is not JSON is `400 BadRequest` `the object provided is unrecognized (must be
+///   of type KIND): couldn't get version/kind; json parse error: GO-ERROR (FIRST-30-BYTES ...)`
+///   (`transformDecodeError` and `summarizeData` in `endpoints/handlers/rest.go`), GO-ERROR
+///   being `encoding/json`'s own message ([`gojson`]);
+/// - DELETE: the DeleteOptions decoder's error as it is, which `ErrorToAPIStatus` makes a 500;
+/// - PATCH: `error decoding patch: GO-ERROR` (JSON and merge patches), `GO-ERROR`
+///   (strategic merge patches), from `kjson.UnmarshalStrict` in `endpoints/handlers/patch.go`.
+///
+/// `application/yaml` bodies are read too (through serde_yaml). A GET's body is ignored.
+fn json_body(req: &http::HttpRequest, method: Method, ct: &str) -> Result<Value, Reply> {
+    let unsupported = |accepted: &str| {
+        let msg = format!("the body of the request was in an unknown format - accepted media types include: {}", accepted);
+        Err(Reply::json(415, &status(415, "UnsupportedMediaType", &msg)))
+    };
+    let body = &req.body;
+    match method {
+        Method::Get => return Ok(serde_json::from_slice(body).unwrap_or(Value::Null)),
+        Method::Patch => {
+            if !matches!(ct, "application/json-patch+json" | "application/merge-patch+json" | "application/strategic-merge-patch+json") {
+                return unsupported(PATCH_MEDIA_TYPES);
+            }
+            let (prefix, go_type) = match ct {
+                "application/json-patch+json" => ("error decoding patch: ", "[]handlers.jsonPatchOp"),
+                "application/merge-patch+json" => ("error decoding patch: ", "map[string]interface {}"),
+                _ => ("", "map[string]interface {}"),
+            };
+            let err = match gojson::syntax_error(body) {
+                Some(e) => e,
+                None => match serde_json::from_slice::<Value>(body) {
+                    Ok(v) => {
+                        let fits = v.is_null() || if go_type.starts_with("[]") { v.is_array() } else { v.is_object() };
+                        if fits {
+                            return Ok(v);
+                        }
+                        format!("json: cannot unmarshal {} into Go value of type {}", gojson::json_type_name(&v), go_type)
+                    }
+                    Err(e) => return Err(Reply::json(400, &status(400, "BadRequest", &format!("kubesim serve cannot read this JSON: {}", e)))),
+                },
+            };
+            return Err(Reply::json(400, &status(400, "BadRequest", &format!("{}{}", prefix, err))));
+        }
+        _ => {}
+    }
+    let yaml = match ct {
+        "" | "application/json" => false,
+        "application/yaml" => true,
+        _ => return unsupported(BODY_MEDIA_TYPES),
+    };
+    const FIND_KIND: &str = r#"struct { APIVersion string "json:\"apiVersion,omitempty\""; Kind string "json:\"kind,omitempty\"" }"#;
+    let decoded: Result<Value, String> = if yaml {
+        serde_yaml::from_slice::<Value>(body).map_err(|e| format!("error converting YAML to JSON: yaml: {}", e))
+    } else {
+        match gojson::syntax_error(body) {
+            Some(e) => Err(format!("couldn't get version/kind; json parse error: {}", e)),
+            None => match serde_json::from_slice::<Value>(body) {
+                Ok(v) if v.is_object() || v.is_null() => Ok(v),
+                Ok(v) => Err(format!("couldn't get version/kind; json parse error: json: cannot unmarshal {} into Go value of type {}", gojson::json_type_name(&v), FIND_KIND)),
+                Err(e) => return Err(Reply::json(400, &status(400, "BadRequest", &format!("kubesim serve cannot read this JSON: {}", e)))),
+            },
+        }
+    };
+    let err = match decoded {
+        Ok(v) => return Ok(v),
+        Err(e) => e,
+    };
+    if method == Method::Delete {
+        // not an APIStatus: ErrorToAPIStatus answers 500 with an empty (omitted) reason
+        let st = json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure", "message": err, "code": 500});
+        return Err(Reply::json(500, &st));
+    }
+    let ri = RequestInfo::parse(method, &req.target);
+    let Some(info) = resource_info(&ri) else { return Err(not_found()) };
+    let kind = match ri.subresource.as_str() {
+        "scale" => "Scale",
+        "binding" => "Binding",
+        "eviction" => "Eviction",
+        _ => info.kind,
+    };
+    // summarizeData(body, 30): an object's first bytes as text, anything else in hex
+    let head = &body[..body.len().min(30)];
+    let mut summary = if body.first() == Some(&b'{') { String::from_utf8_lossy(head).to_string() } else { head.iter().map(|b| format!("{:02x}", b)).collect() };
+    if body.len() > 30 {
+        summary.push_str(" ...");
+    }
+    let msg = format!("the object provided is unrecognized (must be of type {}): {} ({})", kind, err, summary);
+    Err(Reply::json(400, &status(400, "BadRequest", &msg)))
 }
 
 fn resource_info(ri: &RequestInfo) -> Option<&'static ResourceInfo> {
@@ -470,20 +685,58 @@ fn client_gone(stream: &TcpStream) -> bool {
 struct WatchCursor {
     info: &'static ResourceInfo,
     prefix: String,
+    /// A watch on one object (`…/configmaps/NAME?watch=true`): its name; "" for a collection.
+    name: String,
     rev: i64,
     labels: Vec<(String, String, String)>,
     fields: Vec<(String, String, String)>,
 }
 
+/// kube-apiserver's watch cache sends a BOOKMARK to a watcher that allows them about once a
+/// minute (`defaultBookmarkFrequency` in `storage/cacher`); kubesim counts that minute on the
+/// virtual clock.
+pub const BOOKMARK_EVERY_MS: i64 = 60_000;
+
+/// The `Status` of an `ERROR` event for a watch from a compacted resourceVersion: the watch
+/// cache's `errors.NewResourceExpired(fmt.Sprintf("too old resource version: %d (%d)", rv, oldest-1))`.
+fn expired_status(rv: i64, compacted: i64) -> Value {
+    status(410, "Expired", &format!("too old resource version: {} ({})", rv, compacted))
+}
+
+/// The `Status` of an `ERROR` event for a watch from a resourceVersion etcd has not reached
+/// within 3 s: `storage.NewTooLargeResourceVersionError` (a `NewTimeoutError`, retry after 1 s).
+fn too_large_status(rv: i64, current: i64) -> Value {
+    let mut st = status(504, "Timeout", &format!("Timeout: Too large resource version: {}, current: {}", rv, current));
+    st["details"] = json!({"causes": [{"reason": "ResourceVersionTooLarge", "message": "Too large resource version"}], "retryAfterSeconds": 1});
+    st
+}
+
 impl WatchCursor {
     fn matches(&self, o: &Value) -> bool {
-        meta::label_selector_matches(&self.labels, &meta::labels(o)) && crate::apiserver::field_selector_matches(&self.fields, o)
+        (self.name.is_empty() || meta::name(o) == self.name)
+            && meta::label_selector_matches(&self.labels, &meta::labels(o))
+            && crate::apiserver::field_selector_matches(&self.fields, o)
+    }
+
+    /// A BOOKMARK's object: the watched kind with only the resourceVersion the cursor has sent
+    /// everything up to (the cacher's `newFunc()` object with `UpdateObject(rv)`); the end of a
+    /// `sendInitialEvents` list carries the `k8s.io/initial-events-end` annotation.
+    fn bookmark(&self, initial_events_end: bool) -> Value {
+        let mut metadata = json!({"resourceVersion": self.rev.to_string()});
+        if initial_events_end {
+            metadata["annotations"] = json!({"k8s.io/initial-events-end": "true"});
+        }
+        json!({"kind": self.info.kind, "apiVersion": self.info.api_version(), "metadata": metadata})
     }
 
     /// The events since the cursor, as upstream's watch cache turns etcd changes into them
-    /// (an update that leaves the selector is a DELETED, one that enters it an ADDED).
-    fn poll(&mut self, c: &Cluster) -> Vec<(&'static str, Value)> {
+    /// (an update that leaves the selector is a DELETED, one that enters it an ADDED). None when
+    /// etcd has compacted revisions the cursor had not read: the stream must end.
+    fn poll(&mut self, c: &Cluster) -> Option<Vec<(&'static str, Value)>> {
         let view = c.view();
+        if self.rev < view.etcd_compact_revision() {
+            return None;
+        }
         let head = view.etcd_revision();
         let mut out = Vec::new();
         while self.rev < head {
@@ -511,16 +764,36 @@ impl WatchCursor {
             }
             out.push((event, obj));
         }
-        out
+        Some(out)
     }
 }
 
+/// How a watch starts, decided on the cluster thread.
+enum WatchStart {
+    Ok,
+    /// `resourceVersion` older than etcd's compact revision: (rv, compact revision).
+    Expired(i64, i64),
+    /// `resourceVersion` newer than etcd's revision.
+    TooLarge(i64),
+}
+
 /// `?watch=true`: the WATCH request goes through [`Cluster::client_request`] (trace, audit), then
-/// the stream follows etcd's history from the request's `resourceVersion` (absent or "0": the
-/// current objects as ADDED first, then from now), read through [`Cluster::view`] every 100 ms.
-/// Each stream has its own cursor, so any number of watches run at once and none loses the
-/// events between kubectl's LIST and its WATCH. Changes compacted away before a stream reads
-/// them are skipped (the stream polls far more often than kubesim compacts).
+/// the stream follows etcd's history from the request's `resourceVersion` (absent or "0", or
+/// `sendInitialEvents=true`: the current objects as ADDED first, then from now), read through
+/// [`Cluster::view`] every 100 ms. Each stream has its own cursor, so any number of watches run
+/// at once and none loses the events between kubectl's LIST and its WATCH.
+///
+/// As kube-apiserver's watch cache (`storage/cacher`): a `resourceVersion` older than etcd's
+/// compact revision starts the stream (200) and sends one `ERROR` event, `410 Expired` `too old
+/// resource version: RV (COMPACT)`, then ends it; one newer than etcd's revision waits up to 3 s
+/// and then sends `ERROR` `504 Timeout` `Too large resource version`. A stream whose cursor
+/// falls behind a compaction ends (as the cacher ends a watcher that does not keep up); the
+/// client's next watch from its last resourceVersion gets the 410. With
+/// `allowWatchBookmarks=true`: a `BOOKMARK` every [`BOOKMARK_EVERY_MS`] of virtual time, one
+/// 2 s (wall time) before the `timeoutSeconds` deadline, and after the initial events of a
+/// `sendInitialEvents=true` watch (annotated `k8s.io/initial-events-end`). A client that takes
+/// no write for the watch write timeout ([`WATCH_WRITE_TIMEOUT`]) is dropped; its connection
+/// thread never holds the cluster thread, which only fills the cursor.
 fn serve_watch(h: &Handle, req: &http::HttpRequest, peer: &str, w: &mut TcpStream) -> io::Result<()> {
     let r = match to_request(req) {
         Ok(r) => r,
@@ -538,11 +811,14 @@ fn serve_watch(h: &Handle, req: &http::HttpRequest, peer: &str, w: &mut TcpStrea
     let as_table = table::wants_table(req.header("accept"));
     let include = ri.query("includeObject").unwrap_or("").to_string();
     let timeout = ri.query("timeoutSeconds").and_then(|t| t.parse::<u64>().ok()).map(Duration::from_secs).unwrap_or(Duration::from_secs(1800));
+    let bookmarks = ri.query("allowWatchBookmarks") == Some("true");
+    let send_initial = ri.query("sendInitialEvents") == Some("true");
     let id = identity(req, peer);
     let from: Option<i64> = ri.query("resourceVersion").and_then(|v| v.parse().ok()).filter(|v| *v > 0);
-    let mut cursor = WatchCursor {
+    let cursor = WatchCursor {
         info,
         prefix: info.etcd_collection_prefix(&ri.namespace),
+        name: ri.name.clone(),
         rev: 0,
         labels,
         fields: crate::apiserver::parse_field_selector(ri.query("fieldSelector").unwrap_or("")),
@@ -550,45 +826,104 @@ fn serve_watch(h: &Handle, req: &http::HttpRequest, peer: &str, w: &mut TcpStrea
     let encode = move |events: Vec<(&'static str, Value)>, now: i64| -> Vec<u8> {
         let mut bytes = Vec::new();
         for (t, o) in events {
-            let object = if as_table { table::table(info, std::slice::from_ref(&o), now, &include, meta::resource_version(&o)) } else { o };
+            let object = match t {
+                "ERROR" => o,
+                "BOOKMARK" if as_table => table::table(info, &[], now, &include, meta::resource_version(&o)),
+                _ if as_table => table::table(info, std::slice::from_ref(&o), now, &include, meta::resource_version(&o)),
+                _ => o,
+            };
             bytes.extend(serde_json::to_vec(&json!({"type": t, "object": object})).unwrap_or_default());
             bytes.push(b'\n');
         }
         bytes
     };
+    let ns = if info.namespaced { ri.namespace.clone() } else { String::new() };
     let started = h.call(move |s| {
+        let mut cursor = cursor;
         let resp = s.cluster.client_request(&id, r);
         let now = crate::api::time::EPOCH_MS + s.cluster.now();
+        let view = s.cluster.view();
+        let (head, compacted) = (view.etcd_revision(), view.etcd_compact_revision());
         let mut initial = Vec::new();
+        let mut start = WatchStart::Ok;
         match from {
-            Some(rv) => cursor.rev = rv,
-            None => {
-                cursor.rev = s.cluster.view().etcd_revision();
-                let ns = if cursor.info.namespaced { ri.namespace.as_str() } else { "" };
-                for o in s.cluster.view().objects(cursor.info, ns, None) {
+            Some(rv) if !send_initial => {
+                cursor.rev = rv;
+                if rv < compacted {
+                    start = WatchStart::Expired(rv, compacted);
+                } else if rv > head {
+                    start = WatchStart::TooLarge(rv);
+                }
+            }
+            _ => {
+                cursor.rev = head;
+                for o in view.objects(cursor.info, &ns, None) {
                     if cursor.matches(&o) {
                         initial.push(("ADDED", o));
                     }
                 }
             }
         }
-        (resp, cursor, initial, now)
+        (resp, cursor, initial, now, s.cluster.now(), start)
     });
-    let Some((resp, mut cursor, initial, now)) = started else { return Ok(()) };
+    let Some((resp, mut cursor, mut initial, now, mut virtual_now, start)) = started else { return Ok(()) };
     if !resp.ok() {
         return http::write_response(w, resp.code, "application/json", &serde_json::to_vec(&resp.body).unwrap_or_default(), false);
     }
+    // a client that does not read is dropped, not waited for
+    let write_timeout = Duration::from_millis(h.watch_write_timeout_ms.load(std::sync::atomic::Ordering::Relaxed).max(1));
+    let _ = w.set_write_timeout(Some(write_timeout));
     http::write_chunked_head(w, "application/json")?;
+    match start {
+        WatchStart::Ok => {}
+        WatchStart::Expired(rv, compacted) => {
+            http::write_chunk(w, &encode(vec![("ERROR", expired_status(rv, compacted))], now))?;
+            return http::write_last_chunk(w);
+        }
+        WatchStart::TooLarge(rv) => {
+            // the watch cache waits up to 3 s (`blockTimeout`) for etcd to get there
+            let until = Instant::now() + Duration::from_secs(3);
+            let mut current = 0;
+            while Instant::now() < until {
+                current = h.call(|s| s.cluster.view().etcd_revision()).unwrap_or(0);
+                if current >= rv {
+                    break;
+                }
+                thread::sleep(Duration::from_millis(100));
+            }
+            if current < rv {
+                http::write_chunk(w, &encode(vec![("ERROR", too_large_status(rv, current))], now))?;
+                return http::write_last_chunk(w);
+            }
+        }
+    }
+    if send_initial && bookmarks {
+        initial.push(("BOOKMARK", cursor.bookmark(true)));
+    }
     http::write_chunk(w, &encode(initial, now))?;
-    let deadline = Instant::now() + timeout;
-    loop {
-        let Some((events, cur, now)) = h.call(move |s| {
-            let ev = cursor.poll(&s.cluster);
-            (ev, cursor, crate::api::time::EPOCH_MS + s.cluster.now())
-        }) else {
-            break;
-        };
+    let started_at = Instant::now();
+    let deadline = started_at + timeout;
+    // the bookmark 2 s before the deadline, if the deadline is that far
+    let mut pre_deadline = timeout.checked_sub(Duration::from_secs(2)).filter(|d| !d.is_zero()).map(|d| started_at + d);
+    let mut last_bookmark = virtual_now;
+    while let Some((polled, cur, now, virt)) = h.call(move |s| {
+        let ev = cursor.poll(&s.cluster);
+        (ev, cursor, crate::api::time::EPOCH_MS + s.cluster.now(), s.cluster.now())
+    }) {
         cursor = cur;
+        virtual_now = virt;
+        let Some(mut events) = polled else { break };
+        if bookmarks {
+            let periodic = virtual_now - last_bookmark >= BOOKMARK_EVERY_MS;
+            let before_deadline = pre_deadline.is_some_and(|t| Instant::now() >= t);
+            if periodic || before_deadline {
+                events.push(("BOOKMARK", cursor.bookmark(false)));
+                last_bookmark = virtual_now;
+                if before_deadline {
+                    pre_deadline = None;
+                }
+            }
+        }
         http::write_chunk(w, &encode(events, now))?;
         if Instant::now() >= deadline || client_gone(w) {
             break;

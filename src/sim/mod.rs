@@ -117,7 +117,7 @@ impl<A, K> Trace<A, K> {
 #[derive(Debug)]
 pub struct Queue<T> {
     heap: BinaryHeap<Reverse<(i64, u64)>>,
-    items: std::collections::BTreeMap<u64, T>,
+    items: std::collections::BTreeMap<u64, (i64, T)>,
     seq: u64,
 }
 
@@ -131,14 +131,14 @@ impl<T> Queue<T> {
     pub fn push(&mut self, at_ms: i64, item: T) {
         self.seq += 1;
         self.heap.push(Reverse((at_ms, self.seq)));
-        self.items.insert(self.seq, item);
+        self.items.insert(self.seq, (at_ms, item));
     }
     pub fn peek_time(&self) -> Option<i64> {
         self.heap.peek().map(|Reverse((t, _))| *t)
     }
     pub fn pop(&mut self) -> Option<(i64, T)> {
         let Reverse((t, s)) = self.heap.pop()?;
-        let item = self.items.remove(&s)?;
+        let (_, item) = self.items.remove(&s)?;
         Some((t, item))
     }
     pub fn len(&self) -> usize {
@@ -146,6 +146,14 @@ impl<T> Queue<T> {
     }
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
+    }
+    /// Drops the items `keep` refuses (a crashed component's timers and in-flight watch events)
+    /// and returns them, in queue order.
+    pub fn drain_where(&mut self, mut drop: impl FnMut(&T) -> bool) -> Vec<T> {
+        let seqs: Vec<u64> = self.items.iter().filter(|(_, (_, v))| drop(v)).map(|(s, _)| *s).collect();
+        let out = seqs.iter().filter_map(|s| self.items.remove(s)).map(|(_, v)| v).collect();
+        self.heap = self.items.iter().map(|(s, (t, _))| Reverse((*t, *s))).collect();
+        out
     }
 }
 

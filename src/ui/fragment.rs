@@ -3,6 +3,10 @@
 //! `y` is the editor's text and `x` the session's log (what was run, as a `kubesim run` script),
 //! both base64url without padding. `x` is left out when the log is exactly "apply `y`, settle";
 //! an empty `x=` means nothing was run. `t` is the timeline position.
+//!
+//! A link is read strictly: a fragment over [`MAX_FRAGMENT`] bytes, an unknown field, or a field
+//! that does not decode (bad or truncated base64, text that is not UTF-8, a number or speed or
+//! language that is not one) refuses the whole link with a [`LinkError`], which the page shows.
 
 use super::i18n::Lang;
 
@@ -22,19 +26,32 @@ pub fn b64_encode(data: &[u8]) -> String {
     out
 }
 
-/// Decodes base64url or standard base64, with or without padding. None on bad input.
+/// Length of [`b64_encode`]'s output for `n` bytes.
+pub fn b64_len(n: usize) -> usize {
+    n / 3 * 4 + [0, 2, 3][n % 3]
+}
+
+/// Decodes base64url or standard base64, with or without padding. None on bad input, including
+/// a cut-off text: a lone last character, or left-over bits that are not zero.
 pub fn b64_decode(s: &str) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(s.len() * 3 / 4);
     let mut acc: u32 = 0;
     let mut bits = 0;
+    let mut padded = false;
     for c in s.bytes() {
+        if padded && c != b'=' {
+            return None;
+        }
         let v = match c {
             b'A'..=b'Z' => c - b'A',
             b'a'..=b'z' => c - b'a' + 26,
             b'0'..=b'9' => c - b'0' + 52,
             b'-' | b'+' => 62,
             b'_' | b'/' => 63,
-            b'=' => break,
+            b'=' => {
+                padded = true;
+                continue;
+            }
             b' ' | b'\n' | b'\r' | b'\t' => continue,
             _ => return None,
         };
@@ -45,6 +62,10 @@ pub fn b64_decode(s: &str) -> Option<Vec<u8>> {
             out.push((acc >> bits) as u8);
             acc &= (1 << bits) - 1;
         }
+    }
+    // 6 bits left: a character without its partner; other left-overs must be zero padding
+    if bits >= 6 || acc != 0 {
+        return None;
     }
     Some(out)
 }
@@ -79,43 +100,64 @@ impl Default for Scenario {
     }
 }
 
-/// Bound on a decoded fragment field (the API server's request limit).
-const MAX_FIELD: usize = 3 * 1024 * 1024;
+/// Longest fragment (bytes, with its `#`) the page opens or writes: 64 KiB. Links longer are
+/// refused; a scenario that would need a longer one is not mirrored into the address bar, and
+/// Share says it is too large.
+pub const MAX_FRAGMENT: usize = 64 * 1024;
+
+/// Longest editor text (bytes) the page keeps in localStorage: 48 KiB, whose base64 is 64 KiB.
+pub const MAX_STORED_TEXT: usize = 48 * 1024;
+
+/// Why a link was refused.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LinkError {
+    /// The fragment's length in bytes, over [`MAX_FRAGMENT`].
+    TooLarge(usize),
+    /// A field (its name, shortened) and the translation key of what is wrong with it.
+    BadField(String, &'static str),
+}
 
 impl Scenario {
-    /// Parses `#s=…&…` (with or without the `#`). Unknown or malformed fields are ignored.
-    pub fn parse(fragment: &str) -> Scenario {
+    /// Parses `#s=…&…` (with or without the `#`). An empty fragment is the default scenario;
+    /// anything malformed refuses the whole link.
+    pub fn parse(fragment: &str) -> Result<Scenario, LinkError> {
         let mut sc = Scenario::default();
         let f = fragment.strip_prefix('#').unwrap_or(fragment);
-        for kv in f.split('&') {
+        if f.len() + 1 > MAX_FRAGMENT {
+            return Err(LinkError::TooLarge(f.len() + 1));
+        }
+        for kv in f.split('&').filter(|kv| !kv.is_empty()) {
             let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
-            let text = || -> Option<String> {
-                if v.len() > MAX_FIELD * 4 / 3 + 4 {
-                    return None;
-                }
-                b64_decode(v).and_then(|b| String::from_utf8(b).ok())
+            let bad = |why: &'static str| LinkError::BadField(k.chars().take(24).collect(), why);
+            let text = || -> Result<String, LinkError> {
+                let bytes = b64_decode(v).ok_or_else(|| bad("link.why.base64"))?;
+                String::from_utf8(bytes).map_err(|_| bad("link.why.utf8"))
             };
             match k {
-                "s" => {
-                    if let Ok(n) = v.parse::<u64>() {
-                        sc.seed = n;
-                    }
-                }
+                "s" => sc.seed = v.parse().map_err(|_| bad("link.why.number"))?,
                 "speed" => {
-                    if let Ok(x) = v.parse::<f64>() {
-                        if let Some(s) = SPEEDS.iter().copied().find(|s| (s - x).abs() < 1e-9) {
-                            sc.speed = s;
-                        }
-                    }
+                    let x = v.parse::<f64>().map_err(|_| bad("link.why.speed"))?;
+                    sc.speed = SPEEDS.iter().copied().find(|s| (s - x).abs() < 1e-9).ok_or_else(|| bad("link.why.speed"))?;
                 }
-                "lang" => sc.lang = Lang::from_code(v),
-                "y" => sc.yaml = text(),
-                "x" => sc.script = text(),
-                "t" => sc.step = v.parse().ok(),
-                _ => {}
+                "lang" => sc.lang = Some(Lang::from_code(v).ok_or_else(|| bad("link.why.lang"))?),
+                "y" => sc.yaml = Some(text()?),
+                "x" => sc.script = Some(text()?),
+                "t" => sc.step = Some(v.parse().map_err(|_| bad("link.why.number"))?),
+                _ => return Err(bad("link.why.field")),
             }
         }
-        sc
+        Ok(sc)
+    }
+
+    /// The length of [`Scenario::to_fragment`] without making it.
+    pub fn fragment_len(&self) -> usize {
+        let num = |n: u64| n.checked_ilog10().unwrap_or(0) as usize + 1;
+        let mut n = "#s=&speed=".len() + num(self.seed) + speed_text(self.speed).len();
+        n += self.lang.map_or(0, |_| "&lang=xx".len());
+        n += self.yaml.as_ref().map_or(0, |y| 3 + b64_len(y.len()));
+        n += self.script.as_ref().map_or(0, |x| 3 + b64_len(x.len()));
+        n += self.step.map_or(0, |t| 3 + num(t as u64));
+        n
     }
 
     /// True when the fragment asks for something to be shown (a shared link).
@@ -194,6 +236,14 @@ mod tests {
         assert_eq!(b64_decode("Zm8=").unwrap(), b"fo");
         assert_eq!(b64_decode("+/8").unwrap(), b64_decode("-_8").unwrap());
         assert!(b64_decode("a*b").is_none());
+        // cut-off text: a lone last character, non-zero left-over bits, data after padding
+        assert!(b64_decode("Zm9vY").is_none());
+        assert!(b64_decode("Zm9").is_none());
+        assert!(b64_decode("Zm-").is_none());
+        assert!(b64_decode("Zm8=Zm8").is_none());
+        for n in 0..10 {
+            assert_eq!(b64_encode(&vec![7u8; n]).len(), b64_len(n));
+        }
     }
 
     #[test]
@@ -201,9 +251,34 @@ mod tests {
         let sc = Scenario { seed: 42, speed: 0.25, lang: Some(Lang::Ko), yaml: Some("a: 1\n".into()), script: Some(String::new()), step: Some(17) };
         let f = sc.to_fragment();
         assert!(f.starts_with("#s=42&speed=0.25&lang=ko&y="));
-        assert_eq!(Scenario::parse(&f), sc);
-        let bad = Scenario::parse("#s=x&speed=3&lang=fr&y=***&t=-1");
-        assert_eq!(bad, Scenario::default());
+        assert_eq!(Scenario::parse(&f), Ok(sc.clone()));
+        assert_eq!(sc.fragment_len(), f.len());
+        let other = Scenario { seed: 0, speed: 8.0, lang: None, yaml: Some("한".into()), script: None, step: Some(1000) };
+        assert_eq!(other.fragment_len(), other.to_fragment().len());
+        assert_eq!(Scenario::parse(""), Ok(Scenario::default()));
+        assert_eq!(Scenario::parse("#"), Ok(Scenario::default()));
+    }
+
+    #[test]
+    fn malformed_or_huge_links_are_refused() {
+        let why = |f: &str| match Scenario::parse(f) {
+            Err(LinkError::BadField(k, w)) => format!("{} {}", k, w),
+            other => format!("{:?}", other),
+        };
+        assert_eq!(why("#s=x"), "s link.why.number");
+        assert_eq!(why("#s=1&speed=3"), "speed link.why.speed");
+        assert_eq!(why("#lang=fr"), "lang link.why.lang");
+        assert_eq!(why("#y=***"), "y link.why.base64");
+        assert_eq!(why("#y=Zm9vY"), "y link.why.base64");
+        assert_eq!(why("#x=_w"), "x link.why.utf8");
+        assert_eq!(why("#t=-1"), "t link.why.number");
+        assert_eq!(why("#s=1&v=2"), "v link.why.field");
+        assert_eq!(why("#<img src=x onerror=alert(1)>"), "<img src link.why.field");
+        let huge = format!("#s=1&y={}", "A".repeat(MAX_FRAGMENT));
+        assert_eq!(Scenario::parse(&huge), Err(LinkError::TooLarge(huge.len())));
+        let fits = Scenario { yaml: Some("a".repeat(MAX_STORED_TEXT - 20)), ..Scenario::default() };
+        assert!(fits.fragment_len() <= MAX_FRAGMENT);
+        assert!(Scenario::parse(&fits.to_fragment()).is_ok());
     }
 
     #[test]

@@ -386,6 +386,7 @@ pub fn kind_class(m: &Message) -> &'static str {
         MessageKind::Watch { .. } => "watch",
         MessageKind::Runtime { .. } => "cri",
         MessageKind::Timer { .. } => "timer",
+        MessageKind::Fault { .. } => "fault",
         MessageKind::Net { .. } => "net",
     }
 }

@@ -523,6 +523,10 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
             v.push(("what", what.clone()));
             say(lang, "n.timer", &v)
         }
+        MessageKind::Fault { what } => {
+            v.push(("what", what.clone()));
+            say(lang, "n.fault", &v)
+        }
         MessageKind::Net { hop, what } => {
             v.push(("what", what.clone()));
             // each kind of hop explains itself first, then the generic data-path note

@@ -7,12 +7,15 @@
 // three Running pods and the Events panel Scheduled and Started events; stepping back returns to a
 // state with fewer pods; keyboard control; an Apply error lands on its line; the language switch;
 // a shared link reopens the very same state; the rollback preset plays to its end and the Rollout
-// tab shows the reused ReplicaSet. Saves docs/screenshot-{default,embed,ko}.png.
+// tab shows the reused ReplicaSet; hostile input (hostile.mjs: XSS payloads stay text, huge and
+// malformed links are refused, a 2 MB paste stays bounded). Saves docs/screenshot-{default,embed,ko}.png
+// and docs/screenshot-link-refused{,-375}.png.
 // Env: KUBESIM_DIST (dist/), CHROMIUM (/usr/bin/chromium), SHOTS (docs/), E2E_HEADFUL=1.
 import fs from "node:fs";
 import path from "node:path";
 import { chromium } from "playwright-core";
 import { serve, chromeArgs } from "./serve.mjs";
+import { hostile } from "./hostile.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
 const dist = process.env.KUBESIM_DIST ?? path.join(root, "dist");
@@ -391,6 +394,8 @@ try {
     assert(web0 && /\bready\b/.test(web0.cls), "web-1 appeared before web-0 was ready: " + JSON.stringify(at));
     await c.close();
   });
+
+  await hostile({ browser, url, check, assert, errors, shots });
 
   await check("no uncaught errors", async () => {
     assert(errors.length === 0, errors.join("\n"));

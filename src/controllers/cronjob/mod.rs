@@ -224,6 +224,10 @@ pub fn job_from_template(cj: &Value, scheduled_unix_ms: i64) -> Value {
 impl Component for CronJobController {
     type Timer = Timer;
 
+    fn restarted(&self) -> Option<Self> {
+        Some(Self::default())
+    }
+
     fn actor(&self) -> Actor {
         Actor::CronJobController
     }

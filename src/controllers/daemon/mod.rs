@@ -418,6 +418,10 @@ impl DaemonSetsController {
 impl Component for DaemonSetsController {
     type Timer = Timer;
 
+    fn restarted(&self) -> Option<Self> {
+        Some(Self::default())
+    }
+
     fn actor(&self) -> Actor {
         Actor::DaemonSetController
     }

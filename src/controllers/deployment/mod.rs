@@ -261,6 +261,10 @@ impl DeploymentController {
 impl Component for DeploymentController {
     type Timer = Timer;
 
+    fn restarted(&self) -> Option<Self> {
+        Some(Self::default())
+    }
+
     fn actor(&self) -> Actor {
         Actor::DeploymentController
     }

@@ -121,6 +121,10 @@ impl EndpointSliceController {
 impl Component for EndpointSliceController {
     type Timer = Timer;
 
+    fn restarted(&self) -> Option<Self> {
+        Some(Self::default())
+    }
+
     fn actor(&self) -> Actor {
         Actor::EndpointSliceController
     }

@@ -547,6 +547,10 @@ impl JobController {
 impl Component for JobController {
     type Timer = Timer;
 
+    fn restarted(&self) -> Option<Self> {
+        Some(Self::default())
+    }
+
     fn actor(&self) -> Actor {
         Actor::JobController
     }

@@ -57,6 +57,10 @@ impl NamespaceController {
 impl Component for NamespaceController {
     type Timer = Timer;
 
+    fn restarted(&self) -> Option<Self> {
+        Some(Self::default())
+    }
+
     fn actor(&self) -> Actor {
         Actor::NamespaceController
     }

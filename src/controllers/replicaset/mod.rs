@@ -219,6 +219,10 @@ impl ReplicaSetController {
 impl Component for ReplicaSetController {
     type Timer = Timer;
 
+    fn restarted(&self) -> Option<Self> {
+        Some(Self::default())
+    }
+
     fn actor(&self) -> Actor {
         Actor::ReplicaSetController
     }

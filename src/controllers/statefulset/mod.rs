@@ -111,6 +111,10 @@ impl StatefulSetController {
 impl Component for StatefulSetController {
     type Timer = Timer;
 
+    fn restarted(&self) -> Option<Self> {
+        Some(Self::default())
+    }
+
     fn actor(&self) -> Actor {
         Actor::StatefulSetController
     }

@@ -45,12 +45,7 @@ pub fn editor(p: &EditorProps) -> Html {
             }
         })
     };
-    let gutter: Html = (1..=lines)
-        .map(|n| {
-            let bad = marks.iter().any(|m| m.line == n);
-            html! { <div class={classes!("ln", bad.then_some("bad"))}>{n}</div> }
-        })
-        .collect();
+    let bad_lines: Vec<usize> = marks.iter().map(|m| m.line).collect();
     let overlays: Html = marks
         .iter()
         .enumerate()
@@ -98,7 +93,7 @@ pub fn editor(p: &EditorProps) -> Html {
                 </select>
             </div>
             <div class="editor-scroll">
-                <div class="gutter" aria-hidden="true">{gutter}</div>
+                <Gutter lines={lines} bad={bad_lines} />
                 <div class="code">
                     {overlays}
                     <textarea
@@ -124,5 +119,27 @@ pub fn editor(p: &EditorProps) -> Html {
             </div>
             {status}
         </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct GutterProps {
+    lines: usize,
+    bad: Vec<usize>,
+}
+
+/// The line numbers: one text node (a long text costs one string, not one element per line) and
+/// a marked number over each line with an error; a component of its own, so that typing within
+/// a line does not touch it.
+#[function_component(Gutter)]
+fn gutter(p: &GutterProps) -> Html {
+    let numbers = (1..=p.lines).map(|n| n.to_string()).collect::<Vec<_>>().join("\n");
+    html! {
+        <div class="gutter" aria-hidden="true">
+            <div class="ln-all">{numbers}</div>
+            { for p.bad.iter().map(|n| html! {
+                <div class="ln bad" style={format!("top: calc({} * var(--lh) + var(--pad))", n.saturating_sub(1))}>{*n}</div>
+            }) }
+        </div>
     }
 }

@@ -9,8 +9,8 @@ mod diagram;
 mod editor;
 mod panels;
 
-use super::fragment::{self, page_url, Scenario, SPEEDS};
-use super::i18n::{tr, Lang};
+use super::fragment::{self, page_url, LinkError, Scenario, MAX_FRAGMENT, MAX_STORED_TEXT, SPEEDS};
+use super::i18n::{fill, tr, Lang};
 use super::layout::{self, Layout};
 use super::model::{locate_errors, ErrorMark, Session};
 use super::narrate;
@@ -31,6 +31,9 @@ pub use panels::Panels;
 
 const STORE_EDITOR: &str = "kubesim.editor";
 const STORE_LANG: &str = "kubesim.lang";
+/// Quiet time (ms) after the last change before the scenario is mirrored into the URL fragment
+/// and the editor into localStorage: typing does not re-encode the text on every keystroke.
+const MIRROR_DEBOUNCE_MS: u32 = 300;
 /// One step at 1× lasts this long (ms); the packet travels during the first 75 %.
 pub const STEP_MS: f64 = 900.0;
 pub const TRAVEL: f64 = 0.75;
@@ -121,6 +124,8 @@ pub struct State {
     /// (deliveries, virtual ms) simulated so far by the pending Apply: the progress line, and the
     /// effect's trigger for the next slice.
     pub settle_progress: (u64, i64),
+    /// The link the page was opened with, refused (shown until dismissed).
+    pub link_error: Option<LinkError>,
 }
 
 pub enum Action {
@@ -148,6 +153,7 @@ pub enum Action {
     SetSeed(u64),
     /// Simulate the next slice of a pending Apply.
     SettleSlice,
+    DismissLinkError,
 }
 
 /// Time one slice of a pending Apply may take before the page gets the main thread back.
@@ -180,6 +186,7 @@ impl State {
             seed,
             pending_apply: None,
             settle_progress: (0, 0),
+            link_error: None,
         }
     }
 
@@ -399,6 +406,7 @@ impl Reducible for State {
             }
             Action::ToggleEditor => s.editor_open = !s.editor_open,
             Action::Share(open) => s.share_open = open,
+            Action::DismissLinkError => s.link_error = None,
         }
         Rc::new(s)
     }
@@ -445,15 +453,54 @@ fn prefers_reduced_motion() -> bool {
 pub fn initial_state() -> State {
     let (_, search, hash) = location_parts();
     let embed = is_embed(&search);
-    let sc = Scenario::parse(&hash);
+    // a refused link opens the page as if it had none, and says why
+    let (sc, link_error) = match Scenario::parse(&hash) {
+        Ok(sc) => (sc, None),
+        Err(e) => (Scenario::default(), Some(e)),
+    };
     let browser = window().and_then(|w| w.navigator().language()).unwrap_or_default();
     let lang = sc.lang.or_else(|| store_get(STORE_LANG).and_then(|l| Lang::from_code(&l))).unwrap_or_else(|| Lang::from_browser(&browser));
     let editor = sc.yaml.clone().or_else(|| store_get(STORE_EDITOR)).unwrap_or_else(|| presets::SEED_004.to_string());
-    if sc.has_content() {
+    let mut s = if sc.has_content() {
         State::from_scenario(&sc, lang, editor, embed)
     } else {
         State::new(sc.seed, sc.speed, lang, editor, embed)
+    };
+    s.link_error = link_error;
+    s
+}
+
+/// A size for the notices, in KiB rounded up.
+fn kib(n: usize) -> String {
+    format!("{} KiB", n.div_ceil(1024))
+}
+
+/// The refusal of a link, in words.
+fn link_error_text(e: &LinkError, lang: Lang) -> String {
+    match e {
+        LinkError::TooLarge(n) => fill(tr(lang, "link.too_large"), &[("size", kib(*n)), ("max", kib(MAX_FRAGMENT))]),
+        LinkError::BadField(k, why) => fill(tr(lang, "link.malformed"), &[("field", k.clone()), ("why", tr(lang, why).to_string())]),
     }
+}
+
+/// Mirrors the scenario into the URL fragment (the step only goes into shared links) and the
+/// editor into localStorage, each within its bound. Returns the fragment's full length.
+fn mirror(editor: &str, session: &SessionRef, seed: u64, speed: f64, lang: Lang) -> usize {
+    let log = session.rc.borrow().log.clone();
+    let mut sc = Scenario::for_share(seed, speed, lang, editor, &log, 0);
+    sc.step = None;
+    let len = sc.fragment_len();
+    if len <= MAX_FRAGMENT {
+        replace_hash(&sc.to_fragment());
+    } else {
+        // too large for a link: the address keeps only the seed, speed and language
+        replace_hash(&Scenario { seed, speed, lang: Some(lang), ..Scenario::default() }.to_fragment());
+    }
+    // above the bound the browser keeps the last text that fitted
+    if editor.len() <= MAX_STORED_TEXT {
+        store_set(STORE_EDITOR, editor);
+    }
+    len
 }
 
 fn replace_hash(fragment: &str) {
@@ -468,13 +515,19 @@ fn replace_hash(fragment: &str) {
     }
 }
 
-/// The link and the iframe snippet for the current state.
-pub fn share_links(s: &State) -> (String, String) {
+/// The link and the iframe snippet for the current state, or the length the link would have
+/// when that is over [`MAX_FRAGMENT`].
+pub fn share_links(s: &State) -> Result<(String, String), usize> {
     let (origin_path, search, _) = location_parts();
-    let frag = s.scenario(true).to_fragment();
+    let sc = s.scenario(true);
+    let len = sc.fragment_len();
+    if len > MAX_FRAGMENT {
+        return Err(len);
+    }
+    let frag = sc.to_fragment();
     let link = format!("{}{}", page_url(&origin_path, &search, false), frag);
     let embed = format!("{}{}", page_url(&origin_path, &search, true), frag);
-    (link, fragment::iframe_snippet(&embed))
+    Ok((link, fragment::iframe_snippet(&embed)))
 }
 
 pub fn copy_to_clipboard(text: &str) {
@@ -656,12 +709,17 @@ pub fn app() -> Html {
     let lang = state.lang;
     let t = |k: &str| tr(lang, k);
 
-    // persist the editor and the language
+    // mirror the scenario into the fragment and the editor into localStorage, once typing pauses
+    let link_len = use_state(|| 0usize);
     {
-        let text = state.editor.clone();
-        use_effect_with(text, |text| {
-            store_set(STORE_EDITOR, text);
-            || ()
+        let link_len = link_len.clone();
+        let deps = (state.editor.clone(), state.session.clone(), state.seed, state.speed.to_bits(), lang);
+        use_effect_with(deps, move |(editor, session, seed, speed_bits, lang)| {
+            let (editor, session, seed, speed, lang) = (editor.clone(), session.clone(), *seed, f64::from_bits(*speed_bits), *lang);
+            let timer = gloo_timers::callback::Timeout::new(MIRROR_DEBOUNCE_MS, move || {
+                link_len.set(mirror(&editor, &session, seed, speed, lang));
+            });
+            move || drop(timer)
         });
     }
     use_effect_with(lang, |l| {
@@ -674,14 +732,6 @@ pub fn app() -> Html {
         }
         || ()
     });
-    // the fragment follows the scenario (not the step: that is only in shared links)
-    {
-        let frag = state.scenario(false).to_fragment();
-        use_effect_with(frag, |f| {
-            replace_hash(f);
-            || ()
-        });
-    }
     // keyboard: space = play/pause, arrows = step (not while typing)
     {
         let dispatch = dispatch.clone();
@@ -818,19 +868,49 @@ pub fn app() -> Html {
         </section>
     };
     let share = if state.share_open {
-        let (link, snippet) = share_links(&state);
         let close = {
             let dispatch = dispatch.clone();
             Callback::from(move |_| dispatch.emit(Action::Share(false)))
         };
-        html! { <ShareDialog link={link} snippet={snippet} lang={lang} on_close={close} /> }
+        match share_links(&state) {
+            Ok((link, snippet)) => html! { <ShareDialog link={link} snippet={snippet} too_large={None::<String>} lang={lang} on_close={close} /> },
+            Err(n) => {
+                let why = fill(t("share.too_large"), &[("size", kib(n)), ("max", kib(MAX_FRAGMENT))]);
+                html! { <ShareDialog link={String::new()} snippet={String::new()} too_large={Some(why)} lang={lang} on_close={close} /> }
+            }
+        }
     } else {
         html! {}
+    };
+    // a refused link, until dismissed
+    let link_error = match &state.link_error {
+        Some(e) => html! {
+            <div class="notice bad" role="alert" id="link-error">
+                <p>{link_error_text(e, lang)}</p>
+                <button class="btn small" onclick={dispatch.reform(|_| Action::DismissLinkError)}>{t("ui.close")}</button>
+            </div>
+        },
+        None => html! {},
+    };
+    // what the page does not mirror, and why
+    let limits: Vec<String> = [
+        (*link_len > MAX_FRAGMENT).then(|| fill(t("limit.link"), &[("size", kib(*link_len)), ("max", kib(MAX_FRAGMENT))])),
+        (state.editor.len() > MAX_STORED_TEXT).then(|| fill(t("limit.store"), &[("size", kib(state.editor.len())), ("max", kib(MAX_STORED_TEXT))])),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let limits = if limits.is_empty() {
+        html! {}
+    } else {
+        html! { <div class="notice small" role="status" id="mirror-notice">{ for limits.into_iter().map(|l| html! { <p>{l}</p> }) }</div> }
     };
 
     if state.embed {
         let (origin_path, search, _) = location_parts();
-        let full = format!("{}{}", page_url(&origin_path, &search, false), state.scenario(true).to_fragment());
+        let sc = state.scenario(true);
+        let frag = if sc.fragment_len() <= MAX_FRAGMENT { sc.to_fragment() } else { String::new() };
+        let full = format!("{}{}", page_url(&origin_path, &search, false), frag);
         return html! {
             <div class="page embed">
                 <header class="bar">
@@ -839,6 +919,7 @@ pub fn app() -> Html {
                     {lang_switch}
                     <a class="btn ghost" href={full} target="_blank" rel="noopener">{t("embed.open")}</a>
                 </header>
+                {link_error.clone()}
                 <main class="embed-main">
                     {diagram}
                     {controls}
@@ -847,7 +928,7 @@ pub fn app() -> Html {
                         <button class="btn ghost" aria-expanded={state.editor_open.to_string()} onclick={dispatch.reform(|_| Action::ToggleEditor)}>
                             {if state.editor_open { t("editor.hide") } else { t("editor.show") }}
                         </button>
-                        if state.editor_open { {editor} }
+                        if state.editor_open { {editor} {limits.clone()} }
                     </section>
                 </main>
                 {share}
@@ -867,8 +948,9 @@ pub fn app() -> Html {
                 {lang_switch}
                 <button class="btn" onclick={on_share}>{t("share.button")}</button>
             </header>
+            {link_error}
             <main class="main">
-                <div class="left">{editor}</div>
+                <div class="left">{editor}{limits}</div>
                 <div class="right">
                     {diagram}
                     {controls}
@@ -893,6 +975,8 @@ pub fn app() -> Html {
 pub struct ShareProps {
     pub link: String,
     pub snippet: String,
+    /// Why there is no link: the run is too large for one.
+    pub too_large: Option<String>,
     pub lang: Lang,
     pub on_close: Callback<()>,
 }
@@ -940,6 +1024,9 @@ pub fn share_dialog(p: &ShareProps) -> Html {
         <div class="modal-back" onkeydown={onkeydown}>
             <div class="modal" role="dialog" aria-modal="true" aria-labelledby="share-title">
                 <h2 id="share-title">{t("share.title")}</h2>
+                if let Some(why) = p.too_large.clone() {
+                    <p class="notice bad" id="share-too-large">{why}</p>
+                } else {
                 <p class="muted">{t("share.hint")}</p>
                 <label class="field">{t("share.link")}
                     <div class="row">
@@ -953,6 +1040,7 @@ pub fn share_dialog(p: &ShareProps) -> Html {
                         <button class="btn" onclick={copy(p.snippet.clone(), 2)}>{if *copied == 2 { t("share.copied") } else { t("share.copy") }}</button>
                     </div>
                 </label>
+                }
                 <div class="row end">
                     <button class="btn primary" onclick={close}>{t("ui.close")}</button>
                 </div>
