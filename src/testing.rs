@@ -52,6 +52,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("namespace_delete"),
     scenario!("resource_quota"),
     scenario!("fault_restart"),
+    scenario!("chaos"),
 ];
 
 /// Reads the `# seed: N` header.

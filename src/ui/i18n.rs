@@ -372,6 +372,7 @@ pub static TABLE: &[(&str, &str, &str)] = &[
     ("panic.reload", "Reload", "새로고침"),
     ("panic.title", "kubesim stopped", "kubesim이 멈췄습니다"),
     ("preset.bad_image", "Bad image tag (nginx:1.99)", "잘못된 이미지 태그 (nginx:1.99)"),
+    ("preset.chaos", "Chaos: controllers crash and restart, a node fails", "카오스: 컨트롤러가 죽었다 재시작하고 노드가 장애"),
     ("preset.choose", "Load a preset…", "예제 불러오기…"),
     ("preset.crash_loop", "Crash loop: a container that exits with code 1", "크래시 루프: 종료 코드 1로 끝나는 컨테이너"),
     ("preset.cronjob", "A CronJob every minute", "매분 실행되는 크론잡"),

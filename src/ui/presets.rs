@@ -291,6 +291,8 @@ pub const SCRIPT_JOB: &str = include_str!("../../tests/scenarios/job.sh");
 pub const SCRIPT_STATEFULSET: &str = include_str!("../../tests/scenarios/statefulset.sh");
 /// A Job that fails twice, then succeeds (restartPolicy OnFailure: restarts in one Pod).
 pub const SCRIPT_JOB_RETRIES: &str = include_str!("../../tests/scenarios/job_retries.sh");
+/// Chaos: controllers and the scheduler crash and restart, a node fails and comes back.
+pub const SCRIPT_CHAOS: &str = include_str!("../../tests/scenarios/chaos.sh");
 /// The docs' "hello" CronJob, every minute, over six minutes of cluster time.
 pub const SCRIPT_CRONJOB: &str = include_str!("../../tests/scenarios/cronjob.sh");
 
@@ -316,6 +318,7 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ("job", "preset.job", SCRIPT_JOB),
     ("job-retries", "preset.job_retries", SCRIPT_JOB_RETRIES),
     ("cronjob", "preset.cronjob", SCRIPT_CRONJOB),
+    ("chaos", "preset.chaos", SCRIPT_CHAOS),
 ];
 
 #[cfg(test)]
