@@ -49,18 +49,46 @@ pub fn tr(lang: Lang, key: &str) -> &'static str {
     }
 }
 
-/// Whether a word ends in a final consonant (받침), for choosing Korean particles.
-fn has_batchim(word: &str) -> bool {
-    let Some(c) = word.chars().rev().find(|c| c.is_alphanumeric()) else { return false };
-    let lower = word.to_ascii_lowercase();
+/// Whether a word ends in a final consonant (받침) as a Korean reader says it, for choosing
+/// particles (은/는, 이/가, 을/를, 과/와). The one rule for every noun phrase the page fills in:
+/// - Hangul: its final consonant;
+/// - digits: by their Korean reading (영 일 이 삼 사 오 육 칠 팔 구; 10 십, 100 백, 1000 천 all
+///   end in 0, which has one);
+/// - a Latin segment that reads as letters (it holds a digit, has no vowel, or is one or two
+///   letters: a pod-hash suffix `6jcph`, `db`, `pvc`): the last letter's name (엘 엠 엔 알 have one);
+/// - a Latin word, by its usual Korean loanword reading: `-ng`, `-m`, `-n`, `-l` (롤, 노드의 kubelet
+///   → 쿠블릿), a vowel (or a doubled letter after one) before `-t`, `-p`, `-b`, `-k` (셋, 앱, 웹, 북), `-ck` (스택), and a silent `e`
+///   after a vowel and `m`/`n`/`l` (네임, 존, 롤) have one; `-ment`, `-nt`, `-rk`, `-s`, `-x`, `-r`,
+///   `-d` and vowels do not (디플로이먼트, 네트워크, 레디스, 엔진엑스, 서버).
+pub fn has_batchim(word: &str) -> bool {
+    let trimmed = word.trim_end_matches(|c: char| !c.is_alphanumeric());
+    let Some(c) = trimmed.chars().last() else { return false };
     match c {
         '가'..='힣' => !(c as u32 - 0xAC00).is_multiple_of(28),
         '0' | '1' | '3' | '6' | '7' | '8' => true,
         '2' | '4' | '5' | '9' => false,
-        _ => {
-            let c = c.to_ascii_lowercase();
-            matches!(c, 'l' | 'm' | 'n' | 't' | 'k' | 'p' | 'b') || lower.ends_with("ng")
+        c if c.is_ascii_alphabetic() => {
+            // the last segment: what follows the last separator
+            let seg: String = trimmed.rsplit(|ch: char| !ch.is_ascii_alphanumeric()).next().unwrap_or("").to_ascii_lowercase();
+            let vowel = |ch: char| "aeiouy".contains(ch);
+            let spelled = seg.chars().any(|ch| ch.is_ascii_digit()) || !seg.chars().any(vowel) || seg.len() <= 2;
+            let last = c.to_ascii_lowercase();
+            if spelled {
+                return matches!(last, 'l' | 'm' | 'n' | 'r');
+            }
+            let b = seg.as_bytes();
+            let before = |k: usize| -> char { if b.len() > k { b[b.len() - 1 - k] as char } else { ' ' } };
+            match last {
+                'g' => before(1) == 'n',
+                'm' | 'n' | 'l' => true,
+                // a vowel before it, or a doubled letter after one (app 앱, mitt 밋)
+                't' | 'p' | 'b' => (vowel(before(1)) || (before(1) == last && vowel(before(2)))) && !seg.ends_with("ment"),
+                'k' => before(1) == 'c' || vowel(before(1)),
+                'e' => matches!(before(1), 'm' | 'n' | 'l') && vowel(before(2)),
+                _ => false,
+            }
         }
+        _ => false,
     }
 }
 
@@ -508,6 +536,43 @@ mod tests {
         assert_eq!(fill("{x|이/가}", &[("x", "파드".into())]), "파드가");
         assert_eq!(fill("{x|은/는}", &[("x", "디플로이먼트 컨트롤러".into())]), "디플로이먼트 컨트롤러는");
         assert_eq!(fill("a {y} b", &[]), "a {y} b");
+    }
+
+    #[test]
+    fn particles_for_latin_names_and_digits_table() {
+        // (name, word, has a final consonant as read in Korean)
+        let cases = [
+            ("a loanword ending in -ment", "nginx-deployment", false),
+            ("a hash ending in a digit read 칠", "cf4cd4db7", true),
+            ("a hash ending in a digit read 사", "web-66d47686b4-ph4f4", false),
+            ("a pod-hash suffix spelled out, h = 에이치", "web-66d47686b4-6jcph", false),
+            ("a spelled suffix ending in n = 엔", "web-66d47686b4-2gdcn", true),
+            ("nginx = 엔진엑스", "nginx", false),
+            ("web = 웹", "web", true),
+            ("app = 앱", "app", true),
+            ("redis = 레디스", "redis", false),
+            ("a vowel before t: kubelet = 쿠블릿", "kubelet", true),
+            ("statefulset = 스테이트풀셋", "statefulset", true),
+            ("network = 네트워크", "network", false),
+            ("stack = 스택", "stack", true),
+            ("service = 서비스", "service", false),
+            ("node = 노드", "node-3 node", false),
+            ("zone = 존", "zone", true),
+            ("role = 롤", "role", true),
+            ("server = 서버", "server", false),
+            ("pvc spelled: 씨", "pvc", false),
+            ("db spelled: 비", "db", false),
+            ("ingress = 인그레스", "ingress", false),
+            ("pending = 펜딩", "Pending", true),
+            ("10 = 십", "10", true),
+            ("Hangul final consonant", "파드", false),
+            ("Hangul final consonant", "레플리카셋", true),
+        ];
+        for (name, word, want) in cases {
+            assert_eq!(has_batchim(word), want, "{}: {}", name, word);
+        }
+        assert_eq!(fill("{x|은/는}", &[("x", "nginx-deployment".into())]), "nginx-deployment는");
+        assert_eq!(fill("{x|은/는}", &[("x", "cf4cd4db7".into())]), "cf4cd4db7은");
     }
 
     #[test]
