@@ -217,7 +217,8 @@ pub fn check_state(c: &Cluster) -> Result<u64, String> {
     }
     let claims = list(c, "persistentvolumeclaims");
     for sts in &stss {
-        let mut ords: Vec<i64> = owned_by(&pods, sts).map(statefulset::utils::ordinal).collect();
+        // terminating Pods aside (one on a failed node stays Terminating until its kubelet returns)
+        let mut ords: Vec<i64> = owned_by(&pods, sts).filter(|p| !meta::is_deleting(p)).map(statefulset::utils::ordinal).collect();
         ords.sort();
         let want: Vec<i64> = (0..ords.len() as i64).collect();
         ensure!(checks, ords == want, "statefulset {} has pods with ordinals {:?}", meta::name(sts), ords);
