@@ -123,6 +123,11 @@ fn real_kubectl_drives_kubesim_serve() {
     assert_eq!(r.len(), 4, "{}", out);
     assert!(r[1..].iter().all(|p| p[2] == "Running" && p[6].starts_with("node-")), "{}", out);
 
+    // lists page: --chunk-size=1 makes kubectl follow continue tokens, one Pod per request
+    let paged = env.kubectl(&["get", "pods", "-o", "wide", "--chunk-size=1"]);
+    assert_eq!(rows(&paged).len(), 4, "{}", paged);
+    assert_eq!(rows(&paged).iter().map(|r| r[0].clone()).collect::<Vec<_>>(), r.iter().map(|r| r[0].clone()).collect::<Vec<_>>());
+
     let out = env.kubectl(&["delete", "deployment", "web"]);
     assert_eq!(out.trim(), "deployment.apps \"web\" deleted");
     env.advance("60s");
