@@ -217,11 +217,16 @@ pub fn check_state(c: &Cluster) -> Result<u64, String> {
     }
     let claims = list(c, "persistentvolumeclaims");
     for sts in &stss {
-        // terminating Pods aside (one on a failed node stays Terminating until its kubelet returns)
-        let mut ords: Vec<i64> = owned_by(&pods, sts).filter(|p| !meta::is_deleting(p)).map(statefulset::utils::ordinal).collect();
-        ords.sort();
-        let want: Vec<i64> = (0..ords.len() as i64).collect();
-        ensure!(checks, ords == want, "statefulset {} has pods with ordinals {:?}", meta::name(sts), ords);
+        // no ordinal twice, and no gap below the highest live one; a gap may only be held by a Pod
+        // still terminating (on a failed node it stays Terminating until its kubelet returns, and
+        // the controller may not create its successor before it is gone: at most one Pod per
+        // identity)
+        let mut live: Vec<i64> = owned_by(&pods, sts).filter(|p| !meta::is_deleting(p)).map(statefulset::utils::ordinal).collect();
+        live.sort();
+        let held: BTreeSet<i64> = owned_by(&pods, sts).map(statefulset::utils::ordinal).collect();
+        let top = live.last().copied().unwrap_or(-1);
+        let no_dup = live.windows(2).all(|w| w[0] != w[1]);
+        ensure!(checks, no_dup && (0..=top).all(|o| held.contains(&o)), "statefulset {} has pods with ordinals {:?}", meta::name(sts), live);
         for p in owned_by(&pods, sts) {
             for v in meta::get_array(p, &["spec", "volumes"]) {
                 if let Some(claim) = meta::str_at(v, &["persistentVolumeClaim", "claimName"]) {
