@@ -352,7 +352,7 @@ fn run_once(seed: u64, opts: &Options) -> Result<Outcome, Failure> {
     let mut failed_nodes: Vec<String> = Vec::new();
     let mut trace_from = 0u64;
     let fail = |step: usize, message: String, script: &str| Failure { seed, step, message, script: script.to_string() };
-    let mut exec = |c: &mut Cluster, sb: &mut sandbox::Sandbox, script: &mut String, line: String, stdin: Option<String>| -> String {
+    let exec = |c: &mut Cluster, sb: &mut sandbox::Sandbox, script: &mut String, line: String, stdin: Option<String>| -> String {
         match &stdin {
             Some(body) => script.push_str(&format!("{} <<EOF\n{}EOF\n", line, body)),
             None => script.push_str(&format!("{}\n", line)),
