@@ -115,7 +115,7 @@ pub enum MessageKind {
     /// A timer firing inside a component (resync, back-off, grace period).
     Timer { what: String },
     /// A fault injected into the simulation (`sim fault …`): a component crash and restart.
-    Fault { what: String },
+    Fault { what: String, lost: usize },
     /// A hop of a request on the data path (`cluster::network`): name resolution, the iptables
     /// rule that matched, the Pod that answered; or the CNI plugin wiring a Pod's network.
     Net { hop: NetHop, what: String },
@@ -215,7 +215,7 @@ impl sim::Message<Actor, MessageKind> {
                 }
             }
             MessageKind::Timer { what } => format!("timer {}", what),
-            MessageKind::Fault { what } => format!("FAULT {}", what),
+            MessageKind::Fault { what, .. } => format!("FAULT {}", what),
             MessageKind::Net { what, .. } => what.clone(),
         }
     }
@@ -237,7 +237,7 @@ impl sim::Message<Actor, MessageKind> {
                 format!("{} {} {} rv={}", event_type, kind, n, resource_version)
             }
             MessageKind::Runtime { call, detail } => format!("{} {}", call, detail).trim_end().to_string(),
-            MessageKind::Timer { what } | MessageKind::Fault { what } | MessageKind::Net { what, .. } => what.clone(),
+            MessageKind::Timer { what } | MessageKind::Fault { what, .. } | MessageKind::Net { what, .. } => what.clone(),
         };
         let cause = self.cause.map(|c| format!("#{}", c)).unwrap_or_else(|| "-".into());
         format!(

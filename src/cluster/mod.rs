@@ -578,7 +578,7 @@ impl Cluster {
         let lost_foreground = lost.iter().filter(|d| !d.background).count();
         self.foreground = self.foreground.saturating_sub(lost_foreground);
         let what = format!("{} crashed and restarted: its watches closed, {} queued inputs lost; the new process lists and watches again", actor, lost.len());
-        let id = self.trace.push(self.now, actor.clone(), actor.clone(), MessageKind::Fault { what }, None);
+        let id = self.trace.push(self.now, actor.clone(), actor.clone(), MessageKind::Fault { what, lost: lost.len() }, None);
         self.components[idx].component = Some(fresh);
         self.with_component(idx, Some(id), |comp, ctx| comp.start_erased(ctx));
         Ok(())

@@ -523,8 +523,8 @@ pub fn narrate(s: &Session, pos: usize, lang: Lang) -> String {
             v.push(("what", what.clone()));
             say(lang, "n.timer", &v)
         }
-        MessageKind::Fault { what } => {
-            v.push(("what", what.clone()));
+        MessageKind::Fault { lost, .. } => {
+            v.push(("lost", lost.to_string()));
             say(lang, "n.fault", &v)
         }
         MessageKind::Net { hop, what } => {
