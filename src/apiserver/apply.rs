@@ -109,6 +109,11 @@ pub fn leaf_paths(set: &Value) -> Vec<Vec<String>> {
     out
 }
 
+/// Whether a list item has the key fields of a `k:` segment.
+fn has_key(item: &Value, id: &Map<String, Value>) -> bool {
+    id.iter().all(|(k, v)| item.get(k) == Some(v))
+}
+
 /// The value at a FieldsV1 path in an object, if present.
 fn value_at<'a>(obj: &'a Value, path: &[String]) -> Option<&'a Value> {
     let mut cur = obj;
@@ -117,7 +122,7 @@ fn value_at<'a>(obj: &'a Value, path: &[String]) -> Option<&'a Value> {
             cur.get(f)?
         } else if let Some(k) = seg.strip_prefix("k:") {
             let id: Map<String, Value> = serde_json::from_str(k).ok()?;
-            cur.as_array()?.iter().find(|it| id.iter().all(|(kk, vv)| it.get(kk) == Some(vv)))?
+            cur.as_array()?.iter().find(|it| has_key(it, &id))?
         } else {
             return None;
         };
@@ -134,7 +139,7 @@ fn remove_at(obj: &mut Value, path: &[String]) {
             cur.get_mut(f)
         } else if let Some(k) = seg.strip_prefix("k:") {
             let Ok(id) = serde_json::from_str::<Map<String, Value>>(k) else { return };
-            cur.as_array_mut().and_then(|a| a.iter_mut().find(|it| id.iter().all(|(kk, vv)| it.get(kk) == Some(vv))))
+            cur.as_array_mut().and_then(|a| a.iter_mut().find(|it| has_key(it, &id)))
         } else {
             None
         };
@@ -147,7 +152,7 @@ fn remove_at(obj: &mut Value, path: &[String]) {
         }
     } else if let Some(k) = last.strip_prefix("k:") {
         if let (Ok(id), Some(a)) = (serde_json::from_str::<Map<String, Value>>(k), cur.as_array_mut()) {
-            a.retain(|it| !id.iter().all(|(kk, vv)| it.get(kk) == Some(vv)));
+            a.retain(|it| !has_key(it, &id));
         }
     }
 }

@@ -277,9 +277,8 @@ fn order2<T>(d: &Data<T>, a: usize, b: usize, swaps: &mut usize) -> (usize, usiz
 
 fn median<T>(d: &Data<T>, a: usize, b: usize, c: usize, swaps: &mut usize) -> usize {
     let (a, b) = order2(d, a, b, swaps);
-    let (b, c) = order2(d, b, c, swaps);
-    let _ = c;
-    let (_a, b) = order2(d, a, b, swaps);
+    let (b, _) = order2(d, b, c, swaps);
+    let (_, b) = order2(d, a, b, swaps);
     b
 }
 
