@@ -8,6 +8,7 @@ pub mod layout;
 pub mod model;
 pub mod narrate;
 pub mod presets;
+pub mod story;
 
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 pub mod app;

@@ -8,6 +8,7 @@
 //!
 //! Everything here is plain Rust compiled on every target, so it is unit-tested natively.
 
+use super::story::{Chapter, Phase};
 use crate::api::{codec, meta, time::EPOCH_MS};
 use crate::cluster::{Cluster, ClusterConfig};
 use crate::kubectl::{self, printers};
@@ -164,6 +165,9 @@ pub struct Session {
     settling: Option<Settling>,
     /// Steps gathered from the trace but not yet on the timeline (during a settle in slices).
     staged: Vec<Step>,
+    /// Per step: its chapter's phase if it is a story step ([`super::story`]).
+    story: Vec<Option<Phase>>,
+    chapters: Vec<Chapter>,
 }
 
 /// A settle in progress: the command it belongs to and how far it got.
@@ -250,6 +254,8 @@ impl Session {
             transcript: String::new(),
             settling: None,
             staged: Vec::new(),
+            story: Vec::new(),
+            chapters: Vec::new(),
         }
     }
 
@@ -317,7 +323,21 @@ impl Session {
             self.index.insert(st.msg.id, start + i);
             self.steps.push(st);
         }
+        let (mut story, mut chapters) = (std::mem::take(&mut self.story), std::mem::take(&mut self.chapters));
+        super::story::extend(self, start, &mut story, &mut chapters);
+        self.story = story;
+        self.chapters = chapters;
         start
+    }
+
+    /// The chapters of the timeline ([`super::story`]).
+    pub fn chapters(&self) -> &[Chapter] {
+        &self.chapters
+    }
+
+    /// The chapter phase of step index `i` if it is a story step.
+    pub fn story_phase(&self, i: usize) -> Option<&Phase> {
+        self.story.get(i).and_then(|p| p.as_ref())
     }
 
     fn push_transcript(&mut self, s: &str) {
@@ -976,12 +996,19 @@ pub fn kind_of(resource: &str) -> &'static str {
 /// (resource, namespace, name) of an etcd key such as `/registry/pods/default/x` or `/registry/minions/n`.
 pub fn parse_key(key: &str) -> (String, String, String) {
     let rest = key.strip_prefix("/registry/").unwrap_or(key);
-    let parts: Vec<&str> = rest.split('/').collect();
-    let prefix = parts.first().copied().unwrap_or("");
-    let resource = meta::RESOURCES.iter().find(|r| r.etcd_prefix == prefix).map(|r| r.resource).unwrap_or(prefix);
+    // the longest etcd prefix that matches (`services/specs` before a plain first segment)
+    let known = meta::RESOURCES.iter().filter(|r| rest.starts_with(r.etcd_prefix) && rest[r.etcd_prefix.len()..].starts_with('/')).max_by_key(|r| r.etcd_prefix.len());
+    let (resource, tail) = match known {
+        Some(r) => (r.resource, &rest[r.etcd_prefix.len() + 1..]),
+        None => match rest.split_once('/') {
+            Some((p, t)) => (p, t),
+            None => (rest, ""),
+        },
+    };
+    let parts: Vec<&str> = tail.split('/').collect();
     match parts.len() {
-        3 => (resource.to_string(), parts[1].to_string(), parts[2].to_string()),
-        2 => (resource.to_string(), String::new(), parts[1].to_string()),
+        2 => (resource.to_string(), parts[0].to_string(), parts[1].to_string()),
+        1 => (resource.to_string(), String::new(), parts[0].to_string()),
         _ => (resource.to_string(), String::new(), String::new()),
     }
 }
