@@ -139,6 +139,8 @@ async fn controls_play_pause_step_and_scrub() {
     assert_eq!(m.q("#play").get_attribute("aria-label").as_deref(), Some("Pause"), "Apply starts playing");
     m.click("#play").await;
     assert_eq!(m.q("#play").get_attribute("aria-label").as_deref(), Some("Play"));
+    // every message: the step buttons move one message
+    m.click("#level-all").await;
     let (p0, _) = m.counter();
     m.click("#step-fwd").await;
     assert_eq!(m.counter().0, p0 + 1);

@@ -168,36 +168,9 @@ pub(super) fn get_watch(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Ou
         }
         (h, rows)
     };
-    let mut widths: Vec<usize> = Vec::new();
+    let mut table = WatchTable::default();
     let mut header_printed = false;
-    let mut print_rows = |out: &mut Output, header: Option<&Vec<String>>, rows: &[Vec<String>]| {
-        let mut lines: Vec<&Vec<String>> = Vec::new();
-        if let Some(h) = header {
-            lines.push(h);
-        }
-        lines.extend(rows.iter());
-        for l in &lines {
-            for (j, c) in l.iter().enumerate().take(l.len().saturating_sub(1)) {
-                let w = (c.chars().count() + 3).max(6);
-                if widths.len() <= j {
-                    widths.push(w);
-                } else if widths[j] < w {
-                    widths[j] = w;
-                }
-            }
-        }
-        let mut s = String::new();
-        for l in &lines {
-            for (j, c) in l.iter().enumerate() {
-                s.push_str(c);
-                if j + 1 < l.len() {
-                    s.push_str(&" ".repeat(widths[j] - c.chars().count()));
-                }
-            }
-            s.push('\n');
-        }
-        out.out_raw(&s);
-    };
+    let mut print_rows = |out: &mut Output, header: Option<&Vec<String>>, rows: &[Vec<String>]| out.out_raw(&table.lines(header.map(|h| h.as_slice()), rows));
     if !items.is_empty() {
         let (h, rows) = cells(&items, wall_ms(cluster));
         print_rows(out, Some(&h), &rows);
@@ -237,6 +210,46 @@ pub(super) fn get_watch(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Ou
     };
     cluster.close_client_watch();
     out.note(&format!("(kubesim stopped watching: {}; kubectl would keep watching until interrupted)", why));
+}
+
+/// The rows `kubectl get --watch` prints one event at a time, aligned with the column widths
+/// the printer remembers from every row before (printers.NewTablePrinter's `RememberWidths`):
+/// columns only grow, so a later, longer row shifts the ones after it.
+#[derive(Clone, Debug, Default)]
+pub struct WatchTable {
+    widths: Vec<usize>,
+}
+
+impl WatchTable {
+    /// The lines for `rows` (after `header`, if given), each ending in a newline.
+    pub fn lines(&mut self, header: Option<&[String]>, rows: &[Vec<String>]) -> String {
+        let mut lines: Vec<&[String]> = Vec::new();
+        if let Some(h) = header {
+            lines.push(h);
+        }
+        lines.extend(rows.iter().map(|r| r.as_slice()));
+        for l in &lines {
+            for (j, c) in l.iter().enumerate().take(l.len().saturating_sub(1)) {
+                let w = (c.chars().count() + 3).max(6);
+                if self.widths.len() <= j {
+                    self.widths.push(w);
+                } else if self.widths[j] < w {
+                    self.widths[j] = w;
+                }
+            }
+        }
+        let mut s = String::new();
+        for l in &lines {
+            for (j, c) in l.iter().enumerate() {
+                s.push_str(c);
+                if j + 1 < l.len() {
+                    s.push_str(&" ".repeat(self.widths[j] - c.chars().count()));
+                }
+            }
+            s.push('\n');
+        }
+        s
+    }
 }
 
 /// `k=v,k2!=v,k3` equality-based selectors, as the apiserver applies them.

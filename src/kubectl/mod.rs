@@ -16,6 +16,7 @@
 mod annotate;
 mod apply;
 mod console;
+pub use console::WatchTable;
 mod cordon;
 mod create;
 mod delete;

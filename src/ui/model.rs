@@ -335,6 +335,11 @@ impl Session {
         &self.chapters
     }
 
+    /// How many steps the story level visits.
+    pub fn story_len(&self) -> usize {
+        self.story.iter().filter(|p| p.is_some()).count()
+    }
+
     /// The chapter phase of step index `i` if it is a story step.
     pub fn story_phase(&self, i: usize) -> Option<&Phase> {
         self.story.get(i).and_then(|p| p.as_ref())
@@ -694,6 +699,30 @@ impl Session {
             return "No resources found in default namespace.\n".into();
         }
         printers::print_events(&evs, self.now_unix(pos))
+    }
+
+    /// The Events of the default namespace as `kubectl get events --watch` prints them when
+    /// started before the timeline: one line per ADDED or MODIFIED Event, in the order etcd stored
+    /// them, each with the age it had when it arrived (kubectl prints lines as they come), in
+    /// columns that only grow.
+    pub fn events_watch_text(&self, pos: usize) -> String {
+        let mut table = kubectl::WatchTable::default();
+        let mut out = String::new();
+        let mut header = true;
+        for st in &self.steps[..pos.min(self.steps.len())] {
+            let MessageKind::EtcdTxn { op: "PUT", key, revision } = &st.msg.kind else { continue };
+            if !key.starts_with("/registry/events/default/") {
+                continue;
+            }
+            let Some(e) = self.value_of_key(key, *revision) else { continue };
+            let (h, rows) = printers::print_table_cells("Event", std::slice::from_ref(&e), false, EPOCH_MS + st.msg.time_ms);
+            out.push_str(&table.lines(header.then_some(h.as_slice()), &rows));
+            header = false;
+        }
+        if out.is_empty() {
+            out.push_str("(no events yet: kubectl keeps watching)\n");
+        }
+        out
     }
 
     /// Audit rows of the requests made up to the position.
@@ -1435,5 +1464,35 @@ mod tests {
         assert_eq!(sliced.log, whole.log);
         let ids = |s: &Session| s.steps.iter().map(|st| st.msg.line()).collect::<Vec<_>>();
         assert_eq!(ids(&sliced), ids(&whole));
+    }
+
+    /// Seed 004 ran `kubectl get event --watch` before applying its Deployment and printed 19
+    /// lines as they arrived: ScalingReplicaSet first, then per Pod SuccessfulCreate, Scheduled,
+    /// Pulling, Pulled, Created, Started, each "0s" old. The Events panel's watch order prints the
+    /// same lines in the same order (kubesim's names, its own interleaving of the three Pods).
+    #[test]
+    fn seed_004_events_in_watch_order() {
+        let mut s = Session::new(1);
+        s.apply(crate::ui::presets::SEED_004);
+        let text = s.events_watch_text(s.len());
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].starts_with("LAST SEEN   TYPE     REASON"), "{}", text);
+        let rows: Vec<Vec<&str>> = lines[1..].iter().map(|l| l.split_whitespace().collect()).collect();
+        assert_eq!(rows.len(), 19, "{}", text);
+        assert!(rows.iter().all(|r| r[0] == "0s"), "{}", text);
+        assert_eq!((rows[0][2], rows[0][3]), ("ScalingReplicaSet", "deployment/nginx-deployment"), "{}", text);
+        let mut count = std::collections::BTreeMap::new();
+        for r in &rows {
+            *count.entry(r[2]).or_insert(0) += 1;
+        }
+        assert_eq!(count.into_iter().collect::<Vec<_>>(), vec![("Created", 3), ("Pulled", 3), ("Pulling", 3), ("ScalingReplicaSet", 1), ("Scheduled", 3), ("Started", 3), ("SuccessfulCreate", 3)], "{}", text);
+        // each Pod's own lines in the seed's order
+        let pods: Vec<String> = rows.iter().filter(|r| r[2] == "SuccessfulCreate").map(|r| r.last().unwrap().to_string()).collect();
+        for pod in &pods {
+            let mine: Vec<&str> = rows.iter().filter(|r| r.last() == Some(&pod.as_str()) || r[3] == format!("pod/{}", pod)).map(|r| r[2]).collect();
+            assert_eq!(mine, ["SuccessfulCreate", "Scheduled", "Pulling", "Pulled", "Created", "Started"], "{}: {}", pod, text);
+        }
+        // list order (kubectl get events) is by name: not the same
+        assert_ne!(s.events_text(s.len()).lines().nth(1).map(|l| l.contains("ScalingReplicaSet")), Some(true));
     }
 }

@@ -92,7 +92,43 @@ try {
     assert((await page.locator(".diagram .chip.ready").count()) === 3, "three ready chips");
   });
 
+  await check("story level: seed 004 in under 40 steps, every chapter of the chain, a closing summary", async () => {
+    const story = await page.locator("#level-story").textContent();
+    const n = +/(\d+)/.exec(story)[1];
+    assert(n < 40 && n > 15, "story steps: " + story);
+    await page.selectOption("#jump", "chapter");
+    await page.locator("#timeline").fill("0");
+    const titles = [];
+    for (let i = 0; i < 20 && !(await page.locator("#jump-next").isDisabled()); i++) {
+      const before = (await counter(page)).pos;
+      await page.click("#jump-next");
+      if ((await counter(page)).pos === before) break;
+      titles.push(await page.locator("#chapter").textContent());
+    }
+    const want = ["kubectl → kube-apiserver → etcd", "The deployment controller", "The replicaset controller", "The scheduler binds", "The kubelets run", "Status flows back"];
+    for (const w of want) assert(titles.some((t) => t.includes(w)), `chapter "${w}" missing: ${titles.join(" | ")}`);
+    assert(titles.length === want.length && titles.every((t, i) => t.includes(want[i])), "chapters in order: " + titles.join(" | "));
+    const { total } = await counter(page);
+    await page.locator("#timeline").fill(String(total));
+    const sum = await page.locator("#summary").textContent();
+    assert(/3 Pods Running on node-1, node-2, node-3 after [\d.]+ ?m?s of cluster time; \d+ messages; \d+ etcd writes; \d+ Events\./.test(sum), sum);
+  });
+
+  await check("Events in watch order: seed 004's 19 lines, ScalingReplicaSet first", async () => {
+    await page.click("#tab-events");
+    await page.click("#events-watch");
+    const lines = (await page.locator("#events-out").textContent()).trim().split("\n");
+    assert(lines[0].startsWith("LAST SEEN"), lines[0]);
+    const reasons = lines.slice(1).map((l) => l.split(/\s+/)[2]);
+    assert(reasons.length === 19 && reasons[0] === "ScalingReplicaSet", reasons.join(","));
+    const seed = ["ScalingReplicaSet", "SuccessfulCreate", "Scheduled", "Pulling", "Pulled", "Created", "Started"];
+    const counts = Object.fromEntries(seed.map((r) => [r, reasons.filter((x) => x === r).length]));
+    assert(JSON.stringify(counts) === JSON.stringify({ ScalingReplicaSet: 1, SuccessfulCreate: 3, Scheduled: 3, Pulling: 3, Pulled: 3, Created: 3, Started: 3 }), JSON.stringify(counts));
+    await page.click("#events-list");
+  });
+
   await check("step back returns to a state with fewer pods, instantly", async () => {
+    await page.click("#level-all");
     const { total } = await counter(page);
     await page.click("#step-back");
     assert((await counter(page)).pos === total - 1, "one step back");
@@ -238,6 +274,7 @@ try {
     await p.waitForSelector("#apply");
     await p.click("#apply");
     await p.click("#play");
+    await p.click("#level-all");
     // step 70: the API server writes the binding to etcd
     await p.locator("#timeline").fill("69");
     await p.click("#step-fwd");

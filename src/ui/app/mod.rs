@@ -15,6 +15,7 @@ use super::layout::{self, Layout};
 use super::model::{locate_errors, ErrorMark, Session};
 use super::narrate;
 use super::presets;
+use super::story::{self, Jump};
 use crate::kubectl;
 use crate::trace::Message;
 use std::cell::{Cell, RefCell};
@@ -31,6 +32,7 @@ pub use panels::Panels;
 
 const STORE_EDITOR: &str = "kubesim.editor";
 const STORE_LANG: &str = "kubesim.lang";
+const STORE_LEVEL: &str = "kubesim.level";
 /// Quiet time (ms) after the last change before the scenario is mirrored into the URL fragment
 /// and the editor into localStorage: typing does not re-encode the text on every keystroke.
 const MIRROR_DEBOUNCE_MS: u32 = 300;
@@ -126,6 +128,26 @@ pub struct State {
     pub settle_progress: (u64, i64),
     /// The link the page was opened with, refused (shown until dismissed).
     pub link_error: Option<LinkError>,
+    /// Story (the steps a post would show) or every message: what Play and the step buttons visit.
+    pub level: Level,
+    /// What the jump buttons look for.
+    pub jump: Jump,
+}
+
+/// The level of detail Play and the step buttons use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    Story,
+    All,
+}
+
+impl Level {
+    pub fn code(self) -> &'static str {
+        match self {
+            Level::Story => "story",
+            Level::All => "all",
+        }
+    }
 }
 
 pub enum Action {
@@ -154,6 +176,10 @@ pub enum Action {
     /// Simulate the next slice of a pending Apply.
     SettleSlice,
     DismissLinkError,
+    SetLevel(Level),
+    SetJump(Jump),
+    /// To the next (true) or previous step matching the jump target.
+    Jump(bool),
 }
 
 /// Time one slice of a pending Apply may take before the page gets the main thread back.
@@ -187,6 +213,31 @@ impl State {
             pending_apply: None,
             settle_progress: (0, 0),
             link_error: None,
+            level: if store_get(STORE_LEVEL).as_deref() == Some("all") { Level::All } else { Level::Story },
+            jump: Jump::Chapter,
+        }
+    }
+
+    /// The next position Play or the step button visits after `pos` (the end if none is left).
+    fn next_pos(&self, pos: usize) -> Option<usize> {
+        let len = self.len();
+        if pos >= len {
+            return None;
+        }
+        match self.level {
+            Level::All => Some(pos + 1),
+            Level::Story => Some(story::next(&self.session.rc.borrow(), pos, &Jump::Story).unwrap_or(len)),
+        }
+    }
+
+    /// The previous position the step-back button visits.
+    fn prev_pos(&self, pos: usize) -> Option<usize> {
+        if pos == 0 {
+            return None;
+        }
+        match self.level {
+            Level::All => Some(pos - 1),
+            Level::Story => Some(story::prev(&self.session.rc.borrow(), pos, &Jump::Story).unwrap_or(0)),
         }
     }
 
@@ -222,7 +273,8 @@ impl State {
         self.settle_progress = (0, 0);
         self.bump();
         if len > start {
-            self.go(start + 1, true);
+            let first = self.next_pos(start).unwrap_or(start + 1);
+            self.go(first, true);
             self.playing = true;
         }
         self.object = None;
@@ -335,9 +387,10 @@ impl Reducible for State {
                 }
                 s.playing = true;
                 if s.pos >= s.len() {
-                    s.go(1, true);
+                    let p = s.next_pos(0).unwrap_or(1);
+                    s.go(p, true);
                 } else if s.pos == 0 || !s.animate {
-                    let p = s.pos + 1;
+                    let p = s.next_pos(s.pos).unwrap_or(s.len());
                     s.go(p, true);
                 }
             }
@@ -352,7 +405,7 @@ impl Reducible for State {
                     return self;
                 }
                 s.playing = false;
-                let p = s.pos + 1;
+                let p = s.next_pos(s.pos).unwrap_or(s.len());
                 s.go(p, true);
             }
             Action::StepBack => {
@@ -360,7 +413,7 @@ impl Reducible for State {
                     return self;
                 }
                 s.playing = false;
-                let p = s.pos - 1;
+                let p = s.prev_pos(s.pos).unwrap_or(0);
                 s.go(p, false);
             }
             Action::Seek(p) => {
@@ -371,12 +424,24 @@ impl Reducible for State {
                 if !s.playing {
                     return self;
                 }
-                if s.pos >= s.len() {
-                    s.playing = false;
-                } else {
-                    let p = s.pos + 1;
-                    s.go(p, true);
+                match s.next_pos(s.pos) {
+                    Some(p) => s.go(p, true),
+                    None => s.playing = false,
                 }
+            }
+            Action::SetLevel(l) => {
+                s.level = l;
+                store_set(STORE_LEVEL, l.code());
+            }
+            Action::SetJump(j) => s.jump = j,
+            Action::Jump(forward) => {
+                let found = {
+                    let session = s.session.rc.borrow();
+                    if forward { story::next(&session, s.pos, &s.jump) } else { story::prev(&session, s.pos, &s.jump) }
+                };
+                let Some(p) = found else { return self };
+                s.playing = false;
+                s.go(p, forward);
             }
             Action::SetSpeed(x) => s.speed = x,
             Action::SetLang(l) => s.lang = l,
@@ -400,7 +465,8 @@ impl Reducible for State {
                 let (_, start) = s.session.rc.borrow_mut().console(&line, &s.editor);
                 s.bump();
                 if s.len() > start {
-                    s.go(start + 1, true);
+                    let first = s.next_pos(start).unwrap_or(start + 1);
+                    s.go(first, true);
                     s.playing = true;
                 }
             }
@@ -468,6 +534,38 @@ pub fn initial_state() -> State {
     };
     s.link_error = link_error;
     s
+}
+
+/// A chapter's title in words.
+fn chapter_title(p: &story::Phase, lang: Lang) -> String {
+    let (key, actor) = p.title_key();
+    let actor = actor.map(|a| narrate::actor_name(lang, a)).unwrap_or_default();
+    fill(tr(lang, key), &[("actor", actor)])
+}
+
+/// The closing summary: "3 Pods Running on node-1, node-2, node-3 after 4.2 s of cluster time…".
+pub fn summary_text(s: &Session, lang: Lang) -> String {
+    let sum = story::summary(s);
+    let n: usize = sum.running.iter().map(|r| r.1).sum();
+    let mut pods = if n == 0 {
+        tr(lang, "sum.nopods").to_string()
+    } else {
+        let nodes = sum.running.iter().map(|(node, k)| if *k > 1 { format!("{} (×{})", node, k) } else { node.clone() }).collect::<Vec<_>>().join(", ");
+        fill(tr(lang, if n == 1 { "sum.pod" } else { "sum.pods" }), &[("n", n.to_string()), ("nodes", nodes)])
+    };
+    if sum.other_pods > 0 {
+        pods = format!("{}, {}", pods, fill(tr(lang, "sum.other"), &[("n", sum.other_pods.to_string())]));
+    }
+    fill(
+        tr(lang, "sum.text"),
+        &[
+            ("pods", pods),
+            ("time", format!("{:.1} s", sum.elapsed_ms as f64 / 1000.0)),
+            ("messages", sum.messages.to_string()),
+            ("writes", sum.etcd_writes.to_string()),
+            ("events", sum.events.to_string()),
+        ],
+    )
 }
 
 /// A size for the notices, in KiB rounded up.
@@ -855,9 +953,27 @@ pub fn app() -> Html {
     let diagram = html! {
         <Diagram session={session.clone()} pos={pos} lang={lang} packet={packet.clone()} animate={state.animate && !*reduced} anim={state.anim} layout={lay.clone()} />
     };
+    // chapters, the story's length and the components: once per session version and language
+    let outline = use_memo((session.clone(), lang), |(s, lang)| {
+        let s = s.rc.borrow();
+        let chapters: Vec<(usize, String)> = s.chapters().iter().map(|c| (c.start + 1, chapter_title(&c.phase, *lang))).collect();
+        let mut components: Vec<String> = Vec::new();
+        for st in &s.steps {
+            for a in [&st.msg.from, &st.msg.to] {
+                let c = story::component_of(a);
+                if !components.contains(&c) {
+                    components.push(c);
+                }
+            }
+        }
+        (chapters, s.story_len(), components)
+    });
+    let chapter = story::chapter_at(&session.rc.borrow(), pos);
     let controls = html! {
-        <Controls pos={pos} len={len} playing={state.playing} speed={state.speed} lang={lang} dispatch={dispatch.clone()} segment={segment.clone()} />
+        <Controls pos={pos} len={len} playing={state.playing} speed={state.speed} lang={lang} dispatch={dispatch.clone()} segment={segment.clone()}
+            level={state.level} story_len={outline.1} chapters={outline.0.clone()} chapter={chapter} jump={state.jump.clone()} components={outline.2.clone()} />
     };
+    let summary = (len > 0 && pos == len).then(|| summary_text(&session.rc.borrow(), lang));
     let narration_box = html! {
         <section class="narration" aria-live={if state.playing { "off" } else { "polite" }} aria-labelledby="narr-title">
             <h2 id="narr-title" class="sr-only">{t("narr.title")}</h2>
@@ -865,6 +981,9 @@ pub fn app() -> Html {
                 <div class="step-line"><code>{l}</code></div>
             }
             <p class="narr-text" lang={lang.code()}>{narration}</p>
+            if let Some(sum) = summary {
+                <p class="summary" id="summary" lang={lang.code()}>{sum}</p>
+            }
         </section>
     };
     let share = if state.share_open {

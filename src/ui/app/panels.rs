@@ -28,13 +28,16 @@ pub fn panels(p: &PanelsProps) -> Html {
     let lang = p.lang;
     let t = |k: &str| tr(lang, k);
     let body_ref = use_node_ref();
-    let deps = (p.session.clone(), p.pos, p.tab, p.object.clone(), p.etcd_key.clone(), p.pod.clone(), lang);
+    // the Events tab: list order (`kubectl get events`) or watch order (`kubectl get events --watch`)
+    let watch_order = use_state(|| false);
+    let deps = (p.session.clone(), p.pos, p.tab, p.object.clone(), p.etcd_key.clone(), p.pod.clone(), lang, *watch_order);
     let body = {
         let d = p.dispatch.clone();
-        use_memo(deps, move |(session, pos, tab, object, key, pod, lang)| {
+        let watch_state = watch_order.clone();
+        use_memo(deps, move |(session, pos, tab, object, key, pod, lang, watch)| {
             let s = session.rc.borrow();
             match tab {
-                Tab::Events => events(&s, *pos, *lang),
+                Tab::Events => events(&s, *pos, *lang, *watch, &watch_state),
                 Tab::Audit => audit(&s, *pos, *lang),
                 Tab::Etcd => etcd(&s, *pos, key.clone(), *lang, &d),
                 Tab::Objects => objects(&s, *pos, object.clone(), *lang, &d),
@@ -108,15 +111,26 @@ pub fn panels(p: &PanelsProps) -> Html {
     }
 }
 
-fn events(s: &Session, pos: usize, lang: Lang) -> Html {
+fn events(s: &Session, pos: usize, lang: Lang, watch: bool, set: &UseStateHandle<bool>) -> Html {
     let evs = s.objects("events", "default", pos);
-    if evs.is_empty() {
+    if evs.is_empty() && !watch {
         return html! { <p class="muted">{tr(lang, "events.empty")}</p> };
     }
+    let (set_list, set_watch) = (set.clone(), set.clone());
     html! {
         <>
-            <div class="cmd"><code>{"$ kubectl get events"}</code></div>
-            <pre class="term" id="events-out">{s.events_text(pos)}</pre>
+            <div class="order" role="group" aria-label={tr(lang, "events.order")}>
+                <button id="events-list" class={classes!("seg", (!watch).then_some("on"))} aria-pressed={(!watch).to_string()} onclick={move |_| set_list.set(false)}>{tr(lang, "events.list")}</button>
+                <button id="events-watch" class={classes!("seg", watch.then_some("on"))} aria-pressed={watch.to_string()} onclick={move |_| set_watch.set(true)}>{tr(lang, "events.watch")}</button>
+            </div>
+            if watch {
+                <div class="cmd"><code>{"$ kubectl get events --watch"}</code></div>
+                <pre class="term" id="events-out">{s.events_watch_text(pos)}</pre>
+                <p class="muted small">{tr(lang, "events.watch_note")}</p>
+            } else {
+                <div class="cmd"><code>{"$ kubectl get events"}</code></div>
+                <pre class="term" id="events-out">{s.events_text(pos)}</pre>
+            }
         </>
     }
 }
