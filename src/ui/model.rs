@@ -62,6 +62,14 @@ pub struct PodChip {
     /// kubectl's READY column (`1/1`).
     pub ready: String,
     pub class: &'static str,
+    /// The owner (`ReplicaSet nginx-5cfbf748d`), its template hash and the containers' images:
+    /// the chip's tooltip.
+    pub owner: String,
+    pub hash: String,
+    pub images: String,
+    /// The owner's place among the ReplicaSets (creation order): the chip's stripe colour, so
+    /// a rolling update shows old and new Pods apart. `None` without an owner.
+    pub tone: Option<usize>,
 }
 
 /// A Deployment or ReplicaSet summary for the controller boxes.
@@ -779,10 +787,23 @@ impl Session {
     /// Pods for the diagram.
     pub fn pod_chips(&self, pos: usize) -> Vec<PodChip> {
         let now = self.now_unix(pos);
+        // owners in creation order (a rolling update's old ReplicaSet before the new one)
+        let mut owners: Vec<(String, String)> = ["replicasets", "statefulsets", "daemonsets", "jobs"]
+            .iter()
+            .flat_map(|r| self.objects(r, "", pos))
+            .map(|o| (meta::get_str(&o, &["metadata", "creationTimestamp"]).to_string(), meta::get_str(&o, &["metadata", "uid"]).to_string()))
+            .collect();
+        owners.sort();
         self.objects("pods", "", pos)
             .iter()
             .map(|p| {
                 let name = meta::name(p).to_string();
+                let owner_ref = meta::controller_of(p);
+                let owner = owner_ref.map(|r| format!("{} {}", meta::get_str(r, &["kind"]), meta::get_str(r, &["name"]))).unwrap_or_default();
+                let tone = owner_ref.and_then(|r| owners.iter().position(|o| o.1 == meta::get_str(r, &["uid"])));
+                let labels = meta::labels(p);
+                let hash = ["pod-template-hash", "controller-revision-hash"].iter().find_map(|k| labels.get(*k).and_then(|v| v.as_str())).unwrap_or("").to_string();
+                let images = meta::get_array(p, &["spec", "containers"]).iter().map(|c| meta::get_str(c, &["image"]).to_string()).collect::<Vec<_>>().join(", ");
                 let table = printers::print_table("Pod", std::slice::from_ref(p), false, false, now);
                 let row: Vec<&str> = table.lines().nth(1).unwrap_or("").split_whitespace().collect();
                 let ready = row.get(1).unwrap_or(&"").to_string();
@@ -812,7 +833,7 @@ impl Session {
                 };
                 // the restart count travels with the status: `CrashLoopBackOff ↻3`
                 let status = if restarts != "0" && !restarts.is_empty() { format!("{} ↻{}", status, restarts) } else { status };
-                PodChip { short: short_pod_name(&name), name, node, status, ready, class }
+                PodChip { short: short_pod_name(&name), name, node, status, ready, class, owner, hash, images, tone }
             })
             .collect()
     }

@@ -432,6 +432,46 @@ try {
     await c.close();
   });
 
+  await check("the step survives a reload; a seed change asks first; chips name their ReplicaSet and image; an Apply error sits beside its line", async () => {
+    const c = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    const p = await c.newPage();
+    p.on("pageerror", (e) => errors.push(String(e)));
+    await p.goto(url);
+    await p.waitForSelector("#apply");
+    await p.click("#apply");
+    await p.click("#play");
+    const { total } = await counter(p);
+    await p.locator("#timeline").fill(String(total - 5));
+    await p.waitForTimeout(700);
+    assert(new URL(p.url()).hash.endsWith(`&t=${total - 5}`), "fragment has the step: " + new URL(p.url()).hash.slice(-40));
+    await p.reload();
+    await p.waitForSelector("#counter");
+    const back = await counter(p);
+    assert(back.pos === total - 5 && back.total === total, `after reload ${back.pos}/${back.total}, want ${total - 5}/${total}`);
+    // chips: owner with its template hash, and the image, in the tooltip; one stripe colour
+    const title = await p.locator(".diagram .chip title").first().textContent();
+    assert(/ReplicaSet nginx-deployment-\w+ \(pod-template-hash \w+\)/.test(title) && title.includes("image nginx:1.14.2"), title);
+    assert((await p.locator(".diagram .chip .owner-stripe.tone-0").count()) === 3, "three chips of one ReplicaSet");
+    // a seed change asks: dismissed, the timeline stays; accepted, it goes
+    p.once("dialog", (d) => d.dismiss());
+    await p.locator(".seed input").fill("7");
+    await p.locator(".seed input").dispatchEvent("change");
+    assert((await counter(p)).total === total, "dismissed: timeline kept");
+    assert((await p.locator(".seed input").inputValue()) !== "7", "dismissed: the seed field shows the old seed");
+    p.once("dialog", (d) => d.accept());
+    await p.locator(".seed input").fill("7");
+    await p.locator(".seed input").dispatchEvent("change");
+    assert((await p.locator("#play").isDisabled()), "accepted: a new, empty cluster");
+    // an error beside its line: the message box starts at the line's height, to its right
+    await p.locator("#editor-text").fill("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: x\nspec:\n  replicas: three\n");
+    await p.click("#apply");
+    await p.waitForSelector(".err-msg");
+    const line = await p.locator(".err-line").first().boundingBox();
+    const msg = await p.locator(".err-msg").first().boundingBox();
+    assert(Math.abs(msg.y - line.y) < 8 && msg.x > line.x + line.width * 0.4, `popup at ${JSON.stringify(msg)}, line at ${JSON.stringify(line)}`);
+    await c.close();
+  });
+
   await hostile({ browser, url, check, assert, errors, shots });
 
   await check("no uncaught errors", async () => {

@@ -61,6 +61,21 @@ fn workloads(r: Rect, items: &[Workload], lang: Lang) -> Html {
     html! { <>{for out}</> }
 }
 
+/// Colours for the owners' stripes (style.css `.tone-N`).
+const TONES: usize = 6;
+
+/// A chip's tooltip: the Pod, its status, its owner with the template hash, its images.
+fn chip_title(p: &PodChip, lang: Lang) -> String {
+    let mut lines = vec![p.name.clone(), format!("{}  {}", p.ready, p.status)];
+    if !p.owner.is_empty() {
+        lines.push(if p.hash.is_empty() { p.owner.clone() } else { fill(tr(lang, "chip.owner"), &[("owner", p.owner.clone()), ("hash", p.hash.clone())]) });
+    }
+    if !p.images.is_empty() {
+        lines.push(fill(tr(lang, "chip.image"), &[("image", p.images.clone())]));
+    }
+    lines.join("\n")
+}
+
 fn chips(area: Rect, pods: &[&PodChip], lang: Lang) -> Html {
     let w = CHIP_W.min(area.w);
     let cols = (((area.w + CHIP_GAP) / (w + CHIP_GAP)).floor() as usize).max(1);
@@ -79,8 +94,11 @@ fn chips(area: Rect, pods: &[&PodChip], lang: Lang) -> Html {
             let name_room = ((w - 24.0 - 6.4 * p.ready.len() as f64 - 6.0) / 6.4).max(4.0) as usize;
             html! {
                 <g key={p.name.clone()} class={classes!("chip", p.class)} transform={format!("translate({},{})", fmt(x), fmt(y))}>
-                    <title>{format!("{}  {}  {}", p.name, p.ready, p.status)}</title>
+                    <title>{chip_title(p, lang)}</title>
                     <rect width={fmt(w)} height={fmt(CHIP_H)} rx="6" />
+                    if let Some(tone) = p.tone {
+                        <rect class={format!("owner-stripe tone-{}", tone % TONES)} x="1" y="4" width="3" height={fmt(CHIP_H - 8.0)} rx="1.5" />
+                    }
                     <circle class="dot" cx="10" cy="11" r="4" />
                     <text class="chip-name" x="19" y="14.5">{layout::ellipsize(&p.short, name_room)}</text>
                     <text class="chip-ready" x={fmt(w - 7.0)} y="14.5">{p.ready.clone()}</text>

@@ -51,14 +51,14 @@ pub fn editor(p: &EditorProps) -> Html {
         .enumerate()
         .map(|(i, m)| {
             let top = format!("top: calc({} * var(--lh) + var(--pad))", m.line - 1);
-            let msg_top = format!("top: calc({} * var(--lh) + var(--pad))", m.line);
-            let caret = format!("left: calc({}ch + var(--pad))", m.column.saturating_sub(1));
+            // beside the line (to its right), so the lines it explains stay readable
+            let msg_top = format!("top: calc({} * var(--lh) + var(--pad) - 3px)", m.line - 1);
             let at = fill(t("editor.error_at"), &[("line", m.line.to_string()), ("col", m.column.to_string())]);
             html! {
                 <>
                     <div class="err-line" style={top} aria-hidden="true"></div>
                     <div class="err-msg" style={msg_top} role="alert" id={format!("err-{}", i)}>
-                        <span class="err-caret" style={caret}></span>
+                        <span class="err-caret"></span>
                         <span class="err-at">{at}</span>
                         <span class="err-text">{m.message.clone()}</span>
                     </div>

@@ -583,10 +583,12 @@ fn link_error_text(e: &LinkError, lang: Lang) -> String {
 
 /// Mirrors the scenario into the URL fragment (the step only goes into shared links) and the
 /// editor into localStorage, each within its bound. Returns the fragment's full length.
-fn mirror(editor: &str, session: &SessionRef, seed: u64, speed: f64, lang: Lang) -> usize {
+/// Mirrors the scenario into the URL fragment (with the step, when paused, so that a reload
+/// returns to it) and the editor into localStorage.
+fn mirror(editor: &str, session: &SessionRef, seed: u64, speed: f64, lang: Lang, step: Option<usize>) -> usize {
     let log = session.rc.borrow().log.clone();
     let mut sc = Scenario::for_share(seed, speed, lang, editor, &log, 0);
-    sc.step = None;
+    sc.step = step.filter(|p| *p > 0 && !log.is_empty());
     let len = sc.fragment_len();
     if len <= MAX_FRAGMENT {
         replace_hash(&sc.to_fragment());
@@ -811,11 +813,13 @@ pub fn app() -> Html {
     let link_len = use_state(|| 0usize);
     {
         let link_len = link_len.clone();
-        let deps = (state.editor.clone(), state.session.clone(), state.seed, state.speed.to_bits(), lang);
-        use_effect_with(deps, move |(editor, session, seed, speed_bits, lang)| {
-            let (editor, session, seed, speed, lang) = (editor.clone(), session.clone(), *seed, f64::from_bits(*speed_bits), *lang);
+        // the step only while paused: playing does not rewrite the address every step
+        let step = (!state.playing).then_some(state.pos);
+        let deps = (state.editor.clone(), state.session.clone(), state.seed, state.speed.to_bits(), lang, step);
+        use_effect_with(deps, move |(editor, session, seed, speed_bits, lang, step)| {
+            let (editor, session, seed, speed, lang, step) = (editor.clone(), session.clone(), *seed, f64::from_bits(*speed_bits), *lang, *step);
             let timer = gloo_timers::callback::Timeout::new(MIRROR_DEBOUNCE_MS, move || {
-                link_len.set(mirror(&editor, &session, seed, speed, lang));
+                link_len.set(mirror(&editor, &session, seed, speed, lang, step));
             });
             move || drop(timer)
         });
@@ -920,6 +924,22 @@ pub fn app() -> Html {
             if let Ok(n) = v.trim().parse::<u64>() {
                 dispatch.emit(Action::SetSeed(n));
             }
+        })
+    };
+    // a new seed is a new cluster: ask before dropping a timeline
+    let on_seed = {
+        let (steps, seed) = (state.len(), state.seed);
+        let inner = on_seed;
+        Callback::from(move |e: Event| {
+            if steps > 0 {
+                let ask = fill(tr(lang, "seed.confirm"), &[("n", steps.to_string())]);
+                let ok = window().and_then(|w| w.confirm_with_message(&ask).ok()).unwrap_or(true);
+                if !ok {
+                    e.target_unchecked_into::<web_sys::HtmlInputElement>().set_value(&seed.to_string());
+                    return;
+                }
+            }
+            inner.emit(e);
         })
     };
 
