@@ -21,6 +21,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("cascading_delete"),
     scenario!("kubectl_commands"),
     scenario!("kubectl_console"),
+    scenario!("kubectl_delete_all"),
     scenario!("trace"),
     scenario!("rolling_update"),
     scenario!("node_failure"),

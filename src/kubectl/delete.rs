@@ -34,7 +34,14 @@ pub(super) fn delete(cluster: &mut Cluster, f: &Flags, ns: &str, stdin: Option<&
             Ok(ts) => {
                 for (info, names) in ts {
                     // `-l app=web`: every object the selector matches
-                    let names = if names.is_empty() && !f.selector.is_empty() {
+                    // delete.go's validation, then the resource builder's (--all selects everything)
+                    if f.all && !f.selector.is_empty() {
+                        return out.err("error: cannot set --all and --selector at the same time");
+                    }
+                    if f.all && !names.is_empty() {
+                        return out.err("error: name cannot be provided when a selector is specified");
+                    }
+                    let names = if names.is_empty() && (!f.selector.is_empty() || f.all) {
                         let found: Vec<String> = list_items(cluster, &list_path(info, ns, false, &f.selector)).iter().map(|o| meta::name(o).to_string()).collect();
                         if found.is_empty() {
                             // delete.go prints this to Out, without the namespace
@@ -44,7 +51,7 @@ pub(super) fn delete(cluster: &mut Cluster, f: &Flags, ns: &str, stdin: Option<&
                     } else {
                         names
                     };
-                    if names.is_empty() && f.selector.is_empty() {
+                    if names.is_empty() && f.selector.is_empty() && !f.all {
                         return out.err("error: resource(s) were provided, but no name was specified");
                     }
                     for n in names {

@@ -154,6 +154,8 @@ struct Flags {
     files: Vec<String>,
     namespace: Option<String>,
     all_namespaces: bool,
+    /// `delete --all`: every object of the type in the namespace
+    all: bool,
     output: String,
     selector: String,
     field_selector: String,
@@ -240,6 +242,7 @@ fn parse_flags(args: &[String]) -> Result<Flags, String> {
             "-f" | "--filename" => f.files.push(take(&mut i, "'f' in -f", inline)?),
             "-n" | "--namespace" => f.namespace = Some(take(&mut i, "'n' in -n", inline)?),
             "-A" | "--all-namespaces" => f.all_namespaces = true,
+            "--all" => f.all = inline.map(|v| v != "false").unwrap_or(true),
             "-o" | "--output" => f.output = take(&mut i, "'o' in -o", inline)?,
             "-l" | "--selector" => f.selector = take(&mut i, "'l' in -l", inline)?,
             "--field-selector" => f.field_selector = take(&mut i, "--field-selector", inline)?,

@@ -347,8 +347,23 @@ pub fn narration(s: &Session, pos: usize, lang: Lang) -> Said {
                 (Actor::Scheduler, "POST", "pods", "binding") => {
                     let node = obj.as_ref().map(|o| meta::get_str(o, &["spec", "nodeName"]).to_string()).unwrap_or_default();
                     v.retain(|(k, _)| *k != "node");
-                    v.push(("node", node));
-                    said("n.req.sched.bind", &v)
+                    v.push(("node", node.clone()));
+                    // the attempt that chose it: a tie among the best scores is broken at random
+                    let pod = format!("{}/{}", p.namespace, p.name);
+                    let attempt = s.attempts(pos).into_iter().rev().find(|a| a.pod == pod && a.result.ends_with(&format!(" {}", node)));
+                    let scored: Vec<(String, i64)> = attempt.map(|a| a.nodes.iter().filter(|n| !n.scores.is_empty()).map(|n| (n.node.clone(), n.total)).collect()).unwrap_or_default();
+                    let best = scored.iter().map(|n| n.1).max();
+                    let tied: Vec<String> = scored.iter().filter(|n| Some(n.1) == best).map(|n| n.0.clone()).collect();
+                    if let Some(b) = best {
+                        v.push(("score", b.to_string()));
+                    }
+                    if tied.len() > 1 {
+                        v.push(("tied", tied.join(", ")));
+                        v.push(("count", tied.len().to_string()));
+                        said("n.req.sched.bind_tie", &v)
+                    } else {
+                        said("n.req.sched.bind", &v)
+                    }
                 }
                 (Actor::Scheduler, _, "pods", "status") => {
                     let preempted = obj.as_ref().map(|o| meta::get_array(o, &["status", "conditions"]).iter().any(|c| meta::get_str(c, &["type"]) == "DisruptionTarget")).unwrap_or(false);
