@@ -183,6 +183,55 @@ pub fn sim_command(c: &mut Cluster, sb: &mut Sandbox, args: &[String]) -> Result
             let s = c.run_until_settled();
             Ok(format!("{} restarted; settled at {}\n", name, format_ms(s.time_ms)))
         }
+        ["fault", "api-error", code, rest @ ..] => {
+            // kube-apiserver answers the next matching requests with an error (409, 429, 500, 504)
+            use crate::apiserver::fault::{ApiFault, FAULT_CODES};
+            let code: u16 = code.parse().map_err(|_| format!("sim fault api-error: the code must be one of {:?}, got \"{}\"", FAULT_CODES, code))?;
+            if !FAULT_CODES.contains(&code) {
+                return Err(format!("sim fault api-error: the code must be one of {:?}, got {}", FAULT_CODES, code));
+            }
+            let mut f = ApiFault { component: None, resource: None, verb: None, code, remaining: 1 };
+            let mut i = 0;
+            while i < rest.len() {
+                let (flag, inline) = match rest[i].split_once('=') {
+                    Some((f, v)) => (f, Some(v.to_string())),
+                    None => (rest[i], None),
+                };
+                if !flag.starts_with("--") {
+                    let known = c.components().any(|x| x.actor().name() == flag) || flag == "kubectl";
+                    if !known {
+                        return Err(format!("no component named \"{}\"", flag));
+                    }
+                    f.component = Some(flag.to_string());
+                    i += 1;
+                    continue;
+                }
+                let val = match inline {
+                    Some(v) => v,
+                    None => {
+                        i += 1;
+                        rest.get(i).map(|s| s.to_string()).ok_or_else(|| format!("flag {} needs a value", flag))?
+                    }
+                };
+                match flag {
+                    "--resource" => f.resource = Some(val),
+                    "--verb" => f.verb = Some(val),
+                    "--count" => f.remaining = val.parse().ok().filter(|n| (1..=1000).contains(n)).ok_or_else(|| format!("--count must be 1 to 1000, got \"{}\"", val))?,
+                    other => return Err(format!("unknown flag {} for sim fault api-error", other)),
+                }
+                i += 1;
+            }
+            let what = format!(
+                "kube-apiserver will answer the next {} request(s){}{}{} with {}",
+                f.remaining,
+                f.verb.as_deref().map(|v| format!(" to {}", v)).unwrap_or_default(),
+                f.resource.as_deref().map(|r| format!(" {}", r)).unwrap_or_default(),
+                f.component.as_deref().map(|c| format!(" from {}", c)).unwrap_or_default(),
+                code
+            );
+            c.inject_api_fault(f);
+            Ok(format!("{}\n", what))
+        }
         ["node", verb @ ("fail" | "recover"), name] => {
             let running = *verb == "recover";
             match c.component_mut(&Actor::Kubelet(name.to_string())) {
@@ -193,12 +242,22 @@ pub fn sim_command(c: &mut Cluster, sb: &mut Sandbox, args: &[String]) -> Result
                 None => Err(format!("no node named \"{}\"", name)),
             }
         }
-        ["trace"] | ["trace", "--net"] => {
-            // --net: only the data path (DNS, iptables, TCP and HTTP hops)
-            let net_only = a.len() == 2;
+        ["trace"] | ["trace", "--net" | "--errors"] => {
+            // --net: only the data path (DNS, iptables, TCP and HTTP hops); --errors: only error
+            // answers (status >= 400) and the requests they answer
+            use crate::trace::MessageKind;
+            let filter = a.get(1).copied().unwrap_or("");
+            let msgs: Vec<&crate::trace::Message> = c.trace().messages().iter().filter(|m| m.id > sb.trace_cursor).collect();
+            let answered: std::collections::BTreeSet<u64> =
+                msgs.iter().filter_map(|m| match m.kind { MessageKind::Response { code, .. } if code >= 400 => m.cause, _ => None }).collect();
             let mut s = String::new();
-            for m in c.trace().messages() {
-                if m.id > sb.trace_cursor && (!net_only || matches!(m.kind, crate::trace::MessageKind::Net { .. })) {
+            for m in msgs {
+                let keep = match filter {
+                    "--net" => matches!(m.kind, MessageKind::Net { .. }),
+                    "--errors" => matches!(m.kind, MessageKind::Response { code, .. } if code >= 400) || answered.contains(&m.id),
+                    _ => true,
+                };
+                if keep {
                     s.push_str(&m.line());
                     s.push('\n');
                 }

@@ -7,6 +7,8 @@
 //! - `sim node add NAME [--cpu 4] [--memory 8Gi] [--pods 110] [--label k=v]… [--taint k=v:Effect]…`;
 //! - `sim node fail NAME` / `sim node recover NAME`;
 //! - `sim fault restart COMPONENT` — the component crashes and restarts (informers relist, work queue empty);
+//! - `sim fault api-error CODE [COMPONENT] [--resource R] [--verb V] [--count N]` — kube-apiserver
+//!   answers the next matching requests with 409, 429 (Retry-After: 1), 500 or 504;
 //! - `sim trace` — the trace messages recorded since the previous `sim trace`;
 //! - `sim audit` — the audit events since the previous `sim audit`, as JSON lines;
 //! - `sim etcd get KEY [--rev N]` — the stored JSON value; `sim etcd keys [PREFIX]`;

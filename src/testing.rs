@@ -53,6 +53,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("namespace_delete"),
     scenario!("resource_quota"),
     scenario!("fault_restart"),
+    scenario!("fault_api_errors"),
     scenario!("chaos"),
 ];
 

@@ -9,7 +9,8 @@
 //! Each seed draws operations (apply/scale/delete Deployments, DaemonSets, StatefulSets, Jobs,
 //! label/taint nodes, add nodes, advance time) and, with faults on, fails and recovers nodes
 //! (`sim node fail|recover`) and crashes/restarts controllers and the scheduler
-//! (`sim fault restart`). Every operation is a line of a kubesim script, so a failing seed prints
+//! (`sim fault restart`), and makes kube-apiserver answer requests with 409, 429, 500 or 504
+//! (`sim fault api-error`). Every operation is a line of a kubesim script, so a failing seed prints
 //! the script that replays it, and `kubesim fuzz --seed S` runs it again.
 //!
 //! Checked after every settle ([`check_state`]): no node over its allocatable CPU, memory or
@@ -361,7 +362,7 @@ fn run_once(seed: u64, opts: &Options) -> Result<Outcome, Failure> {
     };
     for step in 0..opts.ops {
         let kubelets: Vec<String> = list(&c, "nodes").iter().map(|n| meta::name(n).to_string()).collect();
-        let op = rng.below(if opts.faults { 18 } else { 14 });
+        let op = rng.below(if opts.faults { 20 } else { 14 });
         let printed = match op {
             0..=3 => {
                 let name = format!("d{}", rng.below(5));
@@ -419,6 +420,16 @@ fn run_once(seed: u64, opts: &Options) -> Result<Outcome, Failure> {
                     failed_nodes.push(n.clone());
                 }
                 exec(&mut c, &mut sb, &mut script, format!("sim node fail {}", n), None)
+            }
+            18 | 19 => {
+                // kube-apiserver answers the next requests with an error: client-go retries a
+                // 429 after Retry-After, the two controllers with a rate-limited requeue retry
+                // the others, kubectl reports them
+                out.faults += 1;
+                let code = [409, 429, 500, 504][rng.below(4) as usize];
+                // a 429 may hit anyone (every client retries it); other errors the clients that handle them
+                let who = if code == 429 { ["", " replicaset-controller", " deployment-controller", " kubectl"][rng.below(4) as usize] } else { [" replicaset-controller", " deployment-controller", " kubectl"][rng.below(3) as usize] };
+                exec(&mut c, &mut sb, &mut script, format!("sim fault api-error {}{} --count {}", code, who, 1 + rng.below(3)), None)
             }
             17 if !failed_nodes.is_empty() => {
                 let n = failed_nodes.remove(rng.below(failed_nodes.len() as u64) as usize);

@@ -29,6 +29,7 @@ mod audit;
 mod binding;
 mod create;
 mod delete;
+pub mod fault;
 mod service;
 mod update;
 mod watch;
@@ -101,6 +102,8 @@ pub struct ApiServer {
     cache: BTreeMap<String, (Rc<Value>, i64)>,
     /// The kubelet call a `pods/log` request resolved to, taken into its [`Outcome`].
     pending_proxy: Option<LogProxy>,
+    /// Injected API errors waiting for their requests ([`fault`]).
+    faults: Vec<fault::ApiFault>,
 }
 
 impl Default for ApiServer {
@@ -207,6 +210,7 @@ impl ApiServer {
             limits,
             cache: BTreeMap::new(),
             pending_proxy: None,
+            faults: Vec::new(),
         }
     }
 

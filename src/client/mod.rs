@@ -73,7 +73,17 @@ pub struct WorkQueue {
     set: BTreeSet<String>,
     /// Whether a worker wake-up timer is pending.
     armed: bool,
+    /// Failed syncs per key since its last success (the rate limiter's `NumRequeues`).
+    failures: BTreeMap<String, u32>,
 }
+
+/// `workqueue.DefaultTypedControllerRateLimiter`'s per-item exponential back-off: 5 ms doubling
+/// per failure, at most 1000 s (its overall 10 qps bucket is not modelled).
+pub const BACKOFF_BASE_MS: i64 = 5;
+pub const BACKOFF_MAX_MS: i64 = 1_000_000;
+/// Retries this early keep `sim settle` going (5 ms … 640 ms); later ones wait in the
+/// background, so that a lasting failure (a quota) does not hold a settle forever.
+pub const BACKOFF_FOREGROUND_RETRIES: u32 = 8;
 
 impl WorkQueue {
     pub fn add(&mut self, key: &str) -> bool {
@@ -95,6 +105,20 @@ impl WorkQueue {
     pub fn is_empty(&self) -> bool {
         self.queue.is_empty()
     }
+    /// `AddRateLimited`'s delay for a key whose sync failed: 5 ms, 10 ms, 20 ms… per failure,
+    /// and whether the retry is early enough to keep a settle going.
+    pub fn backoff(&mut self, key: &str) -> (i64, bool) {
+        let n = self.failures.entry(key.to_string()).or_insert(0);
+        *n += 1;
+        let delay = (BACKOFF_BASE_MS << (*n - 1).min(40)).min(BACKOFF_MAX_MS);
+        (delay, *n <= BACKOFF_FOREGROUND_RETRIES)
+    }
+
+    /// `Forget`: the key synced; its back-off starts over.
+    pub fn forget(&mut self, key: &str) {
+        self.failures.remove(key);
+    }
+
     /// Adds a key and, unless a worker wake-up is pending, schedules one (`wake`, the
     /// component's own timer for it) a work-queue delay from now.
     pub fn enqueue<T: fmt::Display + 'static>(&mut self, ctx: &mut Ctx<T>, key: &str, wake: T) {

@@ -370,13 +370,39 @@ fn send_batch(
     cause: Option<MsgId>,
     foreground: &mut usize,
 ) -> Vec<(Response, MsgId, Option<crate::apiserver::LogProxy>)> {
-    let t0 = *now;
-    let mut handled = Vec::with_capacity(reqs.len());
-    for req in reqs {
+    let mut t0 = *now;
+    let n = reqs.len();
+    // injected API errors (`sim fault api-error`) answer before the handlers run; a 429 makes
+    // client-go wait its Retry-After and send the request again (the batch waits with it)
+    let who = actor.name();
+    let mut failed: Vec<(usize, Response, MsgId)> = Vec::new();
+    let mut todo: Vec<(usize, Request, Box<RequestInfo>)> = Vec::with_capacity(n);
+    for (k, req) in reqs.into_iter().enumerate() {
         let info = Box::new(RequestInfo::parse(req.method, &req.path));
+        let mut tries = 0;
+        loop {
+            let Some(resp) = api.injected(&who, &info) else {
+                todo.push((k, req, info));
+                break;
+            };
+            let req_id = trace.push(t0, actor.clone(), Actor::ApiServer, MessageKind::Request { method: req.method, uri: req.path.clone(), info: info.clone() }, cause);
+            tries += 1;
+            if resp.code == 429 && tries <= CLIENT_MAX_RETRIES {
+                trace.push(t0 + timing.api_rtt_ms, Actor::ApiServer, actor.clone(), MessageKind::Response { code: 429, reason: resp.reason().to_string() }, Some(req_id));
+                t0 += timing.api_rtt_ms + crate::apiserver::fault::RETRY_AFTER_SECONDS * 1000;
+                continue;
+            }
+            failed.push((k, resp, req_id));
+            break;
+        }
+    }
+    let mut handled = Vec::with_capacity(todo.len());
+    let mut order = Vec::with_capacity(n);
+    for (k, req, info) in todo {
         let outcome = api.handle(&req, &info, identity, t0 + 1, rng);
         let req_id = trace.push(t0, actor.clone(), Actor::ApiServer, MessageKind::Request { method: req.method, uri: req.path, info }, cause);
         handled.push((outcome, req_id));
+        order.push(k);
     }
     for (outcome, req_id) in &handled {
         for ch in &outcome.changes {
@@ -390,7 +416,10 @@ fn send_batch(
         }
     }
     let t1 = t0 + timing.api_rtt_ms;
-    let mut out = Vec::with_capacity(handled.len());
+    let mut out = Vec::with_capacity(n);
+    for (_, resp, req_id) in &failed {
+        trace.push(t1, Actor::ApiServer, actor.clone(), MessageKind::Response { code: resp.code, reason: resp.reason().to_string() }, Some(*req_id));
+    }
     for (outcome, req_id) in handled {
         let Outcome { response, deliveries, proxy, .. } = outcome;
         trace.push(
@@ -409,9 +438,17 @@ fn send_batch(
         }
         out.push((response, req_id, proxy));
     }
+    // answers in the order the requests were given
+    let mut all: Vec<(usize, (Response, MsgId, Option<crate::apiserver::LogProxy>))> = order.into_iter().zip(out).collect();
+    all.extend(failed.into_iter().map(|(k, r, id)| (k, (r, id, None))));
+    all.sort_by_key(|(k, _)| *k);
     *now = t1;
-    out
+    all.into_iter().map(|(_, x)| x).collect()
 }
+
+/// How often client-go's REST client resends a request answered 429 with Retry-After
+/// (`rest.Config`'s default `maxRetries`, 10) before giving the error to its caller.
+const CLIENT_MAX_RETRIES: u32 = 10;
 
 /// Outcome of [`Cluster::run_until_settled`].
 #[derive(Clone, Debug, PartialEq)]
@@ -565,6 +602,11 @@ impl Cluster {
     /// Its watches close, its timers and the watch events in flight to it are lost (its work
     /// queue starts empty), and the new process lists and watches again from its `start`, as
     /// informers do after a restart. The trace records the crash as a Fault message.
+    /// `sim fault api-error`: kube-apiserver answers the next matching requests with an error.
+    pub fn inject_api_fault(&mut self, f: crate::apiserver::fault::ApiFault) {
+        self.api.inject_fault(f);
+    }
+
     pub fn restart_component(&mut self, actor: &Actor) -> Result<(), String> {
         let Some(idx) = self.components.iter().position(|s| &s.actor == actor) else {
             return Err(format!("no component named \"{}\"", actor));

@@ -451,6 +451,9 @@ pub fn narration(s: &Session, pos: usize, lang: Lang) -> Said {
                 404 if m.to == Actor::Kubectl && s.segments.get(step.segment).map(|g| g.command.starts_with("kubectl apply")).unwrap_or(false) => "n.resp.notfound_apply",
                 404 => "n.resp.notfound",
                 409 => "n.resp.conflict",
+                429 => "n.resp.throttled",
+                500 => "n.resp.internal",
+                504 => "n.resp.timeout",
                 422 => "n.resp.invalid",
                 _ => "n.resp.error",
             };

@@ -308,8 +308,13 @@ impl Component for DeploymentController {
             Input::Timer(Timer::Worker) => {
                 if let Some(k) = self.queue.start_work() {
                     if self.sync_deployment(ctx, &k).is_err() {
-                        // handleErr: requeue the key
-                        self.queue.enqueue(ctx, &k, Timer::Worker);
+                        // handleErr: requeue the key after the rate limiter's back-off
+                        match self.queue.backoff(&k) {
+                            (delay, true) => ctx.after(delay, Timer::Resync(k.clone()), false),
+                            (delay, false) => ctx.after_background(delay, Timer::Resync(k.clone())),
+                        }
+                    } else {
+                        self.queue.forget(&k);
                     }
                 }
                 self.queue.done(ctx, Timer::Worker);

@@ -210,8 +210,15 @@ impl ReplicaSetController {
         if err.is_none() && min_ready > 0 && ready == replicas && avail != replicas {
             ctx.after(min_ready * 1000 + 1, Timer::Requeue(key.to_string()), false);
         }
+        // handleErr: a failed sync comes back after the rate limiter's back-off; a good one
+        // is forgotten
         if err.is_some() {
-            ctx.after_background(1000, Timer::Requeue(key.to_string()));
+            match self.queue.backoff(key) {
+                (delay, true) => ctx.after(delay, Timer::Requeue(key.to_string()), false),
+                (delay, false) => ctx.after_background(delay, Timer::Requeue(key.to_string())),
+            }
+        } else {
+            self.queue.forget(key);
         }
     }
 }
