@@ -6,7 +6,9 @@
 #   3. browser      every test target built for wasm32 and run by wasm-bindgen-test-runner:
 #                   suites with wasm_bindgen_test_configure!(run_in_browser) run in headless
 #                   Chromium through /usr/bin/chromedriver (flags in webdriver.json), others in node
-#   4. site build   trunk build --release --offline: the page builds, with nothing downloaded
+#   4. site build   trunk build --release --offline: the page builds, with nothing downloaded;
+#                   then scripts/page-weight.sh: the page's gzip -9 weight within its budget, and
+#                   an embed's download before Play (index.html + CSS) within 30 KiB
 #   5. end-to-end   only if tests/e2e/run.mjs exists: `node tests/e2e/run.mjs` with the dist/
 #                   just built (env: KUBESIM_DIST, CHROMIUM); it serves dist/ on localhost and
 #                   drives Chromium with playwright-core; a non-zero exit fails the run.
@@ -57,6 +59,7 @@ step browser env \
     cargo test --target wasm32-unknown-unknown --tests "$@"
 
 step site-build trunk build --release --offline
+step page-weight scripts/page-weight.sh "$ROOT/dist"
 
 if [ -f tests/e2e/run.mjs ]; then
     [ -f dist/index.html ] || { echo "test.sh: FAILED: dist/index.html missing after trunk build"; exit 1; }

@@ -274,3 +274,44 @@ async fn panic_overlay_keeps_the_editor_text() {
     overlay.remove();
     drop(m);
 }
+
+/// Every box, label and edge of a diagram as text lines, sorted: what the eye sees of it. Texts
+/// of the other language (`lang="ko"` in the poster) are left out.
+fn drawing(svg: &Element) -> Vec<String> {
+    let mut out = vec![];
+    let all = svg.query_selector_all("rect, text, polyline, path").unwrap();
+    for i in 0..all.length() {
+        let e: Element = all.item(i).unwrap().dyn_into().unwrap();
+        if e.get_attribute("lang").as_deref() == Some("ko") {
+            continue;
+        }
+        let a = |n: &str| e.get_attribute(n).unwrap_or_default();
+        let line = match e.tag_name().as_str() {
+            "rect" => format!("rect {} {} {} {} {}", a("class"), a("x"), a("y"), a("width"), a("height")),
+            "text" => format!("text {} {} {} {}", a("class"), a("x"), a("y"), e.text_content().unwrap_or_default()),
+            "polyline" => format!("edge {}", a("points")),
+            _ => format!("path {} {}", a("class"), a("d")),
+        };
+        out.push(line);
+    }
+    out.sort();
+    out
+}
+
+/// The embed's poster (index.html, from `ui::poster`) draws what the page draws at step 0: the
+/// same boxes, labels and edges at the same places.
+#[wasm_bindgen_test]
+async fn poster_matches_the_live_diagram() {
+    clean("en");
+    let m = Mounted::new().await;
+    let live = drawing(&m.q("svg.diagram"));
+    let holder = doc().create_element("div").unwrap();
+    // the poster is the crate's own constant markup (no user data)
+    holder.set_inner_html(&kubesim::ui::poster::diagram_svg(&kubesim::ui::model::Session::new(1)));
+    let poster = drawing(&holder.query_selector("svg.diagram").unwrap().unwrap());
+    assert!(live.len() > 60, "{} elements", live.len());
+    let only_live: Vec<&String> = live.iter().filter(|l| !poster.contains(l)).collect();
+    let only_poster: Vec<&String> = poster.iter().filter(|l| !live.contains(l)).collect();
+    assert!(only_live.is_empty() && only_poster.is_empty(), "only in the page: {:?}\nonly in the poster: {:?}", only_live, only_poster);
+    drop(m);
+}

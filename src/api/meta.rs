@@ -6,6 +6,7 @@
 //! `pkg/kubeapiserver/default_storage_factory_builder.go` (nodes are stored under `minions`).
 
 use serde_json::{json, Map, Value};
+use crate::sim::sort::CompactSort;
 
 /// The resources kubesim serves, as a closed set components can match on (`schema.GroupResource`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -396,7 +397,7 @@ pub fn selector_string(selector: Option<&Value>) -> String {
     for e in get_array(sel, &["matchExpressions"]) {
         let key = get_str(e, &["key"]).to_string();
         let mut vals: Vec<String> = get_array(e, &["values"]).iter().map(text).collect();
-        vals.sort();
+        vals.csort();
         vals.dedup();
         let s = match get_str(e, &["operator"]) {
             "In" => format!("{} in ({})", key, vals.join(",")),
@@ -407,7 +408,7 @@ pub fn selector_string(selector: Option<&Value>) -> String {
         };
         reqs.push((key, s));
     }
-    reqs.sort_by(|a, b| a.0.cmp(&b.0));
+    reqs.csort_by(|a, b| a.0.cmp(&b.0));
     reqs.into_iter().map(|r| r.1).collect::<Vec<_>>().join(",")
 }
 

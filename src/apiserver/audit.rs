@@ -5,6 +5,7 @@
 //! log backend's JSON encoding (field order as in the Go struct).
 
 use super::*;
+use crate::sim::sort::CompactSort;
 
 impl ApiServer {
     pub(super) fn record_audit(&mut self, req: &Request, ri: &RequestInfo, t: Option<&Target>, who: &Identity, resp: &Response, now_ms: i64, audit_id: String) {
@@ -90,7 +91,7 @@ pub fn audit_json(ev: &Value) -> String {
                 out.push('{');
                 let rank = |k: &str| ORDER.iter().position(|o| *o == k).unwrap_or(usize::MAX);
                 let mut keys: Vec<(usize, &String)> = m.keys().map(|k| (rank(k), k)).collect();
-                keys.sort();
+                keys.csort();
                 let keys: Vec<&String> = keys.into_iter().map(|(_, k)| k).collect();
                 for (i, k) in keys.iter().enumerate() {
                     if i > 0 {

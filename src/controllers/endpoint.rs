@@ -23,6 +23,7 @@ use crate::controllers::endpointutil as eu;
 use crate::trace::Actor;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
+use crate::sim::sort::CompactSort;
 
 pub const LABEL_MANAGED_BY: &str = "endpoints.kubernetes.io/managed-by";
 pub const CONTROLLER_NAME: &str = "endpoint-controller";
@@ -102,7 +103,7 @@ pub fn subsets(svc: &Value, pods: &[&Value]) -> Value {
         if !node.is_empty() {
             addr["nodeName"] = json!(node);
         }
-        ports.sort_by(|a, b| meta::get_str(a, &["name"]).cmp(meta::get_str(b, &["name"])).then(meta::get_i64(a, &["port"]).cmp(&meta::get_i64(b, &["port"]))));
+        ports.csort_by(|a, b| meta::get_str(a, &["name"]).cmp(meta::get_str(b, &["name"])).then(meta::get_i64(a, &["port"]).cmp(&meta::get_i64(b, &["port"]))));
         let k = Value::Array(ports.clone()).to_string();
         let g = groups.entry(k).or_insert_with(|| (Value::Array(ports), Vec::new(), Vec::new()));
         if publish || eu::is_pod_ready(pod) {
@@ -117,8 +118,8 @@ pub fn subsets(svc: &Value, pods: &[&Value]) -> Value {
     let subsets: Vec<Value> = groups
         .into_values()
         .map(|(ports, mut ready, mut not_ready)| {
-            ready.sort_by_key(ip_key);
-            not_ready.sort_by_key(ip_key);
+            ready.csort_by_key(ip_key);
+            not_ready.csort_by_key(ip_key);
             let mut s = json!({"ports": ports});
             if !ready.is_empty() {
                 s["addresses"] = Value::Array(ready);

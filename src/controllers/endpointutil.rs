@@ -8,6 +8,7 @@
 use crate::api::meta;
 use crate::client::Store;
 use serde_json::{Map, Value};
+use crate::sim::sort::CompactSort;
 
 /// A Service's `spec.selector` as the controllers read it: `None` when unset (the Service's
 /// endpoints are managed by hand and the controllers leave it alone); an empty map selects every
@@ -47,7 +48,7 @@ pub fn services_to_sync(pod: &Value, old: Option<&Value>, services: &Store) -> V
     if let Some(o) = old {
         keys.extend(services_for_pod(o, services));
     }
-    keys.sort();
+    keys.csort();
     keys.dedup();
     keys
 }

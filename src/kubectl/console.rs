@@ -5,6 +5,7 @@
 
 use super::*;
 use crate::kubectl::printers::tabwriter;
+use crate::sim::sort::CompactSort;
 
 // ---------------------------------------------------------------------------------------------
 // api-resources
@@ -17,7 +18,7 @@ pub(super) fn api_resources(f: &Flags, out: &mut Output) {
         return out.err(&format!("error: unexpected arguments: [{}]\nSee 'kubectl api-resources -h' for help and examples", f.positional.join(" ")));
     }
     let mut rows: Vec<&meta::ResourceInfo> = meta::RESOURCES.iter().collect();
-    rows.sort_by(|a, b| (a.group, a.resource).cmp(&(b.group, b.resource)));
+    rows.csort_by(|a, b| (a.group, a.resource).cmp(&(b.group, b.resource)));
     let mut text = String::from("NAME\tSHORTNAMES\tAPIVERSION\tNAMESPACED\tKIND\n");
     for r in rows {
         text.push_str(&format!("{}\t{}\t{}\t{}\t{}\n", r.resource, r.short_names.join(","), r.api_version(), r.namespaced, r.kind));

@@ -33,6 +33,7 @@ use super::printers::{
 };
 use serde_json::Value;
 use std::collections::BTreeMap;
+use crate::sim::sort::CompactSort;
 
 /// The annotation `printAnnotationsMultiline` always hides.
 const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
@@ -148,7 +149,7 @@ fn print_tolerations_multiline(w: &mut PrefixWriter, title: &str, tolerations: &
         return;
     }
     let mut sorted: Vec<&Value> = tolerations.iter().collect();
-    sorted.sort_by(|a, b| gs(a, &["key"]).cmp(gs(b, &["key"])));
+    sorted.csort_by(|a, b| gs(a, &["key"]).cmp(gs(b, &["key"])));
     for (i, t) in sorted.into_iter().enumerate() {
         if i != 0 {
             w.write(0, "\t");
@@ -197,7 +198,7 @@ fn print_taints_multiline(w: &mut PrefixWriter, title: &str, taints: &[Value]) {
         return;
     }
     let mut sorted: Vec<&Value> = taints.iter().collect();
-    sorted.sort_by(|a, b| format!("{},{}", gs(a, &["effect"]), gs(a, &["key"])).cmp(&format!("{},{}", gs(b, &["effect"]), gs(b, &["key"]))));
+    sorted.csort_by(|a, b| format!("{},{}", gs(a, &["effect"]), gs(a, &["key"])).cmp(&format!("{},{}", gs(b, &["effect"]), gs(b, &["key"]))));
     for (i, t) in sorted.into_iter().enumerate() {
         if i != 0 {
             w.write(0, "\t");
@@ -246,10 +247,10 @@ fn describe_events(w: &mut PrefixWriter, events: &[Value], now_ms: i64) {
     }
     w.flush();
     let mut sorted: Vec<&Value> = events.iter().collect();
-    sorted.sort_by(|a, b| {
+    sorted.csort_by(|a, b| {
         (gs(a, &["metadata", "namespace"]), gs(a, &["metadata", "name"])).cmp(&(gs(b, &["metadata", "namespace"]), gs(b, &["metadata", "name"])))
     });
-    sorted.sort_by_key(|e| event_sort_time(e));
+    sorted.csort_by_key(|e| event_sort_time(e));
     w.write(0, "Events:\n  Type\tReason\tAge\tFrom\tMessage\n");
     w.write(1, "----\t------\t----\t----\t-------\n");
     for e in sorted {
@@ -565,7 +566,7 @@ fn describe_container_volumes(w: &mut PrefixWriter, c: &Value) {
     let none = if mounts.is_empty() { "\t<none>" } else { "" };
     w.write(2, &format!("Mounts:{}\n", none));
     let mut sorted: Vec<&Value> = mounts.iter().collect();
-    sorted.sort_by(|a, b| gs(a, &["mountPath"]).cmp(gs(b, &["mountPath"])));
+    sorted.csort_by(|a, b| gs(a, &["mountPath"]).cmp(gs(b, &["mountPath"])));
     for m in sorted {
         let mut flags = vec![if gb(m, &["readOnly"]) { "ro".to_string() } else { "rw".to_string() }];
         let sub = gs(m, &["subPath"]);
@@ -578,7 +579,7 @@ fn describe_container_volumes(w: &mut PrefixWriter, c: &Value) {
     if !devices.is_empty() {
         w.write(2, &format!("Devices:{}\n", none));
         let mut sorted: Vec<&Value> = devices.iter().collect();
-        sorted.sort_by(|a, b| gs(a, &["devicePath"]).cmp(gs(b, &["devicePath"])));
+        sorted.csort_by(|a, b| gs(a, &["devicePath"]).cmp(gs(b, &["devicePath"])));
         for d in sorted {
             w.write(3, &format!("{} from {}\n", gs(d, &["devicePath"]), gs(d, &["name"])));
         }
@@ -721,7 +722,7 @@ fn describe_topology_spread_constraints(w: &mut PrefixWriter, tscs: &[Value], sp
         return;
     }
     let mut sorted: Vec<&Value> = tscs.iter().collect();
-    sorted.sort_by(|a, b| gs(a, &["topologyKey"]).cmp(gs(b, &["topologyKey"])));
+    sorted.csort_by(|a, b| gs(a, &["topologyKey"]).cmp(gs(b, &["topologyKey"])));
     w.write(0, &format!("{}Topology Spread Constraints:\t", space));
     for (i, t) in sorted.into_iter().enumerate() {
         if i != 0 {
@@ -1134,7 +1135,7 @@ pub fn describe_deployment(d: &Value, rss: &[Value], events: &[Value], now_ms: i
     // FindNewReplicaSet sorts the list in place by (creationTimestamp, name); the old ones
     // keep that order.
     let mut sorted: Vec<&Value> = rss.iter().collect();
-    sorted.sort_by(|a, b| {
+    sorted.csort_by(|a, b| {
         let ta = parse_rfc3339_unix(gs(a, &["metadata", "creationTimestamp"])).unwrap_or(i64::MIN);
         let tb = parse_rfc3339_unix(gs(b, &["metadata", "creationTimestamp"])).unwrap_or(i64::MIN);
         ta.cmp(&tb).then_with(|| gs(a, &["metadata", "name"]).cmp(gs(b, &["metadata", "name"])))
@@ -1411,7 +1412,7 @@ fn print_pods_multiline(w: &mut PrefixWriter, title: &str, pods: &[&Value]) {
         return;
     }
     let mut names: Vec<&str> = pods.iter().map(|p| gs(p, &["metadata", "name"])).collect();
-    names.sort();
+    names.csort();
     for (i, n) in names.into_iter().enumerate() {
         if i != 0 {
             w.write(0, "\t");
@@ -1747,7 +1748,7 @@ pub fn describe_service(svc: &Value, slices: &[Value], events: &[Value], now_ms:
 fn describe_node_resource(w: &mut PrefixWriter, pods: &[Value], node: &Value, now_ms: i64) {
     // the pods come from a cluster-wide LIST: etcd key order (namespace, name)
     let mut pods: Vec<&Value> = pods.iter().collect();
-    pods.sort_by(|a, b| {
+    pods.csort_by(|a, b| {
         (gs(a, &["metadata", "namespace"]), gs(a, &["metadata", "name"])).cmp(&(gs(b, &["metadata", "namespace"]), gs(b, &["metadata", "name"])))
     });
     w.write(0, &format!("Non-terminated Pods:\t({} in total)\n", pods.len()));
@@ -1987,7 +1988,7 @@ fn help_text_for_resource_quota_scope(scope: &str) -> &'static str {
 /// `spec.scopes`, sorted (`sort.Strings`).
 fn quota_scopes(q: &Value) -> Vec<String> {
     let mut scopes: Vec<String> = ga(q, &["spec", "scopes"]).iter().map(scalar_text).collect();
-    scopes.sort();
+    scopes.csort();
     scopes
 }
 
@@ -2051,7 +2052,7 @@ fn describe_resource_quotas(w: &mut PrefixWriter, quotas: &[Value]) {
         return;
     }
     let mut sorted: Vec<&Value> = quotas.iter().collect();
-    sorted.sort_by(|a, b| gs(a, &["metadata", "name"]).cmp(gs(b, &["metadata", "name"])));
+    sorted.csort_by(|a, b| gs(a, &["metadata", "name"]).cmp(gs(b, &["metadata", "name"])));
     w.write(0, "Resource Quotas\n");
     for q in sorted {
         w.write(1, &format!("Name:\t{}\n", gs(q, &["metadata", "name"])));
@@ -2082,7 +2083,7 @@ fn describe_limit_range_spec(w: &mut PrefixWriter, lr: &Value, prefix: &str) {
     const FIELDS: [&str; 5] = ["min", "max", "defaultRequest", "default", "maxLimitRequestRatio"];
     for item in ga(lr, &["spec", "limits"]) {
         let mut names: Vec<String> = FIELDS.iter().flat_map(|f| gmap(item, &[*f]).into_iter().map(|(k, _)| k)).collect();
-        names.sort();
+        names.csort();
         names.dedup();
         for k in names {
             let cell = |f: &str| get(item, &[f, k.as_str()]).map(quantity_text).unwrap_or_else(|| "-".into());

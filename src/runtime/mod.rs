@@ -10,6 +10,7 @@
 //! unknown repository or tag. Every call is recorded in the trace by the kubelet's [`Ctx`](crate::cluster::Ctx).
 
 use std::collections::BTreeMap;
+use crate::sim::sort::CompactSort;
 
 pub mod cni;
 pub mod program;
@@ -148,7 +149,7 @@ impl Runtime {
     /// `node.status.images` as the kubelet reports it (largest first, like upstream's sort).
     pub fn node_images(&self) -> Vec<serde_json::Value> {
         let mut v: Vec<&StoredImage> = self.images.values().collect();
-        v.sort_by(|a, b| b.size.cmp(&a.size).then(a.names.cmp(&b.names)));
+        v.csort_by(|a, b| b.size.cmp(&a.size).then(a.names.cmp(&b.names)));
         v.dedup_by(|a, b| a.digest == b.digest);
         v.iter().map(|i| serde_json::json!({"names": i.names, "sizeBytes": i.size})).collect()
     }

@@ -38,6 +38,7 @@ use plugins::{NodeInfo, ScheduleOutcome};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
+use crate::sim::sort::CompactSort;
 
 /// Upstream `podInitialBackoffSeconds` / `podMaxBackoffSeconds`.
 pub const POD_INITIAL_BACKOFF_MS: i64 = 1_000;
@@ -473,7 +474,7 @@ impl Scheduler {
         }
         if !full {
             // large clusters: keep the 20 best-scored nodes of the attempt, not hundreds
-            nodes.sort_by(|a, b| b.total.cmp(&a.total).then(a.node.cmp(&b.node)));
+            nodes.csort_by(|a, b| b.total.cmp(&a.total).then(a.node.cmp(&b.node)));
             nodes.truncate(20);
         }
         if self.attempts.len() >= MAX_ATTEMPTS_KEPT {

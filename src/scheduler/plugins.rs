@@ -46,6 +46,7 @@ use crate::api::quantity::{parse_quantity, Format, Quantity};
 use std::rc::Rc;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
+use crate::sim::sort::CompactSort;
 
 // ---------------------------------------------------------------------------------------------
 // Framework types
@@ -1089,7 +1090,7 @@ pub fn fit_error_message_from_diagnosis(
                 }
             }
             let mut hist: Vec<String> = reasons.iter().map(|(r, n)| format!("{n} {r}")).collect();
-            hist.sort();
+            hist.csort();
             if !hist.is_empty() {
                 msg.push_str(&format!(" {}.", hist.join(", ")));
             }
@@ -1183,7 +1184,7 @@ fn select_victims_on_node(pod: &Value, ni: &NodeInfo) -> Result<Vec<Value>, Stat
     if !st.is_success() {
         return Err(st);
     }
-    potential.sort_by(|a, b| {
+    potential.csort_by(|a, b| {
         if more_important(a, b) {
             std::cmp::Ordering::Less
         } else if more_important(b, a) {

@@ -12,6 +12,8 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+pub mod sort;
+
 /// Identifier of a message in the trace (its index + 1; 0 is never used).
 pub type MsgId = u64;
 

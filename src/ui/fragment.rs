@@ -2,7 +2,8 @@
 //!
 //! `y` is the editor's text and `x` the session's log (what was run, as a `kubesim run` script),
 //! both base64url without padding. `x` is left out when the log is exactly "apply `y`, settle";
-//! an empty `x=` means nothing was run. `t` is the timeline position.
+//! an empty `x=` means nothing was run. `t` is the timeline position. `autoplay` (a flag, no
+//! value) asks an embed to load and play at once instead of showing its poster.
 //!
 //! A link is read strictly: a fragment over [`MAX_FRAGMENT`] bytes, an unknown field, or a field
 //! that does not decode (bad or truncated base64, text that is not UTF-8, a number or speed or
@@ -92,11 +93,13 @@ pub struct Scenario {
     /// None: not given (run `yaml` if given). Some(""): nothing was run.
     pub script: Option<String>,
     pub step: Option<usize>,
+    /// `&autoplay`: an embed skips its poster and plays (the page's loader reads it too).
+    pub autoplay: bool,
 }
 
 impl Default for Scenario {
     fn default() -> Self {
-        Scenario { seed: 1, speed: 1.0, lang: None, yaml: None, script: None, step: None }
+        Scenario { seed: 1, speed: 1.0, lang: None, yaml: None, script: None, step: None, autoplay: false }
     }
 }
 
@@ -143,6 +146,7 @@ impl Scenario {
                 "y" => sc.yaml = Some(text()?),
                 "x" => sc.script = Some(text()?),
                 "t" => sc.step = Some(v.parse().map_err(|_| bad("link.why.number"))?),
+                "autoplay" if v.is_empty() || v == "1" => sc.autoplay = true,
                 _ => return Err(bad("link.why.field")),
             }
         }
@@ -157,6 +161,7 @@ impl Scenario {
         n += self.yaml.as_ref().map_or(0, |y| 3 + b64_len(y.len()));
         n += self.script.as_ref().map_or(0, |x| 3 + b64_len(x.len()));
         n += self.step.map_or(0, |t| 3 + num(t as u64));
+        n += if self.autoplay { "&autoplay".len() } else { 0 };
         n
     }
 
@@ -180,6 +185,9 @@ impl Scenario {
         if let Some(t) = self.step {
             s.push_str(&format!("&t={}", t));
         }
+        if self.autoplay {
+            s.push_str("&autoplay");
+        }
         s
     }
 
@@ -196,14 +204,26 @@ impl Scenario {
     pub fn for_share(seed: u64, speed: f64, lang: Lang, editor: &str, log: &str, step: usize) -> Scenario {
         let canonical = super::model::apply_script(editor);
         let script = if log == canonical { None } else { Some(log.to_string()) };
-        Scenario { seed, speed, lang: Some(lang), yaml: Some(editor.to_string()), script, step: Some(step) }
+        Scenario { seed, speed, lang: Some(lang), yaml: Some(editor.to_string()), script, step: Some(step), autoplay: false }
     }
 }
 
-/// `<iframe>` snippet for embedding `url` (which should contain `?embed`).
+/// The iframe's height (CSS px) before its page reports one: in a 700 px column the poster is
+/// about 850 px tall and the playing page about 910 (tests/e2e/embed.mjs measures both), so a
+/// host page without [`HOST_SCRIPT`] still shows the whole poster, and the page while it plays.
+pub const EMBED_HEIGHT: u32 = 920;
+
+/// The host page's half of the height reporting: the embedded page posts
+/// `{type: "kubesim:height", height}` on load and whenever its height changes (index.html's
+/// loader), and this resizes the iframe that sent it (matched by `event.source`, so a message from
+/// any other frame or window changes nothing). Once per host page is enough; more do no harm.
+pub const HOST_SCRIPT: &str = "<script>addEventListener(\"message\",function(e){var d=e.data,f=document.getElementsByTagName(\"iframe\"),i;if(d&&d.type===\"kubesim:height\"&&d.height>0)for(i=0;i<f.length;i++)if(f[i].contentWindow===e.source)f[i].style.height=Math.min(Math.ceil(d.height),20000)+\"px\"})</script>";
+
+/// The snippet for embedding `url` (which should contain `?embed`): the `<iframe>` and, on the
+/// next line, [`HOST_SCRIPT`].
 pub fn iframe_snippet(url: &str) -> String {
     let esc = url.replace('&', "&amp;").replace('"', "&quot;");
-    format!("<iframe src=\"{}\" width=\"100%\" height=\"600\" style=\"border:0\" title=\"kubesim\" loading=\"lazy\"></iframe>", esc)
+    format!("<iframe src=\"{}\" width=\"100%\" height=\"{}\" style=\"border:0;display:block\" title=\"kubesim\" loading=\"lazy\"></iframe>\n{}", esc, EMBED_HEIGHT, HOST_SCRIPT)
 }
 
 /// The page URL without fragment, with or without `?embed` (other query parameters kept).
@@ -248,12 +268,12 @@ mod tests {
 
     #[test]
     fn fragment_round_trips() {
-        let sc = Scenario { seed: 42, speed: 0.25, lang: Some(Lang::Ko), yaml: Some("a: 1\n".into()), script: Some(String::new()), step: Some(17) };
+        let sc = Scenario { seed: 42, speed: 0.25, lang: Some(Lang::Ko), yaml: Some("a: 1\n".into()), script: Some(String::new()), step: Some(17), autoplay: false };
         let f = sc.to_fragment();
         assert!(f.starts_with("#s=42&speed=0.25&lang=ko&y="));
         assert_eq!(Scenario::parse(&f), Ok(sc.clone()));
         assert_eq!(sc.fragment_len(), f.len());
-        let other = Scenario { seed: 0, speed: 8.0, lang: None, yaml: Some("한".into()), script: None, step: Some(1000) };
+        let other = Scenario { seed: 0, speed: 8.0, lang: None, yaml: Some("한".into()), script: None, step: Some(1000), autoplay: true };
         assert_eq!(other.fragment_len(), other.to_fragment().len());
         assert_eq!(Scenario::parse(""), Ok(Scenario::default()));
         assert_eq!(Scenario::parse("#"), Ok(Scenario::default()));
@@ -296,6 +316,21 @@ mod tests {
     fn urls() {
         assert_eq!(page_url("http://h/p/", "", true), "http://h/p/?embed");
         assert_eq!(page_url("http://h/p/", "?embed&a=1", false), "http://h/p/?a=1");
-        assert_eq!(iframe_snippet("http://h/?embed#s=1&y=a"), "<iframe src=\"http://h/?embed#s=1&amp;y=a\" width=\"100%\" height=\"600\" style=\"border:0\" title=\"kubesim\" loading=\"lazy\"></iframe>");
+        let snippet = iframe_snippet("http://h/?embed#s=1&y=a");
+        let (iframe, script) = snippet.split_once('\n').unwrap();
+        assert_eq!(iframe, format!("<iframe src=\"http://h/?embed#s=1&amp;y=a\" width=\"100%\" height=\"{}\" style=\"border:0;display:block\" title=\"kubesim\" loading=\"lazy\"></iframe>", EMBED_HEIGHT));
+        assert_eq!(script, HOST_SCRIPT);
+        // the host's part stays small (the issue asks for at most 1 KiB)
+        assert!(HOST_SCRIPT.len() <= 1024, "{} bytes", HOST_SCRIPT.len());
+    }
+
+    #[test]
+    fn autoplay_is_a_flag() {
+        let sc = Scenario::parse("#s=3&autoplay").unwrap();
+        assert!(sc.autoplay && sc.seed == 3);
+        assert_eq!(sc.to_fragment(), "#s=3&speed=1&autoplay");
+        assert_eq!(sc.fragment_len(), sc.to_fragment().len());
+        assert!(Scenario::parse("#autoplay=1").unwrap().autoplay);
+        assert!(Scenario::parse("#autoplay=yes").is_err());
     }
 }

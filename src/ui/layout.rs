@@ -161,6 +161,12 @@ impl Layout {
         Layout { width, height: NODE_TOP + NODE_H + 84.0, kubectl, apiserver, etcd, kcm, dc, rsc, gc, nlc, epc, epsc, dsc, dns, services, scheduler, queue, nodes: boxes }
     }
 
+    /// Where the legend's `i`-th entry (its swatch's left, the text's baseline) goes: one row
+    /// along the bottom.
+    pub fn legend_at(&self, i: usize) -> (f64, f64) {
+        (20.0 + i as f64 * 130.0, self.height - 16.0)
+    }
+
     pub fn node(&self, name: &str) -> Option<&NodeBox> {
         self.nodes.iter().find(|n| n.name == name)
     }

@@ -7,6 +7,7 @@ pub mod i18n;
 pub mod layout;
 pub mod model;
 pub mod narrate;
+pub mod poster;
 pub mod presets;
 pub mod story;
 

@@ -18,6 +18,7 @@ use crate::script::{self, Command};
 use crate::trace::{Message, MessageKind, MsgId};
 use serde_json::Value;
 use std::collections::BTreeMap;
+use crate::sim::sort::CompactSort;
 
 /// One animated step: a trace message and what the world looks like after it.
 #[derive(Clone, Debug)]
@@ -610,7 +611,7 @@ impl Session {
                         is_new: crate::kubectl::describe::equal_ignore_hash(meta::get(rs, &["spec", "template"]), template),
                     })
                     .collect();
-                sets.sort_by_key(|b| std::cmp::Reverse(b.revision.parse::<i64>().unwrap_or(0)));
+                sets.csort_by_key(|b| std::cmp::Reverse(b.revision.parse::<i64>().unwrap_or(0)));
                 let rolling = meta::get_str(d, &["spec", "strategy", "type"]) != "Recreate";
                 let progressing = meta::get(d, &["status", "conditions"])
                     .and_then(Value::as_array)
@@ -1020,7 +1021,7 @@ pub fn json_diff(old: &Value, new: &Value) -> Vec<DiffLine> {
             out.push(DiffLine { op: '-', path: k.clone(), old: v.clone(), new: String::new() });
         }
     }
-    out.sort_by(|x, y| x.path.cmp(&y.path));
+    out.csort_by(|x, y| x.path.cmp(&y.path));
     out
 }
 

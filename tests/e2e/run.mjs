@@ -8,14 +8,17 @@
 // state with fewer pods; keyboard control; an Apply error lands on its line; the language switch;
 // a shared link reopens the very same state; the rollback preset plays to its end and the Rollout
 // tab shows the reused ReplicaSet; hostile input (hostile.mjs: XSS payloads stay text, huge and
-// malformed links are refused, a 2 MB paste stays bounded). Saves docs/screenshot-{default,embed,ko}.png
-// and docs/screenshot-link-refused{,-375}.png.
+// malformed links are refused, a 2 MB paste stays bounded); the embed in a blog page (embed.mjs: the
+// poster under 30 KiB, Play, the iframe's height, 700 and 375 px columns). Saves
+// docs/screenshot-{default,embed,ko}.png, docs/screenshot-embed-{700,375-ko}.png and
+// docs/screenshot-link-refused{,-375}.png.
 // Env: KUBESIM_DIST (dist/), CHROMIUM (/usr/bin/chromium), SHOTS (docs/), E2E_HEADFUL=1.
 import fs from "node:fs";
 import path from "node:path";
 import { chromium } from "playwright-core";
 import { serve, chromeArgs } from "./serve.mjs";
 import { hostile } from "./hostile.mjs";
+import { embed } from "./embed.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
 const dist = process.env.KUBESIM_DIST ?? path.join(root, "dist");
@@ -257,7 +260,11 @@ try {
     const e = await browser.newContext({ viewport: { width: 960, height: 640 } });
     const p4 = await e.newPage();
     await p4.goto(embedUrl);
-    await p4.waitForSelector(".page.embed .diagram");
+    // the poster first (embed.mjs checks it in a blog page); Play mounts the page and plays
+    await p4.waitForSelector("#poster-play");
+    await p4.click("#poster-play");
+    await p4.waitForSelector(".page.embed #counter");
+    await p4.click("#play");
     assert((await p4.locator(".panels").count()) === 0 && (await p4.locator("#editor-text").count()) === 0, "embed shows panels or editor");
     await p4.click("text=Show the manifest");
     assert((await p4.locator("#editor-text").count()) === 1, "embed editor does not open");
@@ -471,6 +478,8 @@ try {
     assert(Math.abs(msg.y - line.y) < 8 && msg.x > line.x + line.width * 0.4, `popup at ${JSON.stringify(msg)}, line at ${JSON.stringify(line)}`);
     await c.close();
   });
+
+  await embed({ browser, url, check, assert, errors, shots });
 
   await hostile({ browser, url, check, assert, errors, shots });
 

@@ -29,6 +29,7 @@ use crate::controllers::expectations::SyncTimer;
 use crate::controllers::job::is_finished;
 use crate::trace::Actor;
 use serde_json::{json, Value};
+use crate::sim::sort::CompactSort;
 
 /// The annotation a CronJob's Job carries (`batch.kubernetes.io/cronjob-scheduled-timestamp`).
 pub const SCHEDULED_TIMESTAMP: &str = "batch.kubernetes.io/cronjob-scheduled-timestamp";
@@ -188,7 +189,7 @@ impl CronJobController {
             if done.len() <= limit {
                 continue;
             }
-            done.sort_by(|a, b| meta::get_str(a, &["status", "startTime"]).cmp(meta::get_str(b, &["status", "startTime"])).then(meta::name(a).cmp(meta::name(b))));
+            done.csort_by(|a, b| meta::get_str(a, &["status", "startTime"]).cmp(meta::get_str(b, &["status", "startTime"])).then(meta::name(a).cmp(meta::name(b))));
             for j in &done[..done.len() - limit] {
                 let path = format!("/apis/batch/v1/namespaces/{}/jobs/{}?propagationPolicy=Background", meta::namespace(j), meta::name(j));
                 if ctx.request(Method::Delete, &path, None).ok() {

@@ -34,6 +34,7 @@ use crate::trace::Actor;
 use serde_json::{json, Value};
 use crate::controllers::expectations::{Expectations, OwnerIndex, SyncTimer};
 use std::collections::{BTreeMap, BTreeSet};
+use crate::sim::sort::CompactSort;
 
 /// The DaemonSet controller's timers.
 pub type Timer = SyncTimer;
@@ -77,7 +78,7 @@ fn owner_ds_key(obj: &Value) -> Option<String> {
 
 /// `podByCreationTimestampAndPhase`: bound Pods first, then the oldest, then by name.
 fn sort_by_creation(pods: &mut [&Value]) {
-    pods.sort_by(|a, b| {
+    pods.csort_by(|a, b| {
         let bound = |p: &Value| !meta::get_str(p, &["spec", "nodeName"]).is_empty();
         bound(b)
             .cmp(&bound(a))

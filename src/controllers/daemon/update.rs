@@ -17,6 +17,7 @@ use crate::controllers::deployment::util::fenceposts::get_scaled_value_from_int_
 use crate::controllers::deployment::util::hash::compute_hash;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
+use crate::sim::sort::CompactSort;
 
 /// `getPatch`: the template as a replace patch. The template's metadata keeps the
 /// `creationTimestamp: null` Go's zero `metav1.Time` marshals to.
@@ -47,7 +48,7 @@ pub fn construct_history<T: std::fmt::Display + 'static>(ctx: &mut crate::cluste
     let histories = owned(ds, revisions);
     let max_revision = histories.iter().filter_map(|h| meta::get_i64(h, &["revision"])).max().unwrap_or(0);
     let mut current: Vec<&Value> = histories.iter().copied().filter(|h| h.get("data") == Some(&patch)).collect();
-    current.sort_by_key(|h| std::cmp::Reverse(meta::get_i64(h, &["revision"]).unwrap_or(0)));
+    current.csort_by_key(|h| std::cmp::Reverse(meta::get_i64(h, &["revision"]).unwrap_or(0)));
     let old: Vec<Value> = histories.iter().filter(|h| h.get("data") != Some(&patch)).map(|h| (*h).clone()).collect();
     let ns = meta::namespace(ds);
     let cur = match current.first() {
@@ -104,7 +105,7 @@ pub fn cleanup_history<T: std::fmt::Display + 'static>(ctx: &mut crate::cluster:
     }
     let mut to_kill = old.len() - limit;
     let mut sorted: Vec<&Value> = old.iter().collect();
-    sorted.sort_by_key(|h| meta::get_i64(h, &["revision"]).unwrap_or(0));
+    sorted.csort_by_key(|h| meta::get_i64(h, &["revision"]).unwrap_or(0));
     for h in sorted {
         if to_kill == 0 {
             break;

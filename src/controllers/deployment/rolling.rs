@@ -6,6 +6,7 @@
 //! found them (the informer's copies), not from the scaled ones: the next sync corrects it.
 
 use super::*;
+use crate::sim::sort::CompactSort;
 
 impl DeploymentController {
     /// `rolloutRolling`.
@@ -73,7 +74,7 @@ impl DeploymentController {
     /// `cleanupUnhealthyReplicas`: scale down old ReplicaSets' unavailable replicas first, so
     /// that they do not block the rollout. A computed scale above the current one is an error.
     fn cleanup_unhealthy_replicas(&mut self, ctx: &mut Ctx, mut old_rss: Vec<Value>, d: &Value, max_cleanup: i32) -> SyncResult<(Vec<Value>, i32)> {
-        old_rss.sort_by(du::replica_sets_by_creation_timestamp);
+        old_rss.csort_by(du::replica_sets_by_creation_timestamp);
         let mut total = 0;
         for i in 0..old_rss.len() {
             if total >= max_cleanup {
@@ -105,7 +106,7 @@ impl DeploymentController {
         if available <= min_available {
             return Ok(0);
         }
-        old_rss.sort_by(du::replica_sets_by_creation_timestamp);
+        old_rss.csort_by(du::replica_sets_by_creation_timestamp);
         let total_to_scale = available - min_available;
         let mut total = 0;
         for rs in &old_rss {

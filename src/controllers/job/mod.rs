@@ -56,6 +56,7 @@ use crate::trace::Actor;
 use serde_json::{json, Value};
 use crate::controllers::expectations::{Expectations, OwnerIndex, SyncTimer};
 use std::collections::{BTreeMap, BTreeSet};
+use crate::sim::sort::CompactSort;
 
 /// `DefaultJobPodFailureBackOff`.
 pub const DEFAULT_BACKOFF_MS: i64 = 10_000;
@@ -172,7 +173,7 @@ fn ensure_condition_status(conditions: &mut Vec<Value>, t: &str, status: &str, r
 /// Sorts Pods so the one to delete first comes first (kubesim ranks as the ReplicaSet does,
 /// with no node ranks).
 fn sort_for_removal(pods: &mut [&Value], now: i64) {
-    pods.sort_by(|a, b| {
+    pods.csort_by(|a, b| {
         if ru::active_pods_with_ranks_less(a, b, 0, 0, now) {
             std::cmp::Ordering::Less
         } else if ru::active_pods_with_ranks_less(b, a, 0, 0, now) {
@@ -247,7 +248,7 @@ impl JobController {
     fn update_backoff(&mut self, key: &str, pods: &[&Value], now: i64) {
         let rec = self.backoff.entry(key.to_string()).or_default();
         let mut finished: Vec<&Value> = pods.iter().copied().filter(|p| matches!(meta::get_str(p, &["status", "phase"]), "Succeeded" | "Failed")).filter(|p| !rec.counted.contains(meta::uid(p))).collect();
-        finished.sort_by(|a, b| meta::get_str(a, &["metadata", "creationTimestamp"]).cmp(meta::get_str(b, &["metadata", "creationTimestamp"])).then(meta::name(a).cmp(meta::name(b))));
+        finished.csort_by(|a, b| meta::get_str(a, &["metadata", "creationTimestamp"]).cmp(meta::get_str(b, &["metadata", "creationTimestamp"])).then(meta::name(a).cmp(meta::name(b))));
         for p in finished {
             rec.counted.insert(meta::uid(p).to_string());
             if meta::get_str(p, &["status", "phase"]) == "Failed" {
@@ -377,7 +378,7 @@ impl JobController {
                     indexed_pods_for_removal(&active, (have - want).max(0) as usize, n_completions, now)
                 } else if have > want {
                     let mut extra: Vec<&Value> = active.clone();
-                    extra.sort_by(|a, b| meta::get_str(b, &["metadata", "creationTimestamp"]).cmp(meta::get_str(a, &["metadata", "creationTimestamp"])));
+                    extra.csort_by(|a, b| meta::get_str(b, &["metadata", "creationTimestamp"]).cmp(meta::get_str(a, &["metadata", "creationTimestamp"])));
                     extra.truncate((have - want) as usize);
                     extra
                 } else {

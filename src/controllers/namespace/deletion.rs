@@ -11,6 +11,7 @@ use crate::api::request::Method;
 use crate::api::time;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
+use crate::sim::sort::CompactSort;
 
 /// `finalizerEstimateSeconds`: how long to wait for objects held by finalizers.
 pub const FINALIZER_ESTIMATE_SECONDS: i64 = 15;
@@ -119,7 +120,7 @@ fn conditions(totals: &Totals, old: &[Value], now: &str) -> Vec<Value> {
         ("False", "ContentDeleted", "All content successfully deleted, may be waiting on finalization".to_string())
     } else {
         let mut e = totals.errors.clone();
-        e.sort();
+        e.csort();
         ("True", "ContentDeletionFailed", format!("Failed to delete all resource types, {} remaining: {}", e.len(), e.join(", ")))
     };
     let remaining = if totals.remaining.is_empty() {
@@ -210,7 +211,7 @@ pub fn delete(ctx: &mut Ctx, ns: &Value) -> Result<(), DeleteError> {
     // finalizeNamespace
     let mut copy = ns.clone();
     let mut left: Vec<String> = finalizers.iter().filter_map(Value::as_str).filter(|f| *f != FINALIZER_KUBERNETES).map(String::from).collect();
-    left.sort();
+    left.csort();
     copy["spec"]["finalizers"] = json!(left);
     let resp = ctx.request(Method::Put, &format!("/api/v1/namespaces/{}/finalize", meta::name(ns)), Some(copy));
     if !resp.ok() && resp.code != 404 {

@@ -13,6 +13,7 @@ use crate::api::request::Method;
 use crate::api::time;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
+use crate::sim::sort::CompactSort;
 
 /// The counts of `computeReplicaStatus`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -112,7 +113,7 @@ fn inconsistent_status(set: &Value, s: &SetStatus) -> bool {
 
 /// `history.SortControllerRevisions`: by revision, then creation time, then name.
 fn sort_revisions(revs: &mut [Value]) {
-    revs.sort_by(|a, b| {
+    revs.csort_by(|a, b| {
         meta::get_i64(a, &["revision"])
             .cmp(&meta::get_i64(b, &["revision"]))
             .then_with(|| meta::get_str(a, &["metadata", "creationTimestamp"]).cmp(meta::get_str(b, &["metadata", "creationTimestamp"])))
@@ -225,7 +226,7 @@ impl StatefulSetController {
             .enumerate()
             .map(|(i, p)| p.unwrap_or_else(|| new_versioned_pod(set, &current_set, &update_set, &cur_name, &upd_name, start + i as i64)))
             .collect();
-        condemned.sort_by_key(|p| std::cmp::Reverse(ordinal(p)));
+        condemned.csort_by_key(|p| std::cmp::Reverse(ordinal(p)));
         let first_unhealthy: Option<String> = replicas
             .iter()
             .find(|p| is_unavailable(p, min_ready, now))

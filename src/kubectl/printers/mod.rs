@@ -37,6 +37,7 @@ mod json;
 mod tabwriter;
 mod yaml;
 pub use json::{list_to_json, to_json};
+use crate::sim::sort::CompactSort;
 pub(crate) use tabwriter::tabwriter;
 use json::{go_g_float, list_object};
 pub use yaml::{list_to_yaml, to_yaml};
@@ -57,7 +58,7 @@ pub(crate) fn gmap(v: &Value, path: &[&str]) -> Vec<(String, String)> {
         Some(m) => m.iter().map(|(k, v)| (k.clone(), scalar_text(v))).collect(),
         None => Vec::new(),
     };
-    out.sort();
+    out.csort();
     out
 }
 
@@ -771,7 +772,7 @@ pub(crate) fn find_node_roles(node: &Value) -> Vec<String> {
             roles.push(v);
         }
     }
-    roles.sort();
+    roles.csort();
     roles.dedup();
     roles
 }
@@ -1060,7 +1061,7 @@ fn table_columns_rows(kind: &str, objs: &[Value], wide: bool, now_ms: i64) -> (&
 /// (`kubectl events` and `describe` are the ones that sort by time.)
 pub fn print_events(events: &[Value], now_ms: i64) -> String {
     let mut sorted: Vec<&Value> = events.iter().collect();
-    sorted.sort_by(|a, b| {
+    sorted.csort_by(|a, b| {
         (gs(a, &["metadata", "namespace"]), gs(a, &["metadata", "name"])).cmp(&(gs(b, &["metadata", "namespace"]), gs(b, &["metadata", "name"])))
     });
     let owned: Vec<Value> = sorted.into_iter().cloned().collect();

@@ -2,6 +2,7 @@
 //! block sequences not indented under their key, its quoting rules and 80-column folding.
 
 use super::*;
+use crate::sim::sort::CompactSort;
 // ---------------------------------------------------------------------------------------------
 // -o yaml: sigs.k8s.io/yaml (JSON -> go-yaml v2 Marshal)
 // ---------------------------------------------------------------------------------------------
@@ -667,7 +668,7 @@ impl YamlEmitter {
 
     fn emit_mapping(&mut self, m: &Map<String, Value>, indent: usize) {
         let mut keys: Vec<&String> = m.keys().collect();
-        keys.sort_by(|a, b| {
+        keys.csort_by(|a, b| {
             if yaml_key_less(a, b) {
                 std::cmp::Ordering::Less
             } else if yaml_key_less(b, a) {

@@ -17,6 +17,7 @@ use crate::api::meta;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
+use crate::sim::sort::CompactSort;
 
 /// kube-proxy's `--cluster-cidr` (kubeadm passes the pod subnet): traffic from outside it to a
 /// ClusterIP is masqueraded.
@@ -171,7 +172,7 @@ pub fn service_ports(services: &[&Value], slices: &[&Value]) -> Vec<ServicePort>
             });
         }
     }
-    out.sort_by(|a, b| (a.namespace.as_str(), a.name.as_str(), a.port_name.as_str()).cmp(&(b.namespace.as_str(), b.name.as_str(), b.port_name.as_str())));
+    out.csort_by(|a, b| (a.namespace.as_str(), a.name.as_str(), a.port_name.as_str()).cmp(&(b.namespace.as_str(), b.name.as_str(), b.port_name.as_str())));
     out
 }
 

@@ -10,6 +10,7 @@ use crate::ui::i18n::{fill, tr, Lang};
 use crate::ui::layout::{self, Layout, Rect, CHIP_GAP, CHIP_H, CHIP_W};
 use crate::ui::model::{PodChip, ServiceChip, Workload};
 use std::rc::Rc;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -256,12 +257,11 @@ pub fn diagram(p: &DiagramProps) -> Html {
     let etcd = l.etcd;
     let api = l.apiserver;
     let kcm = l.kcm;
-    let legend_y = l.height - 16.0;
-    let legend: Html = [("req", "legend.request"), ("resp", "legend.response"), ("etcd", "legend.etcd"), ("watch", "legend.watch"), ("cri", "legend.cri"), ("net", "legend.net")]
+    let legend: Html = crate::ui::poster::LEGEND
         .iter()
         .enumerate()
         .map(|(i, (class, key))| {
-            let x = 20.0 + i as f64 * 130.0;
+            let (x, legend_y) = l.legend_at(i);
             html! {
                 <g class={classes!("legend", *class)} transform={format!("translate({},{})", fmt(x), fmt(legend_y))}>
                     <rect width="22" height="12" rx="6" y="-10" />
@@ -271,9 +271,41 @@ pub fn diagram(p: &DiagramProps) -> Html {
         })
         .collect();
 
+    // a diagram wider than its frame (the narrow embed): the reader pans it by dragging or
+    // swiping; the camera (`follow` in mod.rs) then waits before following the packet again
+    let drag = use_mut_ref(|| None::<(i32, i32)>);
+    let mark = || super::LAST_PAN.with(|c| c.set(super::now_ms()));
+    let frame_of = |e: &PointerEvent| e.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+    let onpointerdown = {
+        let drag = drag.clone();
+        Callback::from(move |e: PointerEvent| {
+            mark();
+            if let Some(el) = frame_of(&e) {
+                if e.pointer_type() == "mouse" && e.button() == 0 && el.scroll_width() > el.client_width() {
+                    *drag.borrow_mut() = Some((e.client_x(), el.scroll_left()));
+                    let _ = el.set_pointer_capture(e.pointer_id());
+                }
+            }
+        })
+    };
+    let onpointermove = {
+        let drag = drag.clone();
+        Callback::from(move |e: PointerEvent| {
+            let start = *drag.borrow();
+            if let (Some((x0, s0)), Some(el)) = (start, frame_of(&e)) {
+                mark();
+                el.set_scroll_left(s0 - (e.client_x() - x0));
+            }
+        })
+    };
+    let onpointerup = {
+        let drag = drag.clone();
+        Callback::from(move |_: PointerEvent| *drag.borrow_mut() = None)
+    };
+    let onwheel = Callback::from(move |_: WheelEvent| mark());
     let min_width = if l.width > 1000.0 { format!("min-width: {:.0}px", l.width * 0.9) } else { String::new() };
     html! {
-        <figure class="diagram-wrap">
+        <figure class="diagram-wrap" {onpointerdown} {onpointermove} onpointerup={onpointerup.clone()} onpointercancel={onpointerup} {onwheel}>
             <svg class="diagram" viewBox={format!("0 0 {:.0} {:.0}", l.width, l.height)} style={min_width} role="img" aria-label={t("diagram.label")} preserveAspectRatio="xMidYMin meet">
                 {edges}
                 // kubectl

@@ -83,6 +83,15 @@ pub fn editor(p: &EditorProps) -> Html {
         _ => html! { <div class="editor-status hint">{t("editor.hint")}</div> },
         },
     };
+    let actions = html! {
+        <div class="editor-actions">
+            <button id="apply" class="btn primary" onclick={p.dispatch.reform(|_| Action::Apply)} title="Ctrl+Enter" disabled={p.settling.is_some()}>{t("editor.apply")}</button>
+            <button id="reset" class="btn" onclick={p.dispatch.reform(|_| Action::Reset)} title={t("editor.reset_title")}>{t("editor.reset")}</button>
+        </div>
+    };
+    // in the embed the buttons come first, beside the button that opened the editor: in view
+    // however long the manifest is
+    let (top, bottom) = if p.embed { (html! { <>{actions}{status}</> }, html! {}) } else { (html! {}, html! { <>{actions}{status}</> }) };
     html! {
         <section class="editor" aria-labelledby="editor-title">
             <div class="editor-head">
@@ -92,6 +101,7 @@ pub fn editor(p: &EditorProps) -> Html {
                     { for PRESETS.iter().enumerate().map(|(i, (_, key, _))| html! { <option value={i.to_string()}>{t(key)}</option> }) }
                 </select>
             </div>
+            {top}
             <div class="editor-scroll">
                 <Gutter lines={lines} bad={bad_lines} />
                 <div class="code">
@@ -113,11 +123,7 @@ pub fn editor(p: &EditorProps) -> Html {
                     />
                 </div>
             </div>
-            <div class="editor-actions">
-                <button id="apply" class="btn primary" onclick={p.dispatch.reform(|_| Action::Apply)} title="Ctrl+Enter" disabled={p.settling.is_some()}>{t("editor.apply")}</button>
-                <button id="reset" class="btn" onclick={p.dispatch.reform(|_| Action::Reset)} title={t("editor.reset_title")}>{t("editor.reset")}</button>
-            </div>
-            {status}
+            {bottom}
         </section>
     }
 }

@@ -180,12 +180,15 @@ pub enum Action {
     SetJump(Jump),
     /// To the next (true) or previous step matching the jump target.
     Jump(bool),
+    /// The embed's poster was played (or its link says `autoplay`): run the scenario if nothing
+    /// has run yet (Apply), and play.
+    Autoplay,
 }
 
 /// Time one slice of a pending Apply may take before the page gets the main thread back.
 const SLICE_BUDGET_MS: f64 = 40.0;
 
-fn now_ms() -> f64 {
+pub(crate) fn now_ms() -> f64 {
     window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
 }
 
@@ -473,6 +476,9 @@ impl Reducible for State {
             Action::ToggleEditor => s.editor_open = !s.editor_open,
             Action::Share(open) => s.share_open = open,
             Action::DismissLinkError => s.link_error = None,
+            Action::Autoplay => {
+                return if s.is_empty() { self.reduce(Action::Apply) } else { self.reduce(Action::Play) };
+            }
         }
         Rc::new(s)
     }
@@ -515,6 +521,12 @@ fn prefers_reduced_motion() -> bool {
         .unwrap_or(false)
 }
 
+/// Whether index.html's loader started the page from the embed's poster (Play, or `autoplay`):
+/// it marks the root `data-play`.
+fn play_requested() -> bool {
+    window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("app")).map(|e| e.has_attribute("data-play")).unwrap_or(false)
+}
+
 /// The initial state from the URL (fragment, `?embed`), localStorage and the browser language.
 pub fn initial_state() -> State {
     let (_, search, hash) = location_parts();
@@ -526,7 +538,9 @@ pub fn initial_state() -> State {
     };
     let browser = window().and_then(|w| w.navigator().language()).unwrap_or_default();
     let lang = sc.lang.or_else(|| store_get(STORE_LANG).and_then(|l| Lang::from_code(&l))).unwrap_or_else(|| Lang::from_browser(&browser));
-    let editor = sc.yaml.clone().or_else(|| store_get(STORE_EDITOR)).unwrap_or_else(|| presets::SEED_004.to_string());
+    // an embed shows what its link says, or the seed example: never what this browser last typed
+    let stored = if embed { None } else { store_get(STORE_EDITOR) };
+    let editor = sc.yaml.clone().or(stored).unwrap_or_else(|| presets::SEED_004.to_string());
     let mut s = if sc.has_content() {
         State::from_scenario(&sc, lang, editor, embed)
     } else {
@@ -725,9 +739,43 @@ pub fn start() {
 /// The requestAnimationFrame callback, kept alive while it reschedules itself.
 type FrameHolder = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;
 
+// When (performance.now(), ms) the reader last panned the diagram by hand: the camera leaves
+// it alone for a while after that.
+thread_local! {
+    pub static LAST_PAN: Cell<f64> = const { Cell::new(-1e9) };
+}
+
+/// How long (ms) after the reader's own pan the camera waits before following the packet again.
+const PAN_HOLD_MS: f64 = 4000.0;
+
+/// The camera of a diagram wider than its frame (the embed below 860 px draws it at a readable
+/// scale and pans): moves the frame's scroll position towards `x` (diagram units) at the centre,
+/// by a fraction `ease` of the way (1 jumps there). Nothing to do when the diagram fits.
+fn follow(packet: &NodeRef, x: f64, view_w: f64, ease: f64) {
+    let Some(wrap) = packet.cast::<web_sys::Element>().and_then(|e| e.closest(".diagram-wrap").ok().flatten()) else { return };
+    let (sw, cw) = (f64::from(wrap.scroll_width()), f64::from(wrap.client_width()));
+    if sw <= cw + 1.0 || view_w <= 0.0 || now_ms() - LAST_PAN.with(|c| c.get()) < PAN_HOLD_MS {
+        return;
+    }
+    let target = (x * sw / view_w - cw / 2.0).clamp(0.0, sw - cw);
+    let cur = f64::from(wrap.scroll_left());
+    let next = cur + (target - cur) * ease.clamp(0.0, 1.0);
+    if (next - cur).abs() >= 0.5 {
+        wrap.set_scroll_left(next.round() as i32);
+    }
+}
+
 /// Moves the packet along its route frame by frame, and asks for the next step when playing.
-fn run_clock(packet: NodeRef, route: Vec<(f64, f64)>, label_w: f64, animate: bool, playing: bool, speed: f64, dispatch: Callback<Action>) -> impl FnOnce() {
+/// A diagram wider than its frame follows the packet (see [`follow`]).
+#[allow(clippy::too_many_arguments)]
+fn run_clock(packet: NodeRef, route: Vec<(f64, f64)>, label_w: f64, view_w: f64, animate: bool, playing: bool, speed: f64, dispatch: Callback<Action>) -> impl FnOnce() {
     let reduced = prefers_reduced_motion();
+    // a step shown at once (stepping back, scrubbing, reduced motion): the camera goes to where
+    // the packet rests, half-way between sender and receiver when the route is long
+    if !route.is_empty() && !(animate && !reduced) {
+        let (x, _) = layout::travel(&route, 0.5);
+        follow(&packet, x, view_w, 1.0);
+    }
     let duration = STEP_MS / speed.max(0.01);
     let cancelled = Rc::new(Cell::new(false));
     let raf_id = Rc::new(Cell::new(0i32));
@@ -739,6 +787,7 @@ fn run_clock(packet: NodeRef, route: Vec<(f64, f64)>, label_w: f64, animate: boo
             if let Some(el) = packet.cast::<web_sys::Element>() {
                 let (x, y) = layout::travel(&route, t);
                 let _ = el.set_attribute("transform", &format!("translate({:.1},{:.1})", x - label_w / 2.0, y - 10.0));
+                follow(&packet, x, view_w, 0.12);
             }
         }
     };
@@ -806,6 +855,16 @@ pub fn app() -> Html {
     };
     let packet = use_node_ref();
     let reduced = use_state(prefers_reduced_motion);
+    // started from the embed's poster: Play was pressed there, so play (Apply first if needed)
+    {
+        let dispatch = dispatch.clone();
+        use_effect_with((), move |_| {
+            if play_requested() {
+                dispatch.emit(Action::Autoplay);
+            }
+            || ()
+        });
+    }
     let lang = state.lang;
     let t = |k: &str| tr(lang, k);
 
@@ -898,7 +957,7 @@ pub fn app() -> Html {
                 Some(m) => (lay.route(m), layout::label_width(&layout::packet_label(m))),
                 None => (vec![], 0.0),
             };
-            run_clock(packet, route, w, animate, playing, speed, dispatch)
+            run_clock(packet, route, w, lay.width, animate, playing, speed, dispatch)
         });
     }
 

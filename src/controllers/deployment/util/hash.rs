@@ -2,6 +2,7 @@
 //! `rand.SafeEncodeString`.
 
 use super::*;
+use crate::sim::sort::CompactSort;
 
 // ---------------------------------------------------------------------------
 // pod-template-hash
@@ -25,7 +26,7 @@ pub(crate) fn write_canonical_json(v: &Value, out: &mut String) {
     match v {
         Value::Object(m) => {
             let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
+            keys.csort();
             out.push('{');
             for (i, k) in keys.iter().enumerate() {
                 if i > 0 {

@@ -37,6 +37,7 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 use std::fmt::Write;
+use crate::sim::sort::CompactSort;
 
 /// The Go type layout `tools/templatehash layout` printed for v1.34.
 const LAYOUT_JSON: &str = include_str!("podtemplate_layout.json");
@@ -212,7 +213,7 @@ impl<'a> Dumper<'a> {
                     return;
                 };
                 let mut keys: Vec<&String> = entries.keys().collect();
-                keys.sort();
+                keys.csort();
                 out.push_str("map[");
                 for (i, k) in keys.iter().enumerate() {
                     if i > 0 {
