@@ -172,6 +172,18 @@ pub fn sim_command(c: &mut Cluster, sb: &mut Sandbox, args: &[String]) -> Result
             let s = c.run_until_settled();
             Ok(format!("node/{} added; settled at {}\n", name, format_ms(s.time_ms)))
         }
+        ["fault", "restart", "kube-apiserver"] => {
+            // every watch breaks; the new watch cache starts empty at the current revision
+            let what = c.restart_apiserver();
+            let s = c.run_until_settled();
+            Ok(format!("kube-apiserver restarted: {}; settled at {}\n", what, format_ms(s.time_ms)))
+        }
+        ["fault", "watch-drop", name] => {
+            let actor = c.components().map(|x| x.actor()).find(|a| a.name() == *name).ok_or_else(|| format!("no component named \"{}\"", name))?;
+            let what = c.drop_watches(&actor)?;
+            let s = c.run_until_settled();
+            Ok(format!("{}'s watches dropped: {}; settled at {}\n", name, what, format_ms(s.time_ms)))
+        }
         ["fault", "restart", name] => {
             // a component crashes and a fresh process starts: its informers relist
             let actor = c.components().map(|x| x.actor()).find(|a| a.name() == *name);

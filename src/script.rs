@@ -7,6 +7,10 @@
 //! - `sim node add NAME [--cpu 4] [--memory 8Gi] [--pods 110] [--label k=v]… [--taint k=v:Effect]…`;
 //! - `sim node fail NAME` / `sim node recover NAME`;
 //! - `sim fault restart COMPONENT` — the component crashes and restarts (informers relist, work queue empty);
+//! - `sim fault watch-drop COMPONENT` — its watch connections close; the reflectors resume from
+//!   their last resourceVersion (or relist after `410 Gone` when it was compacted);
+//! - `sim fault restart kube-apiserver` — every watch breaks; the new watch cache makes every
+//!   informer relist;
 //! - `sim fault api-error CODE [COMPONENT] [--resource R] [--verb V] [--count N]` — kube-apiserver
 //!   answers the next matching requests with 409, 429 (Retry-After: 1), 500 or 504;
 //! - `sim trace` — the trace messages recorded since the previous `sim trace`;

@@ -54,6 +54,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("resource_quota"),
     scenario!("fault_restart"),
     scenario!("fault_api_errors"),
+    scenario!("fault_watches"),
     scenario!("chaos"),
 ];
 

@@ -10,7 +10,8 @@
 //! label/taint nodes, add nodes, advance time) and, with faults on, fails and recovers nodes
 //! (`sim node fail|recover`) and crashes/restarts controllers and the scheduler
 //! (`sim fault restart`), and makes kube-apiserver answer requests with 409, 429, 500 or 504
-//! (`sim fault api-error`). Every operation is a line of a kubesim script, so a failing seed prints
+//! (`sim fault api-error`), drops watches (`sim fault watch-drop`) and restarts kube-apiserver.
+//! Every operation is a line of a kubesim script, so a failing seed prints
 //! the script that replays it, and `kubesim fuzz --seed S` runs it again.
 //!
 //! Checked after every settle ([`check_state`]): no node over its allocatable CPU, memory or
@@ -282,12 +283,26 @@ pub fn check_trace(c: &Cluster, from: u64) -> Result<u64, String> {
                 ensure!(checks, *revision > last_rev, "etcd revision {} after {}", revision, last_rev);
                 last_rev = *revision;
             }
+            // a relist's notifications (caused by the LIST after a 410) come in list order
+            MessageKind::Watch { .. }
+                if m.cause.filter(|c| *c >= first_kept).and_then(|c| msgs.get((c - first_kept) as usize)).map(|r| matches!(&r.kind, MessageKind::Request { info, .. } if info.verb == "list")).unwrap_or(false) => {}
             MessageKind::Watch { kind, namespace, name, resource_version, .. } if m.from == Actor::ApiServer && m.to != Actor::Kubectl => {
                 let rv: i64 = resource_version.parse().unwrap_or(0);
                 let key = (m.to.name(), *kind);
                 let prev = delivered.insert(key.clone(), rv).unwrap_or(0);
                 ensure!(checks, rv >= prev, "{} got {} rv {} after rv {}", m.to, kind, rv, prev);
                 ensure!(checks, seen.insert((m.to.name(), *kind, namespace.clone(), name.clone(), rv)), "{} got {} {}/{} rv {} twice", m.to, kind, namespace, name, rv);
+            }
+            MessageKind::Response { code: 410, .. } => {
+                // 410 Gone to a watch: the reflector relists, and the informer's handlers hear
+                // about every listed object again (its Replace), in list order
+                let req = m.cause.filter(|c| *c >= first_kept).and_then(|c| msgs.get((c - first_kept) as usize));
+                if let Some(MessageKind::Request { info, .. }) = req.map(|r| &r.kind) {
+                    if let Some(kind) = meta::lookup(&info.resource).map(|i| i.kind) {
+                        delivered.remove(&(m.to.name(), kind));
+                        seen.retain(|(who, k, ..)| !(*who == m.to.name() && *k == kind));
+                    }
+                }
             }
             MessageKind::Fault { .. } => {
                 // a restarted component watches anew from a fresh list
@@ -362,7 +377,7 @@ fn run_once(seed: u64, opts: &Options) -> Result<Outcome, Failure> {
     };
     for step in 0..opts.ops {
         let kubelets: Vec<String> = list(&c, "nodes").iter().map(|n| meta::name(n).to_string()).collect();
-        let op = rng.below(if opts.faults { 20 } else { 14 });
+        let op = rng.below(if opts.faults { 22 } else { 14 });
         let printed = match op {
             0..=3 => {
                 let name = format!("d{}", rng.below(5));
@@ -430,6 +445,17 @@ fn run_once(seed: u64, opts: &Options) -> Result<Outcome, Failure> {
                 // a 429 may hit anyone (every client retries it); other errors the clients that handle them
                 let who = if code == 429 { ["", " replicaset-controller", " deployment-controller", " kubectl"][rng.below(4) as usize] } else { [" replicaset-controller", " deployment-controller", " kubectl"][rng.below(3) as usize] };
                 exec(&mut c, &mut sb, &mut script, format!("sim fault api-error {}{} --count {}", code, who, 1 + rng.below(3)), None)
+            }
+            20 => {
+                // a component's watch connections drop (resume from the last resourceVersion)
+                out.faults += 1;
+                let who = RESTARTABLE[rng.below(RESTARTABLE.len() as u64) as usize];
+                exec(&mut c, &mut sb, &mut script, format!("sim fault watch-drop {}", who), None)
+            }
+            21 => {
+                // kube-apiserver restarts: every informer relists
+                out.faults += 1;
+                exec(&mut c, &mut sb, &mut script, "sim fault restart kube-apiserver".into(), None)
             }
             17 if !failed_nodes.is_empty() => {
                 let n = failed_nodes.remove(rng.below(failed_nodes.len() as u64) as usize);

@@ -49,6 +49,26 @@ impl ApiServer {
 
     /// Ends every watch of `subscriber` (a client closing its watch). The slots stay so the
     /// indexes of the others hold; an ended watch matches no resource.
+    /// The watches a subscriber has open (the reflector's view of its connections).
+    pub fn watchers_of(&self, subscriber: usize) -> Vec<Watcher> {
+        self.watchers.iter().filter(|w| w.subscriber == subscriber && !w.resource.is_empty()).cloned().collect()
+    }
+
+    /// Subscribers with open watches.
+    pub fn subscribers(&self) -> Vec<usize> {
+        let mut s: Vec<usize> = self.watchers.iter().filter(|w| !w.resource.is_empty()).map(|w| w.subscriber).collect();
+        s.sort_unstable();
+        s.dedup();
+        s
+    }
+
+    /// Whether an object matches a watch's namespace and selectors.
+    pub fn watcher_matches(w: &Watcher, v: &Value) -> bool {
+        (w.namespace.is_empty() || meta::namespace(v) == w.namespace)
+            && field_selector_matches(&w.field_selector, v)
+            && (w.label_selector.is_empty() || meta::label_selector_matches(&w.label_selector, &meta::labels(v)))
+    }
+
     pub fn remove_watchers(&mut self, subscriber: usize) {
         for w in self.watchers.iter_mut().filter(|w| w.subscriber == subscriber) {
             w.resource = "";

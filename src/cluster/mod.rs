@@ -18,6 +18,7 @@ use crate::sim::{MsgId, Queue, Rng};
 use crate::trace::{Actor, MessageKind, Trace};
 
 mod network;
+pub mod reflector;
 mod view;
 pub use network::{parse_url, HttpResult, NGINX_WELCOME};
 pub use view::ClusterView;
@@ -182,6 +183,7 @@ pub struct Ctx<'a, T> {
     /// The message being handled: the cause of everything this handler does.
     pub cause: Option<MsgId>,
     foreground: &'a mut usize,
+    informers: &'a mut reflector::Informers,
     _timer: PhantomData<fn(T)>,
 }
 
@@ -200,6 +202,7 @@ impl Ctx<'_, AnyTimer> {
             identity: self.identity,
             cause: self.cause,
             foreground: &mut *self.foreground,
+            informers: &mut *self.informers,
             _timer: PhantomData,
         };
         f(&mut t);
@@ -252,9 +255,21 @@ impl<'a, T: fmt::Display + 'static> Ctx<'a, T> {
         }
         let base = info.collection_path(namespace);
         let list_path = if q.is_empty() { base.clone() } else { format!("{}?{}", base, q.join("&")) };
-        let resp = self.request(Method::Get, &list_path, None);
+        // the reflector retries a failed LIST with back-off (800 ms doubling, at most 30 s) before
+        // it watches: an informer never starts from a list it did not get
+        let mut resp = self.request(Method::Get, &list_path, None);
+        let mut wait = REFLECTOR_BACKOFF_MS;
+        for _ in 0..REFLECTOR_MAX_RELISTS {
+            if resp.ok() {
+                break;
+            }
+            self.now += wait;
+            wait = (wait * 2).min(REFLECTOR_BACKOFF_MAX_MS);
+            resp = self.request(Method::Get, &list_path, None);
+        }
         let items = resp.body.get("items").and_then(|i| i.as_array()).cloned().unwrap_or_default();
         let rv = meta::get_str(&resp.body, &["metadata", "resourceVersion"]).to_string();
+        self.informers.listed(self.me, info.resource, &items, rv.parse().unwrap_or(0));
         let mut wq = q.clone();
         wq.push("allowWatchBookmarks=true".into());
         wq.push(format!("resourceVersion={}", rv));
@@ -446,6 +461,12 @@ fn send_batch(
     all.into_iter().map(|(_, x)| x).collect()
 }
 
+/// The reflector's back-off after a failed LIST (`reflector.go`: 800 ms initial, 30 s cap), and
+/// how many LISTs kubesim tries before giving up (a bound; client-go goes on forever).
+const REFLECTOR_BACKOFF_MS: i64 = 800;
+const REFLECTOR_BACKOFF_MAX_MS: i64 = 30_000;
+const REFLECTOR_MAX_RELISTS: usize = 20;
+
 /// How often client-go's REST client resends a request answered 429 with Retry-After
 /// (`rest.Config`'s default `maxRetries`, 10) before giving the error to its caller.
 const CLIENT_MAX_RETRIES: u32 = 10;
@@ -502,6 +523,8 @@ pub struct Cluster {
     /// Events of kubectl's open watch (`rollout status`), in the order they arrived.
     client_events: Vec<(EventType, Rc<Value>)>,
     client_watch_open: bool,
+    /// What each component's informers hold, for the reflector's resume and relist.
+    informers: reflector::Informers,
 }
 
 /// The subscriber number of kubectl's watch: not a component, so its deliveries go to
@@ -536,6 +559,7 @@ impl Cluster {
             foreground: 0,
             client_events: Vec::new(),
             client_watch_open: false,
+            informers: reflector::Informers::default(),
         };
         // kube-apiserver's bootstrap controller creates the system namespaces.
         let apiserver_id = Identity {
@@ -590,6 +614,7 @@ impl Cluster {
             identity: &slot.identity,
             cause,
             foreground: &mut self.foreground,
+            informers: &mut self.informers,
             _timer: PhantomData,
         };
         f(comp.as_mut(), &mut ctx);
@@ -616,6 +641,7 @@ impl Cluster {
             return Err(format!("kubesim does not restart {}", actor));
         };
         self.api.remove_watchers(idx);
+        self.informers.forget(idx);
         let lost = self.queue.drain_where(|d| d.to == idx);
         let lost_foreground = lost.iter().filter(|d| !d.background).count();
         self.foreground = self.foreground.saturating_sub(lost_foreground);
@@ -739,6 +765,9 @@ impl Cluster {
             Some(c) if c.component.is_some() => c.actor.clone(),
             _ => return true,
         };
+        if let Input::Watch { resource, event_type, object } = &d.input {
+            self.informers.delivered(d.to, resource.info().resource, *event_type, object);
+        }
         let cause = match &d.input {
             Input::Watch { resource, event_type, object } => Some(self.trace.push(
                 self.now,

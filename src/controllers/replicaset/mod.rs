@@ -193,6 +193,7 @@ impl ReplicaSetController {
         let wall = time::EPOCH_MS + ctx.now;
         // status counts what the informer has seen (new pods arrive through the watch)
         let new_status = ru::calculate_replica_set_status_with_error(&rs, &filtered, err.as_deref(), wall);
+        let mut status_err = false;
         if rs.get("status") != Some(&new_status) {
             let mut copy = rs.clone();
             copy["status"] = new_status.clone();
@@ -200,6 +201,9 @@ impl ReplicaSetController {
             let resp = ctx.request(Method::Put, &path, Some(copy));
             if resp.ok() {
                 self.replica_sets.apply(EventType::Modified, &resp.body);
+            } else if resp.code != 404 {
+                // updateReplicaSetStatus's error is the sync's error: requeued below
+                status_err = true;
             }
         }
         // minReadySeconds: check again when pods should have become available
@@ -212,7 +216,7 @@ impl ReplicaSetController {
         }
         // handleErr: a failed sync comes back after the rate limiter's back-off; a good one
         // is forgotten
-        if err.is_some() {
+        if err.is_some() || status_err {
             match self.queue.backoff(key) {
                 (delay, true) => ctx.after(delay, Timer::Requeue(key.to_string()), false),
                 (delay, false) => ctx.after_background(delay, Timer::Requeue(key.to_string())),
