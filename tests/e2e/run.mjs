@@ -8,14 +8,16 @@
 // state with fewer pods; keyboard control; an Apply error lands on its line; the language switch;
 // a shared link reopens the very same state; the rollback preset plays to its end and the Rollout
 // tab shows the reused ReplicaSet; hostile input (hostile.mjs: XSS payloads stay text, huge and
-// malformed links are refused, a 2 MB paste stays bounded). Saves docs/screenshot-{default,embed,ko}.png
-// and docs/screenshot-link-refused{,-375}.png.
+// malformed links are refused, a 2 MB paste stays bounded); seed 000's audit questions in the Audit
+// panel's Logs Insights box (audit.mjs). Saves docs/screenshot-{default,embed,ko}.png,
+// docs/screenshot-link-refused{,-375}.png and docs/screenshot-audit{,-375}.png.
 // Env: KUBESIM_DIST (dist/), CHROMIUM (/usr/bin/chromium), SHOTS (docs/), E2E_HEADFUL=1.
 import fs from "node:fs";
 import path from "node:path";
 import { chromium } from "playwright-core";
 import { serve, chromeArgs } from "./serve.mjs";
 import { hostile } from "./hostile.mjs";
+import { audit } from "./audit.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
 const dist = process.env.KUBESIM_DIST ?? path.join(root, "dist");
@@ -396,6 +398,8 @@ try {
   });
 
   await hostile({ browser, url, check, assert, errors, shots });
+
+  await audit({ browser, url, check, assert, errors, shots });
 
   await check("no uncaught errors", async () => {
     assert(errors.length === 0, errors.join("\n"));
