@@ -362,3 +362,77 @@ fn write(v: &Value, shape: Shape, out: &mut String) {
         Value::Null => out.push_str("null"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::policy::{Policy, PolicyRule};
+    use super::*;
+
+    fn admin() -> Identity {
+        crate::cluster::kubectl_identity()
+    }
+
+    fn send(api: &mut ApiServer, rng: &mut Rng, method: Method, path: &str, body: Option<Value>) -> Response {
+        let req = Request::new(method, path, body);
+        let ri = RequestInfo::parse(method, path);
+        api.handle(&req, &ri, &admin(), 1_000, rng).response
+    }
+
+    fn events(api: &ApiServer) -> Vec<Value> {
+        api.audit_log().iter().map(|l| serde_json::from_str(l).expect("json line")).collect()
+    }
+
+    #[test]
+    fn levels_bodies_stages_and_truncation() {
+        let mut api = ApiServer::default();
+        let mut rng = Rng::new(1);
+        send(&mut api, &mut rng, Method::Post, "/api/v1/namespaces", Some(json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "default"}})));
+        // a Pod whose event is over the bound: its bodies go, the annotation says so
+        let big = "x".repeat(MAX_EVENT_BYTES);
+        let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "big"}, "spec": {"containers": [{"name": "c", "image": "nginx:1.27", "env": [{"name": "A", "value": big}]}]}});
+        assert_eq!(send(&mut api, &mut rng, Method::Post, "/api/v1/namespaces/default/pods", Some(pod)).code, 201);
+        let ev = events(&api).pop().expect("event");
+        assert_eq!((ev["level"].as_str(), ev["annotations"]["audit.k8s.io/truncated"].as_str()), (Some("RequestResponse"), Some("true")));
+        assert!(ev.get("requestObject").is_none() && ev.get("responseObject").is_none());
+        assert_eq!(ev["objectRef"]["name"], "big");
+        // a read is logged at Request without bodies; a 404's Status fills responseStatus
+        assert_eq!(send(&mut api, &mut rng, Method::Get, "/api/v1/namespaces/default/pods/none", None).code, 404);
+        let ev = events(&api).pop().expect("event");
+        assert_eq!(ev["level"], "Request");
+        assert_eq!(ev["responseStatus"], json!({"metadata": {}, "status": "Failure", "message": "pods \"none\" not found", "reason": "NotFound", "details": {"name": "none", "kind": "pods"}, "code": 404}));
+        assert!(ev.get("responseObject").is_none());
+        // core Events are not logged at all
+        let n = api.audit_log().len();
+        send(&mut api, &mut rng, Method::Post, "/api/v1/namespaces/default/events", Some(json!({"apiVersion": "v1", "kind": "Event", "metadata": {"name": "e"}, "involvedObject": {"kind": "Pod", "name": "big"}})));
+        assert_eq!(api.audit_log().len(), n);
+        assert_eq!(api.requests_handled(), 4);
+        assert_eq!(api.audit_request_seqs(), &[1, 2, 3]);
+        // a policy that keeps RequestReceived: two events for one request, the first without a response
+        let mut rule: PolicyRule = Policy::eks().rules.pop().expect("rule");
+        rule.omit_stages.clear();
+        rule.level = Level::Request;
+        api.audit_policy = Policy { rules: vec![rule], omit_stages: vec![], omit_managed_fields: false };
+        send(&mut api, &mut rng, Method::Put, "/api/v1/namespaces/default", Some(json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "default", "labels": {"a": "b"}}})));
+        let evs = events(&api);
+        let (rr, rc) = (&evs[evs.len() - 2], &evs[evs.len() - 1]);
+        assert_eq!((rr["stage"].as_str(), rc["stage"].as_str()), (Some("RequestReceived"), Some("ResponseComplete")));
+        assert!(rr.get("responseStatus").is_none() && rr.get("requestObject").is_none() && rr["requestReceivedTimestamp"] == rr["stageTimestamp"]);
+        assert_eq!(rc["requestObject"]["metadata"]["labels"]["a"], "b");
+        assert_eq!((rc["objectRef"]["namespace"].as_str(), rc["objectRef"]["name"].as_str()), (Some("default"), Some("default")));
+        assert_eq!(&api.audit_request_seqs()[3..], &[5, 5]);
+    }
+
+    #[test]
+    fn lines_follow_the_go_structs() {
+        let ev = json!({
+            "annotations": {"b": "1", "a": "2"}, "stageTimestamp": "t", "objectRef": {"subresource": "binding", "apiVersion": "v1", "name": "p", "resource": "pods", "uid": "u"},
+            "kind": "Event", "requestURI": "/x?a=1&b=<2>", "user": {"groups": ["g"], "username": "u"},
+            "responseStatus": {"code": 404, "metadata": {}, "details": {"kind": "pods", "group": "", "name": "p"}, "reason": "NotFound"},
+            "requestObject": {"spec": {"b": 1, "a": 2}, "metadata": {"namespace": "d", "name": "n", "uid": "x"}, "apiVersion": "v1", "kind": "Pod", "status": {}}
+        });
+        assert_eq!(
+            audit_json(&ev),
+            r#"{"kind":"Event","requestURI":"/x?a=1\u0026b=\u003c2\u003e","user":{"username":"u","groups":["g"]},"objectRef":{"resource":"pods","name":"p","uid":"u","apiVersion":"v1","subresource":"binding"},"responseStatus":{"metadata":{},"reason":"NotFound","details":{"name":"p","kind":"pods"},"code":404},"requestObject":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"n","namespace":"d","uid":"x"},"spec":{"a":2,"b":1},"status":{}},"stageTimestamp":"t","annotations":{"a":"2","b":"1"}}"#
+        );
+    }
+}
