@@ -94,10 +94,15 @@ fn parse_duration_ms(s: &str) -> Result<i64, String> {
     Ok(v * unit)
 }
 
-const SIM_USAGE: &str = "usage: sim settle | sim advance DURATION | sim addon coredns | sim node add|fail|recover NAME | sim fault restart COMPONENT | sim node iptables NAME | sim curl NODE:NODEPORT | sim trace [--net] | sim audit [--verb V] [--resource R] [--user U] | sim etcd get KEY [--rev N] | sim etcd keys [PREFIX]";
+const SIM_USAGE: &str = "usage: sim settle | sim advance DURATION | sim addon coredns | sim node add|fail|recover NAME | sim fault restart COMPONENT | sim node iptables NAME | sim curl NODE:NODEPORT | sim trace [--net] | sim audit [--verb V] [--resource R] [--user U] | sim audit policy | sim audit query 'QUERY' | sim etcd get KEY [--rev N] | sim etcd keys [PREFIX]";
 
 /// Runs one `sim …` command.
 pub fn sim_command(c: &mut Cluster, sb: &mut Sandbox, args: &[String]) -> Result<String, String> {
+    sim_command_with_stdin(c, sb, args, None)
+}
+
+/// Runs one `sim …` command whose heredoc, if any, is `stdin` (`sim audit query <<EOF`).
+pub fn sim_command_with_stdin(c: &mut Cluster, sb: &mut Sandbox, args: &[String], stdin: Option<&str>) -> Result<String, String> {
     let a: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
     match a.as_slice() {
         ["settle"] => {
@@ -277,6 +282,19 @@ pub fn sim_command(c: &mut Cluster, sb: &mut Sandbox, args: &[String]) -> Result
             sb.trace_cursor = c.trace().total();
             Ok(s)
         }
+        ["audit", "policy"] => Ok(c.view().audit_policy().to_yaml()),
+        ["audit", "query", words @ ..] => {
+            // the query as an argument (quoted) or as the heredoc: every event kept so far
+            let q = if words.is_empty() { stdin.unwrap_or("").to_string() } else { words.join(" ") };
+            if q.trim().is_empty() {
+                return Err("usage: sim audit query 'QUERY' (or sim audit query <<EOF, the query, EOF): a CloudWatch Logs Insights query over the audit log".into());
+            }
+            let ctx = crate::apiserver::audit::insights::LogContext::eks(c.seed());
+            let r = crate::apiserver::audit::insights::query(&q, c.view().audit(), &ctx).map_err(|e| e.message)?;
+            let mut out = r.to_text();
+            out.push_str(&audit_dropped_note(c));
+            Ok(out)
+        }
         ["audit", filters @ ..] => {
             // optional filters, like the CloudWatch queries of seed 000: --verb V --resource R --user U
             let mut want: Vec<(&str, String)> = Vec::new();
@@ -342,6 +360,23 @@ pub fn sim_command(c: &mut Cluster, sb: &mut Sandbox, args: &[String]) -> Result
         ["time"] => Ok(format!("{} ({})\n", format_ms(c.now()), time::rfc3339(c.now()))),
         _ => Err(SIM_USAGE.into()),
     }
+}
+
+/// What a query over the audit log should say when the oldest events are gone: empty while
+/// every event is kept.
+pub fn audit_dropped_note(c: &Cluster) -> String {
+    let v = c.view();
+    let dropped = v.audit_total() - v.audit().len() as u64;
+    if dropped == 0 {
+        return String::new();
+    }
+    let l = c.limits();
+    format!(
+        "({} older audit events are no longer kept: kube-apiserver keeps at most {} events or {} MiB of them, the newest)\n",
+        dropped,
+        l.max_audit_events,
+        l.max_audit_bytes / (1024 * 1024)
+    )
 }
 
 /// Names of the nodes' kubelets, for the shells.

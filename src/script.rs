@@ -15,6 +15,8 @@
 //!   answers the next matching requests with 409, 429 (Retry-After: 1), 500 or 504;
 //! - `sim trace` — the trace messages recorded since the previous `sim trace`;
 //! - `sim audit` — the audit events since the previous `sim audit`, as JSON lines;
+//!   `sim audit policy` — the audit policy as YAML; `sim audit query 'QUERY'` (or the query as
+//!   a heredoc) — a CloudWatch Logs Insights query over the audit log;
 //! - `sim etcd get KEY [--rev N]` — the stored JSON value; `sim etcd keys [PREFIX]`;
 //! - `# comments` and blank lines.
 //!
@@ -110,7 +112,7 @@ pub fn exec(cluster: &mut Cluster, sb: &mut sandbox::Sandbox, c: &Command, read_
     };
     match args.first().map(|s| s.as_str()) {
         Some("kubectl") | Some("k") => kubectl::run(cluster, &args[1..], c.stdin.as_deref(), read_file).combined(),
-        Some("sim") => match sandbox::sim_command(cluster, sb, &args[1..]) {
+        Some("sim") => match sandbox::sim_command_with_stdin(cluster, sb, &args[1..], c.stdin.as_deref()) {
             Ok(s) => s,
             Err(e) => format!("error: {}\n", e),
         },

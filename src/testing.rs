@@ -10,6 +10,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("seed004_apply"),
     scenario!("seed004_chain"),
     scenario!("seed000_audit"),
+    scenario!("seed000_queries"),
     scenario!("apply_update"),
     scenario!("multi_document"),
     scenario!("conflict"),

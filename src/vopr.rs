@@ -174,11 +174,20 @@ pub fn check_state(c: &Cluster) -> Result<u64, String> {
     // is a new Pod, so a create resets its count
     let mut bindings: BTreeMap<String, usize> = BTreeMap::new();
     for line in c.view().audit() {
+        // only creates on pods matter: skip the others' bodies unparsed
+        if !line.contains("\"verb\":\"create\"") || !line.contains("\"resource\":\"pods\"") {
+            continue;
+        }
         let Ok(ev) = serde_json::from_str::<Value>(line) else { continue };
         if ev["responseStatus"]["code"] != 201 || meta::get_str(&ev, &["objectRef", "resource"]) != "pods" {
             continue;
         }
-        let key = format!("{}/{}", meta::get_str(&ev, &["objectRef", "namespace"]), meta::get_str(&ev, &["objectRef", "name"]));
+        // a create with generateName has no objectRef name: the response names the Pod
+        let name = match meta::get_str(&ev, &["objectRef", "name"]) {
+            "" => meta::get_str(&ev, &["responseObject", "metadata", "name"]),
+            n => n,
+        };
+        let key = format!("{}/{}", meta::get_str(&ev, &["objectRef", "namespace"]), name);
         match meta::get_str(&ev, &["objectRef", "subresource"]) {
             "binding" => {
                 let k = bindings.entry(key.clone()).or_default();

@@ -6,12 +6,13 @@
 //! `pkg/registry/core/pod/storage/storage.go` (the `binding` subresource), the audit filter
 //! `staging/src/k8s.io/apiserver/pkg/endpoints/filters/audit.go`, and the watch cache. Files: this one
 //! (the server, request dispatch, storage and the watch cache), `create.rs`, `update.rs`,
-//! `delete.rs`, `binding.rs`, `watch.rs` (watchers and fan-out), `audit.rs`.
+//! `delete.rs`, `binding.rs`, `watch.rs` (watchers and fan-out), `audit/` (the audit policy, events and
+//! the Logs Insights queries over them).
 //!
 //! What kubesim keeps: upstream URL paths, verbs, status codes and `Status` error bodies; strict field
 //! validation, defaulting, validation; `generateName`, uid, creationTimestamp, generation,
 //! resourceVersion = etcd mod revision; optimistic concurrency; graceful deletion of pods; finalizers
-//! for foreground/orphan deletion; one Metadata-level audit event per request; watches with label and
+//! for foreground/orphan deletion; audit events at the level EKS's audit policy gives each request; watches with label and
 //! field selectors that see ADDED/MODIFIED/DELETED as objects enter and leave the selection.
 //!
 //! What kubesim simplifies: no authentication or RBAC (identities are given, every request is
@@ -25,7 +26,7 @@ use crate::api::{defaults, field, meta, names, patch, quota, schema, time, valid
 use crate::api::request::{EventType, Identity, Method, PatchType, Request, RequestInfo, Response};
 
 pub mod apply;
-mod audit;
+pub mod audit;
 mod binding;
 mod create;
 mod delete;
@@ -70,6 +71,9 @@ pub struct Limits {
     pub max_body_bytes: usize,
     /// Audit events kept in memory.
     pub max_audit_events: usize,
+    /// Bytes of audit events kept in memory (the request and response bodies make lines of a
+    /// few KiB): past it the oldest half goes, counted in `audit_total`.
+    pub max_audit_bytes: usize,
     /// kubesim refuses Deployments/ReplicaSets asking for more replicas than this.
     pub max_replicas: i64,
     /// etcd revisions kept before automatic compaction (the page's time travel reads old ones).
@@ -78,7 +82,7 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_objects: 250_000, max_body_bytes: 3 * 1024 * 1024, max_audit_events: 200_000, max_replicas: 5_000, etcd_history: 200_000 }
+        Limits { max_objects: 250_000, max_body_bytes: 3 * 1024 * 1024, max_audit_events: 200_000, max_audit_bytes: 128 * 1024 * 1024, max_replicas: 5_000, etcd_history: 200_000 }
     }
 }
 
@@ -87,7 +91,14 @@ pub struct ApiServer {
     /// Audit events, one JSON line each (field order as the log backend writes them). Kept as text:
     /// a parsed `Value` per request would cost several KiB each in a long run.
     audit: Vec<String>,
+    /// For each kept line, the number of the request it records (see [`ApiServer::requests_handled`]).
+    audit_seq: Vec<u64>,
+    audit_bytes: usize,
     audit_dropped: u64,
+    /// The audit policy ([`audit::policy::Policy::eks`]).
+    audit_policy: audit::policy::Policy,
+    /// Requests handled so far (including those the policy does not log).
+    requests: u64,
     watchers: Vec<Watcher>,
     /// Watch index (the watch cache's "triggers"): kubelets watch pods with
     /// `fieldSelector=spec.nodeName=NODE`; an event is only offered to the two kubelets whose node
@@ -203,7 +214,11 @@ impl ApiServer {
         ApiServer {
             etcd,
             audit: Vec::new(),
+            audit_seq: Vec::new(),
+            audit_bytes: 0,
             audit_dropped: 0,
+            audit_policy: audit::policy::Policy::eks(),
+            requests: 0,
             watchers: Vec::new(),
             node_watchers: Default::default(),
             general_watchers: Default::default(),
@@ -236,6 +251,25 @@ impl ApiServer {
     /// Forgets the audit events so far, uncounted (the bootstrap's requests are not a learner's).
     pub fn clear_audit(&mut self) {
         self.audit.clear();
+        self.audit_seq.clear();
+        self.audit_bytes = 0;
+    }
+
+    /// For each kept audit line, the number of the request it records: the n-th call of
+    /// [`ApiServer::handle`] is request n (from 1). A request the policy does not log has no
+    /// line; one whose `RequestReceived` stage is logged has two.
+    pub fn audit_request_seqs(&self) -> &[u64] {
+        &self.audit_seq
+    }
+
+    /// Requests handled so far.
+    pub fn requests_handled(&self) -> u64 {
+        self.requests
+    }
+
+    /// Bytes of the audit lines kept.
+    pub fn audit_bytes(&self) -> usize {
+        self.audit_bytes
     }
 
     pub fn audit_total(&self) -> u64 {
@@ -345,6 +379,7 @@ impl ApiServer {
     /// etcd changes made and the watch deliveries they cause. Never panics.
     pub fn handle(&mut self, req: &Request, ri: &RequestInfo, who: &Identity, now_ms: i64, rng: &mut Rng) -> Outcome {
         let audit_id = rng.uuid();
+        self.requests += 1;
         let mut changes = Vec::new();
         let mut watch_registered = false;
         let target = self.resolve(ri);
@@ -362,7 +397,7 @@ impl ApiServer {
                 }
             }
         };
-        self.record_audit(req, ri, target.as_ref().ok(), who, &response, now_ms, audit_id);
+        self.record_audit(req, ri, target.as_ref().ok(), who, &response, now_ms, audit_id, self.requests);
         let deliveries = self.fan_out(&changes);
         Outcome { response, changes, deliveries, watch_registered, proxy: self.pending_proxy.take() }
     }

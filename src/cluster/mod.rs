@@ -513,6 +513,8 @@ impl Default for ClusterConfig {
 /// into its parts.
 pub struct Cluster {
     now: i64,
+    /// The seed the cluster was made with.
+    seed: u64,
     rng: Rng,
     api: ApiServer,
     trace: Trace,
@@ -544,12 +546,23 @@ pub fn kubectl_identity() -> Identity {
 }
 
 impl Cluster {
+    /// The seed the cluster was made with (its runs repeat with it).
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The API server's limits, as configured.
+    pub fn limits(&self) -> &Limits {
+        &self.config.limits
+    }
+
     /// An empty control plane (namespaces default and kube-system exist), no components.
     pub fn bare(seed: u64, config: ClusterConfig) -> Cluster {
         let trace = Trace::new(config.trace_limit);
         let api = ApiServer::new(config.limits.clone());
         let mut c = Cluster {
             now: 0,
+            seed,
             rng: Rng::new(seed),
             api,
             trace,

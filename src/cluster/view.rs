@@ -88,6 +88,22 @@ impl<'a> ClusterView<'a> {
         self.c.api.audit_total()
     }
 
+    /// For each kept audit line, the number of the request it records (see
+    /// [`ApiServer::audit_request_seqs`](crate::apiserver::ApiServer::audit_request_seqs)).
+    pub fn audit_request_seqs(&self) -> &'a [u64] {
+        self.c.api.audit_request_seqs()
+    }
+
+    /// Requests kube-apiserver has handled, logged or not.
+    pub fn requests_handled(&self) -> u64 {
+        self.c.api.requests_handled()
+    }
+
+    /// The audit policy kube-apiserver applies.
+    pub fn audit_policy(&self) -> &'a crate::apiserver::audit::policy::Policy {
+        self.c.api.audit_policy()
+    }
+
     /// kube-scheduler's scheduling attempts (oldest first; the oldest are dropped past a bound).
     pub fn scheduler_attempts(&self) -> &'a [Attempt] {
         self.c

@@ -15,7 +15,7 @@ use crate::kubectl::{self, printers};
 use crate::scheduler::Attempt;
 use crate::sandbox::{self, Sandbox};
 use crate::script::{self, Command};
-use crate::trace::{Message, MessageKind, MsgId};
+use crate::trace::{Actor, Message, MessageKind, MsgId};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use crate::sim::sort::CompactSort;
@@ -26,7 +26,8 @@ pub struct Step {
     pub msg: Message,
     /// etcd revision visible after this message (the highest revision written so far).
     pub rev: i64,
-    /// Audit lines (absolute count in `api.audit`) after this message.
+    /// Audit lines recorded after this message (an absolute count, as `audit_total`: lines the
+    /// API server no longer keeps are counted).
     pub audit: usize,
     /// Index into [`Session::segments`].
     pub segment: usize,
@@ -47,6 +48,14 @@ pub struct AuditRow {
     pub user: String,
     pub user_agent: String,
     pub code: i64,
+    /// The audit level the policy gave the request (`Metadata`, `Request`, `RequestResponse`).
+    pub level: String,
+    /// `objectRef.resource` (`pods` also for `pods/binding`, as the learner's queries filter it).
+    pub resource: String,
+    /// `objectRef.name`, or for a create of a generated name `responseObject.metadata.name`.
+    pub name: String,
+    /// `requestObject.kind` (empty below level Request, and for requests without a body).
+    pub kind: String,
     /// The step (index into `steps`) of the request.
     pub step: usize,
 }
@@ -161,6 +170,8 @@ pub struct Session {
     pub base_audit: usize,
     pub base_time: i64,
     last_id: MsgId,
+    /// The number kube-apiserver gives the next request it handles (audit lines carry it).
+    next_request: u64,
     pub steps: Vec<Step>,
     pub segments: Vec<Segment>,
     pub audit_rows: Vec<AuditRow>,
@@ -250,8 +261,9 @@ impl Session {
         Session {
             seed,
             base_rev: cluster.view().etcd_revision(),
-            base_audit: cluster.view().audit().len(),
+            base_audit: cluster.view().audit_total() as usize,
             base_time: cluster.now(),
+            next_request: cluster.view().requests_handled() + 1,
             cluster,
             sandbox,
             last_id,
@@ -304,12 +316,25 @@ impl Session {
             if let MessageKind::EtcdTxn { revision, .. } = &m.kind {
                 rev = rev.max(*revision);
             }
-            if let MessageKind::Request { .. } = &m.kind {
-                let row = self.cluster.view().audit().get(audit).map(|l| audit_row(l, start + self.staged.len()));
-                if let Some(r) = row {
-                    self.audit_rows.push(r);
+            if matches!(m.kind, MessageKind::Request { .. }) && m.to == Actor::ApiServer {
+                // the request's audit lines: none when the policy says None
+                let seq = self.next_request;
+                self.next_request += 1;
+                let view = self.cluster.view();
+                let dropped = view.audit_total() as usize - view.audit().len();
+                let seqs = view.audit_request_seqs();
+                audit = audit.max(dropped);
+                while let Some(&line_seq) = audit.checked_sub(dropped).and_then(|i| seqs.get(i)) {
+                    if line_seq > seq {
+                        break;
+                    }
+                    if line_seq == seq {
+                        if let Some(l) = view.audit().get(audit - dropped) {
+                            self.audit_rows.push(audit_row(l, start + self.staged.len()));
+                        }
+                    }
+                    audit += 1;
                 }
-                audit += 1;
             }
             self.staged.push(Step { msg: m.clone(), rev, audit, segment: seg });
         }
@@ -740,6 +765,42 @@ impl Session {
         &self.audit_rows[..n]
     }
 
+    /// The audit lines kube-apiserver still keeps, up to the position (those of the cluster's
+    /// start included: the log a query searches).
+    pub fn audit_lines_upto(&self, pos: usize) -> &[String] {
+        let view = self.cluster.view();
+        let dropped = view.audit_total() as usize - view.audit().len();
+        let lines = view.audit();
+        &lines[..self.audit_at(pos).saturating_sub(dropped).min(lines.len())]
+    }
+
+    /// Audit events recorded but no longer kept (kube-apiserver's bounds), for the panel to say.
+    pub fn audit_dropped(&self) -> u64 {
+        let view = self.cluster.view();
+        view.audit_total() - view.audit().len() as u64
+    }
+
+    /// The values the Audit panel's filters offer: (resources, verbs, users) of the rows up to the
+    /// position, each sorted and without repeats.
+    pub fn audit_filter_options(&self, pos: usize) -> (Vec<String>, Vec<String>, Vec<String>) {
+        let mut sets: [std::collections::BTreeSet<&str>; 3] = Default::default();
+        for r in self.audit_upto(pos) {
+            if !r.resource.is_empty() {
+                sets[0].insert(&r.resource);
+            }
+            sets[1].insert(&r.verb);
+            sets[2].insert(&r.user);
+        }
+        let [a, b, c] = sets.map(|s| s.into_iter().map(str::to_string).collect::<Vec<_>>());
+        (a, b, c)
+    }
+
+    /// A CloudWatch Logs Insights query over the audit log as it is at the position.
+    pub fn audit_query(&self, pos: usize, text: &str) -> Result<crate::apiserver::audit::insights::Results, crate::apiserver::audit::insights::QueryError> {
+        let ctx = crate::apiserver::audit::insights::LogContext::eks(self.cluster.seed());
+        crate::apiserver::audit::insights::query(text, self.audit_lines_upto(pos), &ctx)
+    }
+
     /// Keys under /registry/ as of the position, with their mod revision.
     pub fn etcd_keys(&self, pos: usize) -> Vec<(String, i64)> {
         self.cluster
@@ -1027,12 +1088,20 @@ pub fn json_diff(old: &Value, new: &Value) -> Vec<DiffLine> {
 
 fn audit_row(line: &str, step: usize) -> AuditRow {
     let v: Value = serde_json::from_str(line).unwrap_or(Value::Null);
+    let name = match meta::get_str(&v, &["objectRef", "name"]) {
+        "" => meta::get_str(&v, &["responseObject", "metadata", "name"]),
+        n => n,
+    };
     AuditRow {
         verb: meta::get_str(&v, &["verb"]).to_string(),
         uri: meta::get_str(&v, &["requestURI"]).to_string(),
         user: meta::get_str(&v, &["user", "username"]).to_string(),
         user_agent: meta::get_str(&v, &["userAgent"]).to_string(),
         code: meta::get_i64(&v, &["responseStatus", "code"]).unwrap_or(0),
+        level: meta::get_str(&v, &["level"]).to_string(),
+        resource: meta::get_str(&v, &["objectRef", "resource"]).to_string(),
+        name: name.to_string(),
+        kind: meta::get_str(&v, &["requestObject", "kind"]).to_string(),
         step,
     }
 }
@@ -1305,12 +1374,29 @@ mod tests {
         let objs: Vec<String> = s.objects_lines(end).into_iter().map(|l| l.text).collect();
         assert!(objs.iter().filter(|l| l.contains(" Running ")).count() == 3, "{:?}", objs);
         assert!(objs[0].starts_with("NAME"));
-        // audit rows: one per request, first is kubectl's GET
+        // audit rows: one per request the policy logs, first is kubectl's GET
         let a = s.audit_upto(end);
         assert_eq!(a[0].verb, "get");
-        assert_eq!(a[1].verb, "create");
-        assert_eq!(a[1].user, "kubernetes-admin");
-        assert_eq!(a.len(), s.steps.iter().filter(|st| matches!(st.msg.kind, MessageKind::Request { .. })).count());
+        assert_eq!((a[0].level.as_str(), a[0].code), ("Request", 404));
+        assert_eq!((a[1].verb.as_str(), a[1].user.as_str(), a[1].level.as_str()), ("create", "kubernetes-admin", "RequestResponse"));
+        assert_eq!((a[1].resource.as_str(), a[1].name.as_str(), a[1].kind.as_str()), ("deployments", "nginx-deployment", "Deployment"));
+        assert_eq!(a.len() as u64, s.cluster.view().audit_total() - s.base_audit as u64);
+        let requests = s.steps.iter().filter(|st| matches!(st.msg.kind, MessageKind::Request { .. }) && st.msg.to == Actor::ApiServer).count();
+        assert!(a.len() < requests, "the policy drops core Events and the kubelets' Node reads: {} of {}", a.len(), requests);
+        // rows sit on the step of their request
+        for r in a {
+            assert!(matches!(&s.steps[r.step].msg.kind, MessageKind::Request { uri, .. } if *uri == r.uri), "{:?}", r);
+        }
+        // a pod created by the replicaset controller is named by its response
+        let pod = a.iter().find(|r| r.resource == "pods" && r.verb == "create" && r.kind == "Pod").expect("pod create");
+        assert!(pod.name.starts_with("nginx-deployment-"), "{:?}", pod);
+        let (res, verbs, users) = s.audit_filter_options(end);
+        assert!(res.contains(&"replicasets".to_string()) && verbs.contains(&"patch".to_string()) && users.contains(&"system:kube-scheduler".to_string()));
+        let q = s.audit_query(end, "fields requestObject.kind | filter objectRef.resource = \"pods\" and verb = \"create\" and user.username = \"system:kube-scheduler\"").expect("query");
+        assert_eq!(q.rows.len(), 3);
+        assert!(q.rows.iter().all(|r| r[0].as_deref() == Some("Binding")));
+        assert_eq!(s.audit_query(0, "fields verb | filter objectRef.resource = \"pods\" and verb = \"create\"").expect("query").rows.len(), 0);
+        assert!(s.audit_query(end, "fields verb |").is_err());
         // etcd
         let key = s.last_written_key(end).unwrap();
         let e = s.etcd_entry(&key, end).unwrap();

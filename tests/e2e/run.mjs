@@ -9,9 +9,10 @@
 // a shared link reopens the very same state; the rollback preset plays to its end and the Rollout
 // tab shows the reused ReplicaSet; hostile input (hostile.mjs: XSS payloads stay text, huge and
 // malformed links are refused, a 2 MB paste stays bounded); the embed in a blog page (embed.mjs: the
-// poster under 30 KiB, Play, the iframe's height, 700 and 375 px columns). Saves
-// docs/screenshot-{default,embed,ko}.png, docs/screenshot-embed-{700,375-ko}.png and
-// docs/screenshot-link-refused{,-375}.png.
+// poster under 30 KiB, Play, the iframe's height, 700 and 375 px columns); seed 000's audit
+// questions in the Audit panel's Logs Insights box (audit.mjs). Saves
+// docs/screenshot-{default,embed,ko}.png, docs/screenshot-embed-{700,375-ko}.png,
+// docs/screenshot-link-refused{,-375}.png and docs/screenshot-audit{,-375}.png.
 // Env: KUBESIM_DIST (dist/), CHROMIUM (/usr/bin/chromium), SHOTS (docs/), E2E_HEADFUL=1.
 import fs from "node:fs";
 import path from "node:path";
@@ -19,6 +20,7 @@ import { chromium } from "playwright-core";
 import { serve, chromeArgs } from "./serve.mjs";
 import { hostile } from "./hostile.mjs";
 import { embed } from "./embed.mjs";
+import { audit } from "./audit.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
 const dist = process.env.KUBESIM_DIST ?? path.join(root, "dist");
@@ -482,6 +484,8 @@ try {
   await embed({ browser, url, check, assert, errors, shots });
 
   await hostile({ browser, url, check, assert, errors, shots });
+
+  await audit({ browser, url, check, assert, errors, shots });
 
   await check("no uncaught errors", async () => {
     assert(errors.length === 0, errors.join("\n"));

@@ -97,7 +97,7 @@ pub(super) fn go_g_float(f: f64) -> String {
     }
 }
 
-pub(super) fn json_number(n: &serde_json::Number) -> String {
+pub(crate) fn json_number(n: &serde_json::Number) -> String {
     if n.is_i64() || n.is_u64() {
         n.to_string()
     } else {
@@ -106,7 +106,7 @@ pub(super) fn json_number(n: &serde_json::Number) -> String {
 }
 
 /// Go's JSON string escaping with HTML escaping on (the default of json.Marshal).
-pub(super) fn json_string(s: &str, out: &mut String) {
+pub(crate) fn json_string(s: &str, out: &mut String) {
     out.push('"');
     for c in s.chars() {
         match c {

@@ -3,6 +3,7 @@
 //! and listens to the keyboard. Everything else is a pure reducer ([`State`] + [`Action`]) and
 //! function components that render props.
 
+mod audit;
 mod console;
 mod controls;
 mod diagram;

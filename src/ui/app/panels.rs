@@ -1,6 +1,7 @@
 //! The tabbed panels: Events, Audit log, etcd, Objects (with describe), Rollout, Scheduler, Network — each
 //! shows the state at the current step.
 
+use super::audit::AuditPanel;
 use super::{Action, SessionRef, Tab};
 use crate::trace::format_ms;
 use crate::ui::i18n::{fill, tr, Lang};
@@ -20,9 +21,6 @@ pub struct PanelsProps {
     pub dispatch: Callback<Action>,
 }
 
-/// Rows of the audit table shown at most (the newest).
-const AUDIT_ROWS: usize = 400;
-
 #[function_component(Panels)]
 pub fn panels(p: &PanelsProps) -> Html {
     let lang = p.lang;
@@ -38,7 +36,7 @@ pub fn panels(p: &PanelsProps) -> Html {
             let s = session.rc.borrow();
             match tab {
                 Tab::Events => events(&s, *pos, *lang, *watch, &watch_state),
-                Tab::Audit => audit(&s, *pos, *lang),
+                Tab::Audit => audit(session, *pos, *lang),
                 Tab::Etcd => etcd(&s, *pos, key.clone(), *lang, &d),
                 Tab::Objects => objects(&s, *pos, object.clone(), *lang, &d),
                 Tab::Rollout => rollout(&s, *pos, *lang),
@@ -47,18 +45,7 @@ pub fn panels(p: &PanelsProps) -> Html {
             }
         })
     };
-    // the audit log grows at the bottom: keep it scrolled there
-    {
-        let body_ref = body_ref.clone();
-        use_effect_with((p.pos, p.tab, p.session.version), move |(_, tab, _)| {
-            if *tab == Tab::Audit {
-                if let Some(el) = body_ref.cast::<web_sys::Element>() {
-                    el.set_scroll_top(el.scroll_height());
-                }
-            }
-            || ()
-        });
-    }
+    // (the Audit panel keeps itself scrolled to its newest row)
     let tabs: Html = Tab::ALL
         .iter()
         .map(|tab| {
@@ -152,33 +139,10 @@ fn network(s: &Session, pos: usize, lang: Lang) -> Html {
     }
 }
 
-fn audit(s: &Session, pos: usize, lang: Lang) -> Html {
-    let t = |k: &str| tr(lang, k);
-    let rows = s.audit_upto(pos);
-    if rows.is_empty() {
-        return html! { <p class="muted">{t("audit.empty")}</p> };
-    }
-    let cur = pos.checked_sub(1);
-    let skip = rows.len().saturating_sub(AUDIT_ROWS);
-    html! {
-        <table class="audit" id="audit-table">
-            <thead><tr>
-                <th>{"#"}</th><th>{t("audit.verb")}</th><th>{t("audit.uri")}</th><th>{t("audit.user")}</th><th>{t("audit.useragent")}</th><th>{t("audit.code")}</th>
-            </tr></thead>
-            <tbody>
-                { for rows.iter().enumerate().skip(skip).map(|(i, r)| html! {
-                    <tr class={classes!((Some(r.step) == cur).then_some("cur"), (r.code >= 400).then_some("err"))}>
-                        <td class="num">{i + 1}</td>
-                        <td><span class={classes!("verb", r.verb.clone())}>{r.verb.clone()}</span></td>
-                        <td class="uri">{r.uri.clone()}</td>
-                        <td>{r.user.clone()}</td>
-                        <td class="ua">{r.user_agent.clone()}</td>
-                        <td class="num">{r.code}</td>
-                    </tr>
-                }) }
-            </tbody>
-        </table>
-    }
+/// The Audit log panel ([`super::audit::AuditPanel`]: the log with its filters, the audit
+/// policy, the Logs Insights query box).
+fn audit(session: &SessionRef, pos: usize, lang: Lang) -> Html {
+    html! { <AuditPanel session={session.clone()} pos={pos} lang={lang} /> }
 }
 
 fn etcd(s: &Session, pos: usize, key: Option<String>, lang: Lang, d: &Callback<Action>) -> Html {

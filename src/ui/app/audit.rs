@@ -1,0 +1,266 @@
+//! The Audit log panel: the events kube-apiserver logged up to the current step, filtered by
+//! resource, verb and user; the audit policy that chose their levels; and a CloudWatch Logs
+//! Insights query box over the same log (seed 000's questions). Everything shown is text.
+
+use super::SessionRef;
+use crate::apiserver::audit::insights::Results;
+use crate::ui::i18n::{fill, tr, Lang};
+use yew::prelude::*;
+
+/// Rows of the audit table shown at most (the newest that pass the filters).
+const AUDIT_ROWS: usize = 400;
+/// Rows of a query's results shown at most.
+const QUERY_ROWS: usize = 200;
+/// A cell of the results is cut after this many characters (`@message` is a whole event).
+const CELL_CHARS: usize = 600;
+
+/// Seed 000's first query, as the post prints it.
+pub const SEED000_QUERY: &str = "fields @timestamp, requestURI, verb, requestObject.kind, objectRef.name, user.username, userAgent\n| filter @logStream like /^kube-apiserver-audit/\n| filter objectRef.resource == \"deployments\"\n| filter verb == \"create\"\n| sort @timestamp desc";
+
+#[derive(Properties, PartialEq)]
+pub struct AuditProps {
+    pub session: SessionRef,
+    pub pos: usize,
+    pub lang: Lang,
+}
+
+/// The last query run: its answer or its error, and the step it searched up to.
+#[derive(Clone, PartialEq)]
+struct Ran {
+    pos: usize,
+    outcome: Result<Results, (usize, usize, String)>,
+}
+
+fn select(id: &'static str, label: &str, all: &str, options: &[String], value: &str, onchange: Callback<Event>) -> Html {
+    html! {
+        <label class="audit-filter" for={id}>
+            <span>{label.to_string()}</span>
+            <select id={id} onchange={onchange}>
+                <option value="" selected={value.is_empty()}>{all.to_string()}</option>
+                { for options.iter().map(|o| html! { <option value={o.clone()} selected={o == value}>{o.clone()}</option> }) }
+            </select>
+        </label>
+    }
+}
+
+fn cut(v: &str) -> String {
+    if v.chars().count() > CELL_CHARS {
+        let mut s: String = v.chars().take(CELL_CHARS).collect();
+        s.push('…');
+        s
+    } else {
+        v.to_string()
+    }
+}
+
+#[function_component(AuditPanel)]
+pub fn audit_panel(p: &AuditProps) -> Html {
+    let lang = p.lang;
+    let t = |k: &str| tr(lang, k);
+    let resource = use_state(String::new);
+    let verb = use_state(String::new);
+    let user = use_state(String::new);
+    let query = use_state(|| SEED000_QUERY.to_string());
+    let ran = use_state(|| None::<Ran>);
+    let policy_open = use_state(|| false);
+    let insights_open = use_state(|| false);
+
+    // the log grows at the bottom: keep it scrolled there, unless the policy or the query box is
+    // open (the learner is reading or typing up there)
+    {
+        let quiet = *policy_open || *insights_open;
+        use_effect_with((p.pos, p.session.version), move |_| {
+            if !quiet {
+                if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("panel-body")) {
+                    el.set_scroll_top(el.scroll_height());
+                }
+            }
+            || ()
+        });
+    }
+
+    let s = p.session.rc.borrow();
+    let all_rows = s.audit_upto(p.pos);
+    let (resources, verbs, users) = s.audit_filter_options(p.pos);
+    let on_select = |h: UseStateHandle<String>| Callback::from(move |e: Event| h.set(e.target_unchecked_into::<web_sys::HtmlSelectElement>().value()));
+    let filters = html! {
+        <div class="audit-tools" role="group" aria-label={t("audit.filters")}>
+            { select("audit-resource", t("audit.resource"), t("audit.all"), &resources, &resource, on_select(resource.clone())) }
+            { select("audit-verb", t("audit.verb"), t("audit.all"), &verbs, &verb, on_select(verb.clone())) }
+            { select("audit-user", t("audit.user"), t("audit.all"), &users, &user, on_select(user.clone())) }
+        </div>
+    };
+
+    // the audit policy
+    let ontoggle_policy = {
+        let h = policy_open.clone();
+        Callback::from(move |e: Event| h.set(e.target_unchecked_into::<web_sys::Element>().has_attribute("open")))
+    };
+    let policy = html! {
+        <details class="audit-policy" id="audit-policy" open={*policy_open} ontoggle={ontoggle_policy}>
+            <summary>{t("audit.policy")}</summary>
+            <p class="muted small">{t("audit.policy_note")}</p>
+            <pre class="term" id="audit-policy-yaml">{s.cluster.view().audit_policy().to_yaml()}</pre>
+        </details>
+    };
+
+    // the query box
+    let ontoggle_insights = {
+        let h = insights_open.clone();
+        Callback::from(move |e: Event| h.set(e.target_unchecked_into::<web_sys::Element>().has_attribute("open")))
+    };
+    let oninput = {
+        let q = query.clone();
+        Callback::from(move |e: InputEvent| q.set(e.target_unchecked_into::<web_sys::HtmlTextAreaElement>().value()))
+    };
+    let run = {
+        let (q, ran, session, pos) = (query.clone(), ran.clone(), p.session.clone(), p.pos);
+        Callback::from(move |_: ()| {
+            let s = session.rc.borrow();
+            let outcome = s.audit_query(pos, &q).map_err(|e| (e.line, e.col, e.message));
+            ran.set(Some(Ran { pos, outcome }));
+        })
+    };
+    let onclick = run.reform(|_: MouseEvent| ());
+    // Ctrl/Cmd+Enter runs the query
+    let onkeydown = {
+        let run = run.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Enter" && (e.ctrl_key() || e.meta_key()) {
+                e.prevent_default();
+                run.emit(());
+            }
+        })
+    };
+    let answer = match ran.as_ref() {
+        None => html! {},
+        Some(r) => {
+            let stale = (r.pos != p.pos).then(|| html! { <p class="muted small" id="audit-query-stale">{fill(t("audit.query_stale"), &[("step", r.pos.to_string())])}</p> });
+            let outcome = match &r.outcome {
+                Err((line, col, msg)) => {
+                    // the query's line with a caret under the column
+                    let src_line = query.lines().nth(line.saturating_sub(1)).unwrap_or("").to_string();
+                    let caret = format!("{}^", " ".repeat(src_line.chars().take(*col).count()));
+                    html! {
+                        <div class="query-error" id="audit-query-error" role="alert">
+                            <div>{msg.clone()}</div>
+                            <pre>{src_line}{"\n"}{caret}</pre>
+                        </div>
+                    }
+                }
+                Ok(res) => {
+                    let shown = res.rows.len().min(QUERY_ROWS);
+                    let summary = fill(
+                        t("audit.query_summary"),
+                        &[("shown", res.rows.len().to_string()), ("matched", res.matched.to_string()), ("scanned", res.scanned.to_string()), ("step", r.pos.to_string())],
+                    );
+                    let more = (res.rows.len() > shown).then(|| html! { <p class="muted small">{fill(t("audit.query_more"), &[("n", shown.to_string()), ("total", res.rows.len().to_string())])}</p> });
+                    let table = if res.rows.is_empty() {
+                        html! { <p class="muted" id="audit-query-none">{t("audit.query_none")}</p> }
+                    } else {
+                        html! {
+                            <div class="query-results">
+                                <table class="audit results" id="audit-query-results">
+                                    <thead><tr><th>{"#"}</th>{ for res.columns.iter().map(|c| html! { <th>{c.clone()}</th> }) }</tr></thead>
+                                    <tbody>
+                                        { for res.rows.iter().take(shown).enumerate().map(|(i, row)| html! {
+                                            <tr>
+                                                <td class="num">{i + 1}</td>
+                                                { for row.iter().map(|v| {
+                                                    let v = v.as_deref().unwrap_or("");
+                                                    html! { <td class={classes!("cell", (v.chars().count() <= 24).then_some("short"))}>{cut(v)}</td> }
+                                                }) }
+                                            </tr>
+                                        }) }
+                                    </tbody>
+                                </table>
+                            </div>
+                        }
+                    };
+                    html! { <><p class="muted small" id="audit-query-summary" role="status">{summary}</p>{table}{for more}</> }
+                }
+            };
+            html! { <>{outcome}{for stale}</> }
+        }
+    };
+    let insights = html! {
+        <details class="audit-insights" id="audit-insights" open={*insights_open} ontoggle={ontoggle_insights}>
+            <summary>{t("audit.query")}</summary>
+            <p class="muted small">{t("audit.query_note")}</p>
+            <textarea
+                id="audit-query"
+                class="query"
+                rows="6"
+                spellcheck="false"
+                autocomplete="off"
+                aria-label={t("audit.query")}
+                value={(*query).clone()}
+                oninput={oninput}
+                onkeydown={onkeydown}
+            />
+            <div class="query-actions">
+                <button id="audit-query-run" class="btn primary small" onclick={onclick} title="Ctrl+Enter">{t("audit.query_run")}</button>
+            </div>
+            {answer}
+        </details>
+    };
+
+    // the log itself
+    let dropped = s.audit_dropped();
+    let dropped_note = (dropped > 0).then(|| {
+        let l = s.cluster.limits();
+        html! { <p class="muted small" id="audit-dropped">{fill(t("audit.dropped"), &[("n", dropped.to_string()), ("events", l.max_audit_events.to_string()), ("mib", (l.max_audit_bytes / (1024 * 1024)).to_string())])}</p> }
+    });
+    let body = if all_rows.is_empty() {
+        html! { <p class="muted">{t("audit.empty")}</p> }
+    } else {
+        let cur = p.pos.checked_sub(1);
+        let rows: Vec<(usize, &crate::ui::model::AuditRow)> = all_rows
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| (resource.is_empty() || r.resource == *resource) && (verb.is_empty() || r.verb == *verb) && (user.is_empty() || r.user == *user))
+            .collect();
+        let skip = rows.len().saturating_sub(AUDIT_ROWS);
+        let newest = (skip > 0).then(|| html! { <p class="muted small">{fill(t("audit.newest"), &[("n", AUDIT_ROWS.to_string()), ("total", rows.len().to_string())])}</p> });
+        if rows.is_empty() {
+            html! { <p class="muted" id="audit-nomatch">{t("audit.nomatch")}</p> }
+        } else {
+            html! {
+                <>
+                    {for newest}
+                    <table class="audit" id="audit-table">
+                        <thead><tr>
+                            <th>{"#"}</th><th>{t("audit.verb")}</th><th>{t("audit.uri")}</th><th>{t("audit.name")}</th><th title="requestObject.kind">{t("audit.kind")}</th><th>{t("audit.user")}</th><th>{t("audit.useragent")}</th><th>{t("audit.code")}</th><th>{t("audit.level")}</th>
+                        </tr></thead>
+                        <tbody>
+                            { for rows.iter().skip(skip).map(|(i, r)| html! {
+                                <tr class={classes!((Some(r.step) == cur).then_some("cur"), (r.code >= 400).then_some("err"))}>
+                                    <td class="num">{i + 1}</td>
+                                    <td><span class={classes!("verb", r.verb.clone())}>{r.verb.clone()}</span></td>
+                                    <td class="uri">{r.uri.clone()}</td>
+                                    <td class="name">{r.name.clone()}</td>
+                                    <td class="kind">{r.kind.clone()}</td>
+                                    <td class="user">{r.user.clone()}</td>
+                                    <td class="ua" title={r.user_agent.clone()}>{r.user_agent.clone()}</td>
+                                    <td class="num code">{r.code}</td>
+                                    <td class={classes!("level", r.level.clone())}>{r.level.clone()}</td>
+                                </tr>
+                            }) }
+                        </tbody>
+                    </table>
+                </>
+            }
+        }
+    };
+    html! {
+        <div class="audit-panel">
+            <div class="audit-head">
+                {filters}
+                {policy}
+                {insights}
+            </div>
+            {for dropped_note}
+            {body}
+        </div>
+    }
+}
