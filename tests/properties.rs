@@ -37,7 +37,9 @@ fn invariants_hold_over_random_operations_and_faults() {
     let s = seeds as usize;
     assert!(pods > 15 * s, "only {} pods seen", pods);
     assert!(pending > 0, "no unschedulable pods seen");
-    assert!(deletes > s / 4, "only {} deletes", deletes);
+    // one operation in 22 deletes (faults take 8 of the 22 since API errors, watch drops and
+    // API-server restarts joined them)
+    assert!(deletes > s / 8, "only {} deletes", deletes);
     assert!(daemon_pods > s, "only {} daemon pods seen", daemon_pods);
     assert!(sts > s / 10, "only {} StatefulSet applies", sts);
     assert!(faults > s, "only {} faults injected", faults);

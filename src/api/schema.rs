@@ -2040,3 +2040,72 @@ status: {}
         }
     }
 }
+
+// ---- kubectl explain ------------------------------------------------------------------------
+
+/// What `kubectl explain` prints of one node of a kind's schema: its type as explain names it
+/// (`<integer>`, `<PodSpec>`, `<[]Container>`, `<map[string]string>`) and, for a struct, its
+/// fields and theirs. The embedded schema has names and types, not the API's descriptions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Explained {
+    pub type_name: String,
+    pub fields: Vec<(String, String)>,
+}
+
+fn explain_type(s: &Schema, t: &TypeRef) -> String {
+    match &t.kind {
+        TypeKind::Str | TypeKind::Bytes | TypeKind::Time | TypeKind::MicroTime => "string".into(),
+        TypeKind::Bool => "boolean".into(),
+        TypeKind::I32 | TypeKind::I64 => "integer".into(),
+        TypeKind::F64 => "number".into(),
+        TypeKind::Quantity => "Quantity".into(),
+        TypeKind::IntOrString => "IntOrString".into(),
+        TypeKind::Any => "Object".into(),
+        TypeKind::Struct(i) => s.structs[*i].name.clone(),
+        TypeKind::Slice(e) => format!("[]{}", explain_type(s, e)),
+        TypeKind::Map(e) => format!("map[string]{}", explain_type(s, e)),
+    }
+}
+
+/// The node at `path` (JSON field names) below the root of (api_version, kind). Errors are
+/// kubectl's: `field "x" does not exist`.
+pub fn explain(api_version: &str, kind: &str, path: &[&str]) -> Result<Explained, String> {
+    let s = schema();
+    let root = *s.kinds.get(&(api_version.to_string(), kind.to_string())).ok_or_else(|| format!("kubesim has no schema for {} {}", api_version, kind))?;
+    let mut t = TypeRef { kind: TypeKind::Struct(root), go_name: None };
+    let elem = |t: &TypeRef| -> TypeRef {
+        let mut cur = t.clone();
+        while let TypeKind::Slice(e) | TypeKind::Map(e) = cur.kind.clone() {
+            cur = *e;
+        }
+        cur
+    };
+    for seg in path {
+        let e = elem(&t);
+        let TypeKind::Struct(k) = e.kind else { return Err(format!("field \"{}\" does not exist", seg)) };
+        t = s.structs[k].fields.get(*seg).cloned().ok_or_else(|| format!("field \"{}\" does not exist", seg))?;
+    }
+    let fields = match elem(&t).kind {
+        TypeKind::Struct(k) => s.structs[k].fields.iter().map(|(n, ft)| (n.clone(), explain_type(s, ft))).collect(),
+        _ => Vec::new(),
+    };
+    Ok(Explained { type_name: explain_type(s, &t), fields })
+}
+
+#[cfg(test)]
+mod explain_tests {
+    use super::*;
+
+    #[test]
+    fn explain_walks_the_schema() {
+        let e = explain("apps/v1", "Deployment", &["spec", "strategy", "rollingUpdate"]).unwrap();
+        assert_eq!(e.type_name, "RollingUpdateDeployment");
+        assert_eq!(e.fields, vec![("maxSurge".to_string(), "IntOrString".to_string()), ("maxUnavailable".to_string(), "IntOrString".to_string())]);
+        assert_eq!(explain("apps/v1", "Deployment", &["spec", "replicas"]).unwrap().type_name, "integer");
+        let c = explain("v1", "Pod", &["spec", "containers"]).unwrap();
+        assert_eq!(c.type_name, "[]Container");
+        assert!(c.fields.iter().any(|(n, t)| n == "image" && t == "string"));
+        assert!(explain("v1", "Pod", &["spec", "containers", "resources", "limits"]).unwrap().type_name.starts_with("map[string]"));
+        assert_eq!(explain("v1", "Pod", &["spec", "nope"]).unwrap_err(), "field \"nope\" does not exist");
+    }
+}

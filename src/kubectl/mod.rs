@@ -16,6 +16,7 @@
 mod annotate;
 mod apply;
 mod console;
+mod explain;
 pub use console::WatchTable;
 mod cordon;
 mod create;
@@ -215,7 +216,7 @@ struct Flags {
 }
 
 const KNOWN_COMMANDS: &[&str] = &[
-    "apply", "get", "describe", "delete", "scale", "create", "replace", "cordon", "uncordon", "taint", "label", "annotate", "rollout", "set", "logs", "expose", "exec", "version", "api-resources", "events", "help",
+    "apply", "get", "describe", "delete", "scale", "create", "replace", "cordon", "uncordon", "taint", "label", "annotate", "rollout", "set", "logs", "expose", "exec", "version", "api-resources", "events", "explain", "help",
 ];
 
 fn parse_flags(args: &[String]) -> Result<Flags, String> {
@@ -348,6 +349,7 @@ pub fn run(cluster: &mut Cluster, args: &[String], stdin: Option<&str>, read_fil
         "get" if flags.watch == Some(true) => get_watch(cluster, &flags, &ns, &mut out),
         "get" => get(cluster, &flags, &ns, &mut out),
         "events" => events(cluster, &flags, &ns, &mut out),
+        "explain" => explain::explain(&flags.positional, &mut out),
         "help" => match flags.positional.first() {
             None => out.out(&root_help()),
             Some(c) => match command_help(c) {
