@@ -34,9 +34,9 @@ pub(super) fn delete(cluster: &mut Cluster, f: &Flags, ns: &str, stdin: Option<&
             Ok(ts) => {
                 for (info, names) in ts {
                     // `-l app=web`: every object the selector matches
-                    // delete.go's validation, then the resource builder's (--all selects everything)
+                    // the resource builder's checks (Complete runs it before delete.go's Validate)
                     if f.all && !f.selector.is_empty() {
-                        return out.err("error: cannot set --all and --selector at the same time");
+                        return out.err("error: setting 'all' parameter but found a non empty selector. ");
                     }
                     if f.all && !names.is_empty() {
                         return out.err("error: name cannot be provided when a selector is specified");

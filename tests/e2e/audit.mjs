@@ -150,37 +150,8 @@ export async function audit({ browser, url, check, assert, errors, shots }) {
   }
 }
 
-// alone: node tests/e2e/audit.mjs
+// alone: `node tests/e2e/audit.mjs` serves dist/ and runs only these checks
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  const { chromium } = await import("playwright-core");
-  const { serve, chromeArgs } = await import("./serve.mjs");
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-  const dist = process.env.KUBESIM_DIST ?? path.join(root, "dist");
-  const shots = process.env.SHOTS ?? path.join(root, "docs");
-  fs.mkdirSync(shots, { recursive: true });
-  const server = await serve(dist, "/");
-  const url = `http://127.0.0.1:${server.address().port}/`;
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: chromeArgs });
-  let passed = 0, failed = 0;
-  const errors = [];
-  const check = async (name, fn) => {
-    try {
-      await fn();
-      passed++;
-      console.log(`ok   ${name}`);
-    } catch (e) {
-      failed++;
-      console.log(`FAIL ${name}: ${e && e.stack ? e.stack.split("\n").slice(0, 3).join(" | ") : e}`);
-    }
-  };
-  const assert = (c, m) => { if (!c) throw new Error(m); };
-  try {
-    await audit({ browser, url, check, assert, errors, shots });
-    await check("no uncaught errors", async () => assert(errors.length === 0, errors.join("\n")));
-  } finally {
-    await browser.close();
-    server.close();
-  }
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed ? 1 : 0);
+  const { runAlone } = await import("./serve.mjs");
+  await runAlone("audit", audit);
 }

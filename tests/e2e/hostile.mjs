@@ -396,32 +396,8 @@ export async function hostile({ browser, url, check, assert, errors, shots }) {
 
 const SEED_LIKE = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\n";
 
-// alone: serve dist/ and run only these checks
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { chromium } = await import("playwright-core");
-  const { serve, chromeArgs } = await import("./serve.mjs");
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-  const dist = process.env.KUBESIM_DIST ?? path.join(root, "dist");
-  const shots = process.env.SHOTS ?? path.join(root, "docs");
-  const base = "/some/sub/path/";
-  let passed = 0, failed = 0;
-  const check = async (name, fn) => {
-    const t0 = Date.now();
-    try { await fn(); passed++; console.log(`ok   ${name} (${Date.now() - t0} ms)`); }
-    catch (e) { failed++; console.log(`FAIL ${name}: ${e && e.stack ? e.stack.split("\n").slice(0, 3).join(" | ") : e}`); }
-  };
-  const assert = (cond, msg) => { if (!cond) throw new Error(msg); };
-  const server = await serve(dist, base);
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args: chromeArgs });
-  fs.mkdirSync(shots, { recursive: true });
-  const errors = [];
-  try {
-    await hostile({ browser, url: `http://127.0.0.1:${server.address().port}${base}`, check, assert, errors, shots });
-    await check("no uncaught errors", async () => assert(errors.length === 0, errors.join("\n")));
-  } finally {
-    await browser.close();
-    server.close();
-  }
-  console.log(`hostile: ${passed} passed, ${failed} failed`);
-  process.exit(failed ? 1 : 0);
+// alone: `node tests/e2e/hostile.mjs` serves dist/ and runs only these checks
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const { runAlone } = await import("./serve.mjs");
+  await runAlone("hostile", hostile);
 }

@@ -22,3 +22,34 @@ export function serve(dir, prefix) {
 // Debian's Chromium as root, without reaching out to the network.
 export const chromeArgs = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
   "--disable-component-update", "--disable-sync", "--no-first-run"];
+
+// Runs one suite (`suite({ browser, url, check, assert, errors, shots })`) on its own: serves
+// dist/ under a subpath, launches Chromium, prints each check and exits non-zero on a failure.
+// `node tests/e2e/hostile.mjs` (and embed.mjs, audit.mjs) call it when run directly.
+export async function runAlone(name, suite) {
+  const { chromium } = await import("playwright-core");
+  const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
+  const dist = process.env.KUBESIM_DIST ?? path.join(root, "dist");
+  const shots = process.env.SHOTS ?? path.join(root, "docs");
+  const base = "/some/sub/path/";
+  let passed = 0, failed = 0;
+  const check = async (what, fn) => {
+    const t0 = Date.now();
+    try { await fn(); passed++; console.log(`ok   ${what} (${Date.now() - t0} ms)`); }
+    catch (e) { failed++; console.log(`FAIL ${what}: ${e && e.stack ? e.stack.split("\n").slice(0, 3).join(" | ") : e}`); }
+  };
+  const assert = (cond, msg) => { if (!cond) throw new Error(msg); };
+  const server = await serve(dist, base);
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args: chromeArgs });
+  fs.mkdirSync(shots, { recursive: true });
+  const errors = [];
+  try {
+    await suite({ browser, url: `http://127.0.0.1:${server.address().port}${base}`, check, assert, errors, shots });
+    await check("no uncaught errors", async () => assert(errors.length === 0, errors.join("\n")));
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  console.log(`${name}: ${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
