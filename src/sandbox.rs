@@ -141,13 +141,7 @@ pub fn sim_command_with_stdin(c: &mut Cluster, sb: &mut Sandbox, args: &[String]
                     Some((f, v)) => (f, Some(v.to_string())),
                     None => (rest[i], None),
                 };
-                let val = match inline {
-                    Some(v) => v,
-                    None => {
-                        i += 1;
-                        rest.get(i).map(|s| s.to_string()).ok_or_else(|| format!("flag {} needs a value", flag))?
-                    }
-                };
+                let val = flag_value(rest, &mut i, flag, inline)?;
                 match flag {
                     "--cpu" => cfg.cpu = val,
                     "--memory" => cfg.memory = val,
@@ -223,13 +217,7 @@ pub fn sim_command_with_stdin(c: &mut Cluster, sb: &mut Sandbox, args: &[String]
                     i += 1;
                     continue;
                 }
-                let val = match inline {
-                    Some(v) => v,
-                    None => {
-                        i += 1;
-                        rest.get(i).map(|s| s.to_string()).ok_or_else(|| format!("flag {} needs a value", flag))?
-                    }
-                };
+                let val = flag_value(rest, &mut i, flag, inline)?;
                 match flag {
                     "--resource" => f.resource = Some(val),
                     "--verb" => f.verb = Some(val),
@@ -435,5 +423,16 @@ pub fn curl_output(r: crate::cluster::HttpResult) -> String {
     match r {
         crate::cluster::HttpResult::Ok(body) | crate::cluster::HttpResult::Status(_, body) => body,
         crate::cluster::HttpResult::Failed(e) => format!("{}\n", e),
+    }
+}
+
+/// The value of `--flag=v` (`inline`) or `--flag v` (the next argument, `i` moves to it).
+fn flag_value(rest: &[&str], i: &mut usize, flag: &str, inline: Option<String>) -> Result<String, String> {
+    match inline {
+        Some(v) => Ok(v),
+        None => {
+            *i += 1;
+            rest.get(*i).map(|s| s.to_string()).ok_or_else(|| format!("flag {} needs a value", flag))
+        }
     }
 }

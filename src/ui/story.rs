@@ -218,8 +218,9 @@ pub fn extend(s: &Session, from: usize, story: &mut Vec<Option<Phase>>, chapters
         let phase = classify(s, i);
         if let Some(p) = &phase {
             let seg = s.steps[i].segment;
-            // the chapters of this segment so far, newest last
-            let here: Vec<&Chapter> = chapters.iter().filter(|c| c.segment == seg).collect();
+            // the chapters of this segment so far (segments only grow: the tail), newest last
+            let first = chapters.iter().rposition(|c| c.segment != seg).map_or(0, |k| k + 1);
+            let here = &chapters[first..];
             let new = match here.iter().rposition(|c| &c.phase == p) {
                 None => true,
                 // a phase comes back after two others had their chapters: the story moved on
@@ -246,7 +247,7 @@ pub fn extend(s: &Session, from: usize, story: &mut Vec<Option<Phase>>, chapters
 pub fn matches(s: &Session, i: usize, jump: &Jump) -> bool {
     let m = &s.steps[i].msg;
     match jump {
-        Jump::Chapter => s.chapters().iter().any(|c| c.start == i),
+        Jump::Chapter => s.chapters().binary_search_by_key(&i, |c| c.start).is_ok(),
         Jump::Story => s.story_phase(i).is_some(),
         Jump::EtcdWrite => matches!(m.kind, MessageKind::EtcdTxn { .. }),
         Jump::Event => matches!(&m.kind, MessageKind::Request { info, method, .. } if info.resource == "events" && method.as_str() != "GET"),

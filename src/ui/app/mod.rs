@@ -217,7 +217,7 @@ impl State {
             pending_apply: None,
             settle_progress: (0, 0),
             link_error: None,
-            level: if store_get(STORE_LEVEL).as_deref() == Some("all") { Level::All } else { Level::Story },
+            level: Level::Story,
             jump: Jump::Chapter,
         }
     }
@@ -433,10 +433,7 @@ impl Reducible for State {
                     None => s.playing = false,
                 }
             }
-            Action::SetLevel(l) => {
-                s.level = l;
-                store_set(STORE_LEVEL, l.code());
-            }
+            Action::SetLevel(l) => s.level = l,
             Action::SetJump(j) => s.jump = j,
             Action::Jump(forward) => {
                 let found = {
@@ -548,6 +545,9 @@ pub fn initial_state() -> State {
         State::new(sc.seed, sc.speed, lang, editor, embed)
     };
     s.link_error = link_error;
+    if store_get(STORE_LEVEL).as_deref() == Some(Level::All.code()) {
+        s.level = Level::All;
+    }
     s
 }
 
@@ -884,6 +884,10 @@ pub fn app() -> Html {
             move || drop(timer)
         });
     }
+    use_effect_with(state.level, |l| {
+        store_set(STORE_LEVEL, l.code());
+        || ()
+    });
     use_effect_with(lang, |l| {
         store_set(STORE_LANG, l.code());
         if let Some(doc) = window().and_then(|w| w.document()) {
