@@ -94,7 +94,7 @@ fn parse_duration_ms(s: &str) -> Result<i64, String> {
     Ok(v * unit)
 }
 
-const SIM_USAGE: &str = "usage: sim settle | sim advance DURATION | sim addon coredns | sim node add|fail|recover NAME | sim fault restart COMPONENT | sim node iptables NAME | sim curl NODE:NODEPORT | sim trace [--net] | sim audit [--verb V] [--resource R] [--user U] | sim audit policy | sim audit query 'QUERY' | sim etcd get KEY [--rev N] | sim etcd keys [PREFIX]";
+const SIM_USAGE: &str = "usage: sim settle | sim advance DURATION | sim addon coredns | sim node add|fail|recover|partition|heal NAME | sim fault restart COMPONENT|kube-apiserver|kubelet@NODE | sim fault watch-drop COMPONENT | sim fault api-error CODE [COMPONENT] [--resource R] [--verb V] [--count N] | sim node iptables NAME | sim curl NODE:NODEPORT | sim trace [--net] | sim audit [--verb V] [--resource R] [--user U] | sim audit policy | sim audit query 'QUERY' | sim etcd get KEY [--rev N] | sim etcd keys [PREFIX]";
 
 /// Runs one `sim …` command.
 pub fn sim_command(c: &mut Cluster, sb: &mut Sandbox, args: &[String]) -> Result<String, String> {
@@ -188,7 +188,7 @@ pub fn sim_command_with_stdin(c: &mut Cluster, sb: &mut Sandbox, args: &[String]
             let actor = c.components().map(|x| x.actor()).find(|a| a.name() == *name);
             let Some(actor) = actor else {
                 let names: Vec<String> = c.components().map(|x| x.actor().name()).filter(|n| !n.starts_with("kubelet") && !n.starts_with("kube-proxy")).collect();
-                return Err(format!("no component named \"{}\" (try one of: {})", name, names.join(", ")));
+                return Err(format!("no component named \"{}\" (try one of: {}, kubelet@NODE)", name, names.join(", ")));
             };
             c.restart_component(&actor)?;
             let s = c.run_until_settled();
@@ -237,6 +237,12 @@ pub fn sim_command_with_stdin(c: &mut Cluster, sb: &mut Sandbox, args: &[String]
             c.inject_api_fault(f);
             Ok(format!("{}\n", what))
         }
+        ["node", "partition", name] => c.partition_node(name),
+        ["node", "heal", name] => {
+            let out = c.heal_node(name)?;
+            let s = c.run_until_settled();
+            Ok(format!("{}settled at {}\n", out, format_ms(s.time_ms)))
+        }
         ["node", verb @ ("fail" | "recover"), name] => {
             let running = *verb == "recover";
             match c.component_mut(&Actor::Kubelet(name.to_string())) {
@@ -249,7 +255,7 @@ pub fn sim_command_with_stdin(c: &mut Cluster, sb: &mut Sandbox, args: &[String]
         }
         ["trace"] | ["trace", "--net" | "--errors"] => {
             // --net: only the data path (DNS, iptables, TCP and HTTP hops); --errors: only error
-            // answers (status >= 400) and the requests they answer
+            // answers (status >= 400), the requests they answer and requests that found no server
             use crate::trace::MessageKind;
             let filter = a.get(1).copied().unwrap_or("");
             let msgs: Vec<&crate::trace::Message> = c.trace().messages().iter().filter(|m| m.id > sb.trace_cursor).collect();
@@ -259,7 +265,11 @@ pub fn sim_command_with_stdin(c: &mut Cluster, sb: &mut Sandbox, args: &[String]
             for m in msgs {
                 let keep = match filter {
                     "--net" => matches!(m.kind, MessageKind::Net { .. }),
-                    "--errors" => matches!(m.kind, MessageKind::Response { code, .. } if code >= 400) || answered.contains(&m.id),
+                    "--errors" => {
+                        matches!(m.kind, MessageKind::Response { code, .. } if code >= 400)
+                            || answered.contains(&m.id)
+                            || matches!(m.kind, MessageKind::Fault { kind: crate::trace::FaultKind::Unreachable, .. })
+                    }
                     _ => true,
                 };
                 if keep {

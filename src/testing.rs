@@ -56,6 +56,9 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("fault_restart"),
     scenario!("fault_api_errors"),
     scenario!("fault_watches"),
+    scenario!("fault_leader_election"),
+    scenario!("fault_partition"),
+    scenario!("fault_kubelet_restart"),
     scenario!("chaos"),
 ];
 

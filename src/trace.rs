@@ -19,6 +19,8 @@ pub enum Actor {
     Kubectl,
     ApiServer,
     Etcd,
+    /// kube-controller-manager's process itself: its leader-election client.
+    ControllerManager,
     DeploymentController,
     ReplicaSetController,
     GarbageCollector,
@@ -59,12 +61,21 @@ pub enum Actor {
 }
 
 impl Actor {
+    /// The node a node agent runs on (kubelet, kube-proxy, the runtime).
+    pub fn node(&self) -> Option<&str> {
+        match self {
+            Actor::Kubelet(n) | Actor::KubeProxy(n) | Actor::Runtime(n) => Some(n),
+            _ => None,
+        }
+    }
+
     /// The label used in the trace and the diagram.
     pub fn name(&self) -> String {
         match self {
             Actor::Kubectl => "kubectl".into(),
             Actor::ApiServer => "kube-apiserver".into(),
             Actor::Etcd => "etcd".into(),
+            Actor::ControllerManager => "kube-controller-manager".into(),
             Actor::DeploymentController => "deployment-controller".into(),
             Actor::ReplicaSetController => "replicaset-controller".into(),
             Actor::GarbageCollector => "garbage-collector".into(),
@@ -114,11 +125,53 @@ pub enum MessageKind {
     Runtime { call: String, detail: String },
     /// A timer firing inside a component (resync, back-off, grace period).
     Timer { what: String },
-    /// A fault injected into the simulation (`sim fault …`): a component crash and restart.
-    Fault { what: String, lost: usize },
+    /// A fault injected into the simulation (`sim fault …`, `sim node partition|heal`) or what it
+    /// causes (a lost Lease, a request that cannot reach kube-apiserver); `lost`: the inputs in
+    /// flight that were lost with it.
+    Fault { kind: FaultKind, what: String, lost: usize },
     /// A hop of a request on the data path (`cluster::network`): name resolution, the iptables
     /// rule that matched, the Pod that answered; or the CNI plugin wiring a Pod's network.
     Net { hop: NetHop, what: String },
+}
+
+/// What a fault is (the page narrates each kind; `what` has its particulars).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaultKind {
+    /// A component crashed and a fresh process started (`sim fault restart NAME`).
+    Crash,
+    /// kube-controller-manager crashed with its controllers; the new process must win the Lease.
+    CrashProcess,
+    /// A leader could not renew its Lease for RenewDeadline and exited (`leaderelection lost`).
+    LeaseLost,
+    /// A component's watch connections dropped (`sim fault watch-drop`).
+    WatchDrop,
+    /// kube-apiserver restarted (`sim fault restart kube-apiserver`).
+    ApiServerRestart,
+    /// A kubelet restarted while its containers kept running (`sim fault restart kubelet@NODE`).
+    KubeletRestart,
+    /// A node's network to the control plane was cut (`sim node partition NODE`).
+    Partition,
+    /// It was restored (`sim node heal NODE`).
+    Heal,
+    /// A request from a cut-off node failed before reaching kube-apiserver.
+    Unreachable,
+}
+
+impl FaultKind {
+    /// The narration key's suffix.
+    pub fn key(&self) -> &'static str {
+        match self {
+            FaultKind::Crash => "crash",
+            FaultKind::CrashProcess => "kcm",
+            FaultKind::LeaseLost => "lease_lost",
+            FaultKind::WatchDrop => "watch_drop",
+            FaultKind::ApiServerRestart => "apiserver",
+            FaultKind::KubeletRestart => "kubelet",
+            FaultKind::Partition => "partition",
+            FaultKind::Heal => "heal",
+            FaultKind::Unreachable => "unreachable",
+        }
+    }
 }
 
 /// What a network hop is (the page narrates each kind; `what` has its particulars).

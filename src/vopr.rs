@@ -8,9 +8,11 @@
 //!
 //! Each seed draws operations (apply/scale/delete Deployments, DaemonSets, StatefulSets, Jobs,
 //! label/taint nodes, add nodes, advance time) and, with faults on, fails and recovers nodes
-//! (`sim node fail|recover`) and crashes/restarts controllers and the scheduler
-//! (`sim fault restart`), and makes kube-apiserver answer requests with 409, 429, 500 or 504
-//! (`sim fault api-error`), drops watches (`sim fault watch-drop`) and restarts kube-apiserver.
+//! (`sim node fail|recover`), cuts nodes off and heals them (`sim node partition|heal`),
+//! crashes/restarts controllers, the scheduler, the whole kube-controller-manager (its successor
+//! waits for the Lease) and kubelets (`sim fault restart`), and makes kube-apiserver answer
+//! requests with 409, 429, 500 or 504 (`sim fault api-error`), drops watches (`sim fault
+//! watch-drop`) and restarts kube-apiserver.
 //! Every operation is a line of a kubesim script, so a failing seed prints
 //! the script that replays it, and `kubesim fuzz --seed S` runs it again.
 //!
@@ -80,8 +82,17 @@ pub struct Failure {
 const IMAGES: [&str; 4] = ["nginx:1.27", "redis:7", "busybox:1.36", "nginx:1.99"];
 
 /// Components `sim fault restart` may crash: every controller kubesim restarts, and the scheduler.
-const RESTARTABLE: [&str; 8] =
-    ["deployment-controller", "replicaset-controller", "daemonset-controller", "statefulset-controller", "job-controller", "garbage-collector", "kube-scheduler", "endpointslice-controller"];
+const RESTARTABLE: [&str; 9] = [
+    "deployment-controller",
+    "replicaset-controller",
+    "daemonset-controller",
+    "statefulset-controller",
+    "job-controller",
+    "garbage-collector",
+    "kube-scheduler",
+    "endpointslice-controller",
+    "kube-controller-manager",
+];
 
 fn deployment(name: &str, replicas: u64, cpu_m: u64, image: &str) -> String {
     format!(
@@ -375,6 +386,7 @@ fn run_once(seed: u64, opts: &Options) -> Result<Outcome, Failure> {
     let mut script = format!("# seed: {}\n", seed);
     let mut names: Vec<String> = Vec::new();
     let mut failed_nodes: Vec<String> = Vec::new();
+    let mut partitioned: Vec<String> = Vec::new();
     let mut trace_from = 0u64;
     let fail = |step: usize, message: String, script: &str| Failure { seed, step, message, script: script.to_string() };
     let exec = |c: &mut Cluster, sb: &mut sandbox::Sandbox, script: &mut String, line: String, stdin: Option<String>| -> String {
@@ -386,7 +398,8 @@ fn run_once(seed: u64, opts: &Options) -> Result<Outcome, Failure> {
     };
     for step in 0..opts.ops {
         let kubelets: Vec<String> = list(&c, "nodes").iter().map(|n| meta::name(n).to_string()).collect();
-        let op = rng.below(if opts.faults { 22 } else { 14 });
+        let op = rng.below(if opts.faults { 25 } else { 14 });
+        let healthy: Vec<String> = kubelets.iter().filter(|n| !failed_nodes.contains(n) && !partitioned.contains(n)).cloned().collect();
         let printed = match op {
             0..=3 => {
                 let name = format!("d{}", rng.below(5));
@@ -437,14 +450,6 @@ fn run_once(seed: u64, opts: &Options) -> Result<Outcome, Failure> {
                 let who = RESTARTABLE[rng.below(RESTARTABLE.len() as u64) as usize];
                 exec(&mut c, &mut sb, &mut script, format!("sim fault restart {}", who), None)
             }
-            16 => {
-                out.faults += 1;
-                let n = kubelets[rng.below(kubelets.len() as u64) as usize].clone();
-                if !failed_nodes.contains(&n) {
-                    failed_nodes.push(n.clone());
-                }
-                exec(&mut c, &mut sb, &mut script, format!("sim node fail {}", n), None)
-            }
             18 | 19 => {
                 // kube-apiserver answers the next requests with an error: client-go retries a
                 // 429 after Retry-After, the two controllers with a rate-limited requeue retry
@@ -465,6 +470,29 @@ fn run_once(seed: u64, opts: &Options) -> Result<Outcome, Failure> {
                 // kube-apiserver restarts: every informer relists
                 out.faults += 1;
                 exec(&mut c, &mut sb, &mut script, "sim fault restart kube-apiserver".into(), None)
+            }
+            22 if !healthy.is_empty() => {
+                // a kubelet restarts; containerd keeps its containers
+                out.faults += 1;
+                let n = healthy[rng.below(healthy.len() as u64) as usize].clone();
+                exec(&mut c, &mut sb, &mut script, format!("sim fault restart kubelet@{}", n), None)
+            }
+            23 if !healthy.is_empty() => {
+                // a node's network to the control plane is cut
+                out.faults += 1;
+                let n = healthy[rng.below(healthy.len() as u64) as usize].clone();
+                partitioned.push(n.clone());
+                exec(&mut c, &mut sb, &mut script, format!("sim node partition {}", n), None)
+            }
+            24 if !partitioned.is_empty() => {
+                let n = partitioned.remove(rng.below(partitioned.len() as u64) as usize);
+                exec(&mut c, &mut sb, &mut script, format!("sim node heal {}", n), None)
+            }
+            16 if !healthy.is_empty() => {
+                out.faults += 1;
+                let n = healthy[rng.below(healthy.len() as u64) as usize].clone();
+                failed_nodes.push(n.clone());
+                exec(&mut c, &mut sb, &mut script, format!("sim node fail {}", n), None)
             }
             17 if !failed_nodes.is_empty() => {
                 let n = failed_nodes.remove(rng.below(failed_nodes.len() as u64) as usize);
@@ -491,6 +519,9 @@ fn run_once(seed: u64, opts: &Options) -> Result<Outcome, Failure> {
     // faults stop: every node recovers, time runs on, everything converges
     for n in std::mem::take(&mut failed_nodes) {
         exec(&mut c, &mut sb, &mut script, format!("sim node recover {}", n), None);
+    }
+    for n in std::mem::take(&mut partitioned) {
+        exec(&mut c, &mut sb, &mut script, format!("sim node heal {}", n), None);
     }
     exec(&mut c, &mut sb, &mut script, "sim advance 10m".into(), None);
     script.push_str("sim settle\n");

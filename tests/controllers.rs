@@ -201,7 +201,14 @@ fn scheduler_binds_a_pending_pod() {
     let got = requests(&c, &Actor::Scheduler, since);
     assert_requests(
         got,
-        &["POST /api/v1/namespaces/default/pods/web/binding", "POST /apis/events.k8s.io/v1/namespaces/default/events"],
+        &[
+            // leader election first (the Lease does not exist: create it, record "became leader")
+            "GET /apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-scheduler",
+            "POST /apis/coordination.k8s.io/v1/namespaces/kube-system/leases",
+            "POST /api/v1/namespaces/kube-system/events",
+            "POST /api/v1/namespaces/default/pods/web/binding",
+            "POST /apis/events.k8s.io/v1/namespaces/default/events",
+        ],
         "scheduler, one pending pod and one node",
     );
 }

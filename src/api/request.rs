@@ -103,6 +103,11 @@ impl Response {
     pub fn reason(&self) -> &str {
         meta::get_str(&self.body, &["reason"])
     }
+    /// No answer: the request never reached kube-apiserver (a cut-off node's client error,
+    /// `dial tcp …: i/o timeout`). Its code is 0, as no HTTP status came back.
+    pub fn unreachable(&self) -> bool {
+        self.code == 0
+    }
     pub fn message(&self) -> &str {
         meta::get_str(&self.body, &["message"])
     }

@@ -8,6 +8,8 @@
 //! What kubesim simplifies: informers keep one `BTreeMap` store and no indexers; the work queue has
 //! no rate limiter (retries are scheduled with a fixed delay); the spam filter is not simulated.
 
+pub mod leaderelection;
+
 use crate::api::request::EventType;
 use crate::api::{meta, time};
 use crate::api::request::Method;

@@ -15,9 +15,10 @@ use crate::api::meta::{self, Resource};
 use crate::api::request::{EventType, Identity, Method, PatchType, Request, RequestInfo, Response};
 use crate::apiserver::{ApiServer, Limits, Outcome, Watcher};
 use crate::sim::{MsgId, Queue, Rng};
-use crate::trace::{Actor, MessageKind, Trace};
+use crate::trace::{Actor, FaultKind, MessageKind, Trace};
 
 mod network;
+mod partition;
 pub mod reflector;
 mod view;
 pub use network::{parse_url, HttpResult, NGINX_WELCOME};
@@ -104,24 +105,34 @@ pub trait Component: 'static {
     fn container_logs(&self, _namespace: &str, _pod: &str, _container: &str, _previous: bool, _now: i64) -> Option<Result<String, String>> {
         None
     }
+    /// Whether the component's timers survive its restart (the kubelet's stand for the
+    /// container runtime's work, which goes on without it). Otherwise they are lost.
+    fn restart_keeps_timers(&self) -> bool {
+        false
+    }
 }
 
 /// The object-safe face of a [`Component`], whatever its timer type: what the cluster's table
 /// holds and what shells may touch.
 pub trait Hosted {
     fn actor(&self) -> Actor;
+    fn identity(&self) -> Identity;
     /// For the read-only view: the component as its own type (the scheduler's attempts).
     fn as_any(&self) -> &dyn Any;
     fn set_running(&mut self, running: bool);
     fn container_logs(&self, namespace: &str, pod: &str, container: &str, previous: bool, now: i64) -> Option<Result<String, String>>;
     fn start_erased(&mut self, ctx: &mut Ctx<AnyTimer>);
     fn restarted_erased(&self) -> Option<Box<dyn Hosted>>;
+    fn restart_keeps_timers(&self) -> bool;
     fn handle_erased(&mut self, ctx: &mut Ctx<AnyTimer>, input: Input<AnyTimer>);
 }
 
 impl<C: Component> Hosted for C {
     fn actor(&self) -> Actor {
         Component::actor(self)
+    }
+    fn identity(&self) -> Identity {
+        Component::identity(self)
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -137,6 +148,9 @@ impl<C: Component> Hosted for C {
     }
     fn restarted_erased(&self) -> Option<Box<dyn Hosted>> {
         Component::restarted(self).map(|c| Box::new(c) as Box<dyn Hosted>)
+    }
+    fn restart_keeps_timers(&self) -> bool {
+        Component::restart_keeps_timers(self)
     }
     fn handle_erased(&mut self, ctx: &mut Ctx<AnyTimer>, input: Input<AnyTimer>) {
         let input = match input {
@@ -167,6 +181,20 @@ struct Slot {
     actor: Actor,
     identity: Identity,
     component: Option<Box<dyn Hosted>>,
+    /// The slot of the process's leader elector whose leadership starts this component
+    /// (kube-controller-manager's controllers), if any.
+    gate: Option<usize>,
+    /// `start` has run (a gated component waits for its process to lead).
+    started: bool,
+}
+
+/// What a handler asks of its process, carried out by the cluster once the handler returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Signal {
+    /// `OnStartedLeading`: the process won its Lease; start the components it gates.
+    StartedLeading(usize, Option<MsgId>),
+    /// `OnStoppedLeading` → `klog.FlushAndExit`: the process exits and a fresh one starts.
+    Exit(usize, Option<MsgId>),
 }
 
 /// Everything a component may touch while handling one input. `T` is the component's timer type.
@@ -184,6 +212,10 @@ pub struct Ctx<'a, T> {
     pub cause: Option<MsgId>,
     foreground: &'a mut usize,
     informers: &'a mut reflector::Informers,
+    signals: &'a mut Vec<Signal>,
+    /// This component's node is cut off from the control plane (`sim node partition`): its
+    /// requests fail before reaching kube-apiserver.
+    cut_off: bool,
     _timer: PhantomData<fn(T)>,
 }
 
@@ -203,6 +235,8 @@ impl Ctx<'_, AnyTimer> {
             cause: self.cause,
             foreground: &mut *self.foreground,
             informers: &mut *self.informers,
+            signals: &mut *self.signals,
+            cut_off: self.cut_off,
             _timer: PhantomData,
         };
         f(&mut t);
@@ -217,6 +251,18 @@ impl<'a, T: fmt::Display + 'static> Ctx<'a, T> {
         self.timing
     }
 
+    /// The process won its Lease (`OnStartedLeading`): once this handler returns, the cluster
+    /// starts the components this one gates (kube-controller-manager's controllers).
+    pub fn started_leading(&mut self) {
+        self.signals.push(Signal::StartedLeading(self.me, self.cause));
+    }
+
+    /// The process exits (`leaderelection lost`): once this handler returns, the cluster
+    /// restarts it as `sim fault restart` would (kubelet restarts the static Pod's container).
+    pub fn exit_process(&mut self) {
+        self.signals.push(Signal::Exit(self.me, self.cause));
+    }
+
     /// Sends a request to kube-apiserver and waits for the response (like a blocking client-go call).
     /// The clock advances by one round trip.
     pub fn request(&mut self, method: Method, path: &str, body: Option<Value>) -> Response {
@@ -227,7 +273,36 @@ impl<'a, T: fmt::Display + 'static> Ctx<'a, T> {
         self.request_with(Request { method: Method::Patch, path: path.to_string(), body: Some(body), patch_type: PatchType::Merge })
     }
 
+    /// A request from a cut-off node: the client's dial times out and nothing reaches
+    /// kube-apiserver. Recorded as a Fault from the component to itself. (kubesim does not make
+    /// the handler wait out the client's time-out.)
+    fn unreachable(&mut self, req: &Request) -> Response {
+        let what = format!("{} https://{}:{}{}: dial tcp {}:{}: i/o timeout", req.method.as_str(), APISERVER_ADDRESS, APISERVER_PORT, req.path, APISERVER_ADDRESS, APISERVER_PORT);
+        let id = self.trace.push(self.now, self.actor.clone(), self.actor.clone(), MessageKind::Fault { kind: FaultKind::Unreachable, what: what.clone(), lost: 0 }, self.cause);
+        self.cause = Some(id);
+        Response { code: 0, body: json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure", "message": what, "reason": "", "code": 0}) }
+    }
+
+    /// This component's identity (user, groups, user agent).
+    pub fn identity(&self) -> &Identity {
+        self.identity
+    }
+
+    /// A request from another client of the same process (the leader-election client, whose user
+    /// agent ends in `/leader-election`).
+    pub fn request_as(&mut self, identity: &Identity, req: Request) -> Response {
+        if self.cut_off {
+            return self.unreachable(&req);
+        }
+        let (resp, id, _) = send(self.api, self.trace, self.queue, self.timing, self.rng, &mut self.now, self.actor, identity, req, self.cause, self.foreground);
+        self.cause = Some(id).or(self.cause);
+        resp
+    }
+
     pub fn request_with(&mut self, req: Request) -> Response {
+        if self.cut_off {
+            return self.unreachable(&req);
+        }
         let (resp, id, _) = send(self.api, self.trace, self.queue, self.timing, self.rng, &mut self.now, self.actor, self.identity, req, self.cause, self.foreground);
         self.cause = Some(id).or(self.cause);
         resp
@@ -236,6 +311,9 @@ impl<'a, T: fmt::Display + 'static> Ctx<'a, T> {
     /// Sends `reqs` together and waits for all of them (see `send_batch`): one round trip. Each
     /// request has this handler's cause; what the handler does next follows the last of them.
     pub fn request_batch(&mut self, reqs: Vec<Request>) -> Vec<Response> {
+        if self.cut_off {
+            return reqs.iter().map(|r| self.unreachable(r)).collect();
+        }
         let sent = send_batch(self.api, self.trace, self.queue, self.timing, self.rng, &mut self.now, self.actor, self.identity, reqs, self.cause, self.foreground);
         if let Some((_, id, _)) = sent.last() {
             self.cause = Some(*id);
@@ -532,6 +610,10 @@ pub struct Cluster {
     client_watch_open: bool,
     /// What each component's informers hold, for the reflector's resume and relist.
     informers: reflector::Informers,
+    /// Handlers' requests to their process (see [`Signal`]), drained after each handler.
+    signals: Vec<Signal>,
+    /// Nodes cut off from the control plane, and the watches their components had (`partition.rs`).
+    partitioned: std::collections::BTreeMap<String, Vec<(usize, Vec<Watcher>)>>,
 }
 
 /// The subscriber number of kubectl's watch: not a component, so its deliveries go to
@@ -578,6 +660,8 @@ impl Cluster {
             client_events: Vec::new(),
             client_watch_open: false,
             informers: reflector::Informers::default(),
+            signals: Vec::new(),
+            partitioned: std::collections::BTreeMap::new(),
         };
         // kube-apiserver's bootstrap controller creates the system namespaces.
         let apiserver_id = Identity {
@@ -610,14 +694,31 @@ impl Cluster {
     }
 
     pub fn add_component<C: Component>(&mut self, comp: C) -> usize {
-        let slot = Slot { actor: Component::actor(&comp), identity: comp.identity(), component: Some(Box::new(comp)) };
+        let slot = Slot { actor: Component::actor(&comp), identity: comp.identity(), component: Some(Box::new(comp)), gate: None, started: true };
         self.components.push(slot);
         let idx = self.components.len() - 1;
         self.with_component(idx, None, |comp, ctx| comp.start_erased(ctx));
         idx
     }
 
+    /// A process whose `members` start only once its `leader` (a leader elector) wins its Lease:
+    /// kube-controller-manager runs its controllers in `OnStartedLeading`. The members are added
+    /// first (not started), then the leader, which starts at once. Returns the leader's slot.
+    pub fn add_process<C: Component>(&mut self, leader: C, members: Vec<Box<dyn Hosted>>) -> usize {
+        let leader_idx = self.components.len() + members.len();
+        for m in members {
+            self.components.push(Slot { actor: m.actor(), identity: m.identity(), component: Some(m), gate: Some(leader_idx), started: false });
+        }
+        self.add_component(leader)
+    }
+
+    /// Runs `f` on component `idx` with a context, then what its handler asked of its process.
     fn with_component(&mut self, idx: usize, cause: Option<MsgId>, f: impl FnOnce(&mut dyn Hosted, &mut Ctx<AnyTimer>)) {
+        self.with_component_only(idx, cause, f);
+        self.run_signals();
+    }
+
+    fn with_component_only(&mut self, idx: usize, cause: Option<MsgId>, f: impl FnOnce(&mut dyn Hosted, &mut Ctx<AnyTimer>)) {
         let Some(slot) = self.components.get_mut(idx) else { return };
         let Some(mut comp) = slot.component.take() else { return };
         let mut ctx = Ctx {
@@ -633,12 +734,34 @@ impl Cluster {
             cause,
             foreground: &mut self.foreground,
             informers: &mut self.informers,
+            signals: &mut self.signals,
+            cut_off: !self.partitioned.is_empty() && slot.actor.node().map(|n| self.partitioned.contains_key(n)).unwrap_or(false),
             _timer: PhantomData,
         };
         f(comp.as_mut(), &mut ctx);
         let now = ctx.now;
         self.now = self.now.max(now);
         self.components[idx].component = Some(comp);
+    }
+
+    /// Carries out the handlers' [`Signal`]s, in order (a started member may signal in turn).
+    fn run_signals(&mut self) {
+        while !self.signals.is_empty() {
+            match self.signals.remove(0) {
+                Signal::StartedLeading(leader, cause) => {
+                    let members: Vec<usize> = (0..self.components.len()).filter(|&i| self.components[i].gate == Some(leader) && !self.components[i].started).collect();
+                    for m in members {
+                        self.components[m].started = true;
+                        self.with_component_only(m, cause, |comp, ctx| comp.start_erased(ctx));
+                    }
+                }
+                Signal::Exit(who, cause) => {
+                    let actor = self.components[who].actor.clone();
+                    let what = |lost: usize| format!("{} lost its Lease (leaderelection lost) and exited, {} queued inputs lost; kubelet starts its static Pod's container again", actor, lost);
+                    self.restart_slot(who, FaultKind::LeaseLost, what, cause);
+                }
+            }
+        }
     }
 
     /// A fault: the component crashes and a fresh process starts (`sim fault restart NAME`).
@@ -654,20 +777,66 @@ impl Cluster {
         let Some(idx) = self.components.iter().position(|s| &s.actor == actor) else {
             return Err(format!("no component named \"{}\"", actor));
         };
-        let fresh = self.components[idx].component.as_ref().and_then(|c| c.restarted_erased());
-        let Some(fresh) = fresh else {
+        if self.components[idx].component.as_ref().and_then(|c| c.restarted_erased()).is_none() {
             return Err(format!("kubesim does not restart {}", actor));
+        }
+        let members = self.components.iter().filter(|s| s.gate == Some(idx)).count();
+        if let Actor::Kubelet(node) = actor {
+            if self.partitioned.contains_key(node) {
+                return Err(format!("node {} is cut off from the control plane: heal it first (sim node heal {})", node, node));
+            }
+            let what = |lost: usize| format!("{} restarted: its watches closed, {} watch event(s) in flight lost; containerd keeps the containers running and the new kubelet finds them", actor, lost);
+            self.restart_slot(idx, FaultKind::KubeletRestart, what, None);
+            return Ok(());
+        }
+        let what = |lost: usize| {
+            if members > 0 {
+                format!("{} crashed and restarted with its {} controllers: their watches closed, {} queued inputs lost; the new process must win the Lease before its controllers list and watch again", actor, members, lost)
+            } else {
+                format!("{} crashed and restarted: its watches closed, {} queued inputs lost; the new process lists and watches again", actor, lost)
+            }
         };
-        self.api.remove_watchers(idx);
-        self.informers.forget(idx);
-        let lost = self.queue.drain_where(|d| d.to == idx);
-        let lost_foreground = lost.iter().filter(|d| !d.background).count();
-        self.foreground = self.foreground.saturating_sub(lost_foreground);
-        let what = format!("{} crashed and restarted: its watches closed, {} queued inputs lost; the new process lists and watches again", actor, lost.len());
-        let id = self.trace.push(self.now, actor.clone(), actor.clone(), MessageKind::Fault { what, lost: lost.len() }, None);
-        self.components[idx].component = Some(fresh);
-        self.with_component(idx, Some(id), |comp, ctx| comp.start_erased(ctx));
+        let kind = if members > 0 { FaultKind::CrashProcess } else { FaultKind::Crash };
+        self.restart_slot(idx, kind, what, None);
         Ok(())
+    }
+
+    /// Replaces the process in slot `idx` (and the components it gates) with fresh ones: watches
+    /// closed, informers forgotten, queued inputs lost. Records the Fault, then starts the new
+    /// process (gated members wait for its leadership; an ungated member whose leader leads
+    /// starts at once).
+    fn restart_slot(&mut self, idx: usize, kind: FaultKind, what: impl FnOnce(usize) -> String, cause: Option<MsgId>) {
+        let mut slots: Vec<usize> = vec![idx];
+        slots.extend((0..self.components.len()).filter(|&i| self.components[i].gate == Some(idx)));
+        let mut fresh: Vec<(usize, Box<dyn Hosted>, bool)> = Vec::new();
+        for &i in &slots {
+            if let Some(c) = self.components[i].component.as_ref() {
+                if let Some(f) = c.restarted_erased() {
+                    fresh.push((i, f, c.restart_keeps_timers()));
+                }
+            }
+        }
+        let mut lost = 0;
+        for (i, _, keeps_timers) in &fresh {
+            self.api.remove_watchers(*i);
+            self.informers.forget(*i);
+            let drained = self.queue.drain_where(|d| d.to == *i && !(*keeps_timers && matches!(d.input, Input::Timer(_))));
+            self.foreground = self.foreground.saturating_sub(drained.iter().filter(|d| !d.background).count());
+            lost += drained.len();
+        }
+        let what = what(lost);
+        let actor = self.components[idx].actor.clone();
+        let id = self.trace.push(self.now, actor.clone(), actor, MessageKind::Fault { kind, what, lost }, cause);
+        for (i, f, _) in fresh {
+            self.components[i].component = Some(f);
+            if i != idx && self.components[i].gate == Some(idx) {
+                self.components[i].started = false;
+            }
+        }
+        // a gated member restarted alone starts only if its process leads (it was started)
+        if self.components[idx].started {
+            self.with_component(idx, Some(id), |comp, ctx| comp.start_erased(ctx));
+        }
     }
 
     /// The read-only view shells use.

@@ -14,6 +14,7 @@
 use super::*;
 use crate::apiserver::Watcher;
 use crate::etcd::ChangeKind;
+use crate::trace::FaultKind;
 use std::collections::BTreeMap;
 
 /// What each component's informers hold: (subscriber, resource) → key → object, and the last
@@ -80,7 +81,7 @@ impl Cluster {
         let lost = self.lose_in_flight(|d| d == idx);
         let n = self.api.watchers_of(idx).len();
         let what = format!("{}'s {} watch connection(s) dropped, {} event(s) in flight lost; its reflectors watch again from the last resourceVersion they saw", actor, n, lost);
-        let id = self.trace.push(self.now, actor.clone(), actor.clone(), MessageKind::Fault { what, lost }, None);
+        let id = self.trace.push(self.now, actor.clone(), actor.clone(), MessageKind::Fault { kind: FaultKind::WatchDrop, what, lost }, None);
         let resumed = self.rewatch(idx, Some(id), WatchBreak::Dropped);
         Ok(format!("{} watch(es) resumed, {} relisted", resumed.0, resumed.1))
     }
@@ -93,7 +94,7 @@ impl Cluster {
         self.client_watch_open = false;
         self.api.remove_watchers(CLIENT_SUBSCRIBER);
         let what = format!("kube-apiserver restarted: every watch connection closed, {} event(s) in flight lost; its new watch cache starts at revision {}, so every reflector's resume gets 410 Gone and relists", lost, self.api.etcd().revision());
-        let id = self.trace.push(self.now, Actor::ApiServer, Actor::ApiServer, MessageKind::Fault { what, lost }, None);
+        let id = self.trace.push(self.now, Actor::ApiServer, Actor::ApiServer, MessageKind::Fault { kind: FaultKind::ApiServerRestart, what, lost }, None);
         let (mut resumed, mut relisted) = (0, 0);
         for s in subs {
             let (a, b) = self.rewatch(s, Some(id), WatchBreak::ApiServerRestart);
@@ -104,7 +105,7 @@ impl Cluster {
     }
 
     /// Drops queued watch events for the matching subscribers. Returns how many.
-    fn lose_in_flight(&mut self, to: impl Fn(usize) -> bool) -> usize {
+    pub(super) fn lose_in_flight(&mut self, to: impl Fn(usize) -> bool) -> usize {
         let lost = self.queue.drain_where(|d| to(d.to) && matches!(d.input, Input::Watch { .. }));
         let fg = lost.iter().filter(|d| !d.background).count();
         self.foreground = self.foreground.saturating_sub(fg);
@@ -112,7 +113,7 @@ impl Cluster {
     }
 
     /// The reflectors of subscriber `idx` watch again: (resumed, relisted).
-    fn rewatch(&mut self, idx: usize, cause: Option<MsgId>, why: WatchBreak) -> (usize, usize) {
+    pub(super) fn rewatch(&mut self, idx: usize, cause: Option<MsgId>, why: WatchBreak) -> (usize, usize) {
         let watchers = self.api.watchers_of(idx);
         self.api.remove_watchers(idx);
         let actor = self.components[idx].actor.clone();

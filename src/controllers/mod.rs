@@ -5,6 +5,7 @@
 //! (`--use-service-account-credentials`, as kubeadm configures it), so the audit log shows
 //! `system:serviceaccount:kube-system:deployment-controller` and so on.
 
+pub mod controllermanager;
 pub mod cronjob;
 pub mod daemon;
 pub mod deployment;
@@ -24,27 +25,31 @@ pub mod statefulset;
 pub mod ttlafterfinished;
 pub mod volumeprotection;
 
-use crate::cluster::Cluster;
+use crate::cluster::{Cluster, Hosted};
 
-/// Installs the controllers (and kube-scheduler) into a cluster, in kube-controller-manager's order.
+/// Installs kube-controller-manager (its leader-election client, then, once it leads, the
+/// controllers in its order) and kube-scheduler into a cluster.
 pub fn install(c: &mut Cluster) {
-    c.add_component(deployment::DeploymentController::default());
-    c.add_component(replicaset::ReplicaSetController::default());
-    c.add_component(daemon::DaemonSetsController::default());
-    c.add_component(statefulset::StatefulSetController::default());
-    c.add_component(job::JobController::default());
-    c.add_component(cronjob::CronJobController::default());
-    c.add_component(ttlafterfinished::TtlAfterFinishedController::default());
-    c.add_component(persistentvolume::PersistentVolumeController::default());
-    c.add_component(namespace::NamespaceController::default());
-    c.add_component(resourcequota::ResourceQuotaController::default());
-    c.add_component(volumeprotection::PvcProtectionController::default());
-    c.add_component(volumeprotection::PvProtectionController::default());
-    c.add_component(garbagecollector::GarbageCollector::default());
     let (cidr, mask) = (c.config().cluster_cidr, c.config().node_cidr_mask_size);
-    c.add_component(nodeipam::NodeIpamController::new(cidr, mask));
-    c.add_component(nodelifecycle::NodeLifecycleController::default());
-    c.add_component(endpoint::EndpointsController::default());
-    c.add_component(endpointslice::EndpointSliceController::default());
+    let controllers: Vec<Box<dyn Hosted>> = vec![
+        Box::new(deployment::DeploymentController::default()),
+        Box::new(replicaset::ReplicaSetController::default()),
+        Box::new(daemon::DaemonSetsController::default()),
+        Box::new(statefulset::StatefulSetController::default()),
+        Box::new(job::JobController::default()),
+        Box::new(cronjob::CronJobController::default()),
+        Box::new(ttlafterfinished::TtlAfterFinishedController::default()),
+        Box::new(persistentvolume::PersistentVolumeController::default()),
+        Box::new(namespace::NamespaceController::default()),
+        Box::new(resourcequota::ResourceQuotaController::default()),
+        Box::new(volumeprotection::PvcProtectionController::default()),
+        Box::new(volumeprotection::PvProtectionController::default()),
+        Box::new(garbagecollector::GarbageCollector::default()),
+        Box::new(nodeipam::NodeIpamController::new(cidr, mask)),
+        Box::new(nodelifecycle::NodeLifecycleController::default()),
+        Box::new(endpoint::EndpointsController::default()),
+        Box::new(endpointslice::EndpointSliceController::default()),
+    ];
+    c.add_process(controllermanager::ControllerManager::default(), controllers);
     c.add_component(crate::scheduler::Scheduler::default());
 }

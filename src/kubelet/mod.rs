@@ -4,9 +4,16 @@
 //! setNodeStatus), `kubelet.go` (syncPod), `status/status_manager.go` (pod status patches),
 //! `images/image_manager.go` (EnsureImageExists), `kuberuntime/` (the CRI calls).
 //!
+//! A restart (`sim fault restart kubelet@NODE`) keeps what containerd runs: the new process
+//! records its startup events, registers (the Node exists: 409, then a GET), lists its Pods,
+//! finds their containers running and writes only the statuses that differ (readiness is
+//! re-probed). A cut-off node (`sim node partition`) keeps running its Pods; its failed requests
+//! are traced, and once the Lease can be renewed again it reports the node's status and resyncs
+//! its Pods' statuses.
+//!
 //! What kubesim simplifies: the node registers Ready at once; status is reported on the virtual
-//! clock every `node_status_report_ms` (upstream: nodeStatusReportFrequency 5m, with Lease
-//! heartbeats every 10s that kubesim does not simulate).
+//! clock every 5 minutes (`nodeStatusReportFrequency`) and the Lease renewed every 10 s; a
+//! restart resets only the readiness probes (upstream also re-runs startup probes).
 
 pub mod dns;
 pub mod lifecycle;
@@ -80,11 +87,16 @@ pub struct Kubelet {
     lease_rv: String,
     /// Watch events that arrived while the kubelet was down (its watch re-lists on restart).
     missed: Vec<(EventType, Rc<Value>)>,
+    /// How many times this kubelet's process restarted (`sim fault restart kubelet@NODE`).
+    restarts: u32,
+    /// The node events' recorder (`kl.recorder` with the nodeRef).
+    recorder: crate::client::Recorder,
 }
 
 impl Kubelet {
     pub fn new(cfg: NodeConfig, index: usize) -> Kubelet {
-        Kubelet { cfg, index, running: true, pods: pods::PodWorkers::default(), needs_status_report: false, lease_rv: String::new(), missed: Vec::new() }
+        let recorder = crate::client::Recorder::new("kubelet", &cfg.name);
+        Kubelet { cfg, index, running: true, pods: pods::PodWorkers::default(), needs_status_report: false, lease_rv: String::new(), missed: Vec::new(), restarts: 0, recorder }
     }
 
     pub fn node_name(&self) -> &str {
@@ -168,7 +180,9 @@ impl Kubelet {
     }
 
     /// The node heartbeat: create or renew the Lease in `kube-node-lease` (`pkg/kubelet/nodelease`).
-    fn renew_lease(&mut self, ctx: &mut Ctx, node_uid: Option<&str>) {
+    /// True when the Lease was written; a request that cannot reach kube-apiserver (a
+    /// partitioned node) marks the node for a status report once it can again.
+    fn renew_lease(&mut self, ctx: &mut Ctx, node_uid: Option<&str>) -> bool {
         let name = self.cfg.name.clone();
         let path = format!("/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/{}", name);
         let mut lease = json!({
@@ -181,12 +195,15 @@ impl Kubelet {
             lease["metadata"]["ownerReferences"] = json!([{"apiVersion": "v1", "kind": "Node", "name": name, "uid": uid}]);
             let resp = ctx.request(Method::Post, "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases", Some(lease));
             self.lease_rv = meta::resource_version(&resp.body).to_string();
-            return;
+            return resp.ok();
         }
         if self.lease_rv.is_empty() {
             let got = ctx.request(Method::Get, &path, None);
             if !got.ok() {
-                return;
+                if got.unreachable() {
+                    self.needs_status_report = true;
+                }
+                return false;
             }
             lease = got.body;
             lease["spec"]["renewTime"] = json!(time::rfc3339_micro(ctx.now));
@@ -195,6 +212,10 @@ impl Kubelet {
         }
         let resp = ctx.request(Method::Put, &path, Some(lease));
         self.lease_rv = if resp.ok() { meta::resource_version(&resp.body).to_string() } else { String::new() };
+        if resp.unreachable() {
+            self.needs_status_report = true;
+        }
+        resp.ok()
     }
 
     fn register(&mut self, ctx: &mut Ctx) {
@@ -205,10 +226,24 @@ impl Kubelet {
             self.renew_lease(ctx, Some(&uid));
         }
         if resp.code == 409 {
-            // already registered (a restarted kubelet): upstream reconciles the existing Node
-            let path = format!("/api/v1/nodes/{}/status", self.cfg.name);
-            let st = self.initial_node(ctx.now)["status"].clone();
-            ctx.merge_patch(&path, json!({"status": {"conditions": st["conditions"]}}));
+            // "Node was previously registered": read it; kubesim's node needs no reconciling
+            // (labels, annotations and resources are as the kubelet would set them)
+            ctx.request(Method::Get, &format!("/api/v1/nodes/{}", self.cfg.name), None);
+        }
+    }
+
+    /// The node events a kubelet records as it starts: `BirthCry`, the container manager's
+    /// allocatable enforcement, and `initialNode`'s `setNodeStatus` on a fresh Node object, whose
+    /// pressure conditions go from nothing to False (kubesim records them on a restart; a new
+    /// cluster's first start is not narrated with them).
+    fn startup_events(&mut self, ctx: &mut Ctx) {
+        let name = self.cfg.name.clone();
+        // `kl.nodeRef`: kind Node, the node's name as its uid, no namespace
+        let node_ref = json!({"kind": "Node", "metadata": {"name": name, "uid": name}});
+        self.recorder.event(ctx, &node_ref, None, "Normal", "Starting", "Starting kubelet.");
+        self.recorder.event(ctx, &node_ref, None, "Normal", "NodeAllocatableEnforced", "Updated Node Allocatable limit across pods");
+        for reason in ["NodeHasSufficientMemory", "NodeHasNoDiskPressure", "NodeHasSufficientPID"] {
+            self.recorder.event(ctx, &node_ref, None, "Normal", reason, &format!("Node {} status is now: {}", name, reason));
         }
     }
 
@@ -272,6 +307,9 @@ impl Component for Kubelet {
     }
 
     fn start(&mut self, ctx: &mut Ctx) {
+        if self.restarts > 0 {
+            self.startup_events(ctx);
+        }
         self.register(ctx);
         let field = format!("spec.nodeName={}", self.cfg.name);
         // the node informer (its own Node only): how the kubelet learns spec.podCIDR
@@ -280,8 +318,20 @@ impl Component for Kubelet {
             self.update_pod_cidr(ctx, &n);
         }
         let pods = ctx.list_and_watch(meta::lookup("pods").expect("pods"), "", "", &field);
+        // a restarted kubelet: Pods it runs that are gone from the API are cleaned up
+        // (`HandlePodCleanups`); the others it finds running
+        let listed: std::collections::BTreeSet<String> = pods.iter().map(|p| meta::uid(p).to_string()).collect();
+        for uid in self.pods.uids().into_iter().filter(|u| !listed.contains(u)) {
+            let gone = Rc::new(json!({"metadata": {"uid": uid}}));
+            self.pods.on_pod(ctx, &self.cfg.name.clone(), &self.node_ip(), EventType::Deleted, gone);
+        }
         for p in pods {
             self.pods.on_pod(ctx, &self.cfg.name.clone(), &self.node_ip(), EventType::Added, Rc::new(p));
+        }
+        if self.restarts > 0 {
+            // the status manager's first sync: only what differs from the API is written
+            let ip = self.node_ip();
+            self.pods.resync_statuses(ctx, &ip);
         }
         ctx.after_background(NODE_STATUS_REPORT_MS, Timer::NodeStatus);
         ctx.after_background(LEASE_RENEW_MS, Timer::Lease);
@@ -316,8 +366,8 @@ impl Component for Kubelet {
                 ctx.after_background(NODE_STATUS_REPORT_MS, Timer::NodeStatus);
             }
             Input::Timer(Timer::Lease) => {
-                self.renew_lease(ctx, None);
-                if self.needs_status_report {
+                let renewed = self.renew_lease(ctx, None);
+                if renewed && self.needs_status_report {
                     // back after a failure: the node's conditions changed, report at once
                     self.needs_status_report = false;
                     self.report_status(ctx);
@@ -327,11 +377,32 @@ impl Component for Kubelet {
                     for t in std::mem::take(&mut self.pods.deferred) {
                         self.pods.on_timer(ctx, &name, &ip, t);
                     }
+                    // statuses it could not write while cut off or down
+                    self.pods.resync_statuses(ctx, &ip);
                 }
                 ctx.after_background(LEASE_RENEW_MS, Timer::Lease);
             }
             Input::Timer(Timer::Pod(t)) => self.pods.on_timer(ctx, &name, &ip, t),
         }
+    }
+
+    /// A new kubelet process on the same node, with what containerd still runs (see
+    /// [`pods::PodWorkers::after_restart`]).
+    fn restarted(&self) -> Option<Self> {
+        // a stopped node's kubelet does not run to be restarted (`sim node recover` first)
+        if !self.running {
+            return None;
+        }
+        let mut k = Kubelet::new(self.cfg.clone(), self.index);
+        k.pods = self.pods.after_restart();
+        k.restarts = self.restarts + 1;
+        Some(k)
+    }
+
+    /// The runtime's work goes on across a kubelet restart: CRI calls in flight complete and
+    /// containers exit on their own, so the kubelet's timers are kept (watch events are lost).
+    fn restart_keeps_timers(&self) -> bool {
+        true
     }
 
     fn container_logs(&self, namespace: &str, pod: &str, container: &str, previous: bool, now: i64) -> Option<Result<String, String>> {

@@ -366,6 +366,28 @@ fn containers_in(pod: &Value, field: &str, init: bool, has_init: bool) -> Vec<Co
 }
 
 impl PodWorkers {
+    /// What a restarted kubelet finds: containerd still runs the containers (kept: the pods'
+    /// containers, the image store, the CNI allocations), but the kubelet's memory is new: its
+    /// events cache is empty and every readiness worker starts again at Failure (`worker.go`'s
+    /// initial value; v1.34 has no exception for containers that were already running), so a
+    /// container with a readiness probe is not ready until its next probe passes.
+    pub fn after_restart(&self) -> PodWorkers {
+        let mut pods = self.pods.clone();
+        for st in pods.values_mut() {
+            for c in st.containers.iter_mut() {
+                for w in c.workers.iter_mut().filter(|w| w.probe.kind == prober::ProbeKind::Readiness) {
+                    w.forget_result();
+                }
+            }
+        }
+        PodWorkers { pods, runtime: self.runtime.clone(), recorder: None, pull_queue: self.pull_queue.clone(), pulling: self.pulling, deferred: Vec::new() }
+    }
+
+    /// The uids of the pods the kubelet runs.
+    pub fn uids(&self) -> Vec<String> {
+        self.pods.keys().cloned().collect()
+    }
+
     fn recorder(&mut self, node: &str) -> &mut Recorder {
         self.recorder.get_or_insert_with(|| Recorder::new("kubelet", node))
     }
@@ -1166,7 +1188,37 @@ impl PodWorkers {
 
     /// `generateAPIPodStatus` + the status manager's PATCH.
     fn patch_status(&mut self, ctx: &mut Ctx, _node: &str, ip: &str, uid: &str) {
-        let Some(st) = self.pods.get(uid) else { return };
+        let Some((path, status)) = self.generate_status(ctx, ip, uid) else { return };
+        self.send_status(ctx, uid, &path, status);
+    }
+
+    fn send_status(&mut self, ctx: &mut Ctx, uid: &str, path: &str, status: Value) {
+        let resp = ctx.merge_patch(path, json!({"status": status}));
+        if resp.ok() {
+            if let Some(s) = self.pods.get_mut(uid) {
+                s.pod = Rc::new(resp.body);
+            }
+        }
+    }
+
+    /// The status manager's `syncBatch` after it could not reach (or did not know) the API's
+    /// view: for every Pod it runs, PATCH the status only where what the API holds differs from
+    /// what the kubelet would report (`needsUpdate` + an empty patch skipped). After a partition
+    /// heals or the kubelet restarts.
+    pub fn resync_statuses(&mut self, ctx: &mut Ctx, ip: &str) {
+        let uids: Vec<String> = self.pods.keys().cloned().collect();
+        for uid in uids {
+            let Some((path, status)) = self.generate_status(ctx, ip, &uid) else { continue };
+            let Some(st) = self.pods.get(&uid) else { continue };
+            if !same_status(meta::get(&st.pod, &["status"]).unwrap_or(&Value::Null), &status) {
+                self.send_status(ctx, &uid, &path, status);
+            }
+        }
+    }
+
+    /// `generateAPIPodStatus`: the status path and the status the kubelet reports for a Pod.
+    fn generate_status(&self, ctx: &mut Ctx, ip: &str, uid: &str) -> Option<(String, Value)> {
+        let st = self.pods.get(uid)?;
         let pod = &st.pod;
         let gen = meta::get_i64(pod, &["metadata", "generation"]).unwrap_or(1);
         let now = time::rfc3339(ctx.now);
@@ -1283,13 +1335,29 @@ impl PodWorkers {
             status["podIPs"] = json!([{"ip": st.pod_ip}]);
         }
         let path = format!("/api/v1/namespaces/{}/pods/{}/status", meta::namespace(pod), meta::name(pod));
-        let resp = ctx.merge_patch(&path, json!({"status": status}));
-        if resp.ok() {
-            if let Some(s) = self.pods.get_mut(uid) {
-                s.pod = Rc::new(resp.body);
-            }
-        }
+        Some((path, status))
     }
+}
+
+/// Whether the API's status and the kubelet's agree on what a status update would change: the
+/// phase, each condition's status, each container's state, readiness and restart count.
+fn same_status(api: &Value, mine: &Value) -> bool {
+    let conds = |v: &Value| -> Vec<(String, String)> {
+        let mut c: Vec<(String, String)> = meta::get_array(v, &["conditions"]).iter().map(|c| (meta::get_str(c, &["type"]).to_string(), meta::get_str(c, &["status"]).to_string())).collect();
+        c.sort();
+        c
+    };
+    let containers = |v: &Value| -> Vec<(String, bool, i64, String)> {
+        ["initContainerStatuses", "containerStatuses"]
+            .iter()
+            .flat_map(|f| meta::get_array(v, &[f]).to_vec())
+            .map(|c| {
+                let state = meta::get(&c, &["state"]).and_then(|s| s.as_object()).and_then(|o| o.keys().next().cloned()).unwrap_or_default();
+                (meta::get_str(&c, &["name"]).to_string(), meta::get(&c, &["ready"]).and_then(|r| r.as_bool()).unwrap_or(false), meta::get_i64(&c, &["restartCount"]).unwrap_or(0), state)
+            })
+            .collect()
+    };
+    meta::get_str(api, &["phase"]) == meta::get_str(mine, &["phase"]) && conds(api) == conds(mine) && containers(api) == containers(mine)
 }
 
 #[cfg(test)]

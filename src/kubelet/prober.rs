@@ -196,6 +196,14 @@ pub struct Worker {
 }
 
 impl Worker {
+    /// A new kubelet's worker for a container that already runs: the initial result again (its
+    /// ticks go on).
+    pub fn forget_result(&mut self) {
+        let fresh = Worker::new(self.probe.clone());
+        self.result = fresh.result;
+        self.last = None;
+    }
+
     pub fn new(probe: Probe) -> Worker {
         let result = match probe.kind {
             ProbeKind::Readiness => Some(false),

@@ -31,6 +31,7 @@ use crate::api::meta::Resource;
 use crate::api::request::EventType;
 use crate::api::{meta, time};
 use crate::api::request::{Identity, Method};
+use crate::client::leaderelection::{Election, Step};
 use crate::client::{Recorder, Store};
 use crate::cluster::{self, Component};
 use crate::trace::Actor;
@@ -59,6 +60,10 @@ pub enum Timer {
     Backoff(String),
     /// An unschedulable pod has waited `podMaxInUnschedulablePodsDuration` (`flushUnschedulablePodsLeftover`).
     Flush(String),
+    /// The next try to acquire the Lease `kube-system/kube-scheduler`.
+    Acquire,
+    /// The next renewal of that Lease.
+    Renew,
 }
 
 impl std::fmt::Display for Timer {
@@ -67,6 +72,8 @@ impl std::fmt::Display for Timer {
             Timer::ScheduleOne => f.write_str("schedule"),
             Timer::Backoff(key) => write!(f, "backoff:{}", key),
             Timer::Flush(key) => write!(f, "flush:{}", key),
+            Timer::Acquire => f.write_str("leader-election:acquire"),
+            Timer::Renew => f.write_str("leader-election:renew"),
         }
     }
 }
@@ -124,6 +131,8 @@ pub struct Scheduler {
     armed: bool,
     recorder: Recorder,
     attempts: Vec<Attempt>,
+    /// `--leader-elect`: the scheduling loop runs only while this process leads.
+    election: Option<Election>,
 }
 
 impl Default for Scheduler {
@@ -143,6 +152,7 @@ impl Default for Scheduler {
             armed: false,
             recorder: Recorder::new("default-scheduler", "default-scheduler-control-plane"),
             attempts: Vec::new(),
+            election: None,
         }
     }
 }
@@ -163,8 +173,21 @@ impl Scheduler {
         &self.attempts
     }
 
+    /// One try of the acquire loop; on winning, the scheduling loop starts.
+    fn try_acquire(&mut self, ctx: &mut Ctx) {
+        let now = ctx.now;
+        let e = self.election.get_or_insert_with(|| Election::new("kube-scheduler", "default-scheduler", now));
+        if e.acquire(ctx, Timer::Acquire, Timer::Renew) == Step::StartedLeading {
+            self.arm(ctx);
+        }
+    }
+
+    fn leading(&self) -> bool {
+        self.election.as_ref().map(|e| e.elector.is_leader()).unwrap_or(false)
+    }
+
     fn arm(&mut self, ctx: &mut Ctx) {
-        if !self.armed && !self.active.is_empty() {
+        if !self.armed && self.leading() && !self.active.is_empty() {
             self.armed = true;
             ctx.after(SCHEDULING_CYCLE_MS, Timer::ScheduleOne, false);
         }
@@ -519,6 +542,8 @@ impl Component for Scheduler {
         for p in pods {
             self.on_pod(ctx, EventType::Added, Rc::new(p));
         }
+        // informers first, then leader election; `sched.Run` once the Lease is won
+        self.try_acquire(ctx);
     }
 
     fn handle(&mut self, ctx: &mut Ctx, input: Input) {
@@ -539,6 +564,14 @@ impl Component for Scheduler {
                 }
             }
             Input::Watch { .. } => {}
+            Input::Timer(Timer::Acquire) => self.try_acquire(ctx),
+            Input::Timer(Timer::Renew) => {
+                let now = ctx.now;
+                let e = self.election.get_or_insert_with(|| Election::new("kube-scheduler", "default-scheduler", now));
+                if e.renew(ctx, Timer::Renew) == Step::Lost {
+                    ctx.exit_process();
+                }
+            }
             Input::Timer(Timer::ScheduleOne) => {
                 self.armed = false;
                 self.schedule_one(ctx);

@@ -176,6 +176,7 @@ impl Layout {
             Actor::Kubectl => self.kubectl,
             Actor::ApiServer => self.apiserver,
             Actor::Etcd => self.etcd,
+            Actor::ControllerManager => self.kcm,
             Actor::DeploymentController => self.dc,
             Actor::ReplicaSetController => self.rsc,
             Actor::GarbageCollector => self.gc,
@@ -198,6 +199,8 @@ impl Layout {
         match a {
             Actor::Kubectl => vec![(self.kubectl.right(), self.kubectl.cy()), (api.x, self.kubectl.cy())],
             Actor::Etcd => vec![(self.etcd.x, self.etcd.cy()), (api.right(), self.etcd.cy())],
+            // the process's own client (leader election) leaves from the box's top-right corner
+            Actor::ControllerManager => vec![(self.kcm.right() - 2.5, self.kcm.y + 2.0), (api.x + 184.0, api.bottom())],
             Actor::DeploymentController => vec![(self.dc.cx(), self.dc.y), (api.x + 20.0, api.bottom())],
             Actor::ReplicaSetController => vec![(self.rsc.cx(), self.rsc.y), (api.x + 54.0, api.bottom())],
             Actor::GarbageCollector => vec![(self.gc.cx(), self.gc.y), (api.x + 88.0, api.bottom())],
@@ -271,6 +274,7 @@ impl Layout {
         match other {
             Actor::Kubectl => "kubectl".into(),
             Actor::Etcd => "etcd".into(),
+            Actor::ControllerManager => "ds".into(),
             Actor::DeploymentController => "dc".into(),
             Actor::ReplicaSetController => "rsc".into(),
             Actor::GarbageCollector => "gc".into(),

@@ -7,7 +7,7 @@ use super::i18n::{fill, tr, Lang};
 use super::model::{kind_of, parse_key, Session};
 use crate::api::meta;
 use crate::api::request::{EventType, RequestInfo};
-use crate::trace::{Actor, MessageKind};
+use crate::trace::{Actor, FaultKind, MessageKind};
 use serde_json::Value;
 
 /// The display name of a component in a sentence.
@@ -16,6 +16,7 @@ pub fn actor_name(lang: Lang, a: &Actor) -> String {
         Actor::Kubectl => "kubectl".into(),
         Actor::ApiServer => "kube-apiserver".into(),
         Actor::Etcd => "etcd".into(),
+        Actor::ControllerManager => tr(lang, "actor.kcm").into(),
         Actor::DeploymentController => tr(lang, "actor.dc").into(),
         Actor::ReplicaSetController => tr(lang, "actor.rsc").into(),
         Actor::GarbageCollector => tr(lang, "actor.gc").into(),
@@ -206,6 +207,20 @@ pub fn narration(s: &Session, pos: usize, lang: Lang) -> Said {
             }
             if verb == "GET" && m.from == Actor::Kubectl && p.subresource == "log" {
                 return said("n.req.kubectl.logs", &v);
+            }
+            // leader election: kube-controller-manager's and kube-scheduler's Leases in kube-system
+            if p.resource == "leases" && p.namespace == "kube-system" && matches!(m.from, Actor::ControllerManager | Actor::Scheduler) {
+                let key = match verb {
+                    "GET" => "n.req.le.get",
+                    "POST" => "n.req.le.create",
+                    // a take-over writes acquireTime now; a renewal keeps it
+                    _ if obj.as_ref().map(|o| meta::get_str(o, &["spec", "acquireTime"]) == meta::get_str(o, &["spec", "renewTime"])).unwrap_or(false) => {
+                        v.push(("transitions", obj.as_ref().and_then(|o| meta::get_i64(o, &["spec", "leaseTransitions"])).unwrap_or(0).to_string()));
+                        "n.req.le.take"
+                    }
+                    _ => "n.req.le.renew",
+                };
+                return said(key, &v);
             }
             if verb == "GET" {
                 if m.from == Actor::Kubectl {
@@ -610,9 +625,15 @@ pub fn narration(s: &Session, pos: usize, lang: Lang) -> Said {
             v.push(("what", what.clone()));
             said("n.timer", &v)
         }
-        MessageKind::Fault { lost, .. } => {
+        MessageKind::Fault { kind, lost, what } => {
             v.push(("lost", lost.to_string()));
-            said("n.fault", &v)
+            v.push(("what", what.clone()));
+            let key = match kind {
+                FaultKind::Crash if m.from == Actor::Scheduler => "n.fault.sched".to_string(),
+                FaultKind::Crash => "n.fault".to_string(),
+                k => format!("n.fault.{}", k.key()),
+            };
+            Said { keys: vec![key], vars: v }
         }
         MessageKind::Net { hop, what } => {
             v.push(("what", what.clone()));

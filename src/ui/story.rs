@@ -174,6 +174,13 @@ pub fn classify(s: &Session, i: usize) -> Option<Phase> {
             }
         }
         MessageKind::Response { code, .. } => (m.to == Actor::Kubectl && *code >= 400 && !(in_apply() && *code == 404)).then_some(Phase::Client),
+        MessageKind::EtcdTxn { key, revision, .. } if key.starts_with("/registry/leases/kube-system/") => {
+            // a leader-election Lease changing hands (a renewal keeps its holder)
+            let holder = |v: &serde_json::Value| meta::get_str(v, &["spec", "holderIdentity"]).to_string();
+            let new = s.value_of_key(key, *revision)?;
+            let changed = s.value_of_key(key, revision - 1).map(|o| holder(&o) != holder(&new)).unwrap_or(true);
+            changed.then_some(Phase::Fault)
+        }
         MessageKind::EtcdTxn { key, .. } => {
             let c = cause()?;
             (c.msg.from == Actor::Kubectl && !key.starts_with("/registry/events/")).then_some(Phase::Client)

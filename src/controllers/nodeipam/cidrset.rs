@@ -26,6 +26,11 @@ impl CidrSet {
         CidrSet { cluster, subnet_prefix, used: vec![false; 1usize << bits], allocated: 0, next_candidate: 0 }
     }
 
+    /// The prefix length of the CIDRs it hands out (`--node-cidr-mask-size`).
+    pub fn mask_size(&self) -> u8 {
+        self.subnet_prefix
+    }
+
     pub fn max_cidrs(&self) -> usize {
         self.used.len()
     }

@@ -142,6 +142,13 @@ impl NodeIpamController {
 impl Component for NodeIpamController {
     type Timer = Timer;
 
+    /// A fresh process occupies the CIDRs the nodes already have (`start`), as upstream's
+    /// `occupyCIDRs` does for the nodes it lists.
+    fn restarted(&self) -> Option<Self> {
+        let mask = self.cidrs.mask_size();
+        Some(Self::new(self.cluster_cidr, mask))
+    }
+
     fn actor(&self) -> Actor {
         Actor::NodeIpamController
     }

@@ -273,6 +273,8 @@ const SERVICE_COLUMNS: &[Column] =
     &[name_col(0), col("Type", 0), col("Cluster-IP", 0), col("External-IP", 0), col("Port(s)", 0), col("Age", 0), col("Selector", 1)];
 const ENDPOINTS_COLUMNS: &[Column] = &[name_col(0), col("Endpoints", 0), col("Age", 0)];
 const ENDPOINT_SLICE_COLUMNS: &[Column] = &[name_col(0), col("AddressType", 0), col("Ports", 0), col("Endpoints", 0), col("Age", 0)];
+/// `leaseColumnDefinitions` (`pkg/printers/internalversion/printers.go`): NAME, HOLDER, AGE.
+const LEASE_COLUMNS: &[Column] = &[name_col(0), col("Holder", 0), col("Age", 0)];
 const DEFAULT_COLUMNS: &[Column] = &[name_col(0), col("Age", 0)];
 
 /// `strings.ToLower(GroupKind.String())`, the prefix of `deployment.apps/web`.
@@ -1040,6 +1042,7 @@ fn table_columns_rows(kind: &str, objs: &[Value], wide: bool, now_ms: i64) -> (&
                 })
                 .collect(),
         ),
+        "Lease" => (LEASE_COLUMNS, objs.iter().map(|o| vec![gs(o, &["metadata", "name"]).to_string(), gs(o, &["spec", "holderIdentity"]).to_string(), age(o, now_ms)]).collect()),
         "StorageClass" => (STORAGE_CLASS_COLUMNS, objs.iter().map(|o| print_storage_class_row(o, now_ms)).collect()),
         "ControllerRevision" => (CONTROLLER_REVISION_COLUMNS, objs.iter().map(|o| print_controller_revision_row(o, now_ms)).collect()),
         "Pod" => (POD_COLUMNS, objs.iter().map(|o| print_pod_row(o, now_ms)).collect()),
