@@ -46,7 +46,7 @@ const ACCEPTED: &[(&str, &str, &str, &str)] = &[
     ("v1.32", "kubectl describe pod", "ConfigMapOptional:", "kubectl v1.32 prints a projected volume's ConfigMapOptional; v1.34 prints Optional"),
     ("v1.32", "kubectl describe ds", "Selector:", "kubectl v1.32's DaemonSet describer has no Namespace line; v1.34's has"),
     ("v1.32", "kubectl ", "Error: unknown", "kubectl v1.32 lets cobra print `Error:`; v1.34 prints kubectl's lowercase `error:`"),
-    ("v1.37", "kubectl describe", "| kubelet | spec.containers{", "kubectl v1.37 prefixes an Event's message with its fieldPath in describe; v1.34 does not"),
+    ("v1.37", "kubectl describe", "| kubelet | spec.", "kubectl v1.37 prefixes an Event's message with its fieldPath (spec.containers{…} or spec.initContainers{…}) in describe; v1.34 does not"),
     ("v1.37", "kubectl describe", "| default-scheduler | Successfully assigned", "kubectl v1.37 orders describe's Events differently from v1.34"),
     ("v1.37", "kubectl describe pod", "successThreshold=", "kubectl v1.37 spells probe thresholds out; v1.34 prints #success/#failure"),
     ("v1.37", "kubectl describe node", "PodCIDR:", "kubectl v1.37 no longer prints Kube-Proxy Version for a node"),
