@@ -111,6 +111,8 @@ pub struct NodeInfo {
     /// Registered at this step (a Node object exists in etcd).
     pub registered: bool,
     pub ready: bool,
+    /// Cut off from the control plane at this step (`sim node partition`, not yet healed).
+    pub cut_off: bool,
 }
 
 /// One Deployment's rollout at a position (the Rollout tab).
@@ -188,6 +190,8 @@ pub struct Session {
     /// Per step: its chapter's phase if it is a story step ([`super::story`]).
     story: Vec<Option<Phase>>,
     chapters: Vec<Chapter>,
+    /// Where nodes were cut off and healed: (step, node, cut off from there on).
+    partitions: Vec<(usize, String, bool)>,
 }
 
 /// A settle in progress: the command it belongs to and how far it got.
@@ -277,6 +281,7 @@ impl Session {
             staged: Vec::new(),
             story: Vec::new(),
             chapters: Vec::new(),
+            partitions: Vec::new(),
         }
     }
 
@@ -354,6 +359,9 @@ impl Session {
         }
         for (i, mut st) in new_steps.into_iter().enumerate() {
             st.segment = seg;
+            if let (crate::trace::MessageKind::Fault { kind: k @ (crate::trace::FaultKind::Partition | crate::trace::FaultKind::Heal), .. }, Some(node)) = (&st.msg.kind, st.msg.from.node()) {
+                self.partitions.push((start + i, node.to_string(), *k == crate::trace::FaultKind::Partition));
+            }
             self.index.insert(st.msg.id, start + i);
             self.steps.push(st);
         }
@@ -980,7 +988,9 @@ impl Session {
                     .and_then(|c| c.as_array())
                     .map(|cs| cs.iter().any(|c| meta::get_str(c, &["type"]) == "Ready" && meta::get_str(c, &["status"]) == "True"))
                     .unwrap_or(false);
-                NodeInfo { registered: o.is_some(), ready, name: n }
+                // the last cut or heal of this node before the position
+                let cut_off = self.partitions.iter().rev().find(|(i, node, _)| *i < pos && *node == n).map(|p| p.2).unwrap_or(false);
+                NodeInfo { registered: o.is_some(), ready, cut_off, name: n }
             })
             .collect()
     }

@@ -67,7 +67,12 @@ pub fn kind_word(lang: Lang, kind: &str) -> String {
     }
 }
 
+/// The name at the start of a sentence: capitalized, except a program's own lowercase name
+/// (`kube-controller-manager`, `kubectl`, `etcd`), which stays as it is written.
 fn cap(s: &str) -> String {
+    if s.starts_with("kube") || s.starts_with("etcd") {
+        return s.to_string();
+    }
     let mut c = s.chars();
     match c.next() {
         Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),

@@ -293,6 +293,8 @@ pub const SCRIPT_STATEFULSET: &str = include_str!("../../tests/scenarios/statefu
 pub const SCRIPT_JOB_RETRIES: &str = include_str!("../../tests/scenarios/job_retries.sh");
 /// Chaos: controllers and the scheduler crash and restart, a node fails and comes back.
 pub const SCRIPT_CHAOS: &str = include_str!("../../tests/scenarios/chaos.sh");
+/// A node cut off from the control plane and healed (unlike a stopped kubelet, it keeps running).
+pub const SCRIPT_PARTITION: &str = include_str!("../../tests/scenarios/fault_partition.sh");
 /// The docs' "hello" CronJob, every minute, over six minutes of cluster time.
 pub const SCRIPT_CRONJOB: &str = include_str!("../../tests/scenarios/cronjob.sh");
 
@@ -319,6 +321,7 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ("job-retries", "preset.job_retries", SCRIPT_JOB_RETRIES),
     ("cronjob", "preset.cronjob", SCRIPT_CRONJOB),
     ("chaos", "preset.chaos", SCRIPT_CHAOS),
+    ("partition", "preset.partition", SCRIPT_PARTITION),
 ];
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ const server = await serve(dist, "/");
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: chromeArgs });
 const page = await browser.newPage({ viewport: { width: +width, height: 900 } });
 page.on("pageerror", (e) => console.log("pageerror", String(e)));
-await page.goto(`http://127.0.0.1:${server.address().port}/#l=${lang}`);
+await page.goto(`http://127.0.0.1:${server.address().port}/#lang=${lang}`);
 await page.waitForSelector("#editor-text", { timeout: 20000 });
 await page.click("#apply");
 await page.waitForTimeout(500);

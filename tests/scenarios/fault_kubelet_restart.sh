@@ -36,3 +36,5 @@ sim advance 6s
 kubectl get pods
 kubectl get events --field-selector involvedObject.kind=Node
 sim fault restart kubelet@node-9
+sim node heal node-1
+sim node partition node-9

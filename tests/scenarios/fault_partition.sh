@@ -20,5 +20,3 @@ sim advance 15s
 kubectl get nodes
 kubectl get pods -o wide
 kubectl get events --field-selector involvedObject.kind=Node
-sim node heal node-1
-sim node partition node-9

@@ -237,11 +237,15 @@ pub fn diagram(p: &DiagramProps) -> Html {
                 _ => (t("diagram.unregistered"), "node-off"),
             };
             let mine: Vec<&PodChip> = pods.iter().filter(|c| c.node == b.name).collect();
+            let cut = info.map(|n| n.cut_off).unwrap_or(false);
             html! {
-                <g key={b.name.clone()} class={classes!("node", class)}>
+                <g key={b.name.clone()} class={classes!("node", class, cut.then_some("node-cut"))}>
                     {rect(b.outer, "box node-box")}
                     {text(b.outer.x + 10.0, b.outer.y + 18.0, "title", b.name.clone())}
                     {text(b.outer.right() - 10.0, b.outer.y + 18.0, "node-status", status)}
+                    if cut {
+                        {text(b.outer.cx(), b.outer.y + 18.0, "node-cut-label mid", t("diagram.cut_off"))}
+                    }
                     {rect(b.kubelet, "box comp kubelet")}
                     {text(b.kubelet.cx(), b.kubelet.y + 19.5, "label mid", "kubelet")}
                     {rect(b.proxy, "box comp proxy")}
