@@ -350,6 +350,49 @@ try {
     await c.close();
   });
 
+  await check("Network partition preset: node-1 is drawn cut off and NotReady while its Pods keep running, then healed and Ready; the narration explains the cut", async () => {
+    const c = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: "en-US" });
+    const p = await c.newPage();
+    p.on("pageerror", (e) => errors.push(String(e)));
+    await p.goto(url);
+    await p.waitForSelector("#apply");
+    const idx = await p.locator("select.preset option").evaluateAll((os) => os.findIndex((o) => o.textContent.startsWith("Network partition")) - 1);
+    assert(idx >= 0, "no partition preset");
+    await p.selectOption("select.preset", String(idx));
+    await p.click("#apply");
+    await p.waitForFunction(() => document.querySelector("#console-out").textContent.includes("involvedObject.kind=Node"), null, { timeout: 90000 });
+    const out = await p.locator("#console-out").textContent();
+    assert(/node-1\s+NotReady/.test(out) && /Terminating/.test(out) && /NodeReady/.test(out), "console: " + out.slice(-1200));
+    const { total } = await counter(p);
+    // find the partition fault by walking the timeline in coarse steps, then the cut node
+    let cutAt = 0;
+    for (let pos = 1; pos <= total; pos += Math.max(1, Math.floor(total / 40))) {
+      await p.locator("#timeline").fill(String(pos));
+      if ((await p.locator("svg.diagram g.node-cut").count()) > 0) { cutAt = pos; break; }
+    }
+    assert(cutAt > 0, "node-1 never drawn cut off");
+    const cut = await p.locator("svg.diagram g.node-cut").textContent();
+    assert(cut.includes("node-1") && cut.includes("network cut"), "cut node: " + cut);
+    // its Pods are still drawn running on it
+    assert((await p.locator("svg.diagram g.node-cut .chip").count()) >= 1, "no pod on the cut node");
+    // at the end the node is healed: no cut, Ready
+    await p.locator("#timeline").fill(String(total));
+    await p.waitForTimeout(200);
+    assert((await p.locator("svg.diagram g.node-cut").count()) === 0, "still cut at the end");
+    const n1 = await p.locator("svg.diagram g.node").first().textContent();
+    assert(n1.includes("node-1") && n1.includes("Ready") && !n1.includes("NotReady"), "node-1 at the end: " + n1);
+    // the fault's own step narrates the cut
+    await p.selectOption("#jump", { index: 0 });
+    let said = "";
+    for (let pos = cutAt; pos > 0 && pos > cutAt - 400; pos--) {
+      await p.locator("#timeline").fill(String(pos));
+      said = await p.locator(".narration").textContent();
+      if (said.includes("network to the control plane is cut")) break;
+    }
+    assert(said.includes("network to the control plane is cut") && said.includes("keep running"), "narration: " + said.slice(0, 300));
+    await c.close();
+  });
+
   await check("\"expose nginx and curl it\": the request's hops are drawn, kube-proxy and the Service are on the diagram, the Network tab lists the rules", async () => {
     const c = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: "en-US" });
     const p = await c.newPage();
