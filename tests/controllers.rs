@@ -268,6 +268,129 @@ fn kubelet_registers_and_runs_a_bound_pod() {
     assert_eq!(pod["status"]["podIP"], json!("10.244.1.2"), "the CNI plugin's first address");
 }
 
+/// The requests `actor` made after `since`, with their times (ms), informer LIST/WATCH left out.
+fn timed_requests(c: &Cluster, actor: &Actor, since: u64) -> Vec<(i64, String)> {
+    c.view()
+        .trace()
+        .messages()
+        .iter()
+        .filter(|m| m.id > since && &m.from == actor)
+        .filter_map(|m| match &m.kind {
+            MessageKind::Request { method, uri, info } if info.verb != "list" && info.verb != "watch" => Some((m.time_ms, format!("{} {}", method, uri))),
+            _ => None,
+        })
+        .collect()
+}
+
+/// kube-controller-manager's leader election, as client-go's `tryAcquireOrRenew` runs it: the
+/// first process creates the Lease and leads; a restarted process only reads the Lease while the
+/// record it observed is younger than the lease duration (15 s on its own clock), then takes it
+/// over with one update (leaseTransitions 1) and records "became leader"; only then do its
+/// controllers list and watch. The leader renews with a single update every 2 s.
+#[test]
+fn kube_controller_manager_waits_for_the_lease_after_a_restart() {
+    let mut c = bare();
+    let since = last_id(&c);
+    kubesim::controllers::install(&mut c);
+    c.run_until_settled();
+    let lease = "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-controller-manager";
+    let got: Vec<String> = timed_requests(&c, &Actor::ControllerManager, since).into_iter().map(|r| r.1).collect();
+    assert_requests(
+        got,
+        &[&format!("GET {}", lease), "POST /apis/coordination.k8s.io/v1/namespaces/kube-system/leases", "POST /api/v1/namespaces/kube-system/events"],
+        "kube-controller-manager, first start",
+    );
+    // renewals: one PUT every 2 s (plus its round trip)
+    let since = last_id(&c);
+    c.advance(7_000);
+    let renewals = timed_requests(&c, &Actor::ControllerManager, since);
+    let put = format!("PUT {}", lease);
+    assert_eq!(renewals.iter().map(|r| r.1.clone()).collect::<Vec<_>>(), vec![put.clone(), put.clone(), put], "renewals");
+    assert!(renewals.windows(2).all(|w| w[1].0 - w[0].0 == 2_004), "2 s apart, after each response: {:?}", renewals);
+    // the crash: the new process waits, then takes over
+    let crash_at = c.now();
+    let since = last_id(&c);
+    c.restart_component(&Actor::ControllerManager).unwrap();
+    c.run_until_settled();
+    let got = timed_requests(&c, &Actor::ControllerManager, since);
+    let (gets, rest): (Vec<_>, Vec<_>) = got.iter().partition(|r| r.1.starts_with("GET "));
+    assert!(gets.len() >= 4, "reads while the lease is held: {:?}", got);
+    assert_eq!(rest.iter().map(|r| r.1.as_str()).collect::<Vec<_>>(), [format!("PUT {}", lease).as_str(), "POST /api/v1/namespaces/kube-system/events"], "{:?}", got);
+    let took_over = rest[0].0;
+    assert!(took_over - crash_at >= 15_000 && took_over - crash_at < 20_000, "took over {} ms after the crash", took_over - crash_at);
+    // no controller of the new process did anything before it led
+    let early = c.view().trace().messages().iter().filter(|m| m.id > since && m.time_ms < took_over && m.from == Actor::DeploymentController).count();
+    assert_eq!(early, 0, "the deployment controller ran before its process led");
+    let l = c.client_request(&kubectl_identity(), Request::get(lease)).body;
+    assert_eq!(l["spec"]["leaseTransitions"], json!(1));
+    assert_eq!(l["spec"]["leaseDurationSeconds"], json!(15));
+    assert_ne!(l["spec"]["acquireTime"], json!("2026-01-01T00:00:00.000000Z"), "a take-over sets acquireTime");
+    let events = c.client_request(&kubectl_identity(), Request::get("/api/v1/namespaces/kube-system/events")).body;
+    let msgs: Vec<String> = events["items"].as_array().unwrap().iter().filter(|e| e["involvedObject"]["name"] == "kube-controller-manager").map(|e| format!("{} {}", e["reason"].as_str().unwrap(), e["message"].as_str().unwrap())).collect();
+    assert_eq!(msgs.len(), 2, "{:?}", msgs);
+    assert!(msgs.iter().all(|m| m.starts_with("LeaderElection control-plane_") && m.ends_with(" became leader")), "{:?}", msgs);
+}
+
+/// A kubelet restart keeps the running containers: the new process records its startup events,
+/// POSTs its Node (409: it exists), GETs it, and writes no Pod status when nothing differs; no
+/// CRI call starts anything again.
+#[test]
+fn kubelet_restart_finds_its_containers_running() {
+    let mut c = bare();
+    c.add_component(Kubelet::new(NodeConfig::new("node-1"), 0));
+    c.add_component(nodeipam::NodeIpamController::new(Cidr::parse("10.244.0.0/16").unwrap(), 24));
+    c.run_until_settled();
+    seed(&mut c, "/api/v1/namespaces/default/pods", pod("web", Some("node-1")));
+    c.run_until_settled();
+    let kubelet = Actor::Kubelet("node-1".into());
+    let since = last_id(&c);
+    c.restart_component(&kubelet).unwrap();
+    c.run_until_settled();
+    let got = requests(&c, &kubelet, since);
+    assert_requests(
+        got,
+        &[
+            // Starting, NodeAllocatableEnforced, NodeHasSufficientMemory, NodeHasNoDiskPressure, NodeHasSufficientPID
+            "POST /api/v1/namespaces/default/events",
+            "POST /api/v1/namespaces/default/events",
+            "POST /api/v1/namespaces/default/events",
+            "POST /api/v1/namespaces/default/events",
+            "POST /api/v1/namespaces/default/events",
+            "POST /api/v1/nodes",
+            "GET /api/v1/nodes/node-1",
+        ],
+        "kubelet, restarted with a running pod",
+    );
+    let cri = c.view().trace().messages().iter().filter(|m| m.id > since && matches!(m.kind, MessageKind::Runtime { .. })).count();
+    assert_eq!(cri, 0, "the restarted kubelet made CRI calls");
+    let pod = c.client_request(&kubectl_identity(), Request::get("/api/v1/namespaces/default/pods/web")).body;
+    assert_eq!(pod["status"]["containerStatuses"][0]["restartCount"], json!(0));
+    assert_eq!(pod["status"]["phase"], json!("Running"));
+}
+
+/// A partitioned node's kubelet keeps trying: its requests fail before reaching kube-apiserver
+/// (nothing is written), and once healed its next Lease renewal goes through.
+#[test]
+fn a_partitioned_kubelet_writes_nothing_until_healed() {
+    let mut c = bare();
+    c.add_component(Kubelet::new(NodeConfig::new("node-1"), 0));
+    c.run_until_settled();
+    let rev = c.view().etcd_revision();
+    let since = last_id(&c);
+    c.partition_node("node-1").unwrap();
+    c.advance(30_000);
+    assert_eq!(c.view().etcd_revision(), rev, "a cut-off kubelet wrote to etcd");
+    assert!(requests(&c, &Actor::Kubelet("node-1".into()), since).is_empty(), "requests reached kube-apiserver");
+    let failed = c.view().trace().messages().iter().filter(|m| m.id > since && matches!(m.kind, MessageKind::Fault { kind: kubesim::trace::FaultKind::Unreachable, .. })).count();
+    assert_eq!(failed, 3, "one failed Lease renewal every 10 s");
+    c.heal_node("node-1").unwrap();
+    let since = last_id(&c);
+    c.advance(10_000);
+    let got = requests(&c, &Actor::Kubelet("node-1".into()), since);
+    assert!(got.iter().any(|r| r == "PUT /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1"), "no renewal after healing: {:?}", got);
+    assert!(got.iter().any(|r| r == "PATCH /api/v1/nodes/node-1/status"), "no status report after healing: {:?}", got);
+}
+
 /// Without a pod CIDR (no node IPAM), the node's network is not ready: the pod worker says so and
 /// creates no sandbox.
 #[test]
