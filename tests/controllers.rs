@@ -30,16 +30,7 @@ fn seed(c: &mut Cluster, path: &str, obj: Value) -> Value {
 
 /// The requests `actor` made after message `since`, as `VERB URI`, informer LIST/WATCH left out.
 fn requests(c: &Cluster, actor: &Actor, since: u64) -> Vec<String> {
-    c.view()
-        .trace()
-        .messages()
-        .iter()
-        .filter(|m| m.id > since && &m.from == actor)
-        .filter_map(|m| match &m.kind {
-            MessageKind::Request { method, uri, info } if info.verb != "list" && info.verb != "watch" => Some(format!("{} {}", method, uri)),
-            _ => None,
-        })
-        .collect()
+    timed_requests(c, actor, since).into_iter().map(|r| r.1).collect()
 }
 
 fn assert_requests(got: Vec<String>, want: &[&str], what: &str) {

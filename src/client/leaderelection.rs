@@ -102,15 +102,7 @@ pub struct LeaderElector {
 
 /// A version-4-shaped UUID derived from `seed` (FNV-1a + SplitMix64), not from the cluster's RNG.
 fn derived_uuid(seed: &str) -> String {
-    let a = crate::runtime::fnv64(&format!("{}#a", seed));
-    let b = crate::runtime::fnv64(&format!("{}#b", seed));
-    let mut bytes = [0u8; 16];
-    bytes[..8].copy_from_slice(&a.to_be_bytes());
-    bytes[8..].copy_from_slice(&b.to_be_bytes());
-    bytes[6] = (bytes[6] & 0x0f) | 0x40;
-    bytes[8] = (bytes[8] & 0x3f) | 0x80;
-    let h: String = bytes.iter().map(|b| format!("{:02x}", b)).collect();
-    format!("{}-{}-{}-{}-{}", &h[0..8], &h[8..12], &h[12..16], &h[16..20], &h[20..32])
+    crate::sim::uuid_v4(crate::runtime::fnv64(&format!("{}#a", seed)), crate::runtime::fnv64(&format!("{}#b", seed)))
 }
 
 impl LeaderElector {

@@ -51,14 +51,19 @@ impl Rng {
     pub fn uuid(&mut self) -> String {
         let a = self.next_u64();
         let b = self.next_u64();
-        let mut bytes = [0u8; 16];
-        bytes[..8].copy_from_slice(&a.to_be_bytes());
-        bytes[8..].copy_from_slice(&b.to_be_bytes());
-        bytes[6] = (bytes[6] & 0x0f) | 0x40;
-        bytes[8] = (bytes[8] & 0x3f) | 0x80;
-        let h: String = bytes.iter().map(|b| format!("{:02x}", b)).collect();
-        format!("{}-{}-{}-{}-{}", &h[0..8], &h[8..12], &h[12..16], &h[16..20], &h[20..32])
+        uuid_v4(a, b)
     }
+}
+
+/// 128 bits as an RFC 4122 version-4 UUID string (version and variant bits set).
+pub fn uuid_v4(a: u64, b: u64) -> String {
+    let mut bytes = [0u8; 16];
+    bytes[..8].copy_from_slice(&a.to_be_bytes());
+    bytes[8..].copy_from_slice(&b.to_be_bytes());
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    let h: String = bytes.iter().map(|b| format!("{:02x}", b)).collect();
+    format!("{}-{}-{}-{}-{}", &h[0..8], &h[8..12], &h[12..16], &h[16..20], &h[20..32])
 }
 
 /// One record of the trace: who sent what to whom, when, and which earlier message caused it.
