@@ -162,7 +162,9 @@ pub fn selectors(data: &[u8]) {
 }
 
 /// `resource.Quantity`: a quantity that parses prints a canonical form that parses to the same
-/// amount and prints the same again.
+/// amount; printing settles after one more round. (Not at once: Go prints a BinarySI amount that
+/// is not a whole number of Ki, `62.5Ki`, as the plain integer `64000`, which parses as DecimalSI
+/// and prints as `64k`; the fuzzer found this, kubesim does as Go does.)
 pub fn quantity(data: &[u8]) {
     let Some(s) = text(data) else { return };
     let Ok(p) = quantity::parse_go(s) else {
@@ -172,7 +174,17 @@ pub fn quantity(data: &[u8]) {
     let canon = p.canonical();
     let q = p.to_quantity();
     let p2 = quantity::parse_go(&canon).unwrap_or_else(|e| panic!("canonical {:?} of {:?} does not parse: {}", canon, s, e));
-    assert_eq!(p2.canonical(), canon, "canonical form is not a fixed point");
+    let q2 = p2.to_quantity();
+    // within int64 (what Kubernetes counts with): the same amount. Beyond it neither Go (its
+    // DecimalSI suffixes end at E: 10^42 prints as "1") nor kubesim (38 significant digits)
+    // prints every amount back.
+    let fits = q.value() != i64::MAX && q.value() != i64::MIN;
+    if fits {
+        assert_eq!((q2.milli_value(), q2.value()), (q.milli_value(), q.value()), "canonical {:?} of {:?} is another amount", canon, s);
+    }
+    let canon2 = p2.canonical();
+    let p3 = quantity::parse_go(&canon2).unwrap_or_else(|e| panic!("canonical {:?} of {:?} does not parse: {}", canon2, canon, e));
+    assert_eq!(p3.canonical(), canon2, "printing {:?} does not settle", s);
     let _ = (q.to_string(), q.milli_value(), q.value());
     let _ = quantity::parse_quantity(&serde_json::json!(s));
 }

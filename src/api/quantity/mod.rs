@@ -297,6 +297,22 @@ mod tests {
                 value: Some(102436),
                 canonical: Some("102435840m"),
             },
+            // whole bytes, but not a whole number of Ki: Go's CanonicalizeBytes prints the plain
+            // integer, which parses back as DecimalSI and prints as 64k (not a fixed point)
+            ParseCase {
+                name: "62.5Ki is 64000 bytes",
+                input: json!("62.5Ki"),
+                milli: Some(64_000_000),
+                value: Some(64_000),
+                canonical: Some("64000"),
+            },
+            ParseCase {
+                name: "64000 prints as 64k",
+                input: json!("64000"),
+                milli: Some(64_000_000),
+                value: Some(64_000),
+                canonical: Some("64k"),
+            },
             ParseCase {
                 name: "sub-milli rounds up",
                 input: json!("0.0001"),
