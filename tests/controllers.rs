@@ -197,6 +197,8 @@ fn scheduler_binds_a_pending_pod() {
             "GET /apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-scheduler",
             "POST /apis/coordination.k8s.io/v1/namespaces/kube-system/leases",
             "POST /api/v1/namespaces/kube-system/events",
+            // `renew` polls at once after winning
+            "PUT /apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-scheduler",
             "POST /api/v1/namespaces/default/pods/web/binding",
             "POST /apis/events.k8s.io/v1/namespaces/default/events",
         ],
@@ -288,8 +290,8 @@ fn kube_controller_manager_waits_for_the_lease_after_a_restart() {
     let got: Vec<String> = timed_requests(&c, &Actor::ControllerManager, since).into_iter().map(|r| r.1).collect();
     assert_requests(
         got,
-        &[&format!("GET {}", lease), "POST /apis/coordination.k8s.io/v1/namespaces/kube-system/leases", "POST /api/v1/namespaces/kube-system/events"],
-        "kube-controller-manager, first start",
+        &[&format!("GET {}", lease), "POST /apis/coordination.k8s.io/v1/namespaces/kube-system/leases", "POST /api/v1/namespaces/kube-system/events", &format!("PUT {}", lease)],
+        "kube-controller-manager, first start (the renew loop's first poll is immediate)",
     );
     // renewals: one PUT every 2 s (plus its round trip)
     let since = last_id(&c);
@@ -306,7 +308,7 @@ fn kube_controller_manager_waits_for_the_lease_after_a_restart() {
     let got = timed_requests(&c, &Actor::ControllerManager, since);
     let (gets, rest): (Vec<_>, Vec<_>) = got.iter().partition(|r| r.1.starts_with("GET "));
     assert!(gets.len() >= 4, "reads while the lease is held: {:?}", got);
-    assert_eq!(rest.iter().map(|r| r.1.as_str()).collect::<Vec<_>>(), [format!("PUT {}", lease).as_str(), "POST /api/v1/namespaces/kube-system/events"], "{:?}", got);
+    assert_eq!(rest.iter().map(|r| r.1.as_str()).collect::<Vec<_>>(), [format!("PUT {}", lease).as_str(), "POST /api/v1/namespaces/kube-system/events", format!("PUT {}", lease).as_str()], "take-over, event, first renewal: {:?}", got);
     let took_over = rest[0].0;
     assert!(took_over - crash_at >= 15_000 && took_over - crash_at < 20_000, "took over {} ms after the crash", took_over - crash_at);
     // no controller of the new process did anything before it led

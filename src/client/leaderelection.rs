@@ -107,9 +107,9 @@ fn derived_uuid(seed: &str) -> String {
 
 impl LeaderElector {
     /// A new process's elector for the Lease `kube-system/NAME`; its Events come from
-    /// `event_component`.
-    pub fn new(name: &'static str, event_component: &str, started_at: i64) -> LeaderElector {
-        let identity = format!("{}_{}", CONTROL_PLANE_HOST, derived_uuid(&format!("{}@{}", name, started_at)));
+    /// `event_component`. `process` tells processes started at the same instant apart.
+    pub fn new(name: &'static str, event_component: &str, started_at: i64, process: u64) -> LeaderElector {
+        let identity = format!("{}_{}", CONTROL_PLANE_HOST, derived_uuid(&format!("{}@{}#{}", name, started_at, process)));
         LeaderElector { name, identity, lease: None, observed: None, observed_time: 0, leading: false, recorder: Recorder::new(event_component, ""), client: None }
     }
 
@@ -132,8 +132,14 @@ impl LeaderElector {
         ctx.request_as(&id, crate::api::request::Request::new(method, path, body))
     }
 
+    /// This process leads (it won the Lease and has not lost it).
     pub fn is_leader(&self) -> bool {
         self.leading
+    }
+
+    /// `IsLeader()`: the record last observed names this process as holder.
+    fn observed_me(&self) -> bool {
+        self.observed.as_ref().map(|r| r.holder == self.identity).unwrap_or(false)
     }
 
     /// `Describe()`: `kube-system/NAME`.
@@ -165,7 +171,7 @@ impl LeaderElector {
         let now = time::rfc3339_micro(ctx.now);
         let mut record = Record { holder: self.identity.clone(), lease_duration_seconds: LEASE_DURATION_SECONDS, acquire_time: now.clone(), renew_time: now, transitions: 0 };
         // 1. the leader's fast path: update the Lease it last wrote
-        if self.leading && self.is_lease_valid(ctx.now) {
+        if self.observed_me() && self.is_lease_valid(ctx.now) {
             if let (Some(old), Some(lease)) = (self.observed.clone(), self.lease.clone()) {
                 record.acquire_time = old.acquire_time;
                 record.transitions = old.transitions;
@@ -193,7 +199,7 @@ impl LeaderElector {
             self.lease = Some(resp.body);
             self.set_observed(record, ctx.now);
             // a leader whose Lease was deleted creates it again in its renew loop: no Event
-            return if self.leading { Attempt::Leading } else { self.won(ctx) };
+            return self.led(ctx);
         }
         if !got.ok() {
             return Attempt::Failed;
@@ -204,11 +210,13 @@ impl LeaderElector {
             self.set_observed(old.clone(), ctx.now);
         }
         self.lease = Some(got.body.clone());
-        if !old.holder.is_empty() && self.is_lease_valid(ctx.now) && !self.leading {
+        // held by another identity (even one written over this leader's: it loses at its
+        // renew deadline, as upstream)
+        if !old.holder.is_empty() && self.is_lease_valid(ctx.now) && !self.observed_me() {
             return Attempt::HeldBy(old.holder);
         }
         // 4. take it over (or renew by the slow path)
-        if self.leading {
+        if self.observed_me() {
             record.acquire_time = old.acquire_time;
             record.transitions = old.transitions;
         } else {
@@ -217,6 +225,11 @@ impl LeaderElector {
         let Some(l) = self.update(ctx, got.body, &record) else { return Attempt::Failed };
         self.lease = Some(l);
         self.set_observed(record, ctx.now);
+        self.led(ctx)
+    }
+
+    /// The Lease is this process's: a renewal, or (the first time) the win.
+    fn led<T: fmt::Display + 'static>(&mut self, ctx: &mut Ctx<T>) -> Attempt {
         if self.leading {
             Attempt::Leading
         } else {
@@ -280,8 +293,8 @@ pub enum Step {
 }
 
 impl Election {
-    pub fn new(lease: &'static str, event_component: &str, now: i64) -> Election {
-        Election { elector: LeaderElector::new(lease, event_component, now), tries: 0, renewed_at: now, failing_since: None }
+    pub fn new(lease: &'static str, event_component: &str, now: i64, process: u64) -> Election {
+        Election { elector: LeaderElector::new(lease, event_component, now, process), tries: 0, renewed_at: now, failing_since: None }
     }
 
     /// One try to acquire; arms the next try or the first renewal.
@@ -290,7 +303,8 @@ impl Election {
         match self.elector.try_acquire_or_renew(ctx) {
             Attempt::Leading => {
                 self.renewed_at = ctx.now;
-                ctx.after_background(RETRY_PERIOD_MS, renew);
+                // `Run` goes on to `renew`, whose poll tries at once
+                ctx.after_background(0, renew);
                 Step::StartedLeading
             }
             Attempt::HeldBy(_) | Attempt::Failed => {
@@ -333,8 +347,10 @@ mod tests {
 
     #[test]
     fn identities_are_host_underscore_uuid_and_differ_per_process() {
-        let a = LeaderElector::new("kube-controller-manager", "kube-controller-manager", 0);
-        let b = LeaderElector::new("kube-controller-manager", "kube-controller-manager", 60_000);
+        let a = LeaderElector::new("kube-controller-manager", "kube-controller-manager", 0, 0);
+        let b = LeaderElector::new("kube-controller-manager", "kube-controller-manager", 60_000, 0);
+        let c = LeaderElector::new("kube-controller-manager", "kube-controller-manager", 60_000, 7);
+        assert_ne!(b.identity, c.identity, "processes started at the same instant differ");
         assert!(a.identity.starts_with("control-plane_"));
         let uuid = &a.identity["control-plane_".len()..];
         assert_eq!(uuid.len(), 36);

@@ -613,7 +613,7 @@ pub struct Cluster {
     /// Handlers' requests to their process (see [`Signal`]), drained after each handler.
     signals: Vec<Signal>,
     /// Nodes cut off from the control plane, and the watches their components had (`partition.rs`).
-    partitioned: std::collections::BTreeMap<String, Vec<(usize, Vec<Watcher>)>>,
+    partitioned: std::collections::BTreeMap<String, partition::Cut>,
 }
 
 /// The subscriber number of kubectl's watch: not a component, so its deliveries go to
@@ -875,6 +875,14 @@ impl Cluster {
         let at = self.now - self.config.timing.api_rtt_ms / 2;
         let info = Box::new(RequestInfo::parse(Method::Get, &p.kubelet_path()));
         let req_id = self.trace.push(at, Actor::ApiServer, kubelet.clone(), MessageKind::Request { method: Method::Get, uri: p.kubelet_path(), info }, Some(cause));
+        if self.partitioned.contains_key(&p.node) {
+            // kube-apiserver cannot reach the kubelet's port either
+            let ip = self.components.iter().find(|c| c.actor == kubelet).map(|c| c.identity.source_ip.clone()).unwrap_or_default();
+            let msg = format!("Get \"https://{}:10250/containerLogs/{}/{}/{}\": dial tcp {}:10250: i/o timeout", ip, p.namespace, p.pod, p.container, ip);
+            self.trace.push(at, Actor::ApiServer, Actor::ApiServer, MessageKind::Fault { kind: FaultKind::Unreachable, what: msg.clone(), lost: 0 }, Some(req_id));
+            // not a metav1.Status error: ErrorToAPIStatus makes it a 500 with no reason
+            return Response { code: 500, body: json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure", "message": msg, "code": 500}) };
+        }
         let answer = self
             .components
             .iter()

@@ -17,6 +17,13 @@
 use super::*;
 use super::reflector::WatchBreak;
 
+/// A cut-off node's agents: the watches they had, and whether kube-apiserver restarted meanwhile
+/// (then their resumes are too old for the new watch cache: 410, relist).
+pub(super) struct Cut {
+    severed: Vec<(usize, Vec<Watcher>)>,
+    pub(super) expired: bool,
+}
+
 impl Cluster {
     /// The components that run on `node` (kubelet, kube-proxy): their slots.
     fn node_agents(&self, node: &str) -> Vec<usize> {
@@ -41,7 +48,7 @@ impl Cluster {
             self.api.remove_watchers(i);
         }
         let n = severed.iter().map(|(_, w)| w.len()).sum::<usize>();
-        self.partitioned.insert(node.to_string(), severed);
+        self.partitioned.insert(node.to_string(), Cut { severed, expired: false });
         let kubelet = Actor::Kubelet(node.to_string());
         let what = format!("{}'s network to the control plane is cut: its kubelet and kube-proxy keep running but their {} watch connection(s) are gone ({} event(s) in flight lost) and their requests time out", node, n, lost);
         self.trace.push(self.now, kubelet.clone(), kubelet, MessageKind::Fault { kind: FaultKind::Partition, what, lost }, None);
@@ -51,7 +58,7 @@ impl Cluster {
     /// `sim node heal NODE`: the network is back; each of the node's reflectors watches again
     /// from its last resourceVersion.
     pub fn heal_node(&mut self, node: &str) -> Result<String, String> {
-        let Some(severed) = self.partitioned.remove(node) else {
+        let Some(Cut { severed, expired }) = self.partitioned.remove(node) else {
             return Err(format!("node \"{}\" is not cut off", node));
         };
         let kubelet = Actor::Kubelet(node.to_string());
@@ -62,7 +69,8 @@ impl Cluster {
             for w in watchers {
                 self.api.add_watcher(w);
             }
-            let (a, b) = self.rewatch(i, Some(id), WatchBreak::Dropped);
+            let why = if expired { WatchBreak::ApiServerRestart } else { WatchBreak::Dropped };
+            let (a, b) = self.rewatch(i, Some(id), why);
             resumed += a;
             relisted += b;
         }

@@ -91,6 +91,10 @@ impl Cluster {
     pub fn restart_apiserver(&mut self) -> String {
         let subs: Vec<usize> = self.api.subscribers().into_iter().filter(|s| *s != CLIENT_SUBSCRIBER && self.components.get(*s).map(|c| c.component.is_some()).unwrap_or(false)).collect();
         let lost = self.lose_in_flight(|_| true);
+        // a cut-off node's agents will find the new watch cache when they reconnect
+        for cut in self.partitioned.values_mut() {
+            cut.expired = true;
+        }
         self.client_watch_open = false;
         self.api.remove_watchers(CLIENT_SUBSCRIBER);
         let what = format!("kube-apiserver restarted: every watch connection closed, {} event(s) in flight lost; its new watch cache starts at revision {}, so every reflector's resume gets 410 Gone and relists", lost, self.api.etcd().revision());

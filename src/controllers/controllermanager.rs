@@ -52,8 +52,10 @@ impl Default for ControllerManager {
 }
 
 impl ControllerManager {
-    fn election(&mut self, now: i64) -> &mut Election {
-        self.election.get_or_insert_with(|| Election::new("kube-controller-manager", "kube-controller-manager", now))
+    /// The elector, made at the process's start (`process`: the message that started it, which
+    /// tells two processes started at the same instant apart).
+    fn election(&mut self, now: i64, process: u64) -> &mut Election {
+        self.election.get_or_insert_with(|| Election::new("kube-controller-manager", "kube-controller-manager", now, process))
     }
 }
 
@@ -73,29 +75,30 @@ impl Component for ControllerManager {
             username: "system:kube-controller-manager".into(),
             uid: String::new(),
             groups: vec!["system:authenticated".into()],
-            user_agent: format!("kube-controller-manager/{} (linux/amd64) kubernetes/{}/leader-election", crate::KUBE_VERSION, crate::KUBE_COMMIT),
+            // its Events go out with this agent; the Lease requests add `/leader-election`
+            user_agent: format!("kube-controller-manager/{} (linux/amd64) kubernetes/{}/kube-controller-manager", crate::KUBE_VERSION, crate::KUBE_COMMIT),
             rbac_reason: "RBAC: allowed by ClusterRoleBinding \"system:kube-controller-manager\" of ClusterRole \"system:kube-controller-manager\" to User \"system:kube-controller-manager\"".into(),
             source_ip: "192.168.49.2".into(),
         }
     }
 
     fn start(&mut self, ctx: &mut Ctx) {
-        let now = ctx.now;
-        if self.election(now).acquire(ctx, Timer::Acquire, Timer::Renew) == Step::StartedLeading {
+        let (now, process) = (ctx.now, ctx.cause.unwrap_or(0));
+        if self.election(now, process).acquire(ctx, Timer::Acquire, Timer::Renew) == Step::StartedLeading {
             ctx.started_leading();
         }
     }
 
     fn handle(&mut self, ctx: &mut Ctx, input: Input) {
-        let now = ctx.now;
+        let (now, process) = (ctx.now, ctx.cause.unwrap_or(0));
         match input {
             Input::Timer(Timer::Acquire) => {
-                if self.election(now).acquire(ctx, Timer::Acquire, Timer::Renew) == Step::StartedLeading {
+                if self.election(now, process).acquire(ctx, Timer::Acquire, Timer::Renew) == Step::StartedLeading {
                     ctx.started_leading();
                 }
             }
             Input::Timer(Timer::Renew) => {
-                if self.election(now).renew(ctx, Timer::Renew) == Step::Lost {
+                if self.election(now, process).renew(ctx, Timer::Renew) == Step::Lost {
                     ctx.exit_process();
                 }
             }

@@ -418,6 +418,10 @@ pub fn server_error(resp: &Response, source_prefix: Option<(&str, &str)>) -> Str
         Some((verb, src)) => format!("error when {} \"{}\": {}", verb, src, resp.message()),
         None => resp.message().to_string(),
     };
+    // `StandardErrorMessage`: a Status without a reason is printed without the parentheses
+    if resp.reason().is_empty() {
+        return format!("Error from server: {}", msg);
+    }
     format!("Error from server ({}): {}", resp.reason(), msg)
 }
 

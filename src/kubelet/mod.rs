@@ -266,6 +266,9 @@ impl Kubelet {
         let path = format!("/api/v1/nodes/{}/status", self.cfg.name);
         let got = ctx.request(Method::Get, &format!("/api/v1/nodes/{}", self.cfg.name), None);
         if !got.ok() {
+            if got.unreachable() {
+                self.needs_status_report = true;
+            }
             return;
         }
         let mut conds = meta::get(&got.body, &["status", "conditions"]).and_then(|c| c.as_array()).cloned().unwrap_or_default();
@@ -333,8 +336,11 @@ impl Component for Kubelet {
             let ip = self.node_ip();
             self.pods.resync_statuses(ctx, &ip);
         }
-        ctx.after_background(NODE_STATUS_REPORT_MS, Timer::NodeStatus);
-        ctx.after_background(LEASE_RENEW_MS, Timer::Lease);
+        // the heartbeats' timers outlive a restart (see `restart_keeps_timers`): arm them once
+        if self.restarts == 0 {
+            ctx.after_background(NODE_STATUS_REPORT_MS, Timer::NodeStatus);
+            ctx.after_background(LEASE_RENEW_MS, Timer::Lease);
+        }
     }
 
     fn handle(&mut self, ctx: &mut Ctx, input: Input) {
@@ -367,7 +373,8 @@ impl Component for Kubelet {
             }
             Input::Timer(Timer::Lease) => {
                 let renewed = self.renew_lease(ctx, None);
-                if renewed && self.needs_status_report {
+                // back after a failure or a cut (a status write that found no server)
+                if renewed && (self.needs_status_report || std::mem::take(&mut self.pods.unsent)) {
                     // back after a failure: the node's conditions changed, report at once
                     self.needs_status_report = false;
                     self.report_status(ctx);

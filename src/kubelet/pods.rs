@@ -280,6 +280,8 @@ pub struct PodWorkers {
     pulling: bool,
     /// Timers that fired while the node was down.
     pub deferred: Vec<PodTimer>,
+    /// A status write found no server (a cut-off node): resync once it can reach one.
+    pub unsent: bool,
 }
 
 /// Go's `time.Duration.String()` of a millisecond duration: `812ms`, `9.578s`, `1m2.5s`.
@@ -380,7 +382,7 @@ impl PodWorkers {
                 }
             }
         }
-        PodWorkers { pods, runtime: self.runtime.clone(), recorder: None, pull_queue: self.pull_queue.clone(), pulling: self.pulling, deferred: Vec::new() }
+        PodWorkers { pods, runtime: self.runtime.clone(), recorder: None, pull_queue: self.pull_queue.clone(), pulling: self.pulling, deferred: Vec::new(), unsent: self.unsent }
     }
 
     /// The uids of the pods the kubelet runs.
@@ -1194,6 +1196,9 @@ impl PodWorkers {
 
     fn send_status(&mut self, ctx: &mut Ctx, uid: &str, path: &str, status: Value) {
         let resp = ctx.merge_patch(path, json!({"status": status}));
+        if resp.unreachable() {
+            self.unsent = true;
+        }
         if resp.ok() {
             if let Some(s) = self.pods.get_mut(uid) {
                 s.pod = Rc::new(resp.body);
@@ -1347,17 +1352,28 @@ fn same_status(api: &Value, mine: &Value) -> bool {
         c.sort();
         c
     };
-    let containers = |v: &Value| -> Vec<(String, bool, i64, String)> {
+    // per container: name, ready, started, restarts, its state and the state's reason/exit code
+    let containers = |v: &Value| -> Vec<(String, bool, bool, i64, String, String, i64)> {
         ["initContainerStatuses", "containerStatuses"]
             .iter()
             .flat_map(|f| meta::get_array(v, &[f]).to_vec())
             .map(|c| {
-                let state = meta::get(&c, &["state"]).and_then(|s| s.as_object()).and_then(|o| o.keys().next().cloned()).unwrap_or_default();
-                (meta::get_str(&c, &["name"]).to_string(), meta::get(&c, &["ready"]).and_then(|r| r.as_bool()).unwrap_or(false), meta::get_i64(&c, &["restartCount"]).unwrap_or(0), state)
+                let (state, detail) = meta::get(&c, &["state"]).and_then(|s| s.as_object()).and_then(|o| o.iter().next().map(|(k, v)| (k.clone(), v.clone()))).unwrap_or_default();
+                let flag = |f: &str| meta::get(&c, &[f]).and_then(|r| r.as_bool()).unwrap_or(false);
+                (
+                    meta::get_str(&c, &["name"]).to_string(),
+                    flag("ready"),
+                    flag("started"),
+                    meta::get_i64(&c, &["restartCount"]).unwrap_or(0),
+                    state,
+                    meta::get_str(&detail, &["reason"]).to_string(),
+                    meta::get_i64(&detail, &["exitCode"]).unwrap_or(0),
+                )
             })
             .collect()
     };
-    meta::get_str(api, &["phase"]) == meta::get_str(mine, &["phase"]) && conds(api) == conds(mine) && containers(api) == containers(mine)
+    let same = |f: &str| meta::get_str(api, &[f]) == meta::get_str(mine, &[f]);
+    same("phase") && same("podIP") && same("hostIP") && conds(api) == conds(mine) && containers(api) == containers(mine)
 }
 
 #[cfg(test)]

@@ -176,7 +176,7 @@ impl Scheduler {
     /// One try of the acquire loop; on winning, the scheduling loop starts.
     fn try_acquire(&mut self, ctx: &mut Ctx) {
         let now = ctx.now;
-        let e = self.election.get_or_insert_with(|| Election::new("kube-scheduler", "default-scheduler", now));
+        let e = self.election.get_or_insert_with(|| Election::new("kube-scheduler", "default-scheduler", now, ctx.cause.unwrap_or(0)));
         if e.acquire(ctx, Timer::Acquire, Timer::Renew) == Step::StartedLeading {
             self.arm(ctx);
         }
@@ -567,7 +567,7 @@ impl Component for Scheduler {
             Input::Timer(Timer::Acquire) => self.try_acquire(ctx),
             Input::Timer(Timer::Renew) => {
                 let now = ctx.now;
-                let e = self.election.get_or_insert_with(|| Election::new("kube-scheduler", "default-scheduler", now));
+                let e = self.election.get_or_insert_with(|| Election::new("kube-scheduler", "default-scheduler", now, ctx.cause.unwrap_or(0)));
                 if e.renew(ctx, Timer::Renew) == Step::Lost {
                     ctx.exit_process();
                 }

@@ -636,6 +636,7 @@ pub fn narration(s: &Session, pos: usize, lang: Lang) -> Said {
             let key = match kind {
                 FaultKind::Crash if m.from == Actor::Scheduler => "n.fault.sched".to_string(),
                 FaultKind::Crash => "n.fault".to_string(),
+                FaultKind::Unreachable if m.from == Actor::ApiServer => "n.fault.unreachable_node".to_string(),
                 k => format!("n.fault.{}", k.key()),
             };
             Said { keys: vec![key], vars: v }

@@ -5,6 +5,18 @@
 # network heals, the kubelet watches again from its last resourceVersion, stops the evicted Pod
 # and reports the node Ready.
 kubectl create deployment web --image=nginx:1.27 --replicas=3
+# and a bare Pod on node-1: nothing replaces it when it is evicted
+kubectl apply -f - <<EOF
+apiVersion: v1
+kind: Pod
+metadata:
+  name: solo
+spec:
+  nodeName: node-1
+  containers:
+  - name: nginx
+    image: nginx:1.27
+EOF
 sim settle
 kubectl get pods -o wide
 sim node partition node-1
@@ -13,6 +25,7 @@ sim trace --errors
 sim advance 35s
 kubectl get nodes
 kubectl get pods -o wide
+kubectl logs solo
 sim advance 5m
 kubectl get pods -o wide
 sim node heal node-1
