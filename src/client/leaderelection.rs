@@ -275,8 +275,6 @@ pub const FOREGROUND_ACQUIRE_TRIES: u32 = 30;
 pub struct Election {
     pub elector: LeaderElector,
     tries: u32,
-    /// When the last renewal succeeded.
-    renewed_at: i64,
     /// When the current run of failed renewals began (`PollUntilContextTimeout`'s start).
     failing_since: Option<i64>,
 }
@@ -294,7 +292,7 @@ pub enum Step {
 
 impl Election {
     pub fn new(lease: &'static str, event_component: &str, now: i64, process: u64) -> Election {
-        Election { elector: LeaderElector::new(lease, event_component, now, process), tries: 0, renewed_at: now, failing_since: None }
+        Election { elector: LeaderElector::new(lease, event_component, now, process), tries: 0, failing_since: None }
     }
 
     /// One try to acquire; arms the next try or the first renewal.
@@ -302,7 +300,6 @@ impl Election {
         self.tries += 1;
         match self.elector.try_acquire_or_renew(ctx) {
             Attempt::Leading => {
-                self.renewed_at = ctx.now;
                 // `Run` goes on to `renew`, whose poll tries at once
                 ctx.after_background(0, renew);
                 Step::StartedLeading
@@ -323,7 +320,6 @@ impl Election {
     pub fn renew<T: std::fmt::Display + Clone + 'static>(&mut self, ctx: &mut Ctx<T>, renew: T) -> Step {
         match self.elector.try_acquire_or_renew(ctx) {
             Attempt::Leading => {
-                self.renewed_at = ctx.now;
                 self.failing_since = None;
                 ctx.after_background(RETRY_PERIOD_MS, renew);
                 Step::Same

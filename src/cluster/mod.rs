@@ -300,12 +300,8 @@ impl<'a, T: fmt::Display + 'static> Ctx<'a, T> {
     }
 
     pub fn request_with(&mut self, req: Request) -> Response {
-        if self.cut_off {
-            return self.unreachable(&req);
-        }
-        let (resp, id, _) = send(self.api, self.trace, self.queue, self.timing, self.rng, &mut self.now, self.actor, self.identity, req, self.cause, self.foreground);
-        self.cause = Some(id).or(self.cause);
-        resp
+        let identity = self.identity;
+        self.request_as(identity, req)
     }
 
     /// Sends `reqs` together and waits for all of them (see `send_batch`): one round trip. Each
@@ -758,7 +754,8 @@ impl Cluster {
                 Signal::Exit(who, cause) => {
                     let actor = self.components[who].actor.clone();
                     let what = |lost: usize| format!("{} lost its Lease (leaderelection lost) and exited, {} queued inputs lost; kubelet starts its static Pod's container again", actor, lost);
-                    self.restart_slot(who, FaultKind::LeaseLost, what, cause);
+                    // both electing processes restart (kube-controller-manager, kube-scheduler)
+                    let _ = self.restart_slot(who, FaultKind::LeaseLost, what, cause);
                 }
             }
         }
@@ -777,17 +774,13 @@ impl Cluster {
         let Some(idx) = self.components.iter().position(|s| &s.actor == actor) else {
             return Err(format!("no component named \"{}\"", actor));
         };
-        if self.components[idx].component.as_ref().and_then(|c| c.restarted_erased()).is_none() {
-            return Err(format!("kubesim does not restart {}", actor));
-        }
         let members = self.components.iter().filter(|s| s.gate == Some(idx)).count();
         if let Actor::Kubelet(node) = actor {
             if self.partitioned.contains_key(node) {
                 return Err(format!("node {} is cut off from the control plane: heal it first (sim node heal {})", node, node));
             }
             let what = |lost: usize| format!("{} restarted: its watches closed, {} watch event(s) in flight lost; containerd keeps the containers running and the new kubelet finds them", actor, lost);
-            self.restart_slot(idx, FaultKind::KubeletRestart, what, None);
-            return Ok(());
+            return self.restart_slot(idx, FaultKind::KubeletRestart, what, None);
         }
         let what = |lost: usize| {
             if members > 0 {
@@ -797,15 +790,15 @@ impl Cluster {
             }
         };
         let kind = if members > 0 { FaultKind::CrashProcess } else { FaultKind::Crash };
-        self.restart_slot(idx, kind, what, None);
-        Ok(())
+        self.restart_slot(idx, kind, what, None)
     }
 
     /// Replaces the process in slot `idx` (and the components it gates) with fresh ones: watches
     /// closed, informers forgotten, queued inputs lost. Records the Fault, then starts the new
     /// process (gated members wait for its leadership; an ungated member whose leader leads
     /// starts at once).
-    fn restart_slot(&mut self, idx: usize, kind: FaultKind, what: impl FnOnce(usize) -> String, cause: Option<MsgId>) {
+    /// Err (and nothing changed) when kubesim does not restart that component.
+    fn restart_slot(&mut self, idx: usize, kind: FaultKind, what: impl FnOnce(usize) -> String, cause: Option<MsgId>) -> Result<(), String> {
         let mut slots: Vec<usize> = vec![idx];
         slots.extend((0..self.components.len()).filter(|&i| self.components[i].gate == Some(idx)));
         let mut fresh: Vec<(usize, Box<dyn Hosted>, bool)> = Vec::new();
@@ -815,6 +808,9 @@ impl Cluster {
                     fresh.push((i, f, c.restart_keeps_timers()));
                 }
             }
+        }
+        if fresh.first().map(|f| f.0) != Some(idx) {
+            return Err(format!("kubesim does not restart {}", self.components[idx].actor));
         }
         let mut lost = 0;
         for (i, _, keeps_timers) in &fresh {
@@ -829,7 +825,8 @@ impl Cluster {
         let id = self.trace.push(self.now, actor.clone(), actor, MessageKind::Fault { kind, what, lost }, cause);
         for (i, f, _) in fresh {
             self.components[i].component = Some(f);
-            if i != idx && self.components[i].gate == Some(idx) {
+            // the process's members wait for its new leadership
+            if i != idx {
                 self.components[i].started = false;
             }
         }
@@ -837,6 +834,7 @@ impl Cluster {
         if self.components[idx].started {
             self.with_component(idx, Some(id), |comp, ctx| comp.start_erased(ctx));
         }
+        Ok(())
     }
 
     /// The read-only view shells use.

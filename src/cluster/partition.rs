@@ -27,7 +27,7 @@ pub(super) struct Cut {
 impl Cluster {
     /// The components that run on `node` (kubelet, kube-proxy): their slots.
     fn node_agents(&self, node: &str) -> Vec<usize> {
-        (0..self.components.len()).filter(|&i| self.components[i].component.is_some() && self.components[i].actor.node() == Some(node) && !matches!(self.components[i].actor, Actor::Runtime(_))).collect()
+        (0..self.components.len()).filter(|&i| self.components[i].component.is_some() && self.components[i].actor.node() == Some(node)).collect()
     }
 
     /// `sim node partition NODE`: the node's agents lose their watches (the events in flight to

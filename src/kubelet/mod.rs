@@ -374,7 +374,8 @@ impl Component for Kubelet {
             Input::Timer(Timer::Lease) => {
                 let renewed = self.renew_lease(ctx, None);
                 // back after a failure or a cut (a status write that found no server)
-                if renewed && (self.needs_status_report || std::mem::take(&mut self.pods.unsent)) {
+                let unsent = renewed && std::mem::take(&mut self.pods.unsent);
+                if renewed && (self.needs_status_report || unsent) {
                     // back after a failure: the node's conditions changed, report at once
                     self.needs_status_report = false;
                     self.report_status(ctx);
