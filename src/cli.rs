@@ -244,6 +244,7 @@ fn fuzz(rest: &[String]) -> Result<i32, String> {
     };
     let started = std::time::Instant::now();
     let (mut ops, mut faults, mut checks, mut messages) = (0usize, 0usize, 0u64, 0u64);
+    let (mut stuck, mut max_settle, mut max_per_object) = (0usize, 0u64, 0u64);
     for (i, seed) in (from..from.saturating_add(seeds)).enumerate() {
         match crate::vopr::run_seed(seed, &opts) {
             Ok(o) => {
@@ -251,6 +252,9 @@ fn fuzz(rest: &[String]) -> Result<i32, String> {
                 faults += o.faults;
                 checks += o.checks;
                 messages += o.messages;
+                stuck += o.stuck_applied;
+                max_settle = max_settle.max(o.max_settle_steps);
+                max_per_object = max_per_object.max(o.max_steps_per_object);
             }
             Err(f) => {
                 println!("FAILED seed {} at operation {}: {}", f.seed, f.step, f.message);
@@ -266,13 +270,18 @@ fn fuzz(rest: &[String]) -> Result<i32, String> {
         }
     }
     println!(
-        "{{\"seeds\": {}, \"from\": {}, \"operations\": {}, \"faults\": {}, \"invariant_checks\": {}, \"messages\": {}, \"each_seed_twice\": true, \"failures\": 0, \"wall_s\": {:.1}}}",
+        "{{\"seeds\": {}, \"from\": {}, \"operations\": {}, \"faults\": {}, \"stuck_workloads\": {}, \"invariant_checks\": {}, \"messages\": {}, \"longest_settle_steps\": {}, \"settle_steps_per_object\": {}, \"settle_bound\": \"{} + {} per object\", \"each_seed_twice\": true, \"failures\": 0, \"wall_s\": {:.1}}}",
         seeds,
         from,
         ops,
         faults,
+        stuck,
         checks,
         messages,
+        max_settle,
+        max_per_object,
+        crate::vopr::SETTLE_BASE_STEPS,
+        crate::vopr::SETTLE_STEPS_PER_OBJECT,
         started.elapsed().as_secs_f64()
     );
     Ok(0)

@@ -96,6 +96,21 @@ fn parse_duration_ms(s: &str) -> Result<i64, String> {
 
 const SIM_USAGE: &str = "usage: sim settle | sim advance DURATION | sim addon coredns | sim node add|fail|recover|partition|heal NAME | sim fault restart COMPONENT|kube-apiserver|kubelet@NODE | sim fault watch-drop COMPONENT | sim fault api-error CODE [COMPONENT] [--resource R] [--verb V] [--count N] | sim node iptables NAME | sim curl NODE:NODEPORT | sim trace [--net] | sim audit [--verb V] [--resource R] [--user U] | sim audit policy | sim audit query 'QUERY' | sim etcd get KEY [--rev N] | sim etcd keys [PREFIX]";
 
+/// What `sim settle` prints: where it settled, or that it hit its bound and what kept the
+/// cluster busy (the page's console says the same).
+pub fn settle_report(s: &crate::cluster::Settle) -> String {
+    if s.settled {
+        format!("settled at {} after {} steps\n", format_ms(s.time_ms), s.steps)
+    } else {
+        format!(
+            "not settled: stopped after {} steps at {} (kubesim's bound per settle); still busy: {}; run `sim settle` again to continue\n",
+            s.steps,
+            format_ms(s.time_ms),
+            crate::cluster::Busy::describe(&s.busy)
+        )
+    }
+}
+
 /// Runs one `sim …` command.
 pub fn sim_command(c: &mut Cluster, sb: &mut Sandbox, args: &[String]) -> Result<String, String> {
     sim_command_with_stdin(c, sb, args, None)
@@ -107,15 +122,7 @@ pub fn sim_command_with_stdin(c: &mut Cluster, sb: &mut Sandbox, args: &[String]
     match a.as_slice() {
         ["settle"] => {
             let s = c.run_until_settled();
-            if s.settled {
-                Ok(format!("settled at {} after {} steps\n", format_ms(s.time_ms), s.steps))
-            } else {
-                Ok(format!(
-                    "not settled: stopped after {} steps at {} (kubesim's bound per settle); run `sim settle` again to continue\n",
-                    s.steps,
-                    format_ms(s.time_ms)
-                ))
-            }
+            Ok(settle_report(&s))
         }
         ["addon", "coredns"] => install_coredns(c),
         ["addon", other] => Err(format!("unknown addon \"{}\": kubesim has coredns (kubeadm's `init phase addon coredns`)", other)),

@@ -60,6 +60,8 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("fault_partition"),
     scenario!("fault_kubelet_restart"),
     scenario!("chaos"),
+    scenario!("stuck_statefulset_docs"),
+    scenario!("stuck_workloads"),
 ];
 
 /// Reads the `# seed: N` header.

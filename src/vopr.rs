@@ -16,6 +16,13 @@
 //! Every operation is a line of a kubesim script, so a failing seed prints
 //! the script that replays it, and `kubesim fuzz --seed S` runs it again.
 //!
+//! Every settle must end, and within [`settle_bound`] of the workload's size (a fixed part plus a
+//! part per stored object, never a function of virtual time): the generator also makes the stuck
+//! workloads learners bring ([`stuck_workloads`]: a StorageClass, claim or pull Secret that does
+//! not exist, a selector no node matches, a crash loop, a Pod never Ready), whose retries are
+//! background work. A settle that does not end fails the seed with the components and timers
+//! that kept the cluster busy.
+//!
 //! Checked after every settle ([`check_state`]): no node over its allocatable CPU, memory or
 //! pods; no pod bound twice (one successful `binding` per pod in the audit log) or to a missing
 //! node; every ReplicaSet's status counts its spec; no orphan (a Pod's controller, a ReplicaSet's
@@ -68,6 +75,13 @@ pub struct Outcome {
     pub sts_applied: usize,
     pub messages: u64,
     pub trace_hash: u64,
+    /// The longest settle (deliveries) and the most deliveries per object of the workload
+    /// (rounded up; see [`settle_bound`]).
+    pub max_settle_steps: u64,
+    pub max_steps_per_object: u64,
+    /// Stuck workloads applied (a missing StorageClass, claim or pull secret, a selector no
+    /// node matches, a crash loop, an image that never pulls).
+    pub stuck_applied: usize,
 }
 
 /// A broken invariant: where, what, and the script that replays the seed up to it.
@@ -94,10 +108,77 @@ const RESTARTABLE: [&str; 9] = [
     "kube-controller-manager",
 ];
 
-fn deployment(name: &str, replicas: u64, cpu_m: u64, image: &str) -> String {
+/// A way a workload can be stuck for good, as learners' manifests are: what a real cluster
+/// then shows, and kubesim too, without `settle` running forever.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stuck {
+    None,
+    /// `nodeSelector` that no node matches: FailedScheduling.
+    NoNode,
+    /// An `imagePullSecrets` Secret that does not exist and an image that never pulls.
+    PullSecret,
+    /// A container that exits at once, with minReadySeconds: CrashLoopBackOff.
+    CrashLoop,
+    /// A volume from a claim that does not exist: FailedScheduling.
+    MissingClaim,
+    /// A readiness probe that never passes, with minReadySeconds.
+    NotReady,
+}
+
+const STUCK: [Stuck; 5] = [Stuck::NoNode, Stuck::PullSecret, Stuck::CrashLoop, Stuck::MissingClaim, Stuck::NotReady];
+
+/// Draws a stuck variant one time in three, from its own stream (the operations each seed draws
+/// stay the ones they were).
+fn draw_stuck(rng: &mut Rng) -> Stuck {
+    if rng.below(3) == 0 {
+        STUCK[rng.below(STUCK.len() as u64) as usize]
+    } else {
+        Stuck::None
+    }
+}
+
+fn deployment(name: &str, replicas: u64, cpu_m: u64, image: &str, stuck: Stuck) -> String {
+    let (mut spec, mut pod, mut container, mut image) = (String::new(), String::new(), String::new(), image);
+    match stuck {
+        Stuck::None => {}
+        Stuck::NoNode => pod.push_str("      nodeSelector:\n        disk: nvme\n"),
+        Stuck::PullSecret => {
+            pod.push_str("      imagePullSecrets:\n      - name: regcred\n");
+            image = "nginx:1.99";
+        }
+        Stuck::CrashLoop => {
+            spec.push_str("  minReadySeconds: 5\n");
+            image = "busybox:1.36";
+            container.push_str("        command: [\"sh\", \"-c\", \"exit 1\"]\n");
+        }
+        Stuck::MissingClaim => {
+            pod.push_str("      volumes:\n      - name: data\n        persistentVolumeClaim:\n          claimName: missing\n");
+            container.push_str("        volumeMounts:\n        - name: data\n          mountPath: /data\n");
+        }
+        Stuck::NotReady => {
+            spec.push_str("  minReadySeconds: 5\n");
+            image = "nginx:1.27";
+            container.push_str("        readinessProbe:\n          httpGet:\n            path: /healthz\n            port: 8080\n");
+        }
+    }
     format!(
-        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {name}\nspec:\n  replicas: {replicas}\n  selector:\n    matchLabels:\n      app: {name}\n  template:\n    metadata:\n      labels:\n        app: {name}\n    spec:\n      containers:\n      - name: c\n        image: {image}\n        resources:\n          requests:\n            cpu: {cpu_m}m\n            memory: 256Mi\n"
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {name}\nspec:\n  replicas: {replicas}\n{spec}  selector:\n    matchLabels:\n      app: {name}\n  template:\n    metadata:\n      labels:\n        app: {name}\n    spec:\n{pod}      containers:\n      - name: c\n        image: {image}\n{container}        resources:\n          requests:\n            cpu: {cpu_m}m\n            memory: 256Mi\n"
     )
+}
+
+/// The Kubernetes documentation's StatefulSet example (`web`, with its headless Service
+/// `nginx`) as learners apply it: its claim template names `my-storage-class`, which the
+/// cluster does not have.
+pub const DOCS_STATEFULSET: &str = "apiVersion: v1\nkind: Service\nmetadata:\n  name: nginx\n  labels:\n    app: nginx\nspec:\n  ports:\n  - port: 80\n    name: web\n  clusterIP: None\n  selector:\n    app: nginx\n---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels:\n      app: nginx\n  serviceName: \"nginx\"\n  replicas: 3\n  minReadySeconds: 10\n  template:\n    metadata:\n      labels:\n        app: nginx\n    spec:\n      terminationGracePeriodSeconds: 10\n      containers:\n      - name: nginx\n        image: registry.k8s.io/nginx-slim:0.24\n        ports:\n        - containerPort: 80\n          name: web\n        volumeMounts:\n        - name: www\n          mountPath: /usr/share/nginx/html\n  volumeClaimTemplates:\n  - metadata:\n      name: www\n    spec:\n      accessModes: [ \"ReadWriteOnce\" ]\n      storageClassName: \"my-storage-class\"\n      resources:\n        requests:\n          storage: 1Gi\n";
+
+/// Every stuck workload the run's generator makes, by name, as a manifest: the test table of
+/// `tests/properties.rs` applies each (with and without faults) and asks that it settle.
+pub fn stuck_workloads() -> Vec<(&'static str, String)> {
+    let mut all = vec![("docs-statefulset-missing-class", DOCS_STATEFULSET.to_string())];
+    for (name, stuck) in [("no-node-matches", Stuck::NoNode), ("missing-pull-secret", Stuck::PullSecret), ("crash-loop", Stuck::CrashLoop), ("missing-claim", Stuck::MissingClaim), ("never-ready", Stuck::NotReady)] {
+        all.push((name, deployment(name, 3, 100, "nginx:1.27", stuck)));
+    }
+    all
 }
 
 fn daemon_set(name: &str, node_selector: Option<&str>, image: &str) -> String {
@@ -107,19 +188,28 @@ fn daemon_set(name: &str, node_selector: Option<&str>, image: &str) -> String {
     )
 }
 
-fn stateful_set(rng: &mut Rng) -> String {
+fn stateful_set(rng: &mut Rng, stuck: &mut Rng) -> (String, bool) {
     let name = format!("sts{}", rng.below(2));
     let policy = ["OrderedReady", "Parallel"][rng.below(2) as usize];
-    let claims = if rng.below(2) == 0 {
-        "  volumeClaimTemplates:\n  - metadata:\n      name: data\n    spec:\n      accessModes: [\"ReadWriteOnce\"]\n      resources:\n        requests:\n          storage: 1Gi\n"
-    } else {
-        ""
+    // stuck: the documentation's example as learners apply it, a class the cluster does not have
+    // (ProvisioningFailed, FailedScheduling), and minReadySeconds
+    let (class, min_ready) = match stuck.below(4) {
+        0 => ("      storageClassName: my-storage-class\n", "  minReadySeconds: 10\n"),
+        1 => ("", "  minReadySeconds: 10\n"),
+        _ => ("", ""),
     };
-    format!(
-        "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: {name}\nspec:\n  replicas: {}\n  podManagementPolicy: {policy}\n  selector:\n    matchLabels:\n      sts: {name}\n  template:\n    metadata:\n      labels:\n        sts: {name}\n    spec:\n      containers:\n      - name: c\n        image: {}\n        resources:\n          requests:\n            cpu: 50m\n{claims}",
+    let claims = if rng.below(2) == 0 {
+        format!("  volumeClaimTemplates:\n  - metadata:\n      name: data\n    spec:\n      accessModes: [\"ReadWriteOnce\"]\n{class}      resources:\n        requests:\n          storage: 1Gi\n")
+    } else {
+        String::new()
+    };
+    let is_stuck = !class.is_empty() && !claims.is_empty();
+    let m = format!(
+        "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: {name}\nspec:\n  replicas: {}\n{min_ready}  podManagementPolicy: {policy}\n  selector:\n    matchLabels:\n      sts: {name}\n  template:\n    metadata:\n      labels:\n        sts: {name}\n    spec:\n      containers:\n      - name: c\n        image: {}\n        resources:\n          requests:\n            cpu: 50m\n{claims}",
         rng.below(5),
         IMAGES[rng.below(4) as usize]
-    )
+    );
+    (m, is_stuck)
 }
 
 fn job(rng: &mut Rng) -> String {
@@ -377,11 +467,35 @@ fn trace_hash(c: &Cluster) -> u64 {
     h
 }
 
+/// The bound on one settle: a fixed part for the control plane's own work (informers, leader
+/// election, node heartbeats caught up after `sim advance`) and a part per object of the
+/// workload. A settle that needs more is a failure, whatever the virtual time it covered: every
+/// input settles, stuck or not (issue 33). Measured over the fault run: see README.
+pub const SETTLE_BASE_STEPS: u64 = 2_500;
+/// The settle bound's part per object of the workload ([`workload_size`]).
+pub const SETTLE_STEPS_PER_OBJECT: u64 = 60;
+
+/// The size of the workload a settle works on: the objects stored, without Events and Leases
+/// (records of work, not work to do).
+pub fn workload_size(c: &Cluster) -> u64 {
+    c.view().etcd_keys("/registry/").iter().filter(|k| !k.starts_with("/registry/events/") && !k.starts_with("/registry/leases/")).count() as u64
+}
+
+/// The most objects one operation of the run can add (a Deployment of 7 replicas, a
+/// StatefulSet's Pods and claims, a DaemonSet's Pods on a dozen nodes, with their owners).
+const OBJECTS_PER_OPERATION: u64 = 30;
+
+/// [`SETTLE_BASE_STEPS`] + [`SETTLE_STEPS_PER_OBJECT`] × objects.
+pub fn settle_bound(objects: u64) -> u64 {
+    SETTLE_BASE_STEPS + SETTLE_STEPS_PER_OBJECT * objects
+}
+
 /// One seed's run (once).
 fn run_once(seed: u64, opts: &Options) -> Result<Outcome, Failure> {
     let mut c = default_cluster(seed);
     let mut sb = sandbox::Sandbox::attach(&c);
     let mut rng = Rng::new(seed.wrapping_mul(7919).wrapping_add(1));
+    let mut stuck_rng = Rng::new(seed ^ 0x57_0c_4e_d5);
     let mut out = Outcome { seed, ops: opts.ops, ..Default::default() };
     let mut script = format!("# seed: {}\n", seed);
     let mut names: Vec<String> = Vec::new();
@@ -403,7 +517,10 @@ fn run_once(seed: u64, opts: &Options) -> Result<Outcome, Failure> {
         let printed = match op {
             0..=3 => {
                 let name = format!("d{}", rng.below(5));
-                let m = deployment(&name, rng.below(6), 100 + rng.below(1500), IMAGES[rng.below(4) as usize]);
+                let (replicas, cpu_m, image) = (rng.below(6), 100 + rng.below(1500), IMAGES[rng.below(4) as usize]);
+                let stuck = draw_stuck(&mut stuck_rng);
+                out.stuck_applied += usize::from(stuck != Stuck::None);
+                let m = deployment(&name, replicas, cpu_m, image, stuck);
                 if !names.contains(&name) {
                     names.push(name);
                 }
@@ -421,7 +538,8 @@ fn run_once(seed: u64, opts: &Options) -> Result<Outcome, Failure> {
             }
             7 => exec(&mut c, &mut sb, &mut script, format!("sim node add extra-{} --cpu 2 --memory 4Gi", step), None),
             9 => {
-                let m = stateful_set(&mut rng);
+                let (m, stuck) = stateful_set(&mut rng, &mut stuck_rng);
+                out.stuck_applied += usize::from(stuck);
                 let printed = exec(&mut c, &mut sb, &mut script, "kubectl apply -f -".into(), Some(m));
                 out.sts_applied += usize::from(printed.contains("statefulset.apps"));
                 printed
@@ -504,9 +622,18 @@ fn run_once(seed: u64, opts: &Options) -> Result<Outcome, Failure> {
             return Err(fail(step, format!("a command panicked: {}", printed), &script));
         }
         script.push_str("sim settle\n");
-        let s = c.run_until_settled();
+        // one operation adds at most a few dozen objects (8 replicas with their claims, a
+        // DaemonSet's Pods on every node): the settle gets the bound of the larger workload
+        let s = c.run_steps(settle_bound(workload_size(&c) + OBJECTS_PER_OPERATION));
         if !s.settled {
-            return Err(fail(step, "the cluster did not settle".into(), &script));
+            let busy = crate::cluster::Busy::describe(&s.busy);
+            return Err(fail(step, format!("the cluster did not settle in {} steps ({} of virtual time); still busy: {}", s.steps, crate::sim::format_ms(s.time_ms), busy), &script));
+        }
+        let size = workload_size(&c);
+        out.max_settle_steps = out.max_settle_steps.max(s.steps);
+        out.max_steps_per_object = out.max_steps_per_object.max(s.steps.div_ceil(size.max(1)));
+        if s.steps > settle_bound(size) {
+            return Err(fail(step, format!("a settle took {} steps ({} of virtual time) for {} objects, over its bound of {}", s.steps, crate::sim::format_ms(s.time_ms), size, settle_bound(size)), &script));
         }
         out.checks += check_state(&c).map_err(|e| fail(step, e, &script))?;
         out.checks += check_trace(&c, trace_from).map_err(|e| fail(step, e, &script))?;

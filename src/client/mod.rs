@@ -159,7 +159,29 @@ pub struct Recorder {
     /// events cache: aggregation key → (event name, namespace, count)
     seen: BTreeMap<String, (String, String, i64)>,
     counter: u64,
+    /// events.k8s.io/v1: the broadcaster's `eventCache` of isomorphic events and their series.
+    series: BTreeMap<String, Isomorphic>,
+    /// When the v1 broadcaster's tickers started, and how many finish ticks have been handled.
+    ticks_from: Option<i64>,
+    finish_ticks_done: i64,
 }
+
+/// One entry of the events.k8s.io/v1 broadcaster's cache: the Event it wrote and its series.
+#[derive(Clone, Debug)]
+struct Isomorphic {
+    name: String,
+    namespace: String,
+    event_time: i64,
+    /// `series.count` (0: a singleton, no series yet) and `series.lastObservedTime`.
+    count: i64,
+    last_observed: i64,
+}
+
+/// `tools/events`' `finishTime`: a series not observed for this long is finished, and a
+/// singleton Event this old leaves the cache.
+pub const EVENT_SERIES_FINISH_MS: i64 = 6 * 60 * 1000;
+/// `tools/events`' `refreshTime`: how often every open series' count is written.
+pub const EVENT_SERIES_REFRESH_MS: i64 = 30 * 60 * 1000;
 
 /// `{kind, namespace, name, uid, apiVersion, resourceVersion}` of an object (`ref.GetReference`).
 pub fn object_reference(obj: &Value, field_path: Option<&str>) -> Value {
@@ -250,8 +272,25 @@ impl Recorder {
         }
     }
 
-    /// The events.k8s.io/v1 recorder (`tools/events`), used by kube-scheduler.
+    /// The events.k8s.io/v1 recorder (`tools/events`), used by kube-scheduler: the first of
+    /// isomorphic Events (same action, reason, controller, regarding object at the same
+    /// resourceVersion, note) is created; the second gives it a `series` (count 2), written at
+    /// once; later ones only count, written when the series is refreshed (every 30 min) or
+    /// finished (not seen for 6 min, looked at every 6 min). kubesim writes what a tick would have
+    /// written when the recorder is next used (upstream: on the tick itself).
     pub fn event_v1<T: fmt::Display + 'static>(&mut self, ctx: &mut Ctx<T>, regarding: &Value, type_: &str, reason: &str, action: &str, note: &str) {
+        self.run_series_ticks(ctx);
+        let note: String = note.chars().take(1024).collect();
+        let key = format!("{}|{}|{}|{}|{}|{}|{}|{}", action, reason, self.component, meta::kind(regarding), meta::namespace(regarding), meta::name(regarding), meta::resource_version(regarding), note);
+        if let Some(e) = self.series.get_mut(&key) {
+            e.last_observed = ctx.now;
+            e.count = if e.count == 0 { 2 } else { e.count + 1 };
+            if e.count == 2 {
+                let e = e.clone();
+                self.write_series(ctx, &e);
+            }
+            return;
+        }
         self.counter += 1;
         let nanos = (time::EPOCH_MS + ctx.now) as u64 * 1_000_000 + self.counter % 1_000_000;
         let ns = match meta::namespace(regarding) {
@@ -262,12 +301,12 @@ impl Recorder {
         if r["apiVersion"].as_str().unwrap_or("").is_empty() {
             r["apiVersion"] = json!(api_version_of(meta::kind(regarding)));
         }
-        // the note is truncated to the 1 KiB event message limit
-        let note: String = note.chars().take(1024).collect();
+        // the note is truncated to the 1 KiB event message limit (above)
+        let name = format!("{}.{:x}", meta::name(regarding), nanos);
         let ev = json!({
             "apiVersion": "events.k8s.io/v1",
             "kind": "Event",
-            "metadata": {"name": format!("{}.{:x}", meta::name(regarding), nanos), "namespace": ns},
+            "metadata": {"name": name, "namespace": ns},
             "eventTime": time::rfc3339_micro(ctx.now),
             "reportingController": self.component,
             "reportingInstance": self.host,
@@ -277,7 +316,48 @@ impl Recorder {
             "note": note,
             "type": type_,
         });
-        ctx.request(Method::Post, &format!("/apis/events.k8s.io/v1/namespaces/{}/events", ns), Some(ev));
+        let resp = ctx.request(Method::Post, &format!("/apis/events.k8s.io/v1/namespaces/{}/events", ns), Some(ev));
+        if resp.ok() {
+            if self.series.len() >= EVENT_CACHE_SIZE {
+                self.series.clear();
+            }
+            self.series.insert(key, Isomorphic { name, namespace: ns, event_time: ctx.now, count: 0, last_observed: ctx.now });
+        }
+    }
+
+    /// The series' count and last observation, as `createPatchBytesForSeries`' strategic merge
+    /// patch.
+    fn write_series<T: fmt::Display + 'static>(&mut self, ctx: &mut Ctx<T>, e: &Isomorphic) {
+        let patch = json!({"series": {"count": e.count, "lastObservedTime": time::rfc3339_micro(e.last_observed)}});
+        let _ = ctx.request_with(crate::api::request::Request {
+            method: Method::Patch,
+            path: format!("/apis/events.k8s.io/v1/namespaces/{}/events/{}", e.namespace, e.name),
+            body: Some(patch),
+            patch_type: crate::api::request::PatchType::Strategic,
+        });
+    }
+
+    /// The broadcaster's tickers since the last look: `refreshExistingEventSeries` every 30 min
+    /// (every open series written) and `finishSeries` every 6 min (a series not observed for 6
+    /// min written a last time and dropped; a singleton older than 6 min dropped).
+    fn run_series_ticks<T: fmt::Display + 'static>(&mut self, ctx: &mut Ctx<T>) {
+        let origin = *self.ticks_from.get_or_insert(ctx.now);
+        let due = (ctx.now - origin) / EVENT_SERIES_FINISH_MS;
+        while self.finish_ticks_done < due {
+            self.finish_ticks_done += 1;
+            let tick = origin + self.finish_ticks_done * EVENT_SERIES_FINISH_MS;
+            let refresh = (tick - origin) % EVENT_SERIES_REFRESH_MS == 0;
+            let entries: Vec<(String, Isomorphic)> = self.series.iter().map(|(k, e)| (k.clone(), e.clone())).collect();
+            for (k, e) in entries {
+                let stale = if e.count > 0 { e.last_observed } else { e.event_time } < tick - EVENT_SERIES_FINISH_MS;
+                if e.count > 0 && (refresh || stale) {
+                    self.write_series(ctx, &e);
+                }
+                if stale {
+                    self.series.remove(&k);
+                }
+            }
+        }
     }
 }
 

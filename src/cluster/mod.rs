@@ -11,6 +11,7 @@
 //! the API server's storage. `Cluster` is the only owner of all of them; shells read it through
 //! the read-only [`ClusterView`] (`view.rs`).
 
+use crate::sim::sort::CompactSort;
 use crate::api::meta::{self, Resource};
 use crate::api::request::{EventType, Identity, Method, PatchType, Request, RequestInfo, Response};
 use crate::apiserver::{ApiServer, Limits, Outcome, Watcher};
@@ -124,6 +125,9 @@ pub trait Hosted {
     fn start_erased(&mut self, ctx: &mut Ctx<AnyTimer>);
     fn restarted_erased(&self) -> Option<Box<dyn Hosted>>;
     fn restart_keeps_timers(&self) -> bool;
+    /// One of this component's queued timers as the trace would print it (for the busy report
+    /// of a settle that hit its bound).
+    fn timer_label(&self, timer: &dyn Any) -> String;
     fn handle_erased(&mut self, ctx: &mut Ctx<AnyTimer>, input: Input<AnyTimer>);
 }
 
@@ -151,6 +155,9 @@ impl<C: Component> Hosted for C {
     }
     fn restart_keeps_timers(&self) -> bool {
         Component::restart_keeps_timers(self)
+    }
+    fn timer_label(&self, timer: &dyn Any) -> String {
+        timer.downcast_ref::<C::Timer>().map(|t| t.to_string()).unwrap_or_default()
     }
     fn handle_erased(&mut self, ctx: &mut Ctx<AnyTimer>, input: Input<AnyTimer>) {
         let input = match input {
@@ -556,7 +563,34 @@ pub struct Settle {
     pub steps: u64,
     pub settled: bool,
     pub time_ms: i64,
+    /// When the bound was hit (`settled` false): what kept the cluster busy over the last
+    /// [`BUSY_WINDOW`] deliveries, most frequent first (at most [`BUSY_TOP`]).
+    pub busy: Vec<Busy>,
 }
+
+/// One line of a settle's busy report: a component and what it kept being handed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Busy {
+    /// The component's name (`kube-scheduler`, `kubelet@node-1`, …).
+    pub component: String,
+    /// A timer as the trace prints it (`workqueue:default/web`), or a watch event
+    /// (`watch MODIFIED Pod`).
+    pub what: String,
+    /// How many of the window's foreground deliveries it was.
+    pub count: u64,
+}
+
+impl Busy {
+    /// The report as the CLI and the page print it: `kube-scheduler: Backoff(default/web-0) ×812`.
+    pub fn describe(busy: &[Busy]) -> String {
+        busy.iter().map(|b| format!("{}: {} ×{}", b.component, b.what, b.count)).collect::<Vec<_>>().join(", ")
+    }
+}
+
+/// How many of a bounded settle's last foreground deliveries its busy report counts.
+pub const BUSY_WINDOW: u64 = 5_000;
+/// How many lines a busy report keeps.
+pub const BUSY_TOP: usize = 5;
 
 /// Cluster-level configuration.
 #[derive(Clone, Debug)]
@@ -610,6 +644,9 @@ pub struct Cluster {
     signals: Vec<Signal>,
     /// Nodes cut off from the control plane, and the watches their components had (`partition.rs`).
     partitioned: std::collections::BTreeMap<String, partition::Cut>,
+    /// While a settle nears its bound: foreground deliveries counted by component and what
+    /// (its busy report). None otherwise, so the hot path pays nothing.
+    busy: Option<std::collections::BTreeMap<(usize, String), u64>>,
 }
 
 /// The subscriber number of kubectl's watch: not a component, so its deliveries go to
@@ -658,6 +695,7 @@ impl Cluster {
             informers: reflector::Informers::default(),
             signals: Vec::new(),
             partitioned: std::collections::BTreeMap::new(),
+            busy: None,
         };
         // kube-apiserver's bootstrap controller creates the system namespaces.
         let apiserver_id = Identity {
@@ -933,6 +971,9 @@ impl Cluster {
         let Some((t, d)) = self.queue.pop() else { return false };
         if !d.background {
             self.foreground = self.foreground.saturating_sub(1);
+            if self.busy.is_some() {
+                self.count_busy(&d);
+            }
         }
         self.now = self.now.max(t);
         if d.to == CLIENT_SUBSCRIBER {
@@ -999,16 +1040,48 @@ impl Cluster {
     /// stay responsive (the page) settles in slices. `settled` is false while work remains.
     pub fn run_steps(&mut self, max: u64) -> Settle {
         let mut steps = 0;
+        self.busy = None;
         while self.foreground > 0 {
             if steps >= max {
-                return Settle { steps, settled: false, time_ms: self.now };
+                let busy = self.take_busy();
+                return Settle { steps, settled: false, time_ms: self.now, busy };
+            }
+            if self.busy.is_none() && steps + BUSY_WINDOW >= max {
+                self.busy = Some(Default::default());
             }
             if !self.step() {
                 break;
             }
             steps += 1;
         }
-        Settle { steps, settled: true, time_ms: self.now }
+        self.busy = None;
+        Settle { steps, settled: true, time_ms: self.now, busy: Vec::new() }
+    }
+
+    /// Counts one foreground delivery for the busy report.
+    fn count_busy(&mut self, d: &Delivery) {
+        let what = match &d.input {
+            Input::Watch { resource, event_type, .. } => format!("watch {} {}", event_type.as_str(), resource.info().kind),
+            Input::Timer(t) => match self.components.get(d.to).and_then(|s| s.component.as_ref()) {
+                Some(c) => c.timer_label(t.as_ref()),
+                None => return,
+            },
+        };
+        if let Some(b) = self.busy.as_mut() {
+            *b.entry((d.to, what)).or_insert(0) += 1;
+        }
+    }
+
+    /// The busy report counted since the window opened: the most frequent first.
+    fn take_busy(&mut self) -> Vec<Busy> {
+        let Some(tally) = self.busy.take() else { return Vec::new() };
+        let mut all: Vec<Busy> = tally
+            .into_iter()
+            .map(|((to, what), count)| Busy { component: self.components.get(to).map(|s| s.actor.name()).unwrap_or_else(|| "kubectl".into()), what, count })
+            .collect();
+        all.csort_by(|a, b| b.count.cmp(&a.count));
+        all.truncate(BUSY_TOP);
+        all
     }
 
     /// Advances virtual time by `ms`, processing everything due, background work included.
@@ -1020,13 +1093,13 @@ impl Cluster {
                 break;
             }
             if steps >= self.config.max_steps_per_settle {
-                return Settle { steps, settled: false, time_ms: self.now };
+                return Settle { steps, settled: false, time_ms: self.now, busy: Vec::new() };
             }
             self.step();
             steps += 1;
         }
         self.now = self.now.max(until);
-        Settle { steps, settled: true, time_ms: self.now }
+        Settle { steps, settled: true, time_ms: self.now, busy: Vec::new() }
     }
 
     /// Compacts etcd's history up to revision `rev` (clamped to the current one); returns the

@@ -18,9 +18,13 @@
 //! `bind-completed`, the claim's phase `Bound` with its capacity. A volume whose claim is gone is
 //! `Released`; with the `Delete` policy its provisioner deletes it.
 //!
-//! What kubesim simplifies: no periodic 15 s resync (the `ExternalProvisioning` event repeats on
-//! each claim update rather than every resync); in-tree provisioners, recycling and volume
-//! expansion are not modelled; the retroactive default class assignment is not done.
+//! `resync` (`--pvclaimbinder-sync-period`, 15 s) queues every claim and volume again, so a claim
+//! waiting for something that appears later (its StorageClass, a volume) is bound on the next
+//! resync, and a claim whose class does not exist says `ProvisioningFailed` again each time (a
+//! real cluster's `x41 over 10m`). The resync is background work: it never keeps `settle` running.
+//!
+//! What kubesim simplifies: in-tree provisioners, recycling and volume expansion are not
+//! modelled; the retroactive default class assignment is not done.
 
 use crate::api::meta::Resource;
 use crate::api::quantity;
@@ -47,13 +51,19 @@ pub const ANN_DYNAMICALLY_PROVISIONED: &str = "pv.kubernetes.io/provisioned-by";
 pub enum Timer {
     ClaimWorker,
     VolumeWorker,
+    /// `resync`: every claim and volume queued again.
+    Resync,
 }
+
+/// `--pvclaimbinder-sync-period`'s default: how often `resync` runs.
+pub const RESYNC_PERIOD_MS: i64 = 15_000;
 
 impl std::fmt::Display for Timer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             Timer::ClaimWorker => "workqueue:claims",
             Timer::VolumeWorker => "workqueue:volumes",
+            Timer::Resync => "resync",
         })
     }
 }
@@ -116,6 +126,18 @@ impl PersistentVolumeController {
             .filter(|v| storage_of(v, &["spec", "capacity", "storage"]) >= want)
             .min_by_key(|v| storage_of(v, &["spec", "capacity", "storage"]))
             .cloned()
+    }
+
+    /// `resync`: every claim and volume the informers hold is queued again.
+    fn resync(&mut self, ctx: &mut Ctx) {
+        let keys: Vec<String> = self.claims.items.keys().cloned().collect();
+        for k in keys {
+            self.claim_queue.enqueue(ctx, &k, Timer::ClaimWorker);
+        }
+        let keys: Vec<String> = self.volumes.items.keys().cloned().collect();
+        for k in keys {
+            self.volume_queue.enqueue(ctx, &k, Timer::VolumeWorker);
+        }
     }
 
     /// `syncClaim`.
@@ -359,14 +381,8 @@ impl Component for PersistentVolumeController {
         self.claims.replace(claims);
         let classes = ctx.list_and_watch(meta::lookup("storageclasses").expect("sc"), "", "", "");
         self.classes.replace(classes);
-        let keys: Vec<String> = self.claims.items.keys().cloned().collect();
-        for k in keys {
-            self.claim_queue.enqueue(ctx, &k, Timer::ClaimWorker);
-        }
-        let keys: Vec<String> = self.volumes.items.keys().cloned().collect();
-        for k in keys {
-            self.volume_queue.enqueue(ctx, &k, Timer::VolumeWorker);
-        }
+        self.resync(ctx);
+        ctx.after_background(RESYNC_PERIOD_MS, Timer::Resync);
     }
 
     fn handle(&mut self, ctx: &mut Ctx, input: Input) {
@@ -398,6 +414,10 @@ impl Component for PersistentVolumeController {
                     self.sync_claim(ctx, &k);
                 }
                 self.claim_queue.done(ctx, Timer::ClaimWorker);
+            }
+            Input::Timer(Timer::Resync) => {
+                self.resync(ctx);
+                ctx.after_background(RESYNC_PERIOD_MS, Timer::Resync);
             }
             Input::Timer(Timer::VolumeWorker) => {
                 if let Some(k) = self.volume_queue.start_work() {

@@ -448,9 +448,22 @@ impl PodWorkers {
             self.recorder(node).event(ctx, &pod, None, "Warning", "NetworkNotReady", msg);
             return;
         }
+        self.get_pull_secrets_for_pod(ctx, node, &pod);
         ctx.runtime_call(node, "RunPodSandbox", &format!("{}/{}", meta::namespace(&pod), meta::name(&pod)));
         let d = ctx.timing().sandbox_ms;
         ctx.after(d, Timer::Pod(PodTimer::SandboxReady(uid.to_string())), false);
+    }
+
+    /// `getPullSecretsForPod`, which every pod sync calls: the Pod's `imagePullSecrets` are
+    /// looked up, and those that cannot be found are named in a warning (the pull goes ahead
+    /// without them). kubesim serves no Secrets yet, so every one named is missing.
+    fn get_pull_secrets_for_pod(&mut self, ctx: &mut Ctx, node: &str, pod: &Value) {
+        let missing: Vec<&str> = meta::get_array(pod, &["spec", "imagePullSecrets"]).iter().map(|r| meta::get_str(r, &["name"])).filter(|n| !n.is_empty()).collect();
+        if missing.is_empty() {
+            return;
+        }
+        let msg = format!("Unable to retrieve some image pull secrets ({}); attempting to pull the image may not succeed.", missing.join(", "));
+        self.recorder(node).event(ctx, pod, None, "Warning", "FailedToRetrieveImagePullSecret", &msg);
     }
 
     /// The node got its pod CIDR (`UpdateRuntimeConfig`): the pods waiting for the network start.
@@ -535,6 +548,9 @@ impl PodWorkers {
                 if st.step != Step::BackOff(idx) {
                     return;
                 }
+                let pod = st.pod.clone();
+                self.get_pull_secrets_for_pod(ctx, node, &pod);
+                let Some(st) = self.pods.get(&uid) else { return };
                 if ctx.now - st.pull_failed_at >= st.backoff_ms {
                     self.ensure_image(ctx, node, ip, &uid, idx);
                 } else {

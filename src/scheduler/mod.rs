@@ -22,7 +22,9 @@
 //! respected;
 //! of the volume plugins only the pre-filters ([`volumebinding`]); no topology-spread or
 //! inter-pod-affinity plugins; the queueing hints are "any node or pod
-//! change may help" with upstream's 1 s → 10 s back-off.
+//! change may help" with upstream's 1 s → 10 s back-off, except that a Node update moves Pods
+//! only when one of its scheduling properties changed (`NodeSchedulingPropertiesChange`: a
+//! heartbeat is no event).
 
 pub mod plugins;
 pub mod volumebinding;
@@ -167,6 +169,26 @@ fn responsible(p: &Value) -> bool {
     s.is_empty() || s == "default-scheduler"
 }
 
+/// `framework.NodeSchedulingPropertiesChange`, as `updateNodeInCache` uses it: whether a Node
+/// update is an event the scheduling queue hears at all — `spec.unschedulable`, allocatable,
+/// labels, taints, the conditions' statuses (not their heartbeat times) or annotations changed.
+/// A heartbeat-only update moves no unschedulable Pod.
+fn node_scheduling_properties_change(old: &Value, new: &Value) -> bool {
+    let conditions = |n: &Value| -> BTreeMap<String, String> {
+        meta::get_array(n, &["status", "conditions"])
+            .iter()
+            .map(|c| (meta::get_str(c, &["type"]).to_string(), meta::get_str(c, &["status"]).to_string()))
+            .collect()
+    };
+    let differs = |path: &[&str]| meta::get(old, path) != meta::get(new, path);
+    meta::get(old, &["spec", "unschedulable"]).and_then(Value::as_bool).unwrap_or(false) != meta::get(new, &["spec", "unschedulable"]).and_then(Value::as_bool).unwrap_or(false)
+        || differs(&["status", "allocatable"])
+        || differs(&["metadata", "labels"])
+        || differs(&["spec", "taints"])
+        || differs(&["metadata", "annotations"])
+        || conditions(old) != conditions(new)
+}
+
 impl Scheduler {
     /// The attempts kept for the page, oldest first.
     pub fn attempts(&self) -> &[Attempt] {
@@ -308,10 +330,13 @@ impl Scheduler {
             }
             (EventType::Deleted, None) => {}
             (_, Some(i)) => {
+                let changed = node_scheduling_properties_change(&self.infos[i].node, &node);
                 let pods = std::mem::take(&mut self.infos[i].pods);
                 self.infos[i] = NodeInfo::with_shared_pods(node, pods);
                 self.infos[i].refresh();
-                self.move_all_to_active(ctx);
+                if changed {
+                    self.move_all_to_active(ctx);
+                }
             }
             (_, None) => {
                 let mut ni = NodeInfo::new(node, Vec::new());

@@ -10,7 +10,7 @@
 
 use super::story::{Chapter, Phase};
 use crate::api::{codec, meta, time::EPOCH_MS};
-use crate::cluster::{Cluster, ClusterConfig};
+use crate::cluster::{Cluster, ClusterConfig, Settle, BUSY_WINDOW};
 use crate::kubectl::{self, printers};
 use crate::scheduler::Attempt;
 use crate::sandbox::{self, Sandbox};
@@ -210,6 +210,12 @@ pub const FIRST_SLICE_STEPS: u64 = 400;
 /// Deliveries between two looks at the page's time budget.
 pub const SLICE_CHUNK_STEPS: u64 = 25;
 
+/// The page's bound on one settle's deliveries: every step lands on the timeline, so a settle
+/// that does not end (kubesim's bug, never the learner's: every input settles) stops here, with
+/// a console line naming what kept the cluster busy, instead of filling the timeline with
+/// millions of steps (the CLI's bound is 2 000 000).
+pub const PAGE_MAX_STEPS_PER_SETTLE: u64 = 100_000;
+
 /// Bound on the console transcript kept in memory.
 const MAX_TRANSCRIPT: usize = 200_000;
 
@@ -257,7 +263,7 @@ impl Session {
     /// The default cluster (control plane + 3 nodes), settled, with an empty timeline.
     pub fn new(seed: u64) -> Session {
         // the page reads old revisions: keep the whole history of a learner's session
-        let mut config = ClusterConfig::default();
+        let mut config = ClusterConfig { max_steps_per_settle: PAGE_MAX_STEPS_PER_SETTLE, ..ClusterConfig::default() };
         config.limits.etcd_history = config.limits.etcd_history.max(1_000_000);
         let cluster = sandbox::default_cluster_with(seed, config);
         let sandbox = Sandbox::attach(&cluster);
@@ -456,10 +462,18 @@ impl Session {
         let Some(mut st) = self.settling.take() else { return true };
         let bound = self.cluster.max_steps_per_settle();
         loop {
-            let s = self.cluster.run_steps(chunk.min(bound.saturating_sub(st.steps)).max(1));
+            // the last stretch before the bound runs in one call, so that a settle that hits the
+            // bound has its whole busy report (the cluster counts the last BUSY_WINDOW deliveries)
+            let left = bound.saturating_sub(st.steps);
+            let n = if left <= BUSY_WINDOW + chunk { left } else { chunk };
+            let s = self.cluster.run_steps(n.max(1));
             st.steps += s.steps;
             st.time_ms = self.cluster.now() - self.base_time;
             if s.settled || st.steps >= bound {
+                if !s.settled {
+                    let report = sandbox::settle_report(&Settle { steps: st.steps, ..s });
+                    self.push_transcript(&report);
+                }
                 self.collect(&st.command);
                 return true;
             }
@@ -506,6 +520,9 @@ impl Session {
         if s.steps > 0 {
             self.log.push_str("sim settle\n");
         }
+        if !s.settled {
+            transcript.push_str(&sandbox::settle_report(&s));
+        }
         self.collect("sim settle");
         if echo {
             self.push_transcript(&transcript);
@@ -540,6 +557,9 @@ impl Session {
         let s = self.cluster.run_until_settled();
         if s.steps > 0 {
             self.log.push_str("sim settle\n");
+        }
+        if !s.settled {
+            out.push_str(&sandbox::settle_report(&s));
         }
         self.collect("sim settle");
         self.push_transcript(&format!("$ {}\n{}", line, out));

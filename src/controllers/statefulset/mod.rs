@@ -89,7 +89,7 @@ impl StatefulSetController {
     }
 
     /// `sync`: the set from the informer, its Pods, then `UpdateStatefulSet`; with
-    /// minReadySeconds, look again once the Pods may have become available.
+    /// minReadySeconds, look again once the Pods may have become available (`enqueueSSAfter`).
     fn sync(&mut self, ctx: &mut Ctx, key: &str) {
         let Some(set) = self.sets.get(key).cloned() else {
             return;
@@ -97,10 +97,20 @@ impl StatefulSetController {
         let pods = self.pods_for(&set);
         match self.update_stateful_set(ctx, &set, &pods) {
             Ok(status) => {
+                // upstream requeues while any replica is not available, for as long as that
+                // lasts: foreground only while a Ready Pod waits out minReadySeconds (time alone
+                // makes it available); a Pod that is not Ready (Pending, crash-looping) leaves
+                // a periodic check, background work that does not keep `settle` running
                 let min_ready = meta::get_i64(&set, &["spec", "minReadySeconds"]).unwrap_or(0);
                 let available = meta::get_i64(&status, &["availableReplicas"]).unwrap_or(0);
+                let ready = meta::get_i64(&status, &["readyReplicas"]).unwrap_or(0);
                 if min_ready > 0 && available != utils::replicas(&set) {
-                    ctx.after(min_ready * 1000, Timer::Requeue(key.to_string()), false);
+                    let timer = Timer::Requeue(key.to_string());
+                    if ready > available {
+                        ctx.after(min_ready * 1000, timer, false);
+                    } else {
+                        ctx.after_background(min_ready * 1000, timer);
+                    }
                 }
             }
             Err(_) => ctx.after_background(1000, Timer::Requeue(key.to_string())),
