@@ -875,6 +875,12 @@ impl Session {
     }
 
     /// Pods for the diagram.
+    /// kubectl's STATUS column for a Pod at a position (`Pending`, `CrashLoopBackOff`, …).
+    pub fn pod_status(&self, pod: &Value, pos: usize) -> String {
+        let table = printers::print_table("Pod", std::slice::from_ref(pod), false, false, self.now_unix(pos));
+        table.lines().nth(1).unwrap_or("").split_whitespace().nth(2).unwrap_or("").to_string()
+    }
+
     pub fn pod_chips(&self, pos: usize) -> Vec<PodChip> {
         let now = self.now_unix(pos);
         // owners in creation order (a rolling update's old ReplicaSet before the new one)

@@ -295,6 +295,9 @@ pub const SCRIPT_JOB_RETRIES: &str = include_str!("../../tests/scenarios/job_ret
 pub const SCRIPT_CHAOS: &str = include_str!("../../tests/scenarios/chaos.sh");
 /// A node cut off from the control plane and healed (unlike a stopped kubelet, it keeps running).
 pub const SCRIPT_PARTITION: &str = include_str!("../../tests/scenarios/fault_partition.sh");
+/// The Kubernetes documentation's StatefulSet with a StorageClass the cluster does not have:
+/// Pending with ProvisioningFailed and FailedScheduling, settled at once; then the class.
+pub const SCRIPT_STUCK_STATEFULSET: &str = include_str!("../../tests/scenarios/stuck_statefulset_docs.sh");
 /// The docs' "hello" CronJob, every minute, over six minutes of cluster time.
 pub const SCRIPT_CRONJOB: &str = include_str!("../../tests/scenarios/cronjob.sh");
 
@@ -317,6 +320,7 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ("net-nodeport", "preset.net_nodeport", SCRIPT_NET_NODEPORT),
     ("daemonset", "preset.daemonset", SCRIPT_DAEMONSET),
     ("statefulset", "preset.statefulset", SCRIPT_STATEFULSET),
+    ("storage-class-missing", "preset.storage_class_missing", SCRIPT_STUCK_STATEFULSET),
     ("job", "preset.job", SCRIPT_JOB),
     ("job-retries", "preset.job_retries", SCRIPT_JOB_RETRIES),
     ("cronjob", "preset.cronjob", SCRIPT_CRONJOB),

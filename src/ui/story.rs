@@ -287,8 +287,9 @@ pub fn chapter_at(s: &Session, pos: usize) -> Option<usize> {
 pub struct Summary {
     /// Running Pods (not being deleted) per node, in node order.
     pub running: Vec<(String, usize)>,
-    /// Pods that exist but are not Running (Pending, failing, Succeeded…).
-    pub other_pods: usize,
+    /// Pods that exist but are not Running, with kubectl's STATUS column (`web-0`, `Pending`;
+    /// `crash-…`, `CrashLoopBackOff`), in list order.
+    pub others: Vec<(String, String)>,
     /// Cluster time from the first to the last step, ms.
     pub elapsed_ms: i64,
     pub messages: usize,
@@ -299,7 +300,7 @@ pub struct Summary {
 pub fn summary(s: &Session) -> Summary {
     let pos = s.len();
     let mut running: Vec<(String, usize)> = Vec::new();
-    let mut other = 0;
+    let mut others = Vec::new();
     for p in s.objects("pods", "", pos) {
         if meta::get_str(&p, &["metadata", "namespace"]) == "kube-system" {
             continue;
@@ -311,14 +312,14 @@ pub fn summary(s: &Session) -> Summary {
                 None => running.push((node, 1)),
             }
         } else {
-            other += 1;
+            others.push((meta::name(&p).to_string(), s.pod_status(&p, pos)));
         }
     }
     running.sort();
     let first = s.steps.first().map(|st| st.msg.time_ms).unwrap_or(0);
     Summary {
         running,
-        other_pods: other,
+        others,
         elapsed_ms: s.time_at(pos) - first,
         messages: pos,
         etcd_writes: s.steps.iter().filter(|st| matches!(st.msg.kind, MessageKind::EtcdTxn { .. })).count(),

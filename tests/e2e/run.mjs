@@ -446,6 +446,37 @@ try {
     await c.close();
   });
 
+  await check("the documentation's StatefulSet with a missing StorageClass settles at once: Pending with ProvisioningFailed and FailedScheduling, a short timeline", async () => {
+    const c = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: "en-US" });
+    const p = await c.newPage();
+    p.on("pageerror", (e) => errors.push(String(e)));
+    await p.goto(url);
+    await p.waitForSelector("#apply");
+    const script = fs.readFileSync(path.join(root, "tests/scenarios/stuck_statefulset_docs.sh"), "utf8");
+    // the manifest alone, as a learner pastes it from the documentation
+    const manifest = script.split("kubectl apply -f - <<EOF\n")[1].split("\nEOF\n")[0] + "\n";
+    await p.locator("#editor-text").fill(manifest);
+    const t0 = Date.now();
+    await p.click("#apply");
+    await p.waitForSelector(".editor-status.ok", { timeout: 10000 });
+    await p.waitForFunction(() => !document.querySelector("#apply").disabled, null, { timeout: 10000 });
+    const ms = Date.now() - t0;
+    const { total } = await counter(p);
+    assert(total > 20 && total < 600, "timeline of " + total + " steps");
+    await p.locator("#timeline").fill(String(total));
+    const objs = await objectsText(p);
+    assert(/pod\/web-0\s+0\/1\s+Pending/.test(objs), "objects: " + objs.slice(0, 600));
+    assert(!/web-1/.test(objs), "web-1 created before web-0 was ready: " + objs.slice(0, 600));
+    const sum = await p.locator("#summary").textContent();
+    assert(/No Pod is Running; not Running: web-0 \(Pending\) after/.test(sum), "summary: " + sum);
+    await p.click("#tab-events");
+    const ev = await p.locator("#events-out").textContent();
+    assert(/ProvisioningFailed/.test(ev) && /storageclass\.storage\.k8s\.io "my-storage-class" not found/.test(ev), "events: " + ev.slice(0, 600));
+    assert(/FailedScheduling/.test(ev) && /pod has unbound immediate PersistentVolumeClaims/.test(ev), "events: " + ev.slice(0, 600));
+    console.log(`     (Apply settled in ${ms} ms, ${total} steps)`);
+    await c.close();
+  });
+
   await check("StatefulSet preset: web-1 appears only once web-0 is ready (OrderedReady), and the claims are bound", async () => {
     const c = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: "en-US" });
     const p = await c.newPage();

@@ -568,8 +568,13 @@ pub fn summary_text(s: &Session, lang: Lang) -> String {
         let nodes = sum.running.iter().map(|(node, k)| if *k > 1 { format!("{} (×{})", node, k) } else { node.clone() }).collect::<Vec<_>>().join(", ");
         fill(tr(lang, if n == 1 { "sum.pod" } else { "sum.pods" }), &[("n", n.to_string()), ("nodes", nodes)])
     };
-    if sum.other_pods > 0 {
-        pods = format!("{}, {}", pods, fill(tr(lang, "sum.other"), &[("n", sum.other_pods.to_string())]));
+    if !sum.others.is_empty() {
+        const NAMED: usize = 4;
+        let mut list = sum.others.iter().take(NAMED).map(|(name, status)| format!("{} ({})", name, status)).collect::<Vec<_>>().join(", ");
+        if sum.others.len() > NAMED {
+            list = format!("{}, {}", list, fill(tr(lang, "sum.more"), &[("n", (sum.others.len() - NAMED).to_string())]));
+        }
+        pods = format!("{}; {}", pods, fill(tr(lang, "sum.other"), &[("pods", list)]));
     }
     fill(
         tr(lang, "sum.text"),
