@@ -18,8 +18,8 @@
 //!
 //! Every settle must end, and within [`settle_bound`] of the workload's size (a fixed part plus a
 //! part per stored object, never a function of virtual time): the generator also makes the stuck
-//! workloads learners bring ([`stuck_workloads`]: a StorageClass, claim or pull Secret that does
-//! not exist, a selector no node matches, a crash loop, a Pod never Ready), whose retries are
+//! workloads learners bring ([`stuck_workloads`]: a StorageClass, claim, pull Secret or Secret
+//! volume that does not exist, a selector no node matches, a crash loop, a Pod never Ready), whose retries are
 //! background work. A settle that does not end fails the seed with the components and timers
 //! that kept the cluster busy.
 //!
@@ -123,9 +123,11 @@ enum Stuck {
     MissingClaim,
     /// A readiness probe that never passes, with minReadySeconds.
     NotReady,
+    /// A `secret` volume whose Secret does not exist: FailedMount, ContainerCreating.
+    MissingSecret,
 }
 
-const STUCK: [Stuck; 5] = [Stuck::NoNode, Stuck::PullSecret, Stuck::CrashLoop, Stuck::MissingClaim, Stuck::NotReady];
+const STUCK: [Stuck; 6] = [Stuck::NoNode, Stuck::PullSecret, Stuck::CrashLoop, Stuck::MissingClaim, Stuck::NotReady, Stuck::MissingSecret];
 
 /// Draws a stuck variant one time in three, from its own stream (the operations each seed draws
 /// stay the ones they were).
@@ -155,6 +157,10 @@ fn deployment(name: &str, replicas: u64, cpu_m: u64, image: &str, stuck: Stuck) 
             pod.push_str("      volumes:\n      - name: data\n        persistentVolumeClaim:\n          claimName: missing\n");
             container.push_str("        volumeMounts:\n        - name: data\n          mountPath: /data\n");
         }
+        Stuck::MissingSecret => {
+            pod.push_str("      volumes:\n      - name: creds\n        secret:\n          secretName: db-creds\n");
+            container.push_str("        volumeMounts:\n        - name: creds\n          mountPath: /etc/creds\n");
+        }
         Stuck::NotReady => {
             spec.push_str("  minReadySeconds: 5\n");
             image = "nginx:1.27";
@@ -175,7 +181,7 @@ pub const DOCS_STATEFULSET: &str = "apiVersion: v1\nkind: Service\nmetadata:\n  
 /// `tests/properties.rs` applies each (with and without faults) and asks that it settle.
 pub fn stuck_workloads() -> Vec<(&'static str, String)> {
     let mut all = vec![("docs-statefulset-missing-class", DOCS_STATEFULSET.to_string())];
-    for (name, stuck) in [("no-node-matches", Stuck::NoNode), ("missing-pull-secret", Stuck::PullSecret), ("crash-loop", Stuck::CrashLoop), ("missing-claim", Stuck::MissingClaim), ("never-ready", Stuck::NotReady)] {
+    for (name, stuck) in [("no-node-matches", Stuck::NoNode), ("missing-pull-secret", Stuck::PullSecret), ("crash-loop", Stuck::CrashLoop), ("missing-claim", Stuck::MissingClaim), ("never-ready", Stuck::NotReady), ("missing-secret", Stuck::MissingSecret)] {
         all.push((name, deployment(name, 3, 100, "nginx:1.27", stuck)));
     }
     all

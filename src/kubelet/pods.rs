@@ -32,8 +32,14 @@
 //! `ContainersReady`/`Ready` (listed first), and are stopped when the regular containers have
 //! finished for good.
 //!
+//! Volumes: before the sandbox, the volume manager sets up the Pod's volumes
+//! (`WaitForAttachAndMount`); a `secret` volume whose Secret cannot be found keeps the Pod
+//! `ContainerCreating` with `FailedMount` events, retried with the reconciler's back-off, and
+//! each pod sync that times out (2m3s) says which volumes are unmounted.
+//!
 //! What kubesim simplifies: on deletion, sidecars are stopped together with the regular containers
-//! (upstream stops them after, in reverse order); volumes are not mounted; the
+//! (upstream stops them after, in reverse order); no other volume is set up (kubesim serves no
+//! Secrets or ConfigMaps yet: every Secret named is missing, ConfigMap volumes mount); the
 //! restart after a back-off happens exactly when it ends (upstream: at the next pod sync after
 //! it), and `BackOff` is recorded once per back-off.
 
@@ -81,12 +87,16 @@ pub enum PodTimer {
     Recreated(String, usize),
     /// StartContainer of a restart finished.
     Restarted(String, usize),
+    /// The volume manager's reconciler tries to set up the Pod's volumes again (the attempt).
+    MountRetry(String, u32),
+    /// A pod sync gives up waiting for the volumes (`podAttachAndMountTimeout`).
+    MountTimeout(String),
 }
 
 impl PodTimer {
     fn uid(&self) -> &str {
         match self {
-            PodTimer::SandboxReady(u) | PodTimer::Stopped(u) => u,
+            PodTimer::SandboxReady(u) | PodTimer::Stopped(u) | PodTimer::MountTimeout(u) | PodTimer::MountRetry(u, _) => u,
             PodTimer::Pulled(u, _) | PodTimer::BackOff(u, _) | PodTimer::Retry(u, _) | PodTimer::Created(u, _) | PodTimer::Started(u, _) => u,
             PodTimer::PreStopDone(u, _, _) => u,
             PodTimer::Exited(u, _, _) | PodTimer::Probe(u, _, _, _) | PodTimer::SyncExited(u, _) | PodTimer::Restart(u, _) | PodTimer::Recreated(u, _) | PodTimer::Restarted(u, _) => u,
@@ -111,11 +121,20 @@ impl std::fmt::Display for PodTimer {
             PodTimer::Restart(u, i) => write!(f, "restart:{}:{}", u, i),
             PodTimer::Recreated(u, i) => write!(f, "recreated:{}:{}", u, i),
             PodTimer::Restarted(u, i) => write!(f, "restarted:{}:{}", u, i),
+            PodTimer::MountRetry(u, n) => write!(f, "mount:{}:{}", u, n),
+            PodTimer::MountTimeout(u) => write!(f, "mount-timeout:{}", u),
         }
     }
 }
 
 type Ctx<'a> = cluster::Ctx<'a, Timer>;
+
+/// The volume manager's reconciler: a failed mount is tried again after 500 ms, doubling to
+/// 2m2s (`exponentialbackoff`: `initialDurationBeforeRetry`, `maxDurationBeforeRetry`).
+pub const MOUNT_RETRY_INITIAL_MS: i64 = 500;
+pub const MOUNT_RETRY_MAX_MS: i64 = 122_000;
+/// `podAttachAndMountTimeout`: how long a pod sync waits for the Pod's volumes.
+pub const POD_ATTACH_AND_MOUNT_TIMEOUT_MS: i64 = 123_000;
 
 /// Upstream image pull back-off: 10 s doubling to 300 s (`flowcontrol.NewBackOff`).
 pub const IMAGE_BACKOFF_INITIAL_MS: i64 = 10_000;
@@ -302,6 +321,22 @@ pub fn go_duration(ms: i64) -> String {
 
 /// The pod's init containers (in order) then its regular containers: the order the pod worker
 /// starts them in. While init containers remain, every container waits as `PodInitializing`.
+/// The Pod's volumes that cannot be set up, with the volume plugin's error: `secret` volumes
+/// (kubesim serves no Secrets yet: every one named is missing) that are not `optional`. The
+/// watch-based Secret manager names the resource in the singular: `secret "db-creds" not found`.
+fn unmountable_volumes(pod: &Value) -> Vec<(String, String)> {
+    meta::get_array(pod, &["spec", "volumes"])
+        .iter()
+        .filter_map(|v| {
+            let secret = v.get("secret").filter(|s| s.is_object())?;
+            if secret.get("optional").and_then(Value::as_bool).unwrap_or(false) {
+                return None;
+            }
+            Some((meta::get_str(v, &["name"]).to_string(), format!("secret \"{}\" not found", meta::get_str(secret, &["secretName"]))))
+        })
+        .collect()
+}
+
 fn containers_of(pod: &Value) -> Vec<Container> {
     let has_init = meta::get(pod, &["spec", "initContainers"]).and_then(Value::as_array).map(|a| !a.is_empty()).unwrap_or(false);
     let mut all = Vec::new();
@@ -435,7 +470,33 @@ impl PodWorkers {
             return;
         }
         self.patch_status(ctx, node, ip, &uid);
-        self.run_sandbox(ctx, node, &uid);
+        if self.mount_volumes(ctx, node, &uid, 0) {
+            self.run_sandbox(ctx, node, &uid);
+        } else {
+            ctx.after_background(POD_ATTACH_AND_MOUNT_TIMEOUT_MS, Timer::Pod(PodTimer::MountTimeout(uid)));
+        }
+    }
+
+    /// The volume manager's `WaitForAttachAndMount` before the sandbox: every volume must be set
+    /// up. A `secret` volume whose Secret cannot be found fails (`MountVolume.SetUp failed for
+    /// volume "creds" : secret "db-creds" not found`, a FailedMount event) unless it is
+    /// `optional`; kubesim serves no Secrets yet, so every Secret named is missing. The
+    /// reconciler tries again with its back-off (background work: a Pod waiting for a Secret
+    /// never keeps `settle` running). Returns whether the volumes are ready.
+    fn mount_volumes(&mut self, ctx: &mut Ctx, node: &str, uid: &str, attempt: u32) -> bool {
+        let Some(st) = self.pods.get(uid) else { return false };
+        let pod = st.pod.clone();
+        let failed = unmountable_volumes(&pod);
+        if failed.is_empty() {
+            return true;
+        }
+        for (volume, err) in &failed {
+            let msg = format!("MountVolume.SetUp failed for volume \"{}\" : {}", volume, err);
+            self.recorder(node).event(ctx, &pod, None, "Warning", "FailedMount", &msg);
+        }
+        let delay = (MOUNT_RETRY_INITIAL_MS << attempt.min(8)).min(MOUNT_RETRY_MAX_MS);
+        ctx.after_background(delay, Timer::Pod(PodTimer::MountRetry(uid.to_string(), attempt + 1)));
+        false
     }
 
     /// `RunPodSandbox`, unless the node's network is not ready yet (no pod CIDR: the pod worker
@@ -468,7 +529,8 @@ impl PodWorkers {
 
     /// The node got its pod CIDR (`UpdateRuntimeConfig`): the pods waiting for the network start.
     pub fn network_ready(&mut self, ctx: &mut Ctx, node: &str) {
-        let waiting: Vec<String> = self.pods.iter().filter(|(_, st)| st.step == Step::Sandbox && !meta::is_deleting(&st.pod)).map(|(u, _)| u.clone()).collect();
+        // (a Pod whose volumes are not set up waits for them, not for the network)
+        let waiting: Vec<String> = self.pods.iter().filter(|(_, st)| st.step == Step::Sandbox && !meta::is_deleting(&st.pod) && unmountable_volumes(&st.pod).is_empty()).map(|(u, _)| u.clone()).collect();
         for uid in waiting {
             self.run_sandbox(ctx, node, &uid);
         }
@@ -522,6 +584,31 @@ impl PodWorkers {
                 ctx.runtime_reply(node, "RunPodSandbox", "");
                 self.patch_status(ctx, node, ip, &uid);
                 self.ensure_image(ctx, node, ip, &uid, 0);
+            }
+            PodTimer::MountRetry(_, attempt) => {
+                if self.pods.get(&uid).map_or(true, |st| st.step != Step::Sandbox || st.sandbox_ready || meta::is_deleting(&st.pod)) {
+                    return;
+                }
+                if self.mount_volumes(ctx, node, &uid, attempt) {
+                    self.run_sandbox(ctx, node, &uid);
+                }
+            }
+            PodTimer::MountTimeout(_) => {
+                // the pod sync gives up waiting (podAttachAndMountTimeout) and the pod worker
+                // tries again, waiting as long once more
+                let Some(st) = self.pods.get(&uid) else { return };
+                if st.step != Step::Sandbox || st.sandbox_ready || meta::is_deleting(&st.pod) {
+                    return;
+                }
+                let pod = st.pod.clone();
+                let mut unmounted: Vec<String> = unmountable_volumes(&pod).into_iter().map(|(v, _)| v).collect();
+                if unmounted.is_empty() {
+                    return;
+                }
+                unmounted.sort();
+                let msg = format!("Unable to attach or mount volumes: unmounted volumes=[{}], unattached volumes=[], failed to process volumes=[]: context deadline exceeded", unmounted.join(" "));
+                self.recorder(node).event(ctx, &pod, None, "Warning", "FailedMount", &msg);
+                ctx.after_background(POD_ATTACH_AND_MOUNT_TIMEOUT_MS, Timer::Pod(PodTimer::MountTimeout(uid.to_string())));
             }
             PodTimer::Pulled(_, idx) => self.pull_done(ctx, node, ip, &uid, idx),
             PodTimer::BackOff(_, idx) => {

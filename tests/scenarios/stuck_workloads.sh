@@ -98,6 +98,27 @@ spec:
         port: 8080
 EOF
 sim settle
+# 6. A volume from a Secret that does not exist: FailedMount, the Pod stays ContainerCreating
+#    (the reconciler retries with its back-off; each pod sync gives up after 2m3s).
+kubectl apply -f - <<EOF
+apiVersion: v1
+kind: Pod
+metadata:
+  name: needs-secret
+spec:
+  containers:
+  - name: web
+    image: nginx:1.27
+    volumeMounts:
+    - name: creds
+      mountPath: /etc/creds
+      readOnly: true
+  volumes:
+  - name: creds
+    secret:
+      secretName: db-creds
+EOF
+sim settle
 kubectl get pods
 kubectl get events --field-selector type=Warning
 # Time passes: the back-offs grow and the events count up, and each settle still ends at once.
@@ -106,3 +127,4 @@ sim settle
 kubectl get pods
 kubectl describe pod private
 kubectl describe pod -l app=crasher
+kubectl describe pod needs-secret
