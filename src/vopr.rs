@@ -173,14 +173,19 @@ fn deployment(name: &str, replicas: u64, cpu_m: u64, image: &str, stuck: Stuck) 
 }
 
 /// The Kubernetes documentation's StatefulSet example (`web`, with its headless Service
-/// `nginx`) as learners apply it: its claim template names `my-storage-class`, which the
-/// cluster does not have.
-pub const DOCS_STATEFULSET: &str = "apiVersion: v1\nkind: Service\nmetadata:\n  name: nginx\n  labels:\n    app: nginx\nspec:\n  ports:\n  - port: 80\n    name: web\n  clusterIP: None\n  selector:\n    app: nginx\n---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels:\n      app: nginx\n  serviceName: \"nginx\"\n  replicas: 3\n  minReadySeconds: 10\n  template:\n    metadata:\n      labels:\n        app: nginx\n    spec:\n      terminationGracePeriodSeconds: 10\n      containers:\n      - name: nginx\n        image: registry.k8s.io/nginx-slim:0.24\n        ports:\n        - containerPort: 80\n          name: web\n        volumeMounts:\n        - name: www\n          mountPath: /usr/share/nginx/html\n  volumeClaimTemplates:\n  - metadata:\n      name: www\n    spec:\n      accessModes: [ \"ReadWriteOnce\" ]\n      storageClassName: \"my-storage-class\"\n      resources:\n        requests:\n          storage: 1Gi\n";
+/// `nginx`) as learners apply it, whose claim template names `my-storage-class`, which the
+/// cluster does not have: the manifest of the `stuck_statefulset_docs` transcript (the page's
+/// preset).
+pub fn docs_statefulset() -> String {
+    let script = crate::ui::presets::SCRIPT_STUCK_STATEFULSET;
+    let manifest = script.split("kubectl apply -f - <<EOF\n").nth(1).and_then(|rest| rest.split("\nEOF\n").next()).unwrap_or("");
+    format!("{}\n", manifest)
+}
 
 /// Every stuck workload the run's generator makes, by name, as a manifest: the test table of
 /// `tests/properties.rs` applies each (with and without faults) and asks that it settle.
 pub fn stuck_workloads() -> Vec<(&'static str, String)> {
-    let mut all = vec![("docs-statefulset-missing-class", DOCS_STATEFULSET.to_string())];
+    let mut all = vec![("docs-statefulset-missing-class", docs_statefulset())];
     for (name, stuck) in [("no-node-matches", Stuck::NoNode), ("missing-pull-secret", Stuck::PullSecret), ("crash-loop", Stuck::CrashLoop), ("missing-claim", Stuck::MissingClaim), ("never-ready", Stuck::NotReady), ("missing-secret", Stuck::MissingSecret)] {
         all.push((name, deployment(name, 3, 100, "nginx:1.27", stuck)));
     }
