@@ -635,7 +635,7 @@ fn run_once(seed: u64, opts: &Options) -> Result<Outcome, Failure> {
         script.push_str("sim settle\n");
         // one operation adds at most a few dozen objects (8 replicas with their claims, a
         // DaemonSet's Pods on every node): the settle gets the bound of the larger workload
-        let s = c.run_steps(settle_bound(workload_size(&c) + OBJECTS_PER_OPERATION));
+        let s = c.run_steps_reporting(settle_bound(workload_size(&c) + OBJECTS_PER_OPERATION));
         if !s.settled {
             let busy = crate::cluster::Busy::describe(&s.busy);
             return Err(fail(step, format!("the cluster did not settle in {} steps ({} of virtual time); still busy: {}", s.steps, crate::sim::format_ms(s.time_ms), busy), &script));

@@ -95,7 +95,7 @@ fn every_stuck_workload_settles_within_its_bound() {
                     run(&mut c, line, None);
                 }
                 let bound = settle_bound(workload_size(&c) + 30);
-                let s = c.run_steps(bound);
+                let s = c.run_steps_reporting(bound);
                 assert!(s.settled, "{name} after `{line}`: not settled in {} steps; still busy: {}", s.steps, kubesim::cluster::Busy::describe(&s.busy));
                 let size = workload_size(&c);
                 assert!(s.steps <= settle_bound(size), "{name} after `{line}`: {} steps for {} objects (bound {})", s.steps, size, settle_bound(size));

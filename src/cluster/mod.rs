@@ -1040,20 +1040,33 @@ impl Cluster {
 
     /// Runs until no foreground work is pending (only heartbeats remain), or the step bound is hit.
     pub fn run_until_settled(&mut self) -> Settle {
-        self.run_steps(self.config.max_steps_per_settle)
+        self.run_steps_reporting(self.config.max_steps_per_settle)
     }
 
     /// Like [`Cluster::run_until_settled`] but delivers at most `max` inputs: a shell that must
     /// stay responsive (the page) settles in slices. `settled` is false while work remains.
     pub fn run_steps(&mut self, max: u64) -> Settle {
+        self.run_steps_inner(max, false)
+    }
+
+    /// [`Cluster::run_steps`] for a call that ends at a settle's bound: if it reaches `max`, its
+    /// `busy` says what kept the cluster busy over its last [`BUSY_WINDOW`] deliveries, or over
+    /// its last half when that is shorter. Counting costs a label per delivery, so only those last
+    /// deliveries are counted, and only in such a call.
+    pub fn run_steps_reporting(&mut self, max: u64) -> Settle {
+        self.run_steps_inner(max, true)
+    }
+
+    fn run_steps_inner(&mut self, max: u64, report: bool) -> Settle {
         let mut steps = 0;
         self.busy = None;
+        let window = BUSY_WINDOW.min(max / 2).max(1);
         while self.foreground > 0 {
             if steps >= max {
                 let busy = self.take_busy();
                 return Settle { steps, settled: false, time_ms: self.now, busy };
             }
-            if self.busy.is_none() && steps + BUSY_WINDOW >= max {
+            if report && self.busy.is_none() && steps + window >= max {
                 self.busy = Some(Default::default());
             }
             if !self.step() {
@@ -1235,9 +1248,15 @@ mod tests {
             vec![Busy { component: "statefulset-controller".into(), what: "requeue:default/web-0".into(), count: BUSY_WINDOW }]
         );
         assert_eq!(Busy::describe(&s.busy), format!("statefulset-controller: requeue:default/web-0 ×{}", BUSY_WINDOW));
-        // the page's slices: a bound reached across calls still reports the last window whole
-        let t = c.run_steps(BUSY_WINDOW + 10);
+        // the page's slices: the last stretch before the bound reports its last window whole;
+        // a slice that does not end at the bound counts nothing
+        let t = c.run_steps_reporting(2 * BUSY_WINDOW);
         assert!(!t.settled && t.busy[0].count == BUSY_WINDOW);
+        let u = c.run_steps(2 * BUSY_WINDOW);
+        assert!(!u.settled && u.busy.is_empty());
+        // a short bound (the fault run's, for a small workload) reports its last half
+        let v = c.run_steps_reporting(3_000);
+        assert_eq!(v.busy[0].count, 1_500);
     }
 
     #[test]

@@ -465,8 +465,7 @@ impl Session {
             // the last stretch before the bound runs in one call, so that a settle that hits the
             // bound has its whole busy report (the cluster counts the last BUSY_WINDOW deliveries)
             let left = bound.saturating_sub(st.steps);
-            let n = if left <= BUSY_WINDOW + chunk { left } else { chunk };
-            let s = self.cluster.run_steps(n.max(1));
+            let s = if left <= BUSY_WINDOW + chunk { self.cluster.run_steps_reporting(left.max(1)) } else { self.cluster.run_steps(chunk.max(1)) };
             st.steps += s.steps;
             st.time_ms = self.cluster.now() - self.base_time;
             if s.settled || st.steps >= bound {
