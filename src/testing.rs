@@ -62,6 +62,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("chaos"),
     scenario!("stuck_statefulset_docs"),
     scenario!("stuck_workloads"),
+    scenario!("any_image"),
 ];
 
 /// Reads the `# seed: N` header.

@@ -6,8 +6,10 @@
 //! (Docker Hub) behind it.
 //!
 //! kubesim's runtime does not run anything: it answers the kubelet's CRI calls with plausible
-//! durations (pulls take time proportional to the image size) and the errors a registry gives for an
-//! unknown repository or tag. Every call is recorded in the trace by the kubelet's [`Ctx`](crate::cluster::Ctx).
+//! durations (pulls take time proportional to the image size) and the error a registry gives for
+//! a tag that does not exist of an image the catalogue knows (`nginx:1.99`). An image the
+//! catalogue does not know is pulled with a size and digest derived from its name, and runs as a
+//! long-running process ([`program`]). Every call is recorded in the trace by the kubelet's [`Ctx`](crate::cluster::Ctx).
 
 use std::collections::BTreeMap;
 use crate::sim::sort::CompactSort;
@@ -24,7 +26,8 @@ pub struct KnownImage {
 
 /// The built-in registry. Sizes are the compressed linux/amd64 sizes Docker Hub reports (rounded).
 pub const REGISTRY: &[KnownImage] = &[
-    KnownImage { repo: "docker.io/library/nginx", tags: &[("1.14.2", 44_710_204), ("1.16.1", 51_033_547), ("1.25", 70_544_635), ("1.27", 72_955_450), ("1.29", 72_225_394), ("stable", 72_955_450), ("alpine", 21_540_184), ("latest", 72_225_394)] },
+    // nginx 1.28 (the stable line since 2025): size approximate
+    KnownImage { repo: "docker.io/library/nginx", tags: &[("1.14.2", 44_710_204), ("1.16.1", 51_033_547), ("1.25", 70_544_635), ("1.27", 72_955_450), ("1.28", 72_581_214), ("1.29", 72_225_394), ("stable", 72_955_450), ("alpine", 21_540_184), ("latest", 72_225_394)] },
     KnownImage { repo: "docker.io/library/busybox", tags: &[("1.36", 2_155_024), ("1.37", 2_162_110), ("latest", 2_162_110)] },
     KnownImage { repo: "docker.io/library/redis", tags: &[("6.2", 40_171_553), ("7", 45_337_290), ("7.2", 45_337_290), ("alpine", 17_233_210), ("latest", 49_111_530)] },
     KnownImage { repo: "docker.io/library/httpd", tags: &[("2.4", 58_402_218), ("latest", 58_402_218)] },
@@ -76,10 +79,13 @@ pub fn digest_for(repo: &str, tag: &str) -> String {
 pub fn resolve(r: &ImageRef) -> Result<(i64, String), String> {
     let full = r.full();
     let Some(img) = REGISTRY.iter().find(|i| i.repo == r.repo) else {
-        return Err(format!(
-            "rpc error: code = Unknown desc = failed to pull and unpack image \"{}\": failed to resolve reference \"{}\": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed",
-            full, full
-        ));
+        // an image the catalogue does not know is pulled as the registry would serve it: a
+        // size between 5 and 200 MB and a digest, both derived from its name (what it does when
+        // it runs, kubesim does not know: runtime/program.rs runs it as a long-running process)
+        if let Some(d) = &r.digest {
+            return Ok((unknown_image_size(&r.repo, d), d.clone()));
+        }
+        return Ok((unknown_image_size(&r.repo, &r.tag), digest_for(&r.repo, &r.tag)));
     };
     if let Some(d) = &r.digest {
         // digests: accept those we would have produced for a known tag
@@ -99,6 +105,17 @@ pub fn resolve(r: &ImageRef) -> Result<(i64, String), String> {
             full, full, full
         )),
     }
+}
+
+/// Whether the catalogue knows the image's repository (and so what its tags and programs are).
+pub fn is_known(image: &str) -> bool {
+    parse_image(image).map(|r| REGISTRY.iter().any(|i| i.repo == r.repo)).unwrap_or(false)
+}
+
+/// A plausible compressed size for an image the catalogue does not know: 5 to 200 MB, stable
+/// for its name.
+fn unknown_image_size(repo: &str, tag: &str) -> i64 {
+    5_000_000 + (fnv64(&format!("{}:{}", repo, tag)) % 195_000_000) as i64
 }
 
 /// A pulled image in a node's content store.
@@ -163,7 +180,13 @@ mod tests {
     fn registry_errors() {
         let missing_tag = resolve(&parse_image("nginx:1.99").unwrap()).unwrap_err();
         assert_eq!(missing_tag, "rpc error: code = NotFound desc = failed to pull and unpack image \"docker.io/library/nginx:1.99\": failed to resolve reference \"docker.io/library/nginx:1.99\": docker.io/library/nginx:1.99: not found");
-        assert!(resolve(&parse_image("ngnix").unwrap()).unwrap_err().contains("pull access denied"));
         assert_eq!(resolve(&parse_image("nginx:1.14.2").unwrap()).unwrap().0, 44_710_204);
+        assert_eq!(resolve(&parse_image("nginx:1.28").unwrap()).unwrap().0, 72_581_214);
+        // an image the catalogue does not know is pulled: the docs' memory example
+        let (size, digest) = resolve(&parse_image("polinux/stress").unwrap()).unwrap();
+        assert!((5_000_000..200_000_000).contains(&size), "{}", size);
+        assert_eq!(digest, digest_for("docker.io/polinux/stress", "latest"));
+        assert_eq!(resolve(&parse_image("polinux/stress").unwrap()).unwrap().0, size, "stable");
+        assert!(is_known("nginx:1.99") && !is_known("polinux/stress"));
     }
 }

@@ -52,6 +52,11 @@ pub fn behavior(image: &str, command: &[String], args: &[String]) -> Behavior {
     if command.is_empty() && SERVERS.iter().any(|(r, _, _)| *r == repo) && !args.first().map(|a| is_shell(a) || is_script_word(a)).unwrap_or(false) {
         return Behavior::Serve { output: Vec::new() };
     }
+    // an image kubesim does not know, run with its own program (`stress --vm 1 …`): what that
+    // program does is unknown, so it runs until it is stopped (shell words still run as a script)
+    if !crate::runtime::is_known(image) && !words.first().map(|w| is_shell(w) || is_script_word(w)).unwrap_or(false) {
+        return Behavior::Serve { output: Vec::new() };
+    }
     let script = match words.as_slice() {
         [sh, flag, script, ..] if is_shell(sh) && flag == "-c" => script.clone(),
         [sh] if is_shell(sh) => return Behavior::Exit { after_ms: MIN_RUN_MS, code: 0, output: Vec::new() },
