@@ -63,6 +63,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("stuck_statefulset_docs"),
     scenario!("stuck_workloads"),
     scenario!("any_image"),
+    scenario!("kubectl_run"),
 ];
 
 /// Reads the `# seed: N` header.

@@ -296,6 +296,19 @@ fn levenshtein_ci(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
+/// What the console says to a command it cannot run: a kubectl v1.34 command kubesim does not
+/// run yet is named as such (real kubectl would run it, so cobra's "unknown command" would be
+/// wrong, and its suggestion would be the command itself); anything else is cobra's
+/// [`unknown_command`].
+pub(super) fn not_runnable(cmd: &str) -> String {
+    if KUBECTL_COMMANDS.contains(&cmd) {
+        let mut runs: Vec<&str> = super::KNOWN_COMMANDS.iter().copied().filter(|c| *c != "help").collect();
+        runs.csort();
+        return format!("error: kubesim does not run \"kubectl {}\" yet; it runs kubectl {}", cmd, runs.join(", "));
+    }
+    unknown_command(cmd)
+}
+
 /// `unknown command "foo" for "kubectl"` plus cobra's suggestions (Levenshtein distance <= 2,
 /// or a command name that starts with what was typed).
 pub(super) fn unknown_command(cmd: &str) -> String {
@@ -320,6 +333,7 @@ const EVENTS_FORMATS: &str = "json|yaml|name|go-template|go-template-file|templa
 fn command_docs() -> Vec<(&'static str, String, &'static str)> {
     vec![
         ("create", "create -f FILENAME".into(), "Create a resource from a file or from stdin"),
+        ("run", "run NAME --image=image [--env=\"key=value\"] [--port=port] [--dry-run=server|client] [--overrides=inline-json] [--command] -- [COMMAND] [args...]".into(), "Run a particular image on the cluster"),
         ("expose", "expose (-f FILENAME | TYPE NAME) [--port=port] [--protocol=TCP|UDP|SCTP] [--target-port=number-or-name] [--name=name] [--external-ip=external-ip-of-service] [--type=type]".into(), "Take a replication controller, service, deployment or pod and expose it as a new Kubernetes service"),
         ("set", "set SUBCOMMAND".into(), "Set specific features on objects"),
         ("get", format!("get [(-o|--output=){}] (TYPE[.VERSION][.GROUP] [NAME | -l label] | TYPE[.VERSION][.GROUP]/NAME ...) [flags]", GET_FORMATS), "Display one or many resources"),
@@ -349,7 +363,7 @@ pub(super) fn root_help() -> String {
     let docs = command_docs();
     let short = |n: &str| docs.iter().find(|d| d.0 == n).map(|d| d.2).unwrap_or("");
     let groups: &[(&str, &[&str])] = &[
-        ("Basic Commands (Beginner):", &["create", "expose", "set"]),
+        ("Basic Commands (Beginner):", &["create", "expose", "run", "set"]),
         ("Basic Commands (Intermediate):", &["get", "delete"]),
         ("Deploy Commands:", &["rollout", "scale"]),
         ("Cluster Management Commands:", &["cordon", "uncordon", "taint"]),

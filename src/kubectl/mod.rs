@@ -29,6 +29,7 @@ mod label;
 mod logs;
 pub mod printers;
 pub mod rollout;
+mod run;
 mod scale;
 mod set;
 mod taint;
@@ -213,10 +214,18 @@ struct Flags {
     types: Vec<String>,
     /// `-h` / `--help`
     help: bool,
+    /// `run --restart`
+    restart: Option<String>,
+    /// `run --env K=V` (repeatable)
+    env: Vec<String>,
+    /// `run --command`: what follows `--` is the command, not the args
+    run_command: bool,
+    /// `--dry-run=VALUE` (only `run` acts on it yet)
+    dry_run: Option<String>,
 }
 
 const KNOWN_COMMANDS: &[&str] = &[
-    "apply", "get", "describe", "delete", "scale", "create", "replace", "cordon", "uncordon", "taint", "label", "annotate", "rollout", "set", "logs", "expose", "exec", "version", "api-resources", "events", "explain", "help",
+    "apply", "get", "describe", "delete", "scale", "create", "replace", "cordon", "uncordon", "taint", "label", "annotate", "rollout", "set", "logs", "expose", "exec", "version", "api-resources", "events", "explain", "help", "run",
 ];
 
 fn parse_flags(args: &[String]) -> Result<Flags, String> {
@@ -280,7 +289,12 @@ fn parse_flags(args: &[String]) -> Result<Flags, String> {
             "--for" => f.for_object = Some(take(&mut i, "--for", inline)?),
             "--types" => f.types.push(take(&mut i, "--types", inline)?),
             "-h" | "--help" => f.help = true,
-            "--validate" | "--server-side" | "--dry-run" | "--wait" | "-i" | "-t" | "-it" | "-ti" | "--stdin" | "--tty" => {}
+            "--restart" => f.restart = Some(take(&mut i, "--restart", inline)?),
+            "--env" => f.env.push(take(&mut i, "--env", inline)?),
+            "--labels" => f.selector = take(&mut i, "--labels", inline)?,
+            "--command" => f.run_command = inline.map(|v| v != "false").unwrap_or(true),
+            "--dry-run" if inline.is_some() => f.dry_run = inline,
+            "--validate" | "--server-side" | "--dry-run" | "--wait" | "-i" | "-t" | "-it" | "-ti" | "--stdin" | "--tty" | "--rm" | "--attach" => {}
             s if s.starts_with("--") && s.len() > 2 => return Err(format!("unknown flag: {}", s)),
             // pflag: the first unknown letter of a shorthand group
             s if s.starts_with('-') && s.len() > 1 => return Err(format!("unknown shorthand flag: '{}' in {}", s.chars().nth(1).unwrap_or('-'), a)),
@@ -305,7 +319,7 @@ pub fn run(cluster: &mut Cluster, args: &[String], stdin: Option<&str>, read_fil
     }
     // cobra finds the command before it parses flags
     if !KNOWN_COMMANDS.contains(&cmd.as_str()) {
-        out.err(&unknown_command(cmd));
+        out.err(&not_runnable(cmd));
         return out;
     }
     // for `logs`, -f is --follow, not --filename
@@ -370,6 +384,7 @@ pub fn run(cluster: &mut Cluster, args: &[String], stdin: Option<&str>, read_fil
         "set" => set(cluster, &flags, &ns, &mut out),
         "logs" => logs(cluster, &flags, &ns, &mut out),
         "expose" => expose(cluster, &flags, &ns, &mut out),
+        "run" => run::run_pod(cluster, &flags, &ns, &mut out),
         "exec" => exec(cluster, &flags, &ns, &mut out),
         "version" => out.out(&format!(
             "Client Version: {}\nKustomize Version: v5.7.1\nServer Version: {}",
