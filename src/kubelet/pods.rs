@@ -319,8 +319,6 @@ pub fn go_duration(ms: i64) -> String {
     }
 }
 
-/// The pod's init containers (in order) then its regular containers: the order the pod worker
-/// starts them in. While init containers remain, every container waits as `PodInitializing`.
 /// The Pod's volumes that cannot be set up, with the volume plugin's error: `secret` volumes
 /// (kubesim serves no Secrets yet: every one named is missing) that are not `optional`. The
 /// watch-based Secret manager names the resource in the singular: `secret "db-creds" not found`.
@@ -337,6 +335,8 @@ fn unmountable_volumes(pod: &Value) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The pod's init containers (in order) then its regular containers: the order the pod worker
+/// starts them in. While init containers remain, every container waits as `PodInitializing`.
 fn containers_of(pod: &Value) -> Vec<Container> {
     let has_init = meta::get(pod, &["spec", "initContainers"]).and_then(Value::as_array).map(|a| !a.is_empty()).unwrap_or(false);
     let mut all = Vec::new();
@@ -499,6 +499,11 @@ impl PodWorkers {
         false
     }
 
+    /// The Pod is still before its sandbox, not being deleted: its volume timers still matter.
+    fn waits_for_volumes(&self, uid: &str) -> bool {
+        self.pods.get(uid).is_some_and(|st| st.step == Step::Sandbox && !st.sandbox_ready && !meta::is_deleting(&st.pod))
+    }
+
     /// `RunPodSandbox`, unless the node's network is not ready yet (no pod CIDR: the pod worker
     /// says so and waits; [`PodWorkers::network_ready`] starts it).
     fn run_sandbox(&mut self, ctx: &mut Ctx, node: &str, uid: &str) {
@@ -586,7 +591,7 @@ impl PodWorkers {
                 self.ensure_image(ctx, node, ip, &uid, 0);
             }
             PodTimer::MountRetry(_, attempt) => {
-                if self.pods.get(&uid).map_or(true, |st| st.step != Step::Sandbox || st.sandbox_ready || meta::is_deleting(&st.pod)) {
+                if !self.waits_for_volumes(&uid) {
                     return;
                 }
                 if self.mount_volumes(ctx, node, &uid, attempt) {
@@ -596,11 +601,10 @@ impl PodWorkers {
             PodTimer::MountTimeout(_) => {
                 // the pod sync gives up waiting (podAttachAndMountTimeout) and the pod worker
                 // tries again, waiting as long once more
-                let Some(st) = self.pods.get(&uid) else { return };
-                if st.step != Step::Sandbox || st.sandbox_ready || meta::is_deleting(&st.pod) {
+                if !self.waits_for_volumes(&uid) {
                     return;
                 }
-                let pod = st.pod.clone();
+                let pod = self.pods[&uid].pod.clone();
                 let mut unmounted: Vec<String> = unmountable_volumes(&pod).into_iter().map(|(v, _)| v).collect();
                 if unmounted.is_empty() {
                     return;

@@ -229,6 +229,12 @@ pub fn normalize(text: &str) -> String {
     s
 }
 
+/// A Pod's row of `kubectl get pods` (NAME, READY, STATUS, RESTARTS, …) as words.
+fn pod_row(pod: &Value, now_unix_ms: i64) -> Vec<String> {
+    let table = printers::print_table("Pod", std::slice::from_ref(pod), false, false, now_unix_ms);
+    table.lines().nth(1).unwrap_or("").split_whitespace().map(String::from).collect()
+}
+
 /// True when the editor holds a script (`kubectl …`/`sim …` lines) rather than a manifest.
 pub fn is_script(text: &str) -> bool {
     for l in text.lines() {
@@ -876,8 +882,7 @@ impl Session {
     /// Pods for the diagram.
     /// kubectl's STATUS column for a Pod at a position (`Pending`, `CrashLoopBackOff`, …).
     pub fn pod_status(&self, pod: &Value, pos: usize) -> String {
-        let table = printers::print_table("Pod", std::slice::from_ref(pod), false, false, self.now_unix(pos));
-        table.lines().nth(1).unwrap_or("").split_whitespace().nth(2).unwrap_or("").to_string()
+        pod_row(pod, self.now_unix(pos)).get(2).cloned().unwrap_or_default()
     }
 
     pub fn pod_chips(&self, pos: usize) -> Vec<PodChip> {
@@ -899,11 +904,10 @@ impl Session {
                 let labels = meta::labels(p);
                 let hash = ["pod-template-hash", "controller-revision-hash"].iter().find_map(|k| labels.get(*k).and_then(|v| v.as_str())).unwrap_or("").to_string();
                 let images = meta::get_array(p, &["spec", "containers"]).iter().map(|c| meta::get_str(c, &["image"]).to_string()).collect::<Vec<_>>().join(", ");
-                let table = printers::print_table("Pod", std::slice::from_ref(p), false, false, now);
-                let row: Vec<&str> = table.lines().nth(1).unwrap_or("").split_whitespace().collect();
-                let ready = row.get(1).unwrap_or(&"").to_string();
-                let status = row.get(2).unwrap_or(&"").to_string();
-                let restarts = row.get(3).unwrap_or(&"0").to_string();
+                let row = pod_row(p, now);
+                let ready = row.get(1).cloned().unwrap_or_default();
+                let status = row.get(2).cloned().unwrap_or_default();
+                let restarts = row.get(3).cloned().unwrap_or_else(|| "0".into());
                 let node = meta::get_str(p, &["spec", "nodeName"]).to_string();
                 let all_ready = {
                     let mut it = ready.split('/');
