@@ -269,6 +269,29 @@ pub fn set_object_defaults_pv(obj: &mut Value) {
     }
 }
 
+/// A Secret as the v1 → internal conversion and `SetDefaults_Secret` leave it: `stringData`
+/// merged into `data` (its values win over `data`'s for the same key) and never stored; `type`
+/// Opaque when empty.
+pub fn set_object_defaults_secret(obj: &mut Value) {
+    let Some(root) = obj.as_object_mut() else {
+        return;
+    };
+    if let Some(Value::Object(string_data)) = root.remove("stringData") {
+        let data = root.entry("data").or_insert_with(|| json!({}));
+        if !data.is_object() {
+            *data = json!({});
+        }
+        if let Some(d) = data.as_object_mut() {
+            for (k, v) in string_data {
+                d.insert(k, json!(crate::api::base64::encode(v.as_str().unwrap_or("").as_bytes())));
+            }
+        }
+    }
+    if root.get("type").and_then(Value::as_str).unwrap_or("").is_empty() {
+        root.insert("type".into(), json!("Opaque"));
+    }
+}
+
 /// `SetDefaults_PriorityClass`: preemptionPolicy PreemptLowerPriority.
 pub fn set_object_defaults_priority_class(obj: &mut Value) {
     if let Some(root) = obj.as_object_mut() {

@@ -31,6 +31,9 @@ pub enum Resource {
     StorageClasses,
     PriorityClasses,
     ResourceQuotas,
+    ConfigMaps,
+    Secrets,
+    ServiceAccounts,
 }
 
 impl Resource {
@@ -136,6 +139,9 @@ pub const RESOURCES: &[ResourceInfo] = &[
     ResourceInfo { id: Resource::StorageClasses, resource: "storageclasses", singular: "storageclass", kind: "StorageClass", group: "storage.k8s.io", version: "v1", namespaced: false, etcd_prefix: "storageclasses", short_names: &["sc"] },
     ResourceInfo { id: Resource::PriorityClasses, resource: "priorityclasses", singular: "priorityclass", kind: "PriorityClass", group: "scheduling.k8s.io", version: "v1", namespaced: false, etcd_prefix: "priorityclasses", short_names: &["pc"] },
     ResourceInfo { id: Resource::ResourceQuotas, resource: "resourcequotas", singular: "resourcequota", kind: "ResourceQuota", group: "", version: "v1", namespaced: true, etcd_prefix: "resourcequotas", short_names: &["quota"] },
+    ResourceInfo { id: Resource::ConfigMaps, resource: "configmaps", singular: "configmap", kind: "ConfigMap", group: "", version: "v1", namespaced: true, etcd_prefix: "configmaps", short_names: &["cm"] },
+    ResourceInfo { id: Resource::Secrets, resource: "secrets", singular: "secret", kind: "Secret", group: "", version: "v1", namespaced: true, etcd_prefix: "secrets", short_names: &[] },
+    ResourceInfo { id: Resource::ServiceAccounts, resource: "serviceaccounts", singular: "serviceaccount", kind: "ServiceAccount", group: "", version: "v1", namespaced: true, etcd_prefix: "serviceaccounts", short_names: &["sa"] },
     ResourceInfo { id: Resource::EndpointSlices, resource: "endpointslices", singular: "endpointslice", kind: "EndpointSlice", group: "discovery.k8s.io", version: "v1", namespaced: true, etcd_prefix: "endpointslices", short_names: &[] },
 ];
 

@@ -24,6 +24,8 @@
 pub mod codec;
 pub mod defaults;
 pub mod field;
+pub mod gojson;
+pub mod base64;
 pub mod image;
 pub mod meta;
 pub mod names;

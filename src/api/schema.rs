@@ -1272,7 +1272,10 @@ status: {}
             ("storageclass", "storage.k8s.io/v1", "StorageClass", true),
             ("priorityclass", "scheduling.k8s.io/v1", "PriorityClass", true),
             ("resourcequota", "v1", "ResourceQuota", true),
-            ("configmap not in schema", "v1", "ConfigMap", false),
+            ("configmap", "v1", "ConfigMap", true),
+            ("secret", "v1", "Secret", true),
+            ("serviceaccount", "v1", "ServiceAccount", true),
+            ("clusterrole not in schema", "rbac.authorization.k8s.io/v1", "ClusterRole", false),
             ("kind is case-sensitive", "apps/v1", "deployment", false),
         ];
         for (name, api_version, kind, want) in cases {
@@ -1768,8 +1771,8 @@ status: {}
             },
             Case {
                 name: "kinds outside the schema are not checked",
-                api_version: "v1",
-                kind: "ConfigMap",
+                api_version: "rbac.authorization.k8s.io/v1",
+                kind: "ClusterRole",
                 obj: json!({"whatever": 1}),
                 want: None,
             },
@@ -1896,8 +1899,8 @@ status: {}
             },
             N {
                 name: "unknown kind untouched",
-                api_version: "v1",
-                kind: "ConfigMap",
+                api_version: "rbac.authorization.k8s.io/v1",
+                kind: "ClusterRole",
                 input: json!({"data": null}),
                 want: json!({"data": null}),
             },

@@ -177,6 +177,7 @@ impl ApiServer {
             // PrepareForCreate: the quota controller fills status
             "ResourceQuota" => meta::remove(&mut obj, &["status"]).map(|_| ()).unwrap_or(()),
             "PriorityClass" => defaults::set_object_defaults_priority_class(&mut obj),
+            "Secret" => defaults::set_object_defaults_secret(&mut obj),
             "DaemonSet" => {
                 defaults::set_object_defaults_daemon_set(&mut obj);
                 meta::set(&mut obj, &["metadata", "generation"], json!(1));
@@ -223,6 +224,9 @@ impl ApiServer {
             "StorageClass" => validation::validate_storage_class(&obj),
             "PriorityClass" => validation::validate_priority_class(&obj),
             "ResourceQuota" => validation::validate_resource_quota(&obj),
+            "ConfigMap" => validation::validate_config_map(&obj),
+            "Secret" => validation::validate_secret(&obj),
+            "ServiceAccount" => validation::validate_service_account(&obj),
             "Job" => validation::validate_job(&obj),
             "CronJob" => validation::validate_cron_job(&obj),
             "ControllerRevision" => validation::validate_controller_revision(&obj),

@@ -79,6 +79,7 @@ impl ApiServer {
                 "PersistentVolume" => defaults::set_object_defaults_pv(&mut new),
                 "StorageClass" => defaults::set_object_defaults_storage_class(&mut new),
                 "PriorityClass" => defaults::set_object_defaults_priority_class(&mut new),
+                "Secret" => defaults::set_object_defaults_secret(&mut new),
                 "CronJob" => defaults::set_object_defaults_cron_job(&mut new),
                 "DaemonSet" => {
                     defaults::set_object_defaults_daemon_set(&mut new);
@@ -123,6 +124,9 @@ impl ApiServer {
                 "PersistentVolume" => validation::validate_pv(&new),
                 "StorageClass" => validation::validate_storage_class_update(&new, &old),
                 "PriorityClass" => validation::validate_priority_class_update(&new, &old),
+                "ConfigMap" => validation::validate_config_map_update(&new, &old),
+                "Secret" => validation::validate_secret_update(&new, &old),
+                "ServiceAccount" => validation::validate_service_account_update(&new, &old),
                 "Job" => validation::validate_job_update(&new, &old),
                 "CronJob" => validation::validate_cron_job_update(&new, &old),
                 "Pod" => validation::validate_pod_update(&new, &old),

@@ -1,9 +1,14 @@
-//! `kubectl create namespace|deployment|job|service` (`staging/src/k8s.io/kubectl/pkg/cmd/create`).
+//! `kubectl create namespace|deployment|job|service|configmap|secret|serviceaccount`
+//! (`staging/src/k8s.io/kubectl/pkg/cmd/create`; ConfigMaps, Secrets and ServiceAccounts in
+//! `create_configmap.rs` and `create_secret.rs`).
 
 use super::*;
 
-pub(super) fn create(cluster: &mut Cluster, f: &Flags, _ns: &str, out: &mut Output) {
+pub(super) fn create(cluster: &mut Cluster, f: &Flags, ns: &str, read_file: &dyn Fn(&str) -> Option<String>, out: &mut Output) {
     match f.positional.first().map(|s| s.as_str()) {
+        Some("configmap") | Some("cm") => super::create_configmap::create_configmap(cluster, f, ns, read_file, out),
+        Some("secret") => super::create_secret::create_secret(cluster, f, ns, read_file, out),
+        Some("serviceaccount") | Some("sa") => super::create_configmap::create_serviceaccount(cluster, f, ns, out),
         Some("namespace") | Some("ns") => {
             let Some(name) = f.positional.get(1) else {
                 return out.err("error: exactly one NAME is required, got 0\nSee 'kubectl create namespace -h' for help and examples");

@@ -3051,3 +3051,81 @@ mod tests {
         ]);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// ConfigMaps, Secrets, ServiceAccounts
+// ---------------------------------------------------------------------------------------------
+
+/// `ConfigMapDescriber`: every value in full, binary values by size, then the events.
+pub fn describe_config_map(cm: &Value, events: &[Value], now_ms: i64) -> String {
+    let mut w = PrefixWriter::new();
+    w.write(0, &format!("Name:\t{}\n", gs(cm, &["metadata", "name"])));
+    w.write(0, &format!("Namespace:\t{}\n", gs(cm, &["metadata", "namespace"])));
+    print_labels_multiline(&mut w, "Labels", &gmap(cm, &["metadata", "labels"]));
+    print_annotations_multiline(&mut w, "Annotations", &gmap(cm, &["metadata", "annotations"]));
+    w.write(0, "\nData\n====\n");
+    for (k, v) in gmap(cm, &["data"]) {
+        w.write(0, &format!("{}:\n----\n", k));
+        w.write(0, &format!("{}\n", v));
+        w.write(0, "\n");
+    }
+    w.write(0, "\nBinaryData\n====\n");
+    if let Some(m) = cm.get("binaryData").and_then(Value::as_object) {
+        for (k, v) in m {
+            let n = v.as_str().and_then(crate::api::base64::decode).map(|b| b.len()).unwrap_or(0);
+            w.write(0, &format!("{}: {} bytes\n", k, n));
+        }
+    }
+    w.write(0, "\n");
+    describe_events(&mut w, events, now_ms);
+    w.finish()
+}
+
+/// `SecretDescriber`: the values' sizes, never the values (a service account token's `token`
+/// excepted, as upstream prints it); no events.
+pub fn describe_secret(s: &Value) -> String {
+    let mut w = PrefixWriter::new();
+    w.write(0, &format!("Name:\t{}\n", gs(s, &["metadata", "name"])));
+    w.write(0, &format!("Namespace:\t{}\n", gs(s, &["metadata", "namespace"])));
+    print_labels_multiline(&mut w, "Labels", &gmap(s, &["metadata", "labels"]));
+    print_annotations_multiline(&mut w, "Annotations", &gmap(s, &["metadata", "annotations"]));
+    let ty = gs(s, &["type"]);
+    w.write(0, &format!("\nType:\t{}\n", ty));
+    w.write(0, "\nData\n====\n");
+    if let Some(m) = s.get("data").and_then(Value::as_object) {
+        for (k, v) in m {
+            let bytes = v.as_str().and_then(crate::api::base64::decode).unwrap_or_default();
+            if k == "token" && ty == "kubernetes.io/service-account-token" {
+                w.write(0, &format!("{}:\t{}\n", k, String::from_utf8_lossy(&bytes)));
+            } else {
+                w.write(0, &format!("{}:\t{} bytes\n", k, bytes.len()));
+            }
+        }
+    }
+    w.finish()
+}
+
+/// `ServiceAccountDescriber`: image pull secrets, mountable secrets and tokens (none since
+/// v1.24 gives no ServiceAccount a token Secret), then the events.
+pub fn describe_service_account(sa: &Value, events: &[Value], now_ms: i64) -> String {
+    let mut w = PrefixWriter::new();
+    w.write(0, &format!("Name:\t{}\n", gs(sa, &["metadata", "name"])));
+    w.write(0, &format!("Namespace:\t{}\n", gs(sa, &["metadata", "namespace"])));
+    print_labels_multiline(&mut w, "Labels", &gmap(sa, &["metadata", "labels"]));
+    print_annotations_multiline(&mut w, "Annotations", &gmap(sa, &["metadata", "annotations"]));
+    let names = |field: &str| -> Vec<String> { sa.get(field).and_then(Value::as_array).map(|a| a.iter().map(|r| gs(r, &["name"]).to_string()).collect()).unwrap_or_default() };
+    for (title, list) in [("Image pull secrets", names("imagePullSecrets")), ("Mountable secrets", names("secrets")), ("Tokens", Vec::new())] {
+        w.write(0, &format!("{}:\t", title));
+        if list.is_empty() {
+            w.write_line("<none>");
+        }
+        for (i, n) in list.iter().enumerate() {
+            if i > 0 {
+                w.write(0, "\t");
+            }
+            w.write(0, &format!("{}\n", n));
+        }
+    }
+    describe_events(&mut w, events, now_ms);
+    w.finish()
+}

@@ -20,6 +20,8 @@ mod explain;
 pub use console::WatchTable;
 mod cordon;
 mod create;
+mod create_configmap;
+mod create_secret;
 mod delete;
 mod expose;
 pub mod describe;
@@ -222,6 +224,20 @@ struct Flags {
     run_command: bool,
     /// `--dry-run=VALUE` (only `run` acts on it yet)
     dry_run: Option<String>,
+    /// `create configmap|secret --from-literal K=V` (repeatable)
+    from_literal: Vec<String>,
+    /// `create configmap|secret --from-file [K=]PATH` (repeatable)
+    from_file: Vec<String>,
+    /// `create configmap|secret --from-env-file PATH` (repeatable)
+    from_env_file: Vec<String>,
+    /// `create secret docker-registry --docker-server|--docker-username|--docker-password|--docker-email`
+    docker_server: Option<String>,
+    docker_username: Option<String>,
+    docker_password: Option<String>,
+    docker_email: Option<String>,
+    /// `create secret tls --cert|--key`
+    cert: Option<String>,
+    key: Option<String>,
 }
 
 const KNOWN_COMMANDS: &[&str] = &[
@@ -294,6 +310,15 @@ fn parse_flags(args: &[String]) -> Result<Flags, String> {
             "--labels" => f.selector = take(&mut i, "--labels", inline)?,
             "--command" => f.run_command = inline.map(|v| v != "false").unwrap_or(true),
             "--dry-run" if inline.is_some() => f.dry_run = inline,
+            "--from-literal" => f.from_literal.push(take(&mut i, "--from-literal", inline)?),
+            "--from-file" => f.from_file.push(take(&mut i, "--from-file", inline)?),
+            "--from-env-file" => f.from_env_file.push(take(&mut i, "--from-env-file", inline)?),
+            "--docker-server" => f.docker_server = Some(take(&mut i, "--docker-server", inline)?),
+            "--docker-username" => f.docker_username = Some(take(&mut i, "--docker-username", inline)?),
+            "--docker-password" => f.docker_password = Some(take(&mut i, "--docker-password", inline)?),
+            "--docker-email" => f.docker_email = Some(take(&mut i, "--docker-email", inline)?),
+            "--cert" => f.cert = Some(take(&mut i, "--cert", inline)?),
+            "--key" => f.key = Some(take(&mut i, "--key", inline)?),
             "--validate" | "--server-side" | "--dry-run" | "--wait" | "-i" | "-t" | "-it" | "-ti" | "--stdin" | "--tty" | "--rm" | "--attach" => {}
             s if s.starts_with("--") && s.len() > 2 => return Err(format!("unknown flag: {}", s)),
             // pflag: the first unknown letter of a shorthand group
@@ -359,7 +384,7 @@ pub fn run(cluster: &mut Cluster, args: &[String], stdin: Option<&str>, read_fil
             }
         }
         "apply" | "replace" => out.err("error: must specify one of -f and -k"),
-        "create" => create(cluster, &flags, &ns, &mut out),
+        "create" => create(cluster, &flags, &ns, read_file, &mut out),
         "get" if flags.watch == Some(true) => get_watch(cluster, &flags, &ns, &mut out),
         "get" => get(cluster, &flags, &ns, &mut out),
         "events" => events(cluster, &flags, &ns, &mut out),
@@ -565,6 +590,9 @@ fn describe_cmd(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
                 "CronJob" => describe::describe_cron_job(&obj, &events, now),
                 "ResourceQuota" => describe::describe_resource_quota(&obj),
                 "PriorityClass" => describe::describe_priority_class(&obj, &events, now),
+                "ConfigMap" => describe::describe_config_map(&obj, &events, now),
+                "Secret" => describe::describe_secret(&obj),
+                "ServiceAccount" => describe::describe_service_account(&obj, &events, now),
                 "Namespace" => {
                     let quotas = list_items(cluster, &format!("/api/v1/namespaces/{}/resourcequotas", n));
                     // kubesim serves no LimitRanges: the describer prints `No LimitRange resource.`

@@ -104,7 +104,7 @@ fn subresources(r: &ResourceInfo) -> Vec<(&'static str, &'static str, &'static s
         "Namespace" => out.push(("finalize", "Namespace", "", "", &["update"][..])),
         _ => {}
     }
-    if !matches!(r.kind, "Event" | "Lease" | "Endpoints" | "ControllerRevision" | "StorageClass" | "PriorityClass" | "EndpointSlice") {
+    if !matches!(r.kind, "Event" | "Lease" | "Endpoints" | "ControllerRevision" | "StorageClass" | "PriorityClass" | "EndpointSlice" | "ConfigMap" | "Secret" | "ServiceAccount") {
         out.push(("status", r.kind, "", "", GPU));
     }
     out

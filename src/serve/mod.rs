@@ -92,7 +92,7 @@
 //! - watches: see above (410 Expired, 504 for a resourceVersion from the future, slow clients).
 
 pub mod discovery;
-pub mod gojson;
+pub use crate::api::gojson;
 pub mod http;
 pub mod protobuf;
 pub mod table;

@@ -32,43 +32,9 @@ pub fn b64_len(n: usize) -> usize {
     n / 3 * 4 + [0, 2, 3][n % 3]
 }
 
-/// Decodes base64url or standard base64, with or without padding. None on bad input, including
-/// a cut-off text: a lone last character, or left-over bits that are not zero.
+/// Decodes base64url or standard base64 (see [`crate::api::base64::decode`]).
 pub fn b64_decode(s: &str) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(s.len() * 3 / 4);
-    let mut acc: u32 = 0;
-    let mut bits = 0;
-    let mut padded = false;
-    for c in s.bytes() {
-        if padded && c != b'=' {
-            return None;
-        }
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'-' | b'+' => 62,
-            b'_' | b'/' => 63,
-            b'=' => {
-                padded = true;
-                continue;
-            }
-            b' ' | b'\n' | b'\r' | b'\t' => continue,
-            _ => return None,
-        };
-        acc = (acc << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
-    }
-    // 6 bits left: a character without its partner; other left-overs must be zero padding
-    if bits >= 6 || acc != 0 {
-        return None;
-    }
-    Some(out)
+    crate::api::base64::decode(s)
 }
 
 /// Speeds offered by the page.

@@ -293,7 +293,7 @@ fn relaxed_env_var_name_errors(s: &str) -> Vec<String> {
 }
 
 /// `IsConfigMapKey`.
-fn config_map_key_errors(s: &str) -> Vec<String> {
+pub fn config_map_key_errors(s: &str) -> Vec<String> {
     let mut errs = Vec::new();
     if s.len() > DNS1123_SUBDOMAIN_MAX_LENGTH {
         errs.push(max_len_error(DNS1123_SUBDOMAIN_MAX_LENGTH));
@@ -989,12 +989,14 @@ fn validate_object_meta_update(new: &Value, old: &Value) -> Errs {
 
 
 mod apps;
+mod config;
 mod node;
 mod pod;
 mod service;
 mod scheduling;
 mod storage;
 pub use apps::*;
+pub use config::*;
 pub use node::*;
 pub use pod::*;
 pub use scheduling::*;

@@ -225,6 +225,7 @@ fn scheme_defaults(kind: &str, obj: &mut Value) {
         "PersistentVolume" => defaults::set_object_defaults_pv(obj),
         "StorageClass" => defaults::set_object_defaults_storage_class(obj),
         "PriorityClass" => defaults::set_object_defaults_priority_class(obj),
+        "Secret" => defaults::set_object_defaults_secret(obj),
         _ => {}
     }
 }

@@ -255,6 +255,9 @@ const PV_COLUMNS: &[Column] = &[
 ];
 const STORAGE_CLASS_COLUMNS: &[Column] = &[name_col(0), col("Provisioner", 0), col("ReclaimPolicy", 0), col("VolumeBindingMode", 0), col("AllowVolumeExpansion", 0), col("Age", 0)];
 const RESOURCE_QUOTA_COLUMNS: &[Column] = &[name_col(0), col("Age", 0), col("Request", 0), col("Limit", 0)];
+const CONFIG_MAP_COLUMNS: &[Column] = &[name_col(0), col("Data", 0), col("Age", 0)];
+const SECRET_COLUMNS: &[Column] = &[name_col(0), col("Type", 0), col("Data", 0), col("Age", 0)];
+const SERVICE_ACCOUNT_COLUMNS: &[Column] = &[name_col(0), col("Secrets", 0), col("Age", 0)];
 const PRIORITY_CLASS_COLUMNS: &[Column] = &[name_col(0), col("Value", 0), col("Global-Default", 0), col("Age", 0), col("PreemptionPolicy", 0)];
 const CONTROLLER_REVISION_COLUMNS: &[Column] = &[name_col(0), col("Controller", 0), col("Revision", 0), col("Age", 0)];
 const EVENT_COLUMNS: &[Column] = &[
@@ -998,6 +1001,11 @@ pub fn add_namespace_column(table: &str, objs: &[Value]) -> String {
     out
 }
 
+/// The number of keys of the map at `field`.
+fn map_len(o: &Value, field: &str) -> usize {
+    o.get(field).and_then(Value::as_object).map(|m| m.len()).unwrap_or(0)
+}
+
 /// `kubectl get <resource>` table. kind is "Deployment" | "ReplicaSet" | "Pod" | "Node" |
 /// "Namespace" | "Event" (anything else prints NAME, AGE like the server's default table).
 /// with_kind: prefix names with "deployment.apps/" etc. (as kubectl does when several kinds are
@@ -1029,6 +1037,10 @@ fn table_columns_rows(kind: &str, objs: &[Value], wide: bool, now_ms: i64) -> (&
         "PersistentVolumeClaim" => (PVC_COLUMNS, objs.iter().map(|o| print_pvc_row(o, now_ms)).collect()),
         "PersistentVolume" => (PV_COLUMNS, objs.iter().map(|o| print_pv_row(o, now_ms)).collect()),
         "ResourceQuota" => (RESOURCE_QUOTA_COLUMNS, objs.iter().map(|o| print_resource_quota_row(o, now_ms)).collect()),
+        // printers.go printConfigMap / printSecret / printServiceAccount
+        "ConfigMap" => (CONFIG_MAP_COLUMNS, objs.iter().map(|o| vec![gs(o, &["metadata", "name"]).to_string(), (map_len(o, "data") + map_len(o, "binaryData")).to_string(), age(o, now_ms)]).collect()),
+        "Secret" => (SECRET_COLUMNS, objs.iter().map(|o| vec![gs(o, &["metadata", "name"]).to_string(), gs(o, &["type"]).to_string(), map_len(o, "data").to_string(), age(o, now_ms)]).collect()),
+        "ServiceAccount" => (SERVICE_ACCOUNT_COLUMNS, objs.iter().map(|o| vec![gs(o, &["metadata", "name"]).to_string(), get(o, &["secrets"]).and_then(Value::as_array).map(|a| a.len()).unwrap_or(0).to_string(), age(o, now_ms)]).collect()),
         "PriorityClass" => (
             PRIORITY_CLASS_COLUMNS,
             objs.iter()
@@ -1385,11 +1397,27 @@ pub(crate) mod tests {
             },
             TableCase {
                 name: "unknown kind falls back to NAME AGE, missing timestamp",
-                kind: "ConfigMap",
-                objs: vec![json!({"metadata": {"name": "kube-root-ca.crt"}})],
+                kind: "ClusterRole",
+                objs: vec![json!({"metadata": {"name": "view"}})],
                 wide: false,
                 with_kind: false,
-                want: "NAME               AGE\nkube-root-ca.crt   <unknown>\n",
+                want: "NAME   AGE\nview   <unknown>\n",
+            },
+            TableCase {
+                name: "configmaps count data and binaryData keys",
+                kind: "ConfigMap",
+                objs: vec![json!({"metadata": {"name": "kube-root-ca.crt"}, "data": {"ca.crt": "x"}, "binaryData": {"b": "eA=="}})],
+                wide: false,
+                with_kind: false,
+                want: "NAME               DATA   AGE\nkube-root-ca.crt   2      <unknown>\n",
+            },
+            TableCase {
+                name: "secrets print their type",
+                kind: "Secret",
+                objs: vec![json!({"metadata": {"name": "db"}, "type": "Opaque", "data": {"a": "eA==", "b": "eA=="}})],
+                wide: false,
+                with_kind: false,
+                want: "NAME   TYPE     DATA   AGE\ndb     Opaque   2      <unknown>\n",
             },
         ]);
     }

@@ -103,6 +103,7 @@ const NAMED_TYPES: &[(&str, &str, &str)] = &[
         "v1.TerminationMessagePolicy",
     ),
     ("core.ContainerPort", "protocol", "v1.Protocol"),
+    ("core.Secret", "type", "v1.SecretType"),
     ("core.ServicePort", "protocol", "v1.Protocol"),
     ("core.EndpointPort", "protocol", "v1.Protocol"),
     ("core.ServiceSpec", "type", "v1.ServiceType"),
@@ -379,6 +380,9 @@ fn main() {
         ("v1", "Namespace", def_of::<core::Namespace>(&mut generator)),
         ("v1", "Node", def_of::<core::Node>(&mut generator)),
         ("v1", "Pod", def_of::<core::Pod>(&mut generator)),
+        ("v1", "ConfigMap", def_of::<core::ConfigMap>(&mut generator)),
+        ("v1", "Secret", def_of::<core::Secret>(&mut generator)),
+        ("v1", "ServiceAccount", def_of::<core::ServiceAccount>(&mut generator)),
     ];
     let defs = generator.take_definitions(true);
 
