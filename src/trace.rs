@@ -38,6 +38,8 @@ pub enum Actor {
     CronJobController,
     /// The TTL-after-finished controller (`ttl-after-finished-controller`).
     TtlAfterFinishedController,
+    /// The root CA publisher (`root-ca-cert-publisher`): `kube-root-ca.crt` in every namespace.
+    RootCaCertPublisher,
     /// The StatefulSet controller (`statefulset-controller`).
     StatefulSetController,
     /// The PersistentVolume controller (`persistentvolume-binder-controller`).
@@ -88,6 +90,7 @@ impl Actor {
             Actor::JobController => "job-controller".into(),
             Actor::CronJobController => "cronjob-controller".into(),
             Actor::TtlAfterFinishedController => "ttl-after-finished-controller".into(),
+            Actor::RootCaCertPublisher => "root-ca-cert-publisher".into(),
             Actor::StatefulSetController => "statefulset-controller".into(),
             Actor::PersistentVolumeController => "persistentvolume-binder-controller".into(),
             Actor::StorageProvisioner => "storage-provisioner".into(),

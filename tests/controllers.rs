@@ -21,6 +21,13 @@ fn bare() -> Cluster {
     Cluster::bare(7, ClusterConfig::default())
 }
 
+/// The ConfigMap `kube-root-ca.crt` the root CA publisher would have written in `default`:
+/// every Pod's `kube-api-access-*` volume needs it before the kubelet can start the Pod.
+fn seed_root_ca(c: &mut Cluster) {
+    let pem = kubesim::controllers::rootcacertpublisher::root_ca_pem();
+    seed(c, "/api/v1/namespaces/default/configmaps", json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "kube-root-ca.crt"}, "data": {"ca.crt": pem}}));
+}
+
 /// Writes an object as an administrator would (kubectl's identity, not a component's).
 fn seed(c: &mut Cluster, path: &str, obj: Value) -> Value {
     let resp = c.client_request(&kubectl_identity(), Request::new(Method::Post, path, Some(obj)));
@@ -209,6 +216,7 @@ fn scheduler_binds_a_pending_pod() {
 #[test]
 fn kubelet_registers_and_runs_a_bound_pod() {
     let mut c = bare();
+    seed_root_ca(&mut c);
     let since = last_id(&c);
     c.add_component(Kubelet::new(NodeConfig::new("node-1"), 0));
     c.run_until_settled();
@@ -330,6 +338,7 @@ fn kube_controller_manager_waits_for_the_lease_after_a_restart() {
 #[test]
 fn kubelet_restart_finds_its_containers_running() {
     let mut c = bare();
+    seed_root_ca(&mut c);
     c.add_component(Kubelet::new(NodeConfig::new("node-1"), 0));
     c.add_component(nodeipam::NodeIpamController::new(Cidr::parse("10.244.0.0/16").unwrap(), 24));
     c.run_until_settled();
@@ -389,6 +398,7 @@ fn a_partitioned_kubelet_writes_nothing_until_healed() {
 #[test]
 fn kubelet_without_pod_cidr_reports_network_not_ready() {
     let mut c = bare();
+    seed_root_ca(&mut c);
     c.add_component(Kubelet::new(NodeConfig::new("node-1"), 0));
     c.run_until_settled();
     let since = last_id(&c);

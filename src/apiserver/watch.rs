@@ -69,6 +69,14 @@ impl ApiServer {
             && (w.label_selector.is_empty() || meta::label_selector_matches(&w.label_selector, &meta::labels(v)))
     }
 
+    /// Ends one watch of `subscriber`: the one on `resource` in `namespace` with exactly this
+    /// field selector (the kubelet's watch of one ConfigMap or Secret no Pod needs any more).
+    pub fn remove_watcher(&mut self, subscriber: usize, resource: &'static str, namespace: &str, field_selector: &[(String, String, String)]) {
+        if let Some(w) = self.watchers.iter_mut().find(|w| w.subscriber == subscriber && w.resource == resource && w.namespace == namespace && w.field_selector == field_selector) {
+            w.resource = "";
+        }
+    }
+
     pub fn remove_watchers(&mut self, subscriber: usize) {
         for w in self.watchers.iter_mut().filter(|w| w.subscriber == subscriber) {
             w.resource = "";

@@ -350,7 +350,7 @@ impl<'a, T: fmt::Display + 'static> Ctx<'a, T> {
         }
         let items = resp.body.get("items").and_then(|i| i.as_array()).cloned().unwrap_or_default();
         let rv = meta::get_str(&resp.body, &["metadata", "resourceVersion"]).to_string();
-        self.informers.listed(self.me, info.resource, &items, rv.parse().unwrap_or(0));
+        self.informers.listed(self.me, info.resource, &items, rv.parse().unwrap_or(0), field_selector.starts_with("metadata.name="));
         let mut wq = q.clone();
         wq.push("allowWatchBookmarks=true".into());
         wq.push(format!("resourceVersion={}", rv));
@@ -364,6 +364,13 @@ impl<'a, T: fmt::Display + 'static> Ctx<'a, T> {
             field_selector: crate::apiserver::parse_field_selector(field_selector),
         });
         items
+    }
+
+    /// Closes the watch [`Ctx::list_and_watch`] opened with this namespace and field selector
+    /// (nothing is sent: the client drops the connection).
+    pub fn stop_watch(&mut self, info: &'static meta::ResourceInfo, namespace: &str, field_selector: &str) {
+        let sel = crate::apiserver::parse_field_selector(field_selector);
+        self.api.remove_watcher(self.me, info.resource, namespace, &sel);
     }
 
     /// Sets a timer that fires `delay_ms` from now. Foreground timers keep `settle` going, so a

@@ -30,10 +30,14 @@ fn key_of(o: &Value) -> String {
 }
 
 impl Informers {
-    /// After the LIST of `list_and_watch`.
-    pub fn listed(&mut self, sub: usize, resource: &'static str, items: &[Value], rv: i64) {
+    /// After the LIST of `list_and_watch`. A LIST of one object by name (`metadata.name=…`, the
+    /// kubelet's per-object reflectors) adds to what the component holds of the resource; any
+    /// other replaces it.
+    pub fn listed(&mut self, sub: usize, resource: &'static str, items: &[Value], rv: i64, by_name: bool) {
         let m = self.held.entry((sub, resource)).or_default();
-        m.clear();
+        if !by_name {
+            m.clear();
+        }
         for o in items {
             m.insert(key_of(o), Rc::new(o.clone()));
         }
@@ -203,8 +207,9 @@ impl Cluster {
             let t = if held.contains_key(&key_of(&o)) { EventType::Modified } else { EventType::Added };
             self.deliver(idx, info, t, Rc::new(o), cause);
         }
+        // (only what this watch selects: one component may watch several objects by name)
         for (k, o) in held {
-            if !listed.contains(&k) {
+            if !listed.contains(&k) && crate::apiserver::ApiServer::watcher_matches(w, &o) {
                 self.deliver(idx, info, EventType::Deleted, o, cause);
             }
         }

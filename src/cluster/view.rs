@@ -119,6 +119,18 @@ impl<'a> ClusterView<'a> {
         self.c.components().find(|h| h.actor() == Actor::CoreDns).and_then(|h| h.as_any().downcast_ref::<crate::coredns::CoreDns>())
     }
 
+    /// What a running container of a Pod on `node` sees (the kubelet's answer to an exec; see
+    /// [`crate::kubelet::pods::PodWorkers::container_view`]).
+    pub fn container_view(&self, node: &str, namespace: &str, pod: &str, container: Option<&str>) -> Result<crate::runtime::exec::ContainerView, String> {
+        self.c
+            .components()
+            .find(|h| h.actor() == Actor::Kubelet(node.to_string()))
+            .and_then(|h| h.as_any().downcast_ref::<crate::kubelet::Kubelet>())
+            .ok_or_else(|| format!("no kubelet on node \"{}\"", node))?
+            .pods
+            .container_view(namespace, pod, container)
+    }
+
     /// kube-proxy of a node: the service ports its last sync programmed and its rules.
     pub fn kube_proxy(&self, node: &str) -> Option<&'a crate::proxy::KubeProxy> {
         self.c

@@ -22,6 +22,7 @@ pub mod persistentvolume;
 pub mod replicaset;
 pub mod resourcequota;
 pub mod statefulset;
+pub mod rootcacertpublisher;
 pub mod ttlafterfinished;
 pub mod volumeprotection;
 
@@ -49,6 +50,7 @@ pub fn install(c: &mut Cluster) {
         Box::new(nodelifecycle::NodeLifecycleController::default()),
         Box::new(endpoint::EndpointsController::default()),
         Box::new(endpointslice::EndpointSliceController::default()),
+        Box::new(rootcacertpublisher::RootCaCertPublisher::default()),
     ];
     c.add_process(controllermanager::ControllerManager::default(), controllers);
     c.add_component(crate::scheduler::Scheduler::default());

@@ -193,9 +193,10 @@ pub(super) fn create_service(cluster: &mut Cluster, f: &Flags, ns: &str, out: &m
     }
 }
 
-/// `kubectl exec POD -- curl|wget URL` (or `cat /etc/resolv.conf`): the request leaves from the Pod (see
-/// `cluster::network`). kubesim runs only these two commands in a container, and does not
-/// simulate the `pods/exec` streaming request itself.
+/// `kubectl exec POD [-c C] -- CMD`: `curl|wget URL` sends a request from the Pod (see
+/// `cluster::network`); any other command runs in the container's view its kubelet keeps
+/// (`runtime::exec`: env, files, a small shell). kubesim does not simulate the `pods/exec`
+/// streaming request itself.
 pub(super) fn exec(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
     let Some(pod) = f.positional.first() else {
         return out.err("error: expected 'exec POD_NAME COMMAND [ARG1] [ARG2] ... [ARGN]'.\nPOD_NAME and COMMAND are required arguments for the exec command\nSee 'kubectl exec -h' for help and examples");
@@ -223,20 +224,40 @@ pub(super) fn exec(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output)
         return out.err("error: you must specify at least one command for the container");
     }
     let words: Vec<&str> = f.command.iter().map(|s| s.as_str()).collect();
-    if words == ["cat", "/etc/resolv.conf"] {
-        // the file the kubelet wrote into the sandbox (kubelet/dns.rs)
+    let is_net = matches!(words.first(), Some(&"curl") | Some(&"wget"));
+    if !is_net {
+        // ExecSync in the container: the kubelet's view of it
         let resp = kubectl(cluster, Method::Get, &format!("/api/v1/namespaces/{}/pods/{}", ns, pod), None);
         if !resp.ok() {
             return out.err(&server_error(&resp, None));
         }
-        return out.out(crate::kubelet::dns::resolv_conf(&resp.body).render().trim_end_matches('\n'));
+        let node = meta::get_str(&resp.body, &["spec", "nodeName"]).to_string();
+        let view = match cluster.view().container_view(&node, ns, pod, f.container.as_deref()) {
+            Ok(v) => v,
+            Err(e) => return out.err(&format!("error: {}", e)),
+        };
+        let r = view.run(&f.command);
+        if !r.stdout.is_empty() {
+            out.out(r.stdout.trim_end_matches('\n'));
+        }
+        let mut err = r.stderr.trim_end_matches('\n').to_string();
+        if r.code != 0 {
+            if !err.is_empty() {
+                err.push('\n');
+            }
+            err.push_str(&format!("command terminated with exit code {}", r.code));
+        }
+        if !err.is_empty() {
+            out.err(&err);
+        }
+        return;
     }
     let url = match words.as_slice() {
         ["curl", rest @ ..] | ["wget", rest @ ..] => rest.iter().find(|w| !w.starts_with('-')).map(|s| s.to_string()),
         _ => None,
     };
     let Some(url) = url else {
-        return out.err(&format!("error: kubesim's exec runs `curl URL`, `wget -qO- URL` and `cat /etc/resolv.conf` only (got `{}`)", f.command.join(" ")));
+        return out.err(&format!("error: {} needs a URL", words[0]));
     };
     match cluster.http_get(Some((ns, pod)), &url) {
         crate::cluster::HttpResult::Ok(body) => out.out(body.trim_end_matches('\n')),

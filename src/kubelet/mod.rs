@@ -17,7 +17,10 @@
 
 pub mod dns;
 pub mod lifecycle;
+pub mod envvars;
+pub mod manager;
 pub mod pods;
+pub mod volumes;
 pub mod prober;
 
 use crate::api::meta::Resource;
@@ -96,7 +99,10 @@ pub struct Kubelet {
 impl Kubelet {
     pub fn new(cfg: NodeConfig, index: usize) -> Kubelet {
         let recorder = crate::client::Recorder::new("kubelet", &cfg.name);
-        Kubelet { cfg, index, running: true, pods: pods::PodWorkers::default(), needs_status_report: false, lease_rv: String::new(), missed: Vec::new(), restarts: 0, recorder }
+        let mut pods = pods::PodWorkers::default();
+        let q = |s: &str| quantity::parse_quantity_str(s);
+        pods.allocatable = (q(&cfg.cpu).map(|q| q.milli_value()).unwrap_or(0), q(&cfg.memory).map(|q| q.value()).unwrap_or(0));
+        Kubelet { cfg, index, running: true, pods, needs_status_report: false, lease_rv: String::new(), missed: Vec::new(), restarts: 0, recorder }
     }
 
     pub fn node_name(&self) -> &str {
@@ -366,6 +372,7 @@ impl Component for Kubelet {
                     self.pods.network_ready(ctx, &name);
                 }
             }
+            Input::Watch { resource: r @ (Resource::ConfigMaps | Resource::Secrets), event_type, object } => self.pods.on_object(ctx, r, event_type, object),
             Input::Watch { .. } => {}
             Input::Timer(Timer::NodeStatus) => {
                 self.report_status(ctx);

@@ -50,6 +50,9 @@ use crate::client::Recorder;
 use crate::cluster;
 use super::{lifecycle, prober, Timer};
 use crate::runtime::{self, ImageRef, Runtime};
+use super::envvars::{self, PodEnv};
+use super::manager::{self, Manager};
+use super::volumes;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
@@ -91,12 +94,18 @@ pub enum PodTimer {
     MountRetry(String, u32),
     /// A pod sync gives up waiting for the volumes (`podAttachAndMountTimeout`).
     MountTimeout(String),
+    /// The pod worker's sync after `CreateContainerConfigError` (the container's index): the
+    /// image check and the container's configuration again.
+    ConfigRetry(String, usize),
+    /// A pod sync rewrites the Pod's ConfigMap and Secret volumes (after one of them changed).
+    VolumeSync(String),
 }
 
 impl PodTimer {
     fn uid(&self) -> &str {
         match self {
-            PodTimer::SandboxReady(u) | PodTimer::Stopped(u) | PodTimer::MountTimeout(u) | PodTimer::MountRetry(u, _) => u,
+            PodTimer::SandboxReady(u) | PodTimer::Stopped(u) | PodTimer::MountTimeout(u) | PodTimer::MountRetry(u, _) | PodTimer::VolumeSync(u) => u,
+            PodTimer::ConfigRetry(u, _) => u,
             PodTimer::Pulled(u, _) | PodTimer::BackOff(u, _) | PodTimer::Retry(u, _) | PodTimer::Created(u, _) | PodTimer::Started(u, _) => u,
             PodTimer::PreStopDone(u, _, _) => u,
             PodTimer::Exited(u, _, _) | PodTimer::Probe(u, _, _, _) | PodTimer::SyncExited(u, _) | PodTimer::Restart(u, _) | PodTimer::Recreated(u, _) | PodTimer::Restarted(u, _) => u,
@@ -123,6 +132,8 @@ impl std::fmt::Display for PodTimer {
             PodTimer::Restarted(u, i) => write!(f, "restarted:{}:{}", u, i),
             PodTimer::MountRetry(u, n) => write!(f, "mount:{}:{}", u, n),
             PodTimer::MountTimeout(u) => write!(f, "mount-timeout:{}", u),
+            PodTimer::ConfigRetry(u, i) => write!(f, "config-retry:{}:{}", u, i),
+            PodTimer::VolumeSync(u) => write!(f, "volume-sync:{}", u),
         }
     }
 }
@@ -148,6 +159,8 @@ pub const POD_WORKER_BACKOFF_MS: i64 = 10_000;
 fn resync_after_error(ctx: &mut Ctx) -> i64 {
     POD_WORKER_BACKOFF_MS + ctx.rng.below(POD_WORKER_BACKOFF_MS as u64 / 2 + 1) as i64
 }
+/// `syncFrequency`: the pod worker's periodic sync (1 m, jittered by half).
+pub const SYNC_FREQUENCY_MS: i64 = 60_000;
 /// Time a container takes to exit after SIGTERM (nginx and friends exit quickly).
 pub const STOP_CONTAINER_MS: i64 = 250;
 /// Crash-loop back-off (`kubelet.go` `backOffPeriod`, `MaxContainerBackOff`): 10 s doubling to 300 s.
@@ -180,6 +193,9 @@ enum Step {
     Image(usize),
     Pulling(usize),
     BackOff(usize),
+    /// The container's configuration could not be built (`CreateContainerConfigError`): the
+    /// next pod sync tries again.
+    ConfigError(usize),
     Create(usize),
     Running,
     /// restartPolicy Never/OnFailure and every container has exited for good: Succeeded or Failed.
@@ -228,6 +244,11 @@ struct Container {
     sidecar: bool,
     /// its `lifecycle.preStop` hook
     pre_stop: Option<lifecycle::Hook>,
+    /// the environment the kubelet gave it at CreateContainer (`kubectl exec … env`)
+    env: Vec<(String, String)>,
+    /// its `subPath` mounts (mount path → the file as it was when the container was created:
+    /// a subPath mount never sees later changes)
+    sub_paths: BTreeMap<String, String>,
 }
 
 impl Container {
@@ -269,6 +290,13 @@ struct PodState {
     pull_requested_at: i64,
     /// when the last pull failed (the image back-off counts from it)
     pull_failed_at: i64,
+    /// the content of its ConfigMap, Secret, projected and downward API volumes, by volume name
+    volumes: BTreeMap<String, volumes::Files>,
+    /// when the pod worker syncs again after a `CreateContainerConfigError`, or the volume
+    /// reconciler tries the volumes again (`i64::MAX`: nothing pending)
+    config_retry_at: i64,
+    /// the volume reconciler's next attempt (its back-off step)
+    mount_attempt: u32,
 }
 
 impl PodState {
@@ -278,7 +306,7 @@ impl PodState {
         let c = &self.containers[idx];
         self.step == Step::Running
             || (c.init && self.step == Step::Create(idx))
-            || (c.sidecar && c.started_at.is_some() && matches!(self.step, Step::Image(_) | Step::Pulling(_) | Step::Create(_) | Step::BackOff(_)))
+            || (c.sidecar && c.started_at.is_some() && matches!(self.step, Step::Image(_) | Step::Pulling(_) | Step::Create(_) | Step::BackOff(_) | Step::ConfigError(_)))
     }
 }
 
@@ -301,6 +329,23 @@ pub struct PodWorkers {
     pub deferred: Vec<PodTimer>,
     /// A status write found no server (a cut-off node): resync once it can reach one.
     pub unsent: bool,
+    /// The ConfigMap and Secret managers (their watches are the kubelet process's own).
+    pub managers: Managers,
+    /// The node's allocatable cpu (milli) and memory (bytes): a container resource with no limit.
+    pub allocatable: (i64, i64),
+}
+
+/// The kubelet's watch-based ConfigMap and Secret managers.
+#[derive(Clone, Debug)]
+pub struct Managers {
+    pub configmaps: Manager,
+    pub secrets: Manager,
+}
+
+impl Default for Managers {
+    fn default() -> Self {
+        Managers { configmaps: Manager::new("configmaps"), secrets: Manager::new("secrets") }
+    }
 }
 
 /// Go's `time.Duration.String()` of a millisecond duration: `812ms`, `9.578s`, `1m2.5s`.
@@ -317,22 +362,6 @@ pub fn go_duration(ms: i64) -> String {
     } else {
         format!("{}s", secs)
     }
-}
-
-/// The Pod's volumes that cannot be set up, with the volume plugin's error: `secret` volumes
-/// (kubesim serves no Secrets yet: every one named is missing) that are not `optional`. The
-/// watch-based Secret manager names the resource in the singular: `secret "db-creds" not found`.
-fn unmountable_volumes(pod: &Value) -> Vec<(String, String)> {
-    meta::get_array(pod, &["spec", "volumes"])
-        .iter()
-        .filter_map(|v| {
-            let secret = v.get("secret").filter(|s| s.is_object())?;
-            if secret.get("optional").and_then(Value::as_bool).unwrap_or(false) {
-                return None;
-            }
-            Some((meta::get_str(v, &["name"]).to_string(), format!("secret \"{}\" not found", meta::get_str(secret, &["secretName"]))))
-        })
-        .collect()
 }
 
 /// The pod's init containers (in order) then its regular containers: the order the pod worker
@@ -382,6 +411,8 @@ fn containers_in(pod: &Value, field: &str, init: bool, has_init: bool) -> Vec<Co
                         init,
                         sidecar: init && meta::get_str(c, &["restartPolicy"]) == "Always",
                         pre_stop: lifecycle::pre_stop_of(c),
+                        env: Vec::new(),
+                        sub_paths: BTreeMap::new(),
                         started_at: None,
                         container_id: String::new(),
                         image_id: String::new(),
@@ -417,7 +448,8 @@ impl PodWorkers {
                 }
             }
         }
-        PodWorkers { pods, runtime: self.runtime.clone(), recorder: None, pull_queue: self.pull_queue.clone(), pulling: self.pulling, deferred: Vec::new(), unsent: self.unsent }
+        // a new process: no watches yet (its pods register again as it lists them)
+        PodWorkers { pods, runtime: self.runtime.clone(), recorder: None, pull_queue: self.pull_queue.clone(), pulling: self.pulling, deferred: Vec::new(), unsent: self.unsent, managers: Managers::default(), allocatable: self.allocatable }
     }
 
     /// The uids of the pods the kubelet runs.
@@ -433,13 +465,26 @@ impl PodWorkers {
         Value::Array(self.runtime.node_images())
     }
 
+    /// `RegisterPod` of the ConfigMap and Secret managers: watches for the objects it names.
+    fn register(&mut self, ctx: &mut Ctx, pod: &Value) {
+        let (uid, ns) = (meta::uid(pod), meta::namespace(pod));
+        self.managers.configmaps.register_pod(ctx, uid, ns, manager::pod_configmap_names(pod));
+        self.managers.secrets.register_pod(ctx, uid, ns, manager::pod_secret_names(pod));
+    }
+
     /// A watch event for a pod bound to this node.
     pub fn on_pod(&mut self, ctx: &mut Ctx, node: &str, ip: &str, event: EventType, pod: Rc<Value>) {
         let uid = meta::uid(&pod).to_string();
         if event == EventType::Deleted {
             self.pods.remove(&uid);
             self.runtime.cni.release(&uid);
+            self.managers.configmaps.unregister_pod(ctx, &uid);
+            self.managers.secrets.unregister_pod(ctx, &uid);
             return;
+        }
+        let phase = meta::get_str(&pod, &["status", "phase"]);
+        if phase != "Succeeded" && phase != "Failed" {
+            self.register(ctx, &pod);
         }
         if let Some(st) = self.pods.get_mut(&uid) {
             st.pod = pod.clone();
@@ -463,6 +508,9 @@ impl PodWorkers {
             backoff_ms: 0,
             pull_requested_at: 0,
             pull_failed_at: 0,
+            volumes: BTreeMap::new(),
+            config_retry_at: 0,
+            mount_attempt: 0,
         };
         self.pods.insert(uid.clone(), st);
         if meta::is_deleting(&pod) {
@@ -477,17 +525,48 @@ impl PodWorkers {
         }
     }
 
+    /// What the kubelet knows of the Pod to build an environment or a volume.
+    fn pod_env<'a>(&self, pod: &'a Value, pod_ip: &'a str, host_ip: &'a str) -> PodEnv<'a> {
+        PodEnv { pod, pod_ip, host_ip, allocatable: self.allocatable }
+    }
+
+    /// Every volume's `SetUp`: the files of those that can be set up, and the errors of those
+    /// that cannot (volume name, the plugin's error), in the Pod's order.
+    fn set_up_volumes(&self, pod: &Value, pod_ip: &str, host_ip: &str) -> (BTreeMap<String, volumes::Files>, Vec<(String, String)>) {
+        let e = self.pod_env(pod, pod_ip, host_ip);
+        let (mut ok, mut failed) = (BTreeMap::new(), Vec::new());
+        for v in meta::get_array(pod, &["spec", "volumes"]) {
+            let name = meta::get_str(v, &["name"]).to_string();
+            match volumes::set_up(&e, v, &self.managers.configmaps, &self.managers.secrets) {
+                Ok(files) => {
+                    ok.insert(name, files);
+                }
+                Err(err) => failed.push((name, err)),
+            }
+        }
+        (ok, failed)
+    }
+
+    /// The Pod's volumes that cannot be set up now, with the volume plugin's error.
+    fn unmountable_volumes(&self, uid: &str) -> Vec<(String, String)> {
+        self.pods.get(uid).map(|st| self.set_up_volumes(&st.pod, "", "").1).unwrap_or_default()
+    }
+
     /// The volume manager's `WaitForAttachAndMount` before the sandbox: every volume must be set
-    /// up. A `secret` volume whose Secret cannot be found fails (`MountVolume.SetUp failed for
-    /// volume "creds" : secret "db-creds" not found`, a FailedMount event) unless it is
-    /// `optional`; kubesim serves no Secrets yet, so every Secret named is missing. The
-    /// reconciler tries again with its back-off (background work: a Pod waiting for a Secret
-    /// never keeps `settle` running). Returns whether the volumes are ready.
+    /// up. A `configMap` or `secret` volume (or projected source) whose object cannot be found
+    /// fails (`MountVolume.SetUp failed for volume "creds" : secret "db-creds" not found`, a
+    /// FailedMount event) unless it is `optional`. The reconciler tries again with its back-off
+    /// (background work: a Pod waiting for a Secret never keeps `settle` running, unless the
+    /// Secret arrives: see [`PodWorkers::on_object`]). Returns whether the volumes are ready.
     fn mount_volumes(&mut self, ctx: &mut Ctx, node: &str, uid: &str, attempt: u32) -> bool {
         let Some(st) = self.pods.get(uid) else { return false };
         let pod = st.pod.clone();
-        let failed = unmountable_volumes(&pod);
+        let (files, failed) = self.set_up_volumes(&pod, "", "");
         if failed.is_empty() {
+            if let Some(st) = self.pods.get_mut(uid) {
+                st.volumes = files;
+                st.config_retry_at = i64::MAX;
+            }
             return true;
         }
         for (volume, err) in &failed {
@@ -496,7 +575,47 @@ impl PodWorkers {
         }
         let delay = (MOUNT_RETRY_INITIAL_MS << attempt.min(8)).min(MOUNT_RETRY_MAX_MS);
         ctx.after_background(delay, Timer::Pod(PodTimer::MountRetry(uid.to_string(), attempt + 1)));
+        if let Some(st) = self.pods.get_mut(uid) {
+            st.config_retry_at = ctx.now + delay;
+            st.mount_attempt = attempt + 1;
+        }
         false
+    }
+
+    /// A watch event of the ConfigMap or Secret managers. A Pod waiting for the object (its
+    /// volumes, or its container's configuration) has its next try made foreground work, at the
+    /// time it was due: it is now bound to change something. A running Pod whose volume shows
+    /// the object gets it rewritten at its next periodic sync (`syncFrequency` 1m, jitter 0.5:
+    /// 60–90 s); its environment never changes.
+    pub fn on_object(&mut self, ctx: &mut Ctx, resource: crate::api::meta::Resource, event: EventType, object: Rc<Value>) {
+        use crate::api::meta::Resource;
+        let (ns, name) = (meta::namespace(&object).to_string(), meta::name(&object).to_string());
+        let (mgr, res) = match resource {
+            Resource::ConfigMaps => (&mut self.managers.configmaps, "configmaps"),
+            Resource::Secrets => (&mut self.managers.secrets, "secrets"),
+            _ => return,
+        };
+        if !mgr.on_watch(event == EventType::Deleted, object) {
+            return;
+        }
+        for uid in mgr.users(&ns, &name) {
+            let Some(st) = self.pods.get(&uid) else { continue };
+            if meta::is_deleting(&st.pod) {
+                continue;
+            }
+            let due = (st.config_retry_at - ctx.now).max(0);
+            match st.step {
+                Step::ConfigError(idx) if event != EventType::Deleted => ctx.after(due, Timer::Pod(PodTimer::ConfigRetry(uid.clone(), idx)), false),
+                Step::Sandbox if !st.sandbox_ready && event != EventType::Deleted && st.config_retry_at != i64::MAX => {
+                    ctx.after(due, Timer::Pod(PodTimer::MountRetry(uid.clone(), st.mount_attempt)), false)
+                }
+                _ if st.sandbox_ready && meta::get_array(&st.pod, &["spec", "volumes"]).iter().any(|v| volumes::uses(v, res, &name)) => {
+                    let d = SYNC_FREQUENCY_MS + ctx.rng.below(SYNC_FREQUENCY_MS as u64 / 2 + 1) as i64;
+                    ctx.after_background(d, Timer::Pod(PodTimer::VolumeSync(uid.clone())));
+                }
+                _ => {}
+            }
+        }
     }
 
     /// The Pod is still before its sandbox, not being deleted: its volume timers still matter.
@@ -521,10 +640,11 @@ impl PodWorkers {
     }
 
     /// `getPullSecretsForPod`, which every pod sync calls: the Pod's `imagePullSecrets` are
-    /// looked up, and those that cannot be found are named in a warning (the pull goes ahead
-    /// without them). kubesim serves no Secrets yet, so every one named is missing.
+    /// looked up through the Secret manager, and those that cannot be found are named in a
+    /// warning (the pull goes ahead without them).
     fn get_pull_secrets_for_pod(&mut self, ctx: &mut Ctx, node: &str, pod: &Value) {
-        let missing: Vec<&str> = meta::get_array(pod, &["spec", "imagePullSecrets"]).iter().map(|r| meta::get_str(r, &["name"])).filter(|n| !n.is_empty()).collect();
+        let ns = meta::namespace(pod);
+        let missing: Vec<&str> = meta::get_array(pod, &["spec", "imagePullSecrets"]).iter().map(|r| meta::get_str(r, &["name"])).filter(|n| !n.is_empty() && self.managers.secrets.get(ns, n).is_err()).collect();
         if missing.is_empty() {
             return;
         }
@@ -535,7 +655,7 @@ impl PodWorkers {
     /// The node got its pod CIDR (`UpdateRuntimeConfig`): the pods waiting for the network start.
     pub fn network_ready(&mut self, ctx: &mut Ctx, node: &str) {
         // (a Pod whose volumes are not set up waits for them, not for the network)
-        let waiting: Vec<String> = self.pods.iter().filter(|(_, st)| st.step == Step::Sandbox && !meta::is_deleting(&st.pod) && unmountable_volumes(&st.pod).is_empty()).map(|(u, _)| u.clone()).collect();
+        let waiting: Vec<String> = self.pods.iter().filter(|(u, st)| st.step == Step::Sandbox && !meta::is_deleting(&st.pod) && self.unmountable_volumes(u).is_empty()).map(|(u, _)| u.clone()).collect();
         for uid in waiting {
             self.run_sandbox(ctx, node, &uid);
         }
@@ -591,7 +711,7 @@ impl PodWorkers {
                 self.ensure_image(ctx, node, ip, &uid, 0);
             }
             PodTimer::MountRetry(_, attempt) => {
-                if !self.waits_for_volumes(&uid) {
+                if !self.waits_for_volumes(&uid) || self.pods.get(&uid).map(|st| ctx.now < st.config_retry_at).unwrap_or(true) {
                     return;
                 }
                 if self.mount_volumes(ctx, node, &uid, attempt) {
@@ -605,7 +725,7 @@ impl PodWorkers {
                     return;
                 }
                 let pod = self.pods[&uid].pod.clone();
-                let mut unmounted: Vec<String> = unmountable_volumes(&pod).into_iter().map(|(v, _)| v).collect();
+                let mut unmounted: Vec<String> = self.unmountable_volumes(&uid).into_iter().map(|(v, _)| v).collect();
                 if unmounted.is_empty() {
                     return;
                 }
@@ -615,6 +735,31 @@ impl PodWorkers {
                 ctx.after_background(POD_ATTACH_AND_MOUNT_TIMEOUT_MS, Timer::Pod(PodTimer::MountTimeout(uid.to_string())));
             }
             PodTimer::Pulled(_, idx) => self.pull_done(ctx, node, ip, &uid, idx),
+            PodTimer::ConfigRetry(_, idx) => {
+                // the pod worker's next sync (the timer the error armed, or one brought forward
+                // by the object's arrival: whichever comes at its time)
+                let Some(st) = self.pods.get(&uid) else { return };
+                if st.step != Step::ConfigError(idx) || ctx.now < st.config_retry_at || meta::is_deleting(&st.pod) {
+                    return;
+                }
+                let pod = st.pod.clone();
+                self.get_pull_secrets_for_pod(ctx, node, &pod);
+                self.ensure_image(ctx, node, ip, &uid, idx);
+            }
+            PodTimer::VolumeSync(_) => {
+                // a pod sync: the volumes' content is written again from the managers
+                let Some(st) = self.pods.get(&uid) else { return };
+                if meta::is_deleting(&st.pod) || !st.sandbox_ready {
+                    return;
+                }
+                let (pod, pod_ip) = (st.pod.clone(), st.pod_ip.clone());
+                let (files, _) = self.set_up_volumes(&pod, &pod_ip, ip);
+                if let Some(st) = self.pods.get_mut(&uid) {
+                    for (name, f) in files {
+                        st.volumes.insert(name, f);
+                    }
+                }
+            }
             PodTimer::BackOff(_, idx) => {
                 // the next sync finds the image in back-off
                 let Some(st) = self.pods.get_mut(&uid) else { return };
@@ -793,7 +938,7 @@ impl PodWorkers {
                 st.containers[idx].image_id = format!("{}@{}", r.repo, img.digest);
                 st.containers[idx].image_full = r.full();
                 self.recorder(node).event(ctx, &pod, Some(&fp), "Normal", "Pulled", &format!("Container image \"{}\" already present on machine", c.image));
-                self.create_container(ctx, node, uid, idx);
+                self.create_container(ctx, node, ip, uid, idx);
                 return;
             }
         } else if policy == "Never" {
@@ -871,7 +1016,7 @@ impl PodWorkers {
                     s.backoff_ms = 0;
                 }
                 self.start_next_pull(ctx, node);
-                self.create_container(ctx, node, uid, idx);
+                self.create_container(ctx, node, ip, uid, idx);
             }
             Err(e) => {
                 ctx.runtime_reply(node, "PullImage", "error");
@@ -903,15 +1048,93 @@ impl PodWorkers {
         ctx.timing().start_container_ms
     }
 
-    fn create_container(&mut self, ctx: &mut Ctx, node: &str, uid: &str, idx: usize) {
+    /// `startContainer` after the image: `generateContainerConfig` builds the environment (a
+    /// missing ConfigMap, Secret or key is `CreateContainerConfigError`, a `Failed` event, and
+    /// the pod worker's next sync tries again), then `CreateContainer`.
+    fn create_container(&mut self, ctx: &mut Ctx, node: &str, ip: &str, uid: &str, idx: usize) {
+        let Some(st) = self.pods.get(uid) else { return };
+        let pod = st.pod.clone();
+        let c = &st.containers[idx];
+        let list = if c.init { "initContainers" } else { "containers" };
+        let spec_c = meta::get_array(&pod, &["spec", list]).iter().find(|x| meta::get_str(x, &["name"]) == c.name).cloned().unwrap_or(Value::Null);
+        let fp = c.field_path();
+        let env = {
+            let e = self.pod_env(&pod, &st.pod_ip, ip);
+            envvars::make_environment_variables(&e, &spec_c, &self.managers.configmaps, &self.managers.secrets)
+        };
+        let env = match env {
+            Ok(env) => env,
+            Err(err) => {
+                let d = resync_after_error(ctx);
+                let st = self.pods.get_mut(uid).expect("pod");
+                st.containers[idx].waiting = Some(("CreateContainerConfigError".into(), err.clone()));
+                st.step = Step::ConfigError(idx);
+                st.config_retry_at = ctx.now + d;
+                self.recorder(node).event(ctx, &pod, Some(&fp), "Warning", "Failed", &format!("Error: {}", err));
+                self.patch_status(ctx, node, ip, uid);
+                // background: a missing ConfigMap must not keep `sim settle` busy (its arrival
+                // brings the retry forward: `on_object`)
+                ctx.after_background(d, Timer::Pod(PodTimer::ConfigRetry(uid.to_string(), idx)));
+                return;
+            }
+        };
         let id = self.runtime.new_id(node);
         let Some(st) = self.pods.get_mut(uid) else { return };
+        st.containers[idx].env = env;
+        let mut sub_paths = BTreeMap::new();
+        for m in meta::get_array(&spec_c, &["volumeMounts"]) {
+            let sub = meta::get_str(m, &["subPath"]);
+            if !sub.is_empty() {
+                let f = st.volumes.get(meta::get_str(m, &["name"])).and_then(|v| v.get(sub)).cloned().unwrap_or_default();
+                sub_paths.insert(meta::get_str(m, &["mountPath"]).to_string(), f);
+            }
+        }
+        st.containers[idx].sub_paths = sub_paths;
         st.step = Step::Create(idx);
         st.containers[idx].container_id = format!("containerd://{}", id);
         let name = st.containers[idx].name.clone();
         ctx.runtime_call(node, "CreateContainer", &name);
         let d = ctx.timing().create_container_ms;
         ctx.after(d, Timer::Pod(PodTimer::Created(uid.to_string(), idx)), false);
+    }
+
+    /// What `ExecSync` in a running container sees: its environment (with the image's `PATH`,
+    /// `HOSTNAME` and `HOME`), its volume mounts (as the volumes are now; a `subPath` mount as
+    /// it was at creation) and the files the kubelet writes into every container.
+    pub fn container_view(&self, namespace: &str, pod: &str, container: Option<&str>) -> Result<runtime::exec::ContainerView, String> {
+        let Some(st) = self.pods.values().find(|st| meta::namespace(&st.pod) == namespace && meta::name(&st.pod) == pod) else {
+            return Err(format!("pod {} not found on its node", pod));
+        };
+        let c = match container {
+            Some(n) => st.containers.iter().find(|c| c.name == n),
+            None => st.containers.iter().find(|c| !c.init),
+        };
+        let Some(c) = c.filter(|c| c.running()) else {
+            return Err(format!("unable to upgrade connection: container not found (\"{}\")", container.unwrap_or("")));
+        };
+        let list = if c.init { "initContainers" } else { "containers" };
+        let spec_c = meta::get_array(&st.pod, &["spec", list]).iter().find(|x| meta::get_str(x, &["name"]) == c.name).cloned().unwrap_or(Value::Null);
+        let hostname = meta::get_str(&st.pod, &["spec", "hostname"]);
+        let hostname = if hostname.is_empty() { meta::name(&st.pod).to_string() } else { hostname.to_string() };
+        let mut env = vec![("PATH".to_string(), "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin".to_string()), ("HOSTNAME".to_string(), hostname.clone())];
+        env.extend(c.env.iter().cloned());
+        env.push(("HOME".to_string(), "/root".to_string()));
+        let mut mounts = Vec::new();
+        let mut etc = BTreeMap::new();
+        etc.insert("hostname".to_string(), format!("{}\n", hostname));
+        // kubelet_pods.go managedHostsFileContent
+        etc.insert("hosts".to_string(), format!("# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\nfe00::0\tip6-localnet\nfe00::0\tip6-mcastprefix\nfe00::1\tip6-allnodes\nfe00::2\tip6-allrouters\n{}\t{}\n", st.pod_ip, hostname));
+        etc.insert("resolv.conf".to_string(), super::dns::resolv_conf(&st.pod).render());
+        mounts.push(runtime::exec::Mount { path: "/etc".into(), files: etc });
+        for m in meta::get_array(&spec_c, &["volumeMounts"]) {
+            let path = meta::get_str(m, &["mountPath"]).to_string();
+            let files = match c.sub_paths.get(&path) {
+                Some(f) => [(String::new(), f.clone())].into_iter().collect(),
+                None => st.volumes.get(meta::get_str(m, &["name"])).cloned().unwrap_or_default(),
+            };
+            mounts.push(runtime::exec::Mount { path, files });
+        }
+        Ok(runtime::exec::ContainerView { image: c.image.clone(), hostname, env, mounts })
     }
 
     /// `GET /containerLogs/{ns}/{pod}/{container}` (`kubelet_pods.go` `validateContainerLogStatus`):
@@ -994,7 +1217,7 @@ impl PodWorkers {
     /// The container's process exited: report it; the PLEG relist notices and syncs the pod.
     fn exited(&mut self, ctx: &mut Ctx, node: &str, ip: &str, uid: &str, idx: usize) {
         let Some(st) = self.pods.get_mut(uid) else { return };
-        if !matches!(st.step, Step::Running | Step::Image(_) | Step::Pulling(_) | Step::Create(_) | Step::BackOff(_)) || !st.containers[idx].running() {
+        if !matches!(st.step, Step::Running | Step::Image(_) | Step::Pulling(_) | Step::Create(_) | Step::BackOff(_) | Step::ConfigError(_)) || !st.containers[idx].running() {
             return;
         }
         let c = &mut st.containers[idx];

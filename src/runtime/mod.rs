@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 use crate::sim::sort::CompactSort;
 
 pub mod cni;
+pub mod exec;
 pub mod program;
 pub use program::Behavior;
 

@@ -36,6 +36,7 @@ pub fn actor_name(lang: Lang, a: &Actor) -> String {
         Actor::JobController => tr(lang, "actor.jc").into(),
         Actor::CronJobController => tr(lang, "actor.cjc").into(),
         Actor::TtlAfterFinishedController => tr(lang, "actor.ttl").into(),
+        Actor::RootCaCertPublisher => tr(lang, "actor.rootca").into(),
         Actor::Kubelet(n) => fill(tr(lang, "actor.kubelet"), &[("node", n.clone())]),
         Actor::KubeProxy(n) => fill(tr(lang, "actor.proxy"), &[("node", n.clone())]),
         Actor::CoreDns => tr(lang, "actor.coredns").into(),
