@@ -64,6 +64,9 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("stuck_workloads"),
     scenario!("any_image"),
     scenario!("kubectl_run"),
+    scenario!("configmap_secret"),
+    scenario!("configmap_missing"),
+    scenario!("configmap_errors"),
 ];
 
 /// Reads the `# seed: N` header.

@@ -474,6 +474,8 @@ pub static TABLE: &[(&str, &str, &str)] = &[
     ("preset.bad_image", "Bad image tag (nginx:1.99)", "잘못된 이미지 태그 (nginx:1.99)"),
     ("preset.chaos", "Chaos: kube-controller-manager and the scheduler crash, a node fails", "카오스: kube-controller-manager와 스케줄러가 죽고 노드가 장애"),
     ("preset.choose", "Load a preset…", "예제 불러오기…"),
+    ("preset.configmap_missing", "A missing ConfigMap: CreateContainerConfigError, then create it", "없는 컨피그맵: CreateContainerConfigError, 그다음 만들기"),
+    ("preset.configmap_secret", "Configuration from a ConfigMap and a Secret: edit it, the file changes, the env does not", "컨피그맵과 시크릿으로 설정: 고치면 파일은 바뀌고 환경 변수는 그대로"),
     ("preset.crash_loop", "Crash loop: a container that exits with code 1", "크래시 루프: 종료 코드 1로 끝나는 컨테이너"),
     ("preset.cronjob", "A CronJob every minute", "매분 실행되는 크론잡"),
     ("preset.daemonset", "A DaemonSet lands on every node, and on a new one", "데몬셋이 모든 노드에, 새 노드에도 파드를 띄움"),

@@ -301,6 +301,12 @@ pub const SCRIPT_STUCK_STATEFULSET: &str = include_str!("../../tests/scenarios/s
 /// The docs' "hello" CronJob, every minute, over six minutes of cluster time.
 pub const SCRIPT_CRONJOB: &str = include_str!("../../tests/scenarios/cronjob.sh");
 
+/// Configuration from a ConfigMap and a Secret (env and volume); the ConfigMap edited: the file
+/// changes at the kubelet's next sync, the environment variable does not.
+pub const SCRIPT_CONFIGMAP_SECRET: &str = include_str!("../../tests/scenarios/configmap_secret.sh");
+/// A missing ConfigMap: CreateContainerConfigError and FailedMount, then the ConfigMap.
+pub const SCRIPT_CONFIGMAP_MISSING: &str = include_str!("../../tests/scenarios/configmap_missing.sh");
+
 /// (id, translation key of the title, text).
 pub const PRESETS: &[(&str, &str, &str)] = &[
     ("seed", "preset.seed", SEED_004),
@@ -321,6 +327,8 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ("daemonset", "preset.daemonset", SCRIPT_DAEMONSET),
     ("statefulset", "preset.statefulset", SCRIPT_STATEFULSET),
     ("storage-class-missing", "preset.storage_class_missing", SCRIPT_STUCK_STATEFULSET),
+    ("configmap-secret", "preset.configmap_secret", SCRIPT_CONFIGMAP_SECRET),
+    ("configmap-missing", "preset.configmap_missing", SCRIPT_CONFIGMAP_MISSING),
     ("job", "preset.job", SCRIPT_JOB),
     ("job-retries", "preset.job_retries", SCRIPT_JOB_RETRIES),
     ("cronjob", "preset.cronjob", SCRIPT_CRONJOB),

@@ -477,6 +477,25 @@ try {
     await c.close();
   });
 
+  await check("ConfigMap preset: exec shows the env and the mounted file; after the edit and the kubelet's sync the file changes, the env does not", async () => {
+    const c = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: "en-US" });
+    const p = await c.newPage();
+    p.on("pageerror", (e) => errors.push(String(e)));
+    await p.goto(url);
+    await p.waitForSelector("#apply");
+    const idx = await p.locator("select.preset option").evaluateAll((os) => os.findIndex((o) => o.textContent.startsWith("Configuration from a ConfigMap and a Secret")) - 1);
+    assert(idx >= 0, "no configmap preset");
+    await p.selectOption("select.preset", String(idx));
+    await p.click("#apply");
+    await p.waitForFunction(() => document.querySelector("#console-out").textContent.includes("mode=prod"), null, { timeout: 90000 });
+    const out = await p.locator("#console-out").textContent();
+    assert(/hello\s+s3cr3t/.test(out), "printenv: " + out.slice(0, 600));
+    assert(/env: hello\s+file: hello[\s\S]*env: hello\s+file: bonjour/.test(out), "env and file after the edit: " + out.slice(-900));
+    assert(/password:\s+6 bytes/.test(out) && !/password:\s+s3cr3t/.test(out), "describe secret shows sizes, never values: " + out.slice(0, 1200));
+    await p.screenshot({ path: path.join(shots, "screenshot-configmap.png"), fullPage: true });
+    await c.close();
+  });
+
   await check("StatefulSet preset: web-1 appears only once web-0 is ready (OrderedReady), and the claims are bound", async () => {
     const c = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: "en-US" });
     const p = await c.newPage();
