@@ -8,7 +8,7 @@ metadata:
   name: bad-key
 data:
   "a b": x
-  ..hidden: y
+  ..hidden: value
 EOF
 kubectl apply -f - <<EOF
 apiVersion: v1
