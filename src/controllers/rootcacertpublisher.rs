@@ -17,7 +17,7 @@ use crate::cluster::{self, Component};
 use crate::controllers::deployment::controller_identity;
 use crate::controllers::expectations::SyncTimer;
 use crate::trace::Actor;
-use serde_json::{json, Value};
+use serde_json::json;
 
 type Ctx<'a> = cluster::Ctx<'a, SyncTimer>;
 type Input = cluster::Input<SyncTimer>;
@@ -47,6 +47,8 @@ pub fn root_ca_pem() -> String {
 pub struct RootCaCertPublisher {
     namespaces: Store,
     configmaps: Store,
+    /// `--root-ca-file`'s content, read once when the controller starts.
+    root_ca: String,
 }
 
 impl RootCaCertPublisher {
@@ -56,7 +58,7 @@ impl RootCaCertPublisher {
         if meta::is_deleting(n) || meta::get_str(n, &["status", "phase"]) == "Terminating" {
             return;
         }
-        let data = json!({"ca.crt": root_ca_pem()});
+        let data = json!({"ca.crt": self.root_ca});
         let path = format!("/api/v1/namespaces/{}/configmaps", ns);
         match self.configmaps.get(&format!("{}/{}", ns, ROOT_CA_CONFIG_MAP)) {
             None => {
@@ -93,6 +95,7 @@ impl Component for RootCaCertPublisher {
     }
 
     fn start(&mut self, ctx: &mut Ctx) {
+        self.root_ca = root_ca_pem();
         let cms = ctx.list_and_watch(meta::lookup("configmaps").expect("configmaps"), "", "", &format!("metadata.name={}", ROOT_CA_CONFIG_MAP));
         self.configmaps.replace(cms);
         let nss = ctx.list_and_watch(meta::lookup("namespaces").expect("namespaces"), "", "", "");
@@ -120,9 +123,4 @@ impl Component for RootCaCertPublisher {
             Input::Watch { .. } | Input::Timer(_) => {}
         }
     }
-}
-
-/// The CA the publisher writes, as a container sees it (`/var/run/secrets/…/ca.crt`).
-pub fn ca_crt(cm: &Value) -> &str {
-    meta::get_str(cm, &["data", "ca.crt"])
 }

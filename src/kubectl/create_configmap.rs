@@ -9,11 +9,6 @@
 
 use super::*;
 
-/// One `--from-*` source, read: (key, value) pairs in the order kubectl adds them.
-pub(super) struct Sources {
-    pub pairs: Vec<(String, String)>,
-}
-
 /// `parseLiteralSource`: `key=value`, split at the first `=`.
 fn parse_literal(source: &str) -> Result<(String, String), String> {
     match source.split_once('=') {
@@ -31,9 +26,9 @@ fn parse_file_source(source: &str) -> Result<(String, String), String> {
     }
 }
 
-/// Reads the `--from-literal`, `--from-file` and `--from-env-file` sources in kubectl's order
-/// (files, then literals, then env files).
-pub(super) fn read_sources(f: &Flags, read_file: &dyn Fn(&str) -> Option<String>) -> Result<Sources, String> {
+/// Reads the `--from-literal`, `--from-file` and `--from-env-file` sources: (key, value) pairs in
+/// kubectl's order (files, then literals, then env files).
+pub(super) fn read_sources(f: &Flags, read_file: &dyn Fn(&str) -> Option<String>) -> Result<Vec<(String, String)>, String> {
     let mut pairs = Vec::new();
     for s in &f.from_file {
         let (key, path) = parse_file_source(s)?;
@@ -62,7 +57,7 @@ pub(super) fn read_sources(f: &Flags, read_file: &dyn Fn(&str) -> Option<String>
             pairs.push((k.to_string(), v.to_string()));
         }
     }
-    Ok(Sources { pairs })
+    Ok(pairs)
 }
 
 /// Prints a generated object as `--dry-run=client` does, or creates it. `what` is kubectl's
@@ -99,7 +94,7 @@ pub(super) fn create_configmap(cluster: &mut Cluster, f: &Flags, ns: &str, read_
         Err(e) => return out.err(&format!("error: {}", e)),
     };
     let mut data = serde_json::Map::new();
-    for (k, v) in sources.pairs {
+    for (k, v) in sources {
         let errs = crate::api::validation::config_map_key_errors(&k);
         if !errs.is_empty() {
             return out.err(&format!("error: {} is not a valid key name for a ConfigMap: {}", crate::api::field::go_quote(&k), errs.join(",")));

@@ -46,7 +46,7 @@ pub(super) fn create_secret(cluster: &mut Cluster, f: &Flags, ns: &str, read_fil
             }
             read_sources(f, read_file).and_then(|src| {
                 let mut data = serde_json::Map::new();
-                for (k, v) in &src.pairs {
+                for (k, v) in &src {
                     add_key(&mut data, k, v.as_bytes())?;
                 }
                 Ok(secret(name, f.svc_type.as_deref().unwrap_or(""), data))

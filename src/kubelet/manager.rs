@@ -73,6 +73,11 @@ impl Manager {
         }
     }
 
+    /// Whether the Pod is registered (its references taken).
+    pub fn has_pod(&self, uid: &str) -> bool {
+        self.registered.contains_key(uid)
+    }
+
     /// `UnregisterPod`.
     pub fn unregister_pod(&mut self, ctx: &mut Ctx, uid: &str) {
         if let Some((ns, names)) = self.registered.remove(uid) {

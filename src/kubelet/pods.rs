@@ -466,8 +466,13 @@ impl PodWorkers {
     }
 
     /// `RegisterPod` of the ConfigMap and Secret managers: watches for the objects it names.
+    /// A Pod's volumes and env cannot change after it is created, so a Pod already registered
+    /// (every update the kubelet sees after its add) is not walked again.
     fn register(&mut self, ctx: &mut Ctx, pod: &Value) {
         let (uid, ns) = (meta::uid(pod), meta::namespace(pod));
+        if self.managers.configmaps.has_pod(uid) || self.managers.secrets.has_pod(uid) {
+            return;
+        }
         self.managers.configmaps.register_pod(ctx, uid, ns, manager::pod_configmap_names(pod));
         self.managers.secrets.register_pod(ctx, uid, ns, manager::pod_secret_names(pod));
     }
