@@ -59,8 +59,16 @@ pub const KUBE_COMMIT: &str = "f28b4c9";
 
 /// Runs a scenario script on a fresh default cluster and returns its transcript.
 pub fn run_script(seed: u64, script: &str) -> String {
+    run_script_checked(seed, script).0
+}
+
+/// [`run_script`], with the control plane's requests that authorization refused (see
+/// [`cluster::ClusterView::system_denials`]).
+pub fn run_script_checked(seed: u64, script: &str) -> (String, Vec<String>) {
     let mut c = sandbox::default_cluster(seed);
-    script::run(&mut c, script, &|_| None)
+    let out = script::run(&mut c, script, &|_| None);
+    let denials = c.view().system_denials().to_vec();
+    (out, denials)
 }
 
 

@@ -67,6 +67,9 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("configmap_secret"),
     scenario!("configmap_missing"),
     scenario!("configmap_errors"),
+    scenario!("rbac_read_only"),
+    scenario!("rbac_errors"),
+    scenario!("kubectl_set_env"),
 ];
 
 /// Reads the `# seed: N` header.
@@ -80,6 +83,12 @@ pub fn seed_of(script: &str) -> u64 {
 /// Runs a scenario and returns its transcript.
 pub fn run(script: &str) -> String {
     crate::run_script(seed_of(script), script)
+}
+
+/// Runs a scenario: its transcript, and the requests of control-plane components that
+/// authorization refused (the bootstrap RBAC policy must allow every one).
+pub fn run_checked(script: &str) -> (String, Vec<String>) {
+    crate::run_script_checked(seed_of(script), script)
 }
 
 /// A readable first difference between two transcripts.

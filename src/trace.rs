@@ -40,6 +40,8 @@ pub enum Actor {
     TtlAfterFinishedController,
     /// The root CA publisher (`root-ca-cert-publisher`): `kube-root-ca.crt` in every namespace.
     RootCaCertPublisher,
+    /// The ServiceAccount controller (`serviceaccount-controller`): `default` in every namespace.
+    ServiceAccountController,
     /// The StatefulSet controller (`statefulset-controller`).
     StatefulSetController,
     /// The PersistentVolume controller (`persistentvolume-binder-controller`).
@@ -91,6 +93,7 @@ impl Actor {
             Actor::CronJobController => "cronjob-controller".into(),
             Actor::TtlAfterFinishedController => "ttl-after-finished-controller".into(),
             Actor::RootCaCertPublisher => "root-ca-cert-publisher".into(),
+            Actor::ServiceAccountController => "serviceaccount-controller".into(),
             Actor::StatefulSetController => "statefulset-controller".into(),
             Actor::PersistentVolumeController => "persistentvolume-binder-controller".into(),
             Actor::StorageProvisioner => "storage-provisioner".into(),
@@ -118,8 +121,10 @@ pub enum MessageKind {
     /// An HTTP request to kube-apiserver: the method, the URI as sent (path and query) and the
     /// server's parse of it.
     Request { method: Method, uri: String, info: Box<RequestInfo> },
-    /// The HTTP response to a request; `code` is the status code.
-    Response { code: u16, reason: String },
+    /// The HTTP response to a request; `code` is the status code. `authz` is kube-apiserver's
+    /// authorization of the request (the decision and the authorizer's reason), shared with the
+    /// server's decision cache; None when the request never reached the authorizers.
+    Response { code: u16, reason: String, authz: Option<std::rc::Rc<crate::apiserver::authorizer::Authorized>> },
     /// An etcd transaction written by the apiserver's storage layer (`PUT` or `DELETE`).
     EtcdTxn { op: &'static str, key: String, revision: i64 },
     /// A watch event delivered by kube-apiserver to a watching component.
@@ -280,7 +285,7 @@ impl sim::Message<Actor, MessageKind> {
     pub fn line(&self) -> String {
         let detail = match &self.kind {
             MessageKind::Request { method, uri, .. } => format!("{} {}", method, uri),
-            MessageKind::Response { code, reason } => {
+            MessageKind::Response { code, reason, .. } => {
                 if reason.is_empty() {
                     format!("{}", code)
                 } else {

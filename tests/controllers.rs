@@ -21,11 +21,13 @@ fn bare() -> Cluster {
     Cluster::bare(7, ClusterConfig::default())
 }
 
-/// The ConfigMap `kube-root-ca.crt` the root CA publisher would have written in `default`:
-/// every Pod's `kube-api-access-*` volume needs it before the kubelet can start the Pod.
+/// The ConfigMap `kube-root-ca.crt` the root CA publisher would have written in `default`, and
+/// the ServiceAccount `default` of the ServiceAccount controller: every Pod's `kube-api-access-*`
+/// volume needs both (the CA, and a token for the account) before the kubelet can start the Pod.
 fn seed_root_ca(c: &mut Cluster) {
     let pem = kubesim::controllers::rootcacertpublisher::root_ca_pem();
     seed(c, "/api/v1/namespaces/default/configmaps", json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "kube-root-ca.crt"}, "data": {"ca.crt": pem}}));
+    seed(c, "/api/v1/namespaces/default/serviceaccounts", json!({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "default"}}));
 }
 
 /// Writes an object as an administrator would (kubectl's identity, not a component's).
@@ -240,8 +242,11 @@ fn kubelet_registers_and_runs_a_bound_pod() {
     assert_requests(
         got,
         &[
-            // status manager: Pending with PodReadyToStartContainers=False, then the sandbox's IP
+            // status manager: Pending with PodReadyToStartContainers=False
             "PATCH /api/v1/namespaces/default/pods/web/status",
+            // the token manager: the kube-api-access volume's token, bound to the Pod
+            "POST /api/v1/namespaces/default/serviceaccounts/default/token",
+            // the sandbox's IP
             "PATCH /api/v1/namespaces/default/pods/web/status",
             // Pulling, Pulled, Created, Started
             "POST /api/v1/namespaces/default/events",

@@ -33,7 +33,7 @@ const NOT_RUN: &[(&str, &str)] = &[
     ("kubectl rollout status", "real kubectl watches until the rollout ends, which on a frozen clock needs the test to advance time; tests/serve_kubectl.rs does that"),
     ("kubectl help", "console help is kubesim's own page text"),
     ("kubectl explain", "compared in tests/serve_explain.rs"),
-    ("kubectl edit", "real kubectl opens an editor; kubesim's console does not run edit yet and says so"),
+    ("kubectl edit", "real kubectl opens an editor; kubesim's kubectl edit takes the edited object as its input (the page opens it in its editor); src/kubectl/edit.rs tests it"),
 ];
 
 /// `get -w`: real kubectl watches until killed; the emulation prints what arrives while it runs
@@ -47,6 +47,7 @@ const ACCEPTED: &[(&str, &str, &str, &str)] = &[
     ("v1.32", "kubectl describe pod", "ConfigMapOptional:", "kubectl v1.32 prints a projected volume's ConfigMapOptional; v1.34 prints Optional"),
     ("v1.32", "kubectl describe ds", "Selector:", "kubectl v1.32's DaemonSet describer has no Namespace line; v1.34's has"),
     ("v1.32", "kubectl ", "Error: unknown", "kubectl v1.32 lets cobra print `Error:`; v1.34 prints kubectl's lowercase `error:`"),
+    ("v1.32", "kubectl create clusterrolebinding", "\"command failed\" err=\"required flag(s)", "kubectl v1.32 reports a missing required flag through klog; v1.37 prints `error: required flag(s) \"clusterrole\" not set`, as kubesim does"),
     ("v1.32", "kubectl run", "\"command failed\" err=\"required flag(s)", "kubectl v1.32 reports a missing required flag through klog (`E… run.go:72] \"command failed\" err=…`); v1.37 prints `error: required flag(s) \"image\" not set`, as kubesim does"),
     ("v1.32", "kubectl run", "creationTimestamp: null", "kubectl v1.32 prints `creationTimestamp: null` for an object not yet created; since kubernetes PR 130989 (v1.33) a zero creationTimestamp is omitted, as v1.37 shows"),
     ("v1.37", "kubectl describe", "| kubelet | spec.", "kubectl v1.37 prefixes an Event's message with its fieldPath (spec.containers{…} or spec.initContainers{…}) in describe; v1.34 does not"),

@@ -22,6 +22,15 @@ pub fn encode(b: &[u8]) -> String {
     s
 }
 
+/// base64url without padding (Go's `RawURLEncoding`): the parts of a JWT.
+pub fn encode_url(b: &[u8]) -> String {
+    encode(b).trim_end_matches('=').chars().map(|c| match c {
+        '+' => '-',
+        '/' => '_',
+        c => c,
+    }).collect()
+}
+
 /// The decoded text of a base64 value, bytes that are not UTF-8 replaced (what a shell prints).
 pub fn decode_lossy(s: &str) -> String {
     String::from_utf8_lossy(&decode(s).unwrap_or_default()).into_owned()

@@ -29,6 +29,7 @@
 //! the pod-level-resources defaults (`defaultPodRequests`/`defaultPodLimits`, feature
 //! PodLevelResources) are not modelled; quantities are kept as written.
 
+use super::meta;
 use serde_json::{json, Map, Value};
 
 /// `v1.DefaultTerminationGracePeriodSeconds`.
@@ -789,7 +790,7 @@ pub fn set_object_defaults_endpoint_slice(obj: &mut Value) {
 ///   a user-supplied value (that rejection is not modelled here).
 /// - DefaultTolerationSeconds: `node.kubernetes.io/not-ready` and `.../unreachable` NoExecute
 ///   tolerations with `tolerationSeconds: 300`, unless the pod already tolerates them.
-pub fn admit_pod(pod: &mut Value, volume_suffix: &str) {
+pub fn admit_pod(pod: &mut Value, volume_suffix: &str, service_account: Option<&Value>) {
     let Some(root) = pod.as_object_mut() else {
         return;
     };
@@ -802,13 +803,13 @@ pub fn admit_pod(pod: &mut Value, volume_suffix: &str) {
         return;
     };
     if !is_mirror {
-        admit_service_account(spec, volume_suffix);
+        admit_service_account(spec, volume_suffix, service_account);
     }
     admit_priority(spec);
     admit_default_toleration_seconds(spec);
 }
 
-fn admit_service_account(spec: &mut Map<String, Value>, volume_suffix: &str) {
+fn admit_service_account(spec: &mut Map<String, Value>, volume_suffix: &str, service_account: Option<&Value>) {
     // v1 -> internal conversion: the deprecated serviceAccount fills an empty serviceAccountName.
     if str_unset(spec, "serviceAccountName") {
         let deprecated = spec
@@ -830,12 +831,25 @@ fn admit_service_account(spec: &mut Map<String, Value>, volume_suffix: &str) {
         .unwrap_or(json!("default"));
     spec.insert("serviceAccount".into(), sa);
 
-    // shouldAutomount: the pod's own setting wins; the default ServiceAccount does not opt out.
-    if spec
+    // imagePullSecrets: a Pod that lists none gets its ServiceAccount's
+    let sa_pull_secrets = service_account
+        .map(|sa| meta::get_array(sa, &["imagePullSecrets"]).to_vec())
+        .unwrap_or_default();
+    if ptr_unset(spec, "imagePullSecrets") && !sa_pull_secrets.is_empty() {
+        let refs: Vec<Value> = sa_pull_secrets
+            .iter()
+            .map(|r| json!({"name": meta::get_str(r, &["name"])}))
+            .collect();
+        spec.insert("imagePullSecrets".into(), Value::Array(refs));
+    }
+
+    // shouldAutomount: the pod's own setting wins, then the ServiceAccount's, else true.
+    let automount = spec
         .get("automountServiceAccountToken")
         .and_then(Value::as_bool)
-        == Some(false)
-    {
+        .or_else(|| service_account.and_then(|sa| sa.get("automountServiceAccountToken")).and_then(Value::as_bool))
+        .unwrap_or(true);
+    if !automount {
         return;
     }
 
@@ -961,6 +975,25 @@ fn admit_default_toleration_seconds(spec: &mut Map<String, Value>) {
                 "effect": "NoExecute",
                 "tolerationSeconds": DEFAULT_TOLERATION_SECONDS,
             }));
+        }
+    }
+}
+
+/// rbac/v1 `SetDefaults_RoleBinding` / `SetDefaults_ClusterRoleBinding` and
+/// `SetDefaults_Subject`: the roleRef's group, and a User's or Group's subject group.
+pub fn set_object_defaults_rbac_binding(obj: &mut Value) {
+    const GROUP: &str = "rbac.authorization.k8s.io";
+    if meta::get_str(obj, &["roleRef", "apiGroup"]).is_empty() {
+        if let Some(r) = obj.get_mut("roleRef").and_then(Value::as_object_mut) {
+            r.insert("apiGroup".into(), json!(GROUP));
+        }
+    }
+    if let Some(subjects) = obj.get_mut("subjects").and_then(Value::as_array_mut) {
+        for s in subjects.iter_mut().filter_map(Value::as_object_mut) {
+            let kind = s.get("kind").and_then(Value::as_str).unwrap_or("");
+            if (kind == "User" || kind == "Group") && s.get("apiGroup").and_then(Value::as_str).unwrap_or("").is_empty() {
+                s.insert("apiGroup".into(), json!(GROUP));
+            }
         }
     }
 }
@@ -1225,7 +1258,7 @@ mod tests {
             "spec": {"containers": [{"name": "web", "image": "nginx"}], "initContainers": [{"name": "init", "image": "busybox"}]}
         });
         set_object_defaults_pod(&mut p);
-        admit_pod(&mut p, "x8k2q");
+        admit_pod(&mut p, "x8k2q", None);
         let s = &p["spec"];
         let mount = json!({"name": "kube-api-access-x8k2q", "readOnly": true, "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount"});
         let cases: Vec<(&str, &Value, Value)> = vec![
@@ -1281,7 +1314,7 @@ mod tests {
 
         // Second pass is a no-op (volume reused, mounts present, tolerations present).
         let before = p.clone();
-        admit_pod(&mut p, "zzzzz");
+        admit_pod(&mut p, "zzzzz", None);
         assert_eq!(p, before);
     }
 
@@ -1327,7 +1360,7 @@ mod tests {
         ];
         for c in cases {
             let mut p = json!({"metadata": {"name": "p"}, "spec": c.spec});
-            admit_pod(&mut p, "abcde");
+            admit_pod(&mut p, "abcde", None);
             assert_eq!(
                 p.pointer(c.pointer).cloned().unwrap_or(Value::Null),
                 c.want,
@@ -1371,7 +1404,7 @@ mod tests {
             set_object_defaults_deployment(&mut a);
             let mut b = v.clone();
             set_object_defaults_pod(&mut b);
-            admit_pod(&mut b, "abcde");
+            admit_pod(&mut b, "abcde", None);
             let mut c = v.clone();
             set_object_defaults_namespace(&mut c);
             set_object_defaults_node(&mut c);

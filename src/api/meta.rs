@@ -34,6 +34,10 @@ pub enum Resource {
     ConfigMaps,
     Secrets,
     ServiceAccounts,
+    Roles,
+    ClusterRoles,
+    RoleBindings,
+    ClusterRoleBindings,
 }
 
 impl Resource {
@@ -142,6 +146,10 @@ pub const RESOURCES: &[ResourceInfo] = &[
     ResourceInfo { id: Resource::ConfigMaps, resource: "configmaps", singular: "configmap", kind: "ConfigMap", group: "", version: "v1", namespaced: true, etcd_prefix: "configmaps", short_names: &["cm"] },
     ResourceInfo { id: Resource::Secrets, resource: "secrets", singular: "secret", kind: "Secret", group: "", version: "v1", namespaced: true, etcd_prefix: "secrets", short_names: &[] },
     ResourceInfo { id: Resource::ServiceAccounts, resource: "serviceaccounts", singular: "serviceaccount", kind: "ServiceAccount", group: "", version: "v1", namespaced: true, etcd_prefix: "serviceaccounts", short_names: &["sa"] },
+    ResourceInfo { id: Resource::Roles, resource: "roles", singular: "role", kind: "Role", group: "rbac.authorization.k8s.io", version: "v1", namespaced: true, etcd_prefix: "roles", short_names: &[] },
+    ResourceInfo { id: Resource::ClusterRoles, resource: "clusterroles", singular: "clusterrole", kind: "ClusterRole", group: "rbac.authorization.k8s.io", version: "v1", namespaced: false, etcd_prefix: "clusterroles", short_names: &[] },
+    ResourceInfo { id: Resource::RoleBindings, resource: "rolebindings", singular: "rolebinding", kind: "RoleBinding", group: "rbac.authorization.k8s.io", version: "v1", namespaced: true, etcd_prefix: "rolebindings", short_names: &[] },
+    ResourceInfo { id: Resource::ClusterRoleBindings, resource: "clusterrolebindings", singular: "clusterrolebinding", kind: "ClusterRoleBinding", group: "rbac.authorization.k8s.io", version: "v1", namespaced: false, etcd_prefix: "clusterrolebindings", short_names: &[] },
     ResourceInfo { id: Resource::EndpointSlices, resource: "endpointslices", singular: "endpointslice", kind: "EndpointSlice", group: "discovery.k8s.io", version: "v1", namespaced: true, etcd_prefix: "endpointslices", short_names: &[] },
 ];
 

@@ -5,8 +5,8 @@
 //!
 //! kubesim implements RFC 7386 merge patch exactly, and strategic merge patch in its most visible
 //! form: lists of objects that carry a merge key (`name` for containers, `type` for conditions, …)
-//! are merged element by element instead of replaced. Directives such as `$patch: delete` and
-//! `$setElementOrder` are not simulated. JSON patch (RFC 6902) is whole: every operation, applied
+//! are merged element by element instead of replaced; an element `{KEY: …, "$patch": "delete"}` removes
+//! the element with that key. Other directives (`$setElementOrder`, `$retainKeys`) are not simulated. JSON patch (RFC 6902) is whole: every operation, applied
 //! in order, all or nothing.
 
 use serde_json::{Map, Value};
@@ -158,6 +158,11 @@ fn smp(target: &mut Value, patch: &Value, field: &str) {
                 {
                     for item in items {
                         let k = item.get(key).cloned();
+                        // `{"name": "X", "$patch": "delete"}`: the element goes
+                        if item.get("$patch").and_then(Value::as_str) == Some("delete") {
+                            existing.retain(|e| e.get(key).cloned() != k);
+                            continue;
+                        }
                         match existing.iter_mut().find(|e| e.get(key).cloned() == k) {
                             Some(e) => smp(e, item, ""),
                             None => existing.push(item.clone()),

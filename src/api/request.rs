@@ -25,9 +25,17 @@ pub struct Identity {
     pub uid: String,
     pub groups: Vec<String>,
     pub user_agent: String,
-    /// The RBAC reason the authorizer would give (audit annotation `authorization.k8s.io/reason`).
-    pub rbac_reason: String,
     pub source_ip: String,
+    /// The `Impersonate-User` and `Impersonate-Group` headers (`kubectl --as`, `--as-group`):
+    /// the user the request is to be made as, if the requester may impersonate them.
+    pub impersonate: Option<Box<Impersonation>>,
+}
+
+/// Whom a request asks to act as.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Impersonation {
+    pub user: String,
+    pub groups: Vec<String>,
 }
 
 /// The HTTP method of a request.

@@ -1275,7 +1275,7 @@ status: {}
             ("configmap", "v1", "ConfigMap", true),
             ("secret", "v1", "Secret", true),
             ("serviceaccount", "v1", "ServiceAccount", true),
-            ("clusterrole not in schema", "rbac.authorization.k8s.io/v1", "ClusterRole", false),
+            ("ingress not in schema", "networking.k8s.io/v1", "Ingress", false),
             ("kind is case-sensitive", "apps/v1", "deployment", false),
         ];
         for (name, api_version, kind, want) in cases {
@@ -1771,8 +1771,8 @@ status: {}
             },
             Case {
                 name: "kinds outside the schema are not checked",
-                api_version: "rbac.authorization.k8s.io/v1",
-                kind: "ClusterRole",
+                api_version: "networking.k8s.io/v1",
+                kind: "Ingress",
                 obj: json!({"whatever": 1}),
                 want: None,
             },
@@ -1899,8 +1899,8 @@ status: {}
             },
             N {
                 name: "unknown kind untouched",
-                api_version: "rbac.authorization.k8s.io/v1",
-                kind: "ClusterRole",
+                api_version: "networking.k8s.io/v1",
+                kind: "Ingress",
                 input: json!({"data": null}),
                 want: json!({"data": null}),
             },

@@ -178,6 +178,7 @@ impl ApiServer {
             "ResourceQuota" => meta::remove(&mut obj, &["status"]).map(|_| ()).unwrap_or(()),
             "PriorityClass" => defaults::set_object_defaults_priority_class(&mut obj),
             "Secret" => defaults::set_object_defaults_secret(&mut obj),
+            "RoleBinding" | "ClusterRoleBinding" => defaults::set_object_defaults_rbac_binding(&mut obj),
             "DaemonSet" => {
                 defaults::set_object_defaults_daemon_set(&mut obj);
                 meta::set(&mut obj, &["metadata", "generation"], json!(1));
@@ -187,9 +188,10 @@ impl ApiServer {
             }
             "Pod" => {
                 defaults::set_object_defaults_pod(&mut obj);
+                let sa = self.admit_service_account(&obj, &admission_name, &t.ri.namespace)?;
                 self.admit_priority(&mut obj, &admission_name)?;
                 let suffix = names::random_string(rng, 5);
-                defaults::admit_pod(&mut obj, &suffix);
+                defaults::admit_pod(&mut obj, &suffix, sa.as_ref());
                 meta::set(&mut obj, &["metadata", "generation"], json!(1));
                 let qos = qos_class(&obj);
                 meta::set(&mut obj, &["status"], json!({"phase": "Pending", "qosClass": qos}));
@@ -227,6 +229,10 @@ impl ApiServer {
             "ConfigMap" => validation::validate_config_map(&obj),
             "Secret" => validation::validate_secret(&obj),
             "ServiceAccount" => validation::validate_service_account(&obj),
+            "Role" => validation::validate_role(&obj),
+            "ClusterRole" => validation::validate_cluster_role(&obj),
+            "RoleBinding" => validation::validate_role_binding(&obj),
+            "ClusterRoleBinding" => validation::validate_cluster_role_binding(&obj),
             "Job" => validation::validate_job(&obj),
             "CronJob" => validation::validate_cron_job(&obj),
             "ControllerRevision" => validation::validate_controller_revision(&obj),
@@ -248,12 +254,39 @@ impl ApiServer {
             return Err(invalid(info, meta::name(&obj), &errs));
         }
         self.check_replicas_limit(info, &obj)?;
+        self.confirm_no_escalation(info, &obj, _who)?;
         if info.namespaced {
             self.admit_resource_quota(info, &obj, &admission_name, changes)?;
         }
         let change = self.store(info, &mut obj, 0)?;
         changes.push(change);
         Ok(Response { code: 201, body: obj })
+    }
+
+    /// The `ServiceAccount` admission plugin's lookup (plugin/pkg/admission/serviceaccount,
+    /// `getServiceAccount`): the Pod's ServiceAccount (`default` when it names none) must exist.
+    /// Upstream retries a missing `default` for about a second while the ServiceAccount
+    /// controller creates it; a kubesim request cannot wait for another component, so a missing
+    /// `default` in an existing namespace is taken as that wait succeeding (an empty account).
+    /// Mirror pods are not looked up. The rest of the plugin is [`defaults::admit_pod`].
+    fn admit_service_account(&self, pod: &Value, admission_name: &str, ns: &str) -> Result<Option<Value>, Response> {
+        if meta::get(pod, &["metadata", "annotations", "kubernetes.io/config.mirror"]).is_some() {
+            return Ok(None);
+        }
+        let name = match (meta::get_str(pod, &["spec", "serviceAccountName"]), meta::get_str(pod, &["spec", "serviceAccount"])) {
+            ("", "") => "default",
+            ("", n) | (n, _) => n,
+        };
+        match self.read(meta::lookup("serviceaccounts").expect("serviceaccounts"), ns, name) {
+            Some((sa, _)) => Ok(Some(sa)),
+            None if name == "default" => Ok(None),
+            None => Err(err(
+                403,
+                "Forbidden",
+                format!("pods \"{}\" is forbidden: error looking up service account {}/{}: serviceaccount \"{}\" not found", admission_name, ns, name, name),
+                Some(json!({"name": admission_name, "kind": "pods"})),
+            )),
+        }
     }
 
     /// The `Priority` admission plugin (create): `spec.priority` and `spec.preemptionPolicy` come

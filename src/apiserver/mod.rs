@@ -27,11 +27,15 @@ use crate::api::request::{EventType, Identity, Method, PatchType, Request, Reque
 
 pub mod apply;
 pub mod audit;
+pub mod authorizer;
 mod binding;
 mod create;
 mod delete;
 pub mod fault;
+mod rbac;
+pub mod review;
 mod service;
+pub mod token;
 mod update;
 mod watch;
 
@@ -115,6 +119,14 @@ pub struct ApiServer {
     pending_proxy: Option<LogProxy>,
     /// Injected API errors waiting for their requests ([`fault`]).
     faults: Vec<fault::ApiFault>,
+    /// The RBAC authorizer's view of the RBAC objects, rebuilt after one of them changes.
+    rbac: Option<Rc<authorizer::rbac::Policy>>,
+    /// Decisions already made under the current policy (the same component asks the same
+    /// question many times); cleared with it.
+    decisions: std::collections::HashMap<u64, Vec<(authorizer::Attributes, Rc<authorizer::Authorized>)>>,
+    /// The first requests of the control plane's own users (`system:…`) that authorization
+    /// refused, as `USER VERB URI` (at most 32): the bootstrap policy must let them all through.
+    system_denials: Vec<String>,
 }
 
 impl Default for ApiServer {
@@ -133,6 +145,8 @@ pub struct Outcome {
     pub watch_registered: bool,
     /// Set for `pods/log`: the call to make to the node's kubelet (the cluster makes it).
     pub proxy: Option<LogProxy>,
+    /// The authorizers' decision on the request (shared with the decision cache).
+    pub authz: Option<Rc<authorizer::Authorized>>,
 }
 
 /// A request resolved to the resource it addresses.
@@ -166,6 +180,21 @@ pub fn status_error(code: u16, reason: &str, message: &str, details: Option<Valu
 
 fn err(code: u16, reason: &str, message: String, details: Option<Value>) -> Response {
     Response { code, body: status_error(code, reason, &message, details) }
+}
+
+/// The authorization filter's 403 (`responsewriters.Forbidden`).
+fn forbidden(attrs: &authorizer::Attributes, reason: &str) -> Response {
+    let mut details = serde_json::Map::new();
+    if !attrs.name.is_empty() {
+        details.insert("name".into(), json!(attrs.name));
+    }
+    if !attrs.api_group.is_empty() {
+        details.insert("group".into(), json!(attrs.api_group));
+    }
+    if !attrs.resource.is_empty() {
+        details.insert("kind".into(), json!(attrs.resource));
+    }
+    err(403, "Forbidden", authorizer::forbidden_message(attrs, reason), Some(Value::Object(details)))
 }
 
 fn not_found(info: &ResourceInfo, name: &str) -> Response {
@@ -226,6 +255,9 @@ impl ApiServer {
             cache: BTreeMap::new(),
             pending_proxy: None,
             faults: Vec::new(),
+            rbac: None,
+            decisions: Default::default(),
+            system_denials: Vec::new(),
         }
     }
 
@@ -263,6 +295,12 @@ impl ApiServer {
     }
 
     /// Requests handled so far.
+    /// Requests of the control plane's own users that authorization refused (see
+    /// `system_denials`): none in a healthy cluster.
+    pub fn system_denials(&self) -> &[String] {
+        &self.system_denials
+    }
+
     pub fn requests_handled(&self) -> u64 {
         self.requests
     }
@@ -343,6 +381,7 @@ impl ApiServer {
         let text = serde_json::to_string(obj).unwrap_or_default();
         match self.etcd.put_if(&key, text, expected_rev) {
             Ok(rev) => {
+                self.rbac_changed(info);
                 meta::set(obj, &["metadata", "resourceVersion"], json!(rev.to_string()));
                 let new = Rc::new(obj.clone());
                 let old = self.cache.insert(key.clone(), (new.clone(), rev)).map(|(v, _)| v);
@@ -368,11 +407,105 @@ impl ApiServer {
         let key = info.etcd_key(meta::namespace(obj), meta::name(obj));
         match self.etcd.delete_if(&key, rev) {
             Ok(r) => {
+                self.rbac_changed(info);
                 let old = self.cache.remove(&key).map(|(v, _)| v);
                 Ok(Change { op: "DELETE", key, revision: r, resource: info, old, new: None })
             }
             Err(_) => Err(conflict(info, meta::name(obj))),
         }
+    }
+
+    /// `WithImpersonation`: a request with `Impersonate-*` headers is made as that user if its
+    /// requester may `impersonate` the user (or service account) and each group; the user gets
+    /// `system:authenticated` (a service account also its two groups). Returns the identity to
+    /// act as (None: no impersonation), or the attributes and decision of the first denial.
+    fn impersonate(&mut self, who: &Identity) -> Result<Option<Identity>, (authorizer::Attributes, Rc<authorizer::Authorized>)> {
+        let Some(imp) = &who.impersonate else { return Ok(None) };
+        let ask = |resource: &str, namespace: &str, name: &str| authorizer::Attributes {
+            user: who.username.clone(),
+            groups: who.groups.clone(),
+            verb: "impersonate".into(),
+            namespace: namespace.into(),
+            resource: resource.into(),
+            name: name.into(),
+            resource_request: true,
+            ..authorizer::Attributes::default()
+        };
+        let sa = imp.user.strip_prefix("system:serviceaccount:").and_then(|r| r.split_once(':'));
+        let mut checks = vec![match sa {
+            Some((ns, name)) => ask("serviceaccounts", ns, name),
+            None => ask("users", "", &imp.user),
+        }];
+        checks.extend(imp.groups.iter().map(|g| ask("groups", "", g)));
+        for a in checks {
+            let d = self.authorize(&a);
+            if !d.allowed() {
+                return Err((a, d));
+            }
+        }
+        let mut groups = imp.groups.clone();
+        if let (Some((ns, _)), true) = (sa, imp.groups.is_empty()) {
+            groups = vec!["system:serviceaccounts".into(), format!("system:serviceaccounts:{}", ns)];
+        }
+        let anonymous = imp.user == "system:anonymous";
+        let marker = if anonymous { "system:unauthenticated" } else { "system:authenticated" };
+        if !groups.iter().any(|g| g == "system:authenticated" || g == "system:unauthenticated") {
+            groups.push(marker.into());
+        }
+        Ok(Some(Identity { username: imp.user.clone(), uid: String::new(), groups, user_agent: who.user_agent.clone(), source_ip: who.source_ip.clone(), impersonate: None }))
+    }
+
+    /// An RBAC object was written or removed: the authorizer's view is rebuilt on next use.
+    fn rbac_changed(&mut self, info: &ResourceInfo) {
+        if info.group == authorizer::rbac::GROUP {
+            self.rbac = None;
+            self.decisions.clear();
+        }
+    }
+
+    /// The RBAC authorizer's view of the RBAC objects (built from the watch cache when stale).
+    pub fn rbac_policy(&mut self) -> Rc<authorizer::rbac::Policy> {
+        if let Some(p) = &self.rbac {
+            return p.clone();
+        }
+        let objs: Vec<Rc<Value>> = ["clusterroles", "roles", "clusterrolebindings", "rolebindings"]
+            .iter()
+            .filter_map(|r| meta::by_resource(authorizer::rbac::GROUP, r))
+            .flat_map(|info| self.list_shared(&info.etcd_collection_prefix("")).cloned().collect::<Vec<_>>())
+            .collect();
+        let p = Rc::new(authorizer::rbac::Policy::from_objects(objs.iter().map(|o| o.as_ref())));
+        self.rbac = Some(p.clone());
+        p
+    }
+
+    /// The authorizer chain's decision on a request ([`authorizer::authorize`]), remembered
+    /// until the policy changes.
+    pub fn authorize(&mut self, attrs: &authorizer::Attributes) -> Rc<authorizer::Authorized> {
+        let h = attrs.cache_key();
+        if let Some(d) = self.decisions.get(&h).and_then(|b| b.iter().find(|(a, _)| a == attrs)) {
+            return d.1.clone();
+        }
+        self.decide(h, attrs.clone())
+    }
+
+    /// [`ApiServer::authorize`] for a parsed request, with no allocation when the question was
+    /// asked before (the usual case: components repeat their requests).
+    fn authorize_request(&mut self, ri: &RequestInfo, user: &Identity) -> Rc<authorizer::Authorized> {
+        let h = authorizer::Attributes::request_cache_key(ri, &user.username, &user.groups);
+        if let Some(d) = self.decisions.get(&h).and_then(|b| b.iter().find(|(a, _)| a.is_request(ri, &user.username, &user.groups))) {
+            return d.1.clone();
+        }
+        self.decide(h, authorizer::Attributes::of_request(ri, &user.username, &user.groups))
+    }
+
+    fn decide(&mut self, h: u64, attrs: authorizer::Attributes) -> Rc<authorizer::Authorized> {
+        let policy = self.rbac_policy();
+        let d = Rc::new(authorizer::Authorized { user: attrs.user.clone(), ..authorizer::authorize(&attrs, &policy) });
+        if self.decisions.len() >= 4096 {
+            self.decisions.clear();
+        }
+        self.decisions.entry(h).or_default().push((attrs, d.clone()));
+        d
     }
 
     /// Handles one request at virtual time `now_ms` on behalf of `who`. Returns the response, the
@@ -383,23 +516,44 @@ impl ApiServer {
         let mut changes = Vec::new();
         let mut watch_registered = false;
         let target = self.resolve(ri);
+        // the impersonation filter, then authorization as the impersonated user
+        let (acting, impersonation_denied) = match self.impersonate(who) {
+            Ok(acting) => (acting, None),
+            Err((a, d)) => (None, Some(forbidden(&a, &d.reason)).map(|r| (r, d))),
+        };
+        let user = acting.as_ref().unwrap_or(who);
+        let authz = match &impersonation_denied {
+            Some((_, d)) => d.clone(),
+            None => self.authorize_request(ri, user),
+        };
+        let attrs = || authorizer::Attributes::of_request(ri, &user.username, &user.groups);
         let response = match &target {
+            _ if impersonation_denied.is_some() => impersonation_denied.as_ref().map(|(r, _)| r.clone()).unwrap_or_else(|| forbidden(&attrs(), "")),
+            _ if !authz.allowed() => {
+                if who.username.starts_with("system:") && self.system_denials.len() < 32 {
+                    self.system_denials.push(format!("{} {} {}", who.username, ri.verb, req.path));
+                }
+                forbidden(&attrs(), &authz.reason)
+            }
+            Err(_) if ri.is_resource_request && req.method == Method::Post && review::REVIEWS.iter().any(|(g, r, ..)| *g == ri.api_group && *r == ri.resource) => {
+                self.review(&ri.resource, req.body.as_ref(), &ri.namespace, user, now_ms).unwrap_or_else(|r| r)
+            }
             Err(r) => r.clone(),
             Ok(t) => {
                 let size = req.body.as_ref().map(|b| serde_json::to_string(b).map(|s| s.len()).unwrap_or(0)).unwrap_or(0);
                 if size > self.limits.max_body_bytes {
                     err(413, "RequestEntityTooLarge", "Request entity too large: limit is 3145728".into(), None)
                 } else {
-                    match self.dispatch(req, t, who, now_ms, rng, &mut changes, &mut watch_registered) {
+                    match self.dispatch(req, t, user, now_ms, rng, &mut changes, &mut watch_registered) {
                         Ok(r) => r,
                         Err(r) => r,
                     }
                 }
             }
         };
-        self.record_audit(req, ri, target.as_ref().ok(), who, &response, now_ms, audit_id, self.requests);
+        self.record_audit(req, ri, target.as_ref().ok(), who, acting.as_ref(), &authz, &response, now_ms, audit_id, self.requests);
         let deliveries = self.fan_out(&changes);
-        Outcome { response, changes, deliveries, watch_registered, proxy: self.pending_proxy.take() }
+        Outcome { response, changes, deliveries, watch_registered, proxy: self.pending_proxy.take(), authz: Some(authz) }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -439,8 +593,14 @@ impl ApiServer {
             }
             (Method::Post, true, _) => self.create(req, t, who, now_ms, rng, changes),
             (Method::Post, false, "binding") => self.bind(req, t, now_ms, changes),
+            (Method::Post, false, "token") if info.resource == "serviceaccounts" => self.create_token(req, t, now_ms, rng),
             (Method::Put, false, sub) => {
                 let body = req.body.clone().ok_or_else(|| bad_request("the body of the request was in an unknown format".into()))?;
+                if info.group == authorizer::rbac::GROUP && sub.is_empty() {
+                    let mut checked = body.clone();
+                    meta::set(&mut checked, &["metadata", "namespace"], json!(t.ri.namespace));
+                    self.confirm_no_escalation(info, &checked, who)?;
+                }
                 self.update(t, sub, body, true, now_ms, rng, changes)
             }
             (Method::Patch, false, sub) if req.patch_type == PatchType::Apply => self.server_side_apply(req, t, sub, who, now_ms, rng, changes),

@@ -80,6 +80,7 @@ impl ApiServer {
                 "StorageClass" => defaults::set_object_defaults_storage_class(&mut new),
                 "PriorityClass" => defaults::set_object_defaults_priority_class(&mut new),
                 "Secret" => defaults::set_object_defaults_secret(&mut new),
+                "RoleBinding" | "ClusterRoleBinding" => defaults::set_object_defaults_rbac_binding(&mut new),
                 "CronJob" => defaults::set_object_defaults_cron_job(&mut new),
                 "DaemonSet" => {
                     defaults::set_object_defaults_daemon_set(&mut new);
@@ -127,6 +128,10 @@ impl ApiServer {
                 "ConfigMap" => validation::validate_config_map_update(&new, &old),
                 "Secret" => validation::validate_secret_update(&new, &old),
                 "ServiceAccount" => validation::validate_service_account_update(&new, &old),
+                "Role" => validation::validate_role(&new),
+                "ClusterRole" => validation::validate_cluster_role(&new),
+                "RoleBinding" => validation::validate_binding_update(&new, &old, true),
+                "ClusterRoleBinding" => validation::validate_binding_update(&new, &old, false),
                 "Job" => validation::validate_job_update(&new, &old),
                 "CronJob" => validation::validate_cron_job_update(&new, &old),
                 "Pod" => validation::validate_pod_update(&new, &old),

@@ -187,6 +187,10 @@ struct Delivery {
 struct Slot {
     actor: Actor,
     identity: Identity,
+    /// The client its informers list and watch with: kube-controller-manager's controllers share
+    /// its informer factory, whose client is the process's own (`…/shared-informers`); others
+    /// use their own identity.
+    informer_identity: Option<Identity>,
     component: Option<Box<dyn Hosted>>,
     /// The slot of the process's leader elector whose leadership starts this component
     /// (kube-controller-manager's controllers), if any.
@@ -223,6 +227,8 @@ pub struct Ctx<'a, T> {
     /// This component's node is cut off from the control plane (`sim node partition`): its
     /// requests fail before reaching kube-apiserver.
     cut_off: bool,
+    /// The client of the component's informers (see `Slot::informer_identity`).
+    informer_identity: &'a Identity,
     _timer: PhantomData<fn(T)>,
 }
 
@@ -239,6 +245,7 @@ impl Ctx<'_, AnyTimer> {
             me: self.me,
             actor: self.actor,
             identity: self.identity,
+            informer_identity: self.informer_identity,
             cause: self.cause,
             foreground: &mut *self.foreground,
             informers: &mut *self.informers,
@@ -338,7 +345,8 @@ impl<'a, T: fmt::Display + 'static> Ctx<'a, T> {
         let list_path = if q.is_empty() { base.clone() } else { format!("{}?{}", base, q.join("&")) };
         // the reflector retries a failed LIST with back-off (800 ms doubling, at most 30 s) before
         // it watches: an informer never starts from a list it did not get
-        let mut resp = self.request(Method::Get, &list_path, None);
+        let informer = self.informer_identity;
+        let mut resp = self.request_as(informer, Request::get(&list_path));
         let mut wait = REFLECTOR_BACKOFF_MS;
         for _ in 0..REFLECTOR_MAX_RELISTS {
             if resp.ok() {
@@ -346,7 +354,7 @@ impl<'a, T: fmt::Display + 'static> Ctx<'a, T> {
             }
             self.now += wait;
             wait = (wait * 2).min(REFLECTOR_BACKOFF_MAX_MS);
-            resp = self.request(Method::Get, &list_path, None);
+            resp = self.request_as(informer, Request::get(&list_path));
         }
         let items = resp.body.get("items").and_then(|i| i.as_array()).cloned().unwrap_or_default();
         let rv = meta::get_str(&resp.body, &["metadata", "resourceVersion"]).to_string();
@@ -355,7 +363,9 @@ impl<'a, T: fmt::Display + 'static> Ctx<'a, T> {
         wq.push("allowWatchBookmarks=true".into());
         wq.push(format!("resourceVersion={}", rv));
         wq.push("watch=true".into());
-        self.request(Method::Get, &format!("{}?{}", base, wq.join("&")), None);
+        if !self.request_as(informer, Request::get(format!("{}?{}", base, wq.join("&")))).ok() {
+            return items;
+        }
         self.api.add_watcher(Watcher {
             subscriber: self.me,
             resource: info.resource,
@@ -497,7 +507,7 @@ fn send_batch(
             let req_id = trace.push(t0, actor.clone(), Actor::ApiServer, MessageKind::Request { method: req.method, uri: req.path.clone(), info: info.clone() }, cause);
             tries += 1;
             if resp.code == 429 && tries <= CLIENT_MAX_RETRIES {
-                trace.push(t0 + timing.api_rtt_ms, Actor::ApiServer, actor.clone(), MessageKind::Response { code: 429, reason: resp.reason().to_string() }, Some(req_id));
+                trace.push(t0 + timing.api_rtt_ms, Actor::ApiServer, actor.clone(), MessageKind::Response { code: 429, reason: resp.reason().to_string(), authz: None }, Some(req_id));
                 t0 += timing.api_rtt_ms + crate::apiserver::fault::RETRY_AFTER_SECONDS * 1000;
                 continue;
             }
@@ -527,15 +537,15 @@ fn send_batch(
     let t1 = t0 + timing.api_rtt_ms;
     let mut out = Vec::with_capacity(n);
     for (_, resp, req_id) in &failed {
-        trace.push(t1, Actor::ApiServer, actor.clone(), MessageKind::Response { code: resp.code, reason: resp.reason().to_string() }, Some(*req_id));
+        trace.push(t1, Actor::ApiServer, actor.clone(), MessageKind::Response { code: resp.code, reason: resp.reason().to_string(), authz: None }, Some(*req_id));
     }
     for (outcome, req_id) in handled {
-        let Outcome { response, deliveries, proxy, .. } = outcome;
+        let Outcome { response, deliveries, proxy, authz, .. } = outcome;
         trace.push(
             t1,
             Actor::ApiServer,
             actor.clone(),
-            MessageKind::Response { code: response.code, reason: if response.ok() { String::new() } else { response.reason().to_string() } },
+            MessageKind::Response { code: response.code, reason: if response.ok() { String::new() } else { response.reason().to_string() }, authz },
             Some(req_id),
         );
         for (sub, d) in deliveries {
@@ -661,6 +671,9 @@ pub struct Cluster {
     /// (its busy report; a few distinct entries, so a list). None otherwise, so the hot path
     /// pays nothing.
     busy: Option<Vec<(usize, String, u64)>>,
+    /// kubectl's `--as`/`--as-group` for the command being run: the `Impersonate-*` headers its
+    /// requests carry ([`Cluster::set_client_impersonation`]).
+    client_impersonation: Option<crate::api::request::Impersonation>,
 }
 
 /// The subscriber number of kubectl's watch: not a component, so its deliveries go to
@@ -674,8 +687,8 @@ pub fn kubectl_identity() -> Identity {
         uid: String::new(),
         groups: vec!["kubeadm:cluster-admins".into(), "system:authenticated".into()],
         user_agent: format!("kubectl/{} (linux/amd64) kubernetes/{}", crate::KUBE_VERSION, crate::KUBE_COMMIT),
-        rbac_reason: "RBAC: allowed by ClusterRoleBinding \"kubeadm:cluster-admins\" of ClusterRole \"cluster-admin\" to Group \"kubeadm:cluster-admins\"".into(),
         source_ip: "192.168.49.1".into(),
+        impersonate: None,
     }
 }
 
@@ -710,6 +723,7 @@ impl Cluster {
             signals: Vec::new(),
             partitioned: std::collections::BTreeMap::new(),
             busy: None,
+            client_impersonation: None,
         };
         // kube-apiserver's bootstrap controller creates the system namespaces.
         let apiserver_id = Identity {
@@ -717,8 +731,8 @@ impl Cluster {
             uid: String::new(),
             groups: vec!["system:authenticated".into(), "system:masters".into()],
             user_agent: format!("kube-apiserver/{} (linux/amd64) kubernetes/{}", crate::KUBE_VERSION, crate::KUBE_COMMIT),
-            rbac_reason: String::new(),
             source_ip: "::1".into(),
+            impersonate: None,
         };
         let mut bootstrap: Vec<(&str, Value)> = ["default", "kube-system", "kube-public", "kube-node-lease"]
             .iter()
@@ -732,17 +746,26 @@ impl Cluster {
         }
         // the default StorageClass, as minikube's storage addon creates it
         bootstrap.push(("/apis/storage.k8s.io/v1/storageclasses", crate::provisioner::default_storage_class()));
-        for (path, body) in bootstrap {
+        let post = |c: &mut Cluster, path: &str, body: Value| {
             let req = Request::new(Method::Post, path, Some(body));
             let info = RequestInfo::parse(req.method, &req.path);
             c.api.handle(&req, &info, &apiserver_id, 0, &mut c.rng);
+        };
+        for (path, body) in bootstrap {
+            post(&mut c, path, body);
+        }
+        // the RBAC policy (the `rbac/bootstrap-roles` hook, then kubeadm's and minikube's bindings)
+        c.api.ensure_bootstrap_policy(&mut c.rng);
+        // the distribution's kube-system ServiceAccounts (kube-proxy's DaemonSet, minikube's storage-provisioner)
+        for n in crate::apiserver::authorizer::bootstrappolicy::SYSTEM_SERVICE_ACCOUNTS {
+            post(&mut c, "/api/v1/namespaces/kube-system/serviceaccounts", json!({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": n}}));
         }
         c.api.clear_audit();
         c
     }
 
     pub fn add_component<C: Component>(&mut self, comp: C) -> usize {
-        let slot = Slot { actor: Component::actor(&comp), identity: comp.identity(), component: Some(Box::new(comp)), gate: None, started: true };
+        let slot = Slot { actor: Component::actor(&comp), identity: comp.identity(), informer_identity: None, component: Some(Box::new(comp)), gate: None, started: true };
         self.components.push(slot);
         let idx = self.components.len() - 1;
         self.with_component(idx, None, |comp, ctx| comp.start_erased(ctx));
@@ -754,8 +777,10 @@ impl Cluster {
     /// first (not started), then the leader, which starts at once. Returns the leader's slot.
     pub fn add_process<C: Component>(&mut self, leader: C, members: Vec<Box<dyn Hosted>>) -> usize {
         let leader_idx = self.components.len() + members.len();
+        let mut shared = Component::identity(&leader);
+        shared.user_agent = format!("{}/shared-informers", shared.user_agent.rsplit_once('/').map(|(a, _)| a).unwrap_or(&shared.user_agent));
         for m in members {
-            self.components.push(Slot { actor: m.actor(), identity: m.identity(), component: Some(m), gate: Some(leader_idx), started: false });
+            self.components.push(Slot { actor: m.actor(), identity: m.identity(), informer_identity: Some(shared.clone()), component: Some(m), gate: Some(leader_idx), started: false });
         }
         self.add_component(leader)
     }
@@ -779,6 +804,7 @@ impl Cluster {
             me: idx,
             actor: &slot.actor,
             identity: &slot.identity,
+            informer_identity: slot.informer_identity.as_ref().unwrap_or(&slot.identity),
             cause,
             foreground: &mut self.foreground,
             informers: &mut self.informers,
@@ -908,7 +934,20 @@ impl Cluster {
     }
 
     /// A request from outside the simulated components (kubectl). Advances the clock by one round trip.
+    /// kubectl's `--as USER [--as-group G]…` for the requests that follow (None: none).
+    pub fn set_client_impersonation(&mut self, imp: Option<crate::api::request::Impersonation>) {
+        self.client_impersonation = imp;
+    }
+
     pub fn client_request(&mut self, identity: &Identity, req: Request) -> Response {
+        let with_headers;
+        let identity = match (&self.client_impersonation, &identity.impersonate) {
+            (Some(imp), None) => {
+                with_headers = Identity { impersonate: Some(Box::new(imp.clone())), ..identity.clone() };
+                &with_headers
+            }
+            _ => identity,
+        };
         let mut now = self.now;
         let (mut resp, id, proxy) = send(&mut self.api, &mut self.trace, &mut self.queue, &self.config.timing, &mut self.rng, &mut now, &Actor::Kubectl, identity, req, None, &mut self.foreground);
         self.now = now;
@@ -941,7 +980,7 @@ impl Cluster {
             .and_then(|c| c.container_logs(&p.namespace, &p.pod, &p.container, p.previous, self.now))
             .unwrap_or_else(|| Err(format!("Get \"https://{}:10250/containerLogs/{}/{}/{}\": dial tcp: lookup {}: no such host", p.node, p.namespace, p.pod, p.container, p.node)));
         let code = if answer.is_ok() { 200 } else { 400 };
-        self.trace.push(at, kubelet, Actor::ApiServer, MessageKind::Response { code, reason: if code == 200 { String::new() } else { "BadRequest".into() } }, Some(req_id));
+        self.trace.push(at, kubelet, Actor::ApiServer, MessageKind::Response { code, reason: if code == 200 { String::new() } else { "BadRequest".into() }, authz: None }, Some(req_id));
         match answer {
             Ok(text) => Response { code: 200, body: Value::String(text) },
             Err(msg) => Response { code: 400, body: json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure", "message": msg, "reason": "BadRequest", "code": 400}) },

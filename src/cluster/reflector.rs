@@ -162,7 +162,7 @@ impl Cluster {
     /// time never goes back).
     fn trace_response(&mut self, actor: &Actor, code: u16, reason: &str, cause: MsgId) {
         self.now += self.config.timing.api_rtt_ms;
-        self.trace.push(self.now, Actor::ApiServer, actor.clone(), MessageKind::Response { code, reason: reason.to_string() }, Some(cause));
+        self.trace.push(self.now, Actor::ApiServer, actor.clone(), MessageKind::Response { code, reason: reason.to_string(), authz: None }, Some(cause));
     }
 
     fn deliver(&mut self, idx: usize, info: &'static meta::ResourceInfo, event_type: EventType, object: Rc<Value>, cause: MsgId) {

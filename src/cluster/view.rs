@@ -83,6 +83,11 @@ impl<'a> ClusterView<'a> {
         self.c.api.audit_log()
     }
 
+    /// Requests of control-plane components that authorization refused (`USER VERB URI`).
+    pub fn system_denials(&self) -> &[String] {
+        self.c.api.system_denials()
+    }
+
     /// Audit events recorded since the cluster started, including those no longer kept.
     pub fn audit_total(&self) -> u64 {
         self.c.api.audit_total()

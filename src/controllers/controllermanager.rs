@@ -77,8 +77,8 @@ impl Component for ControllerManager {
             groups: vec!["system:authenticated".into()],
             // its Events go out with this agent; the Lease requests add `/leader-election`
             user_agent: format!("kube-controller-manager/{} (linux/amd64) kubernetes/{}/kube-controller-manager", crate::KUBE_VERSION, crate::KUBE_COMMIT),
-            rbac_reason: "RBAC: allowed by ClusterRoleBinding \"system:kube-controller-manager\" of ClusterRole \"system:kube-controller-manager\" to User \"system:kube-controller-manager\"".into(),
             source_ip: "192.168.49.2".into(),
+            impersonate: None,
         }
     }
 

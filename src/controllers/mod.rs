@@ -23,6 +23,7 @@ pub mod replicaset;
 pub mod resourcequota;
 pub mod statefulset;
 pub mod rootcacertpublisher;
+pub mod serviceaccount;
 pub mod ttlafterfinished;
 pub mod volumeprotection;
 
@@ -51,6 +52,7 @@ pub fn install(c: &mut Cluster) {
         Box::new(endpoint::EndpointsController::default()),
         Box::new(endpointslice::EndpointSliceController::default()),
         Box::new(rootcacertpublisher::RootCaCertPublisher::default()),
+        Box::new(serviceaccount::ServiceAccountsController::default()),
     ];
     c.add_process(controllermanager::ControllerManager::default(), controllers);
     c.add_component(crate::scheduler::Scheduler::default());

@@ -35,8 +35,51 @@ pub const TTL: u32 = 30;
 /// kubeadm's Corefile.
 pub const COREFILE: &str = ".:53 {\n    errors\n    health {\n       lameduck 5s\n    }\n    ready\n    kubernetes cluster.local in-addr.arpa ip6.arpa {\n       pods insecure\n       fallthrough in-addr.arpa ip6.arpa\n       ttl 30\n    }\n    prometheus :9153\n    forward . /etc/resolv.conf {\n       max_concurrent 1000\n    }\n    cache 30 {\n       disable success cluster.local\n       disable denial cluster.local\n    }\n    loop\n    reload\n    loadbalance\n}\n";
 
-/// kubeadm's Deployment and Service (the ConfigMap volume left out: see the module doc).
-pub const MANIFESTS: &str = r#"apiVersion: apps/v1
+/// kubeadm's ServiceAccount, RBAC, Deployment and Service (the ConfigMap volume left out: see
+/// the module doc).
+pub const MANIFESTS: &str = r#"apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: system:coredns
+rules:
+- apiGroups:
+  - ""
+  resources:
+  - endpoints
+  - services
+  - pods
+  - namespaces
+  verbs:
+  - list
+  - watch
+- apiGroups:
+  - discovery.k8s.io
+  resources:
+  - endpointslices
+  verbs:
+  - list
+  - watch
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: system:coredns
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: ClusterRole
+  name: system:coredns
+subjects:
+- kind: ServiceAccount
+  name: coredns
+  namespace: kube-system
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: coredns
+  namespace: kube-system
+---
+apiVersion: apps/v1
 kind: Deployment
 metadata:
   name: coredns
@@ -57,6 +100,7 @@ spec:
       labels:
         k8s-app: kube-dns
     spec:
+      serviceAccountName: coredns
       tolerations:
       - key: CriticalAddonsOnly
         operator: Exists
@@ -257,8 +301,8 @@ impl Component for CoreDns {
             uid: String::new(),
             groups: vec!["system:serviceaccounts".into(), "system:serviceaccounts:kube-system".into(), "system:authenticated".into()],
             user_agent: format!("CoreDNS/{} git_commit:707c7c1 (linux/amd64/go1.24.1)", VERSION),
-            rbac_reason: "RBAC: allowed by ClusterRoleBinding \"system:coredns\" of ClusterRole \"system:coredns\" to ServiceAccount \"coredns/kube-system\"".into(),
             source_ip: String::new(),
+            impersonate: None,
         }
     }
 

@@ -17,11 +17,13 @@ pub(super) fn api_resources(f: &Flags, out: &mut Output) {
     if !f.positional.is_empty() {
         return out.err(&format!("error: unexpected arguments: [{}]\nSee 'kubectl api-resources -h' for help and examples", f.positional.join(" ")));
     }
-    let mut rows: Vec<&meta::ResourceInfo> = meta::RESOURCES.iter().collect();
-    rows.csort_by(|a, b| (a.group, a.resource).cmp(&(b.group, b.resource)));
+    // the served kinds and the create-only reviews, by group then name
+    let mut rows: Vec<(&str, &str, String, String, bool, &str)> = meta::RESOURCES.iter().map(|r| (r.group, r.resource, r.short_names.join(","), r.api_version(), r.namespaced, r.kind)).collect();
+    rows.extend(crate::apiserver::review::REVIEWS.iter().map(|(g, r, k, n)| (*g, *r, String::new(), format!("{}/v1", g), *n, *k)));
+    rows.csort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
     let mut text = String::from("NAME\tSHORTNAMES\tAPIVERSION\tNAMESPACED\tKIND\n");
-    for r in rows {
-        text.push_str(&format!("{}\t{}\t{}\t{}\t{}\n", r.resource, r.short_names.join(","), r.api_version(), r.namespaced, r.kind));
+    for (_, resource, short, version, namespaced, kind) in rows {
+        text.push_str(&format!("{}\t{}\t{}\t{}\t{}\n", resource, short, version, namespaced, kind));
     }
     out.out_raw(&tabwriter(&text, 6, 3));
 }

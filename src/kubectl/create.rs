@@ -9,6 +9,11 @@ pub(super) fn create(cluster: &mut Cluster, f: &Flags, ns: &str, read_file: &dyn
         Some("configmap") | Some("cm") => super::create_configmap::create_configmap(cluster, f, ns, read_file, out),
         Some("secret") => super::create_secret::create_secret(cluster, f, ns, read_file, out),
         Some("serviceaccount") | Some("sa") => super::create_configmap::create_serviceaccount(cluster, f, ns, out),
+        Some("role") => super::create_role::create_role(cluster, f, ns, false, out),
+        Some("clusterrole") => super::create_role::create_role(cluster, f, ns, true, out),
+        Some("rolebinding") => super::create_role::create_binding(cluster, f, ns, false, out),
+        Some("clusterrolebinding") => super::create_role::create_binding(cluster, f, ns, true, out),
+        Some("token") => super::create_token::create_token(cluster, f, ns, out),
         Some("namespace") | Some("ns") => {
             let Some(name) = f.positional.get(1) else {
                 return out.err("error: exactly one NAME is required, got 0\nSee 'kubectl create namespace -h' for help and examples");

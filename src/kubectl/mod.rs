@@ -15,14 +15,18 @@
 
 mod annotate;
 mod apply;
+mod auth;
 mod console;
 mod explain;
 pub use console::WatchTable;
 mod cordon;
 mod create;
 mod create_configmap;
+mod create_role;
 mod create_secret;
+mod create_token;
 mod delete;
+pub mod edit;
 mod expose;
 pub mod describe;
 mod get;
@@ -34,6 +38,7 @@ pub mod rollout;
 mod run;
 mod scale;
 mod set;
+mod set_env;
 mod taint;
 
 use annotate::*;
@@ -238,10 +243,34 @@ struct Flags {
     /// `create secret tls --cert|--key`
     cert: Option<String>,
     key: Option<String>,
+    /// `create role|clusterrole --verb|--resource|--resource-name|--non-resource-url|--aggregation-rule`
+    verb: Vec<String>,
+    resource: Vec<String>,
+    resource_name: Vec<String>,
+    non_resource_url: Vec<String>,
+    aggregation_rule: Vec<String>,
+    /// `create rolebinding|clusterrolebinding --role|--clusterrole|--user|--group|--serviceaccount`
+    role: Option<String>,
+    clusterrole: Option<String>,
+    user: Vec<String>,
+    group: Vec<String>,
+    serviceaccount: Vec<String>,
+    /// `create token --duration|--audience|--bound-object-kind|--bound-object-name`
+    duration: Option<String>,
+    audience: Vec<String>,
+    bound_object_kind: Option<String>,
+    bound_object_name: Option<String>,
+    /// `auth can-i --list|-q|--subresource`
+    list: bool,
+    quiet: bool,
+    subresource: Option<String>,
+    /// the global `--as` and `--as-group` (impersonation)
+    as_user: Option<String>,
+    as_group: Vec<String>,
 }
 
 const KNOWN_COMMANDS: &[&str] = &[
-    "apply", "get", "describe", "delete", "scale", "create", "replace", "cordon", "uncordon", "taint", "label", "annotate", "rollout", "set", "logs", "expose", "exec", "version", "api-resources", "events", "explain", "help", "run",
+    "apply", "get", "describe", "delete", "scale", "create", "replace", "cordon", "uncordon", "taint", "label", "annotate", "rollout", "set", "logs", "expose", "exec", "version", "api-resources", "events", "explain", "help", "run", "auth", "edit",
 ];
 
 fn parse_flags(args: &[String]) -> Result<Flags, String> {
@@ -319,6 +348,25 @@ fn parse_flags(args: &[String]) -> Result<Flags, String> {
             "--docker-email" => f.docker_email = Some(take(&mut i, "--docker-email", inline)?),
             "--cert" => f.cert = Some(take(&mut i, "--cert", inline)?),
             "--key" => f.key = Some(take(&mut i, "--key", inline)?),
+            "--verb" => f.verb.push(take(&mut i, "--verb", inline)?),
+            "--resource" => f.resource.push(take(&mut i, "--resource", inline)?),
+            "--resource-name" => f.resource_name.push(take(&mut i, "--resource-name", inline)?),
+            "--non-resource-url" => f.non_resource_url.push(take(&mut i, "--non-resource-url", inline)?),
+            "--aggregation-rule" => f.aggregation_rule.push(take(&mut i, "--aggregation-rule", inline)?),
+            "--role" => f.role = Some(take(&mut i, "--role", inline)?),
+            "--clusterrole" => f.clusterrole = Some(take(&mut i, "--clusterrole", inline)?),
+            "--user" => f.user.push(take(&mut i, "--user", inline)?),
+            "--group" => f.group.push(take(&mut i, "--group", inline)?),
+            "--serviceaccount" => f.serviceaccount.push(take(&mut i, "--serviceaccount", inline)?),
+            "--duration" => f.duration = Some(take(&mut i, "--duration", inline)?),
+            "--audience" => f.audience.push(take(&mut i, "--audience", inline)?),
+            "--bound-object-kind" => f.bound_object_kind = Some(take(&mut i, "--bound-object-kind", inline)?),
+            "--bound-object-name" => f.bound_object_name = Some(take(&mut i, "--bound-object-name", inline)?),
+            "--list" => f.list = inline.map(|v| v != "false").unwrap_or(true),
+            "-q" | "--quiet" => f.quiet = inline.map(|v| v != "false").unwrap_or(true),
+            "--subresource" => f.subresource = Some(take(&mut i, "--subresource", inline)?),
+            "--as" => f.as_user = Some(take(&mut i, "--as", inline)?),
+            "--as-group" => f.as_group.push(take(&mut i, "--as-group", inline)?),
             "--validate" | "--server-side" | "--dry-run" | "--wait" | "-i" | "-t" | "-it" | "-ti" | "--stdin" | "--tty" | "--rm" | "--attach" => {}
             s if s.starts_with("--") && s.len() > 2 => return Err(format!("unknown flag: {}", s)),
             // pflag: the first unknown letter of a shorthand group
@@ -356,6 +404,12 @@ pub fn run(cluster: &mut Cluster, args: &[String], stdin: Option<&str>, read_fil
             return out;
         }
     };
+    // `-q`/`--quiet` is `auth can-i`'s alone
+    if flags.quiet && cmd != "auth" {
+        let bad = if rest.iter().any(|a| a == "-q") { "unknown shorthand flag: 'q' in -q".to_string() } else { "unknown flag: --quiet".to_string() };
+        out.err(&format!("error: {}\nSee 'kubectl {} --help' for usage.", bad, cmd));
+        return out;
+    }
     let ns = flags.namespace.clone().unwrap_or_else(|| "default".into());
     // pflag prints a deprecated flag's notice when it parses it, before the command runs
     if rest.iter().any(|a| a == "--record" || a.starts_with("--record=")) {
@@ -368,7 +422,20 @@ pub fn run(cluster: &mut Cluster, args: &[String], stdin: Option<&str>, read_fil
         }
         return out;
     }
-    match cmd.as_str() {
+    // `--as`/`--as-group`: every request of this command carries the impersonation headers
+    if !flags.as_group.is_empty() && flags.as_user.is_none() {
+        out.err("error: requesting uid, groups or user-extra for kubernetes-admin without impersonating a user");
+        return out;
+    }
+    cluster.set_client_impersonation(flags.as_user.clone().map(|user| crate::api::request::Impersonation { user, groups: flags.as_group.clone() }));
+    run_command(cluster, cmd, &flags, &ns, stdin, read_file, &mut out);
+    cluster.set_client_impersonation(None);
+    out
+}
+
+fn run_command(cluster: &mut Cluster, cmd: &str, flags: &Flags, ns: &str, stdin: Option<&str>, read_file: &dyn Fn(&str) -> Option<String>, out: &mut Output) {
+    let ns = ns.to_string();
+    match cmd {
         "apply" | "create" | "replace" if !flags.files.is_empty() => {
             for f in &flags.files {
                 let (source, text) = if f == "-" {
@@ -380,15 +447,15 @@ pub fn run(cluster: &mut Cluster, args: &[String], stdin: Option<&str>, read_fil
                     out.err(&format!("error: the path \"{}\" does not exist", f));
                     continue;
                 };
-                apply_manifest(cluster, cmd, &source, &text, &ns, flags.namespace.is_some(), &mut out);
+                apply_manifest(cluster, cmd, &source, &text, &ns, flags.namespace.is_some(), out);
             }
         }
         "apply" | "replace" => out.err("error: must specify one of -f and -k"),
-        "create" => create(cluster, &flags, &ns, read_file, &mut out),
-        "get" if flags.watch == Some(true) => get_watch(cluster, &flags, &ns, &mut out),
-        "get" => get(cluster, &flags, &ns, &mut out),
-        "events" => events(cluster, &flags, &ns, &mut out),
-        "explain" => explain::explain(&flags.positional, &mut out),
+        "create" => create(cluster, flags, &ns, read_file, out),
+        "get" if flags.watch == Some(true) => get_watch(cluster, flags, &ns, out),
+        "get" => get(cluster, flags, &ns, out),
+        "events" => events(cluster, flags, &ns, out),
+        "explain" => explain::explain(&flags.positional, out),
         "help" => match flags.positional.first() {
             None => out.out(&root_help()),
             Some(c) => match command_help(c) {
@@ -398,28 +465,29 @@ pub fn run(cluster: &mut Cluster, args: &[String], stdin: Option<&str>, read_fil
                 }
             },
         },
-        "describe" => describe_cmd(cluster, &flags, &ns, &mut out),
-        "delete" => delete(cluster, &flags, &ns, stdin, read_file, &mut out),
-        "scale" => scale(cluster, &flags, &ns, &mut out),
-        "cordon" | "uncordon" => cordon(cluster, &flags, cmd == "cordon", &mut out),
-        "taint" => taint(cluster, &flags, &mut out),
-        "label" => label(cluster, &flags, &ns, &mut out),
-        "annotate" => annotate(cluster, &flags, &ns, &mut out),
-        "rollout" => rollout(cluster, &flags, &ns, &mut out),
-        "set" => set(cluster, &flags, &ns, &mut out),
-        "logs" => logs(cluster, &flags, &ns, &mut out),
-        "expose" => expose(cluster, &flags, &ns, &mut out),
-        "run" => run::run_pod(cluster, &flags, &ns, &mut out),
-        "exec" => exec(cluster, &flags, &ns, &mut out),
+        "describe" => describe_cmd(cluster, flags, &ns, out),
+        "delete" => delete(cluster, flags, &ns, stdin, read_file, out),
+        "scale" => scale(cluster, flags, &ns, out),
+        "cordon" | "uncordon" => cordon(cluster, flags, cmd == "cordon", out),
+        "taint" => taint(cluster, flags, out),
+        "label" => label(cluster, flags, &ns, out),
+        "annotate" => annotate(cluster, flags, &ns, out),
+        "rollout" => rollout(cluster, flags, &ns, out),
+        "set" => set(cluster, flags, &ns, out),
+        "logs" => logs(cluster, flags, &ns, out),
+        "expose" => expose(cluster, flags, &ns, out),
+        "run" => run::run_pod(cluster, flags, &ns, out),
+        "exec" => exec(cluster, flags, &ns, out),
         "version" => out.out(&format!(
             "Client Version: {}\nKustomize Version: v5.7.1\nServer Version: {}",
             crate::KUBE_VERSION,
             crate::KUBE_VERSION
         )),
-        "api-resources" => api_resources(&flags, &mut out),
+        "api-resources" => api_resources(flags, out),
+        "auth" => auth::auth(cluster, flags, &ns, out),
+        "edit" => edit::edit(cluster, flags, &ns, stdin, out),
         other => out.err(&unknown_command(other)),
     }
-    out
 }
 
 fn kubectl(cluster: &mut Cluster, method: Method, path: &str, body: Option<Value>) -> Response {
@@ -593,6 +661,8 @@ fn describe_cmd(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
                 "ConfigMap" => describe::describe_config_map(&obj, &events, now),
                 "Secret" => describe::describe_secret(&obj),
                 "ServiceAccount" => describe::describe_service_account(&obj, &events, now),
+                "Role" | "ClusterRole" => describe::describe_role(&obj),
+                "RoleBinding" | "ClusterRoleBinding" => describe::describe_role_binding(&obj),
                 "Namespace" => {
                     let quotas = list_items(cluster, &format!("/api/v1/namespaces/{}/resourcequotas", n));
                     // kubesim serves no LimitRanges: the describer prints `No LimitRange resource.`

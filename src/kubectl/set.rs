@@ -1,15 +1,17 @@
 //! `kubectl set image` (`staging/src/k8s.io/kubectl/pkg/cmd/set/set_image.go`): change container
 //! images in a workload's pod template with a strategic merge PATCH (field manager `kubectl-set`).
 //! `*` sets every container, init containers included. An unchanged image sends nothing and
-//! prints nothing, as upstream. Only `set image` is offered of the `set` commands.
+//! prints nothing, as upstream. `set env` and `set serviceaccount` are in `set_env.rs`.
 
 use super::*;
 
 pub(super) fn set(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
     match f.positional.first().map(String::as_str) {
         Some("image") => set_image(cluster, f, ns, out),
+        Some("env") => super::set_env::set_env(cluster, f, ns, out),
+        Some("serviceaccount") | Some("sa") => super::set_env::set_serviceaccount(cluster, f, ns, out),
         Some(other) => out.err(&format!("error: unknown command \"{}\"\nSee 'kubectl set -h' for help and examples", other)),
-        None => out.out("Configure application resources.\n\nAvailable Commands:\n  image           Update the image of a pod template\n\nUsage:\n  kubectl set SUBCOMMAND [options]"),
+        None => out.out("Configure application resources.\n\nAvailable Commands:\n  env             Update environment variables on a pod template\n  image           Update the image of a pod template\n  serviceaccount  Update the service account of a resource\n\nUsage:\n  kubectl set SUBCOMMAND [options]"),
     }
 }
 

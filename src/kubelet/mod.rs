@@ -310,8 +310,8 @@ impl Component for Kubelet {
             uid: String::new(),
             groups: vec!["system:nodes".into(), "system:authenticated".into()],
             user_agent: format!("kubelet/{} (linux/amd64) kubernetes/{}", crate::KUBE_VERSION, crate::KUBE_COMMIT),
-            rbac_reason: String::new(),
             source_ip: self.node_ip(),
+            impersonate: None,
         }
     }
 

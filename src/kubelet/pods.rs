@@ -297,6 +297,8 @@ struct PodState {
     config_retry_at: i64,
     /// the volume reconciler's next attempt (its back-off step)
     mount_attempt: u32,
+    /// the token manager's bound service account token for the Pod's projected token volume
+    token: Option<String>,
 }
 
 impl PodState {
@@ -516,6 +518,7 @@ impl PodWorkers {
             volumes: BTreeMap::new(),
             config_retry_at: 0,
             mount_attempt: 0,
+            token: None,
         };
         self.pods.insert(uid.clone(), st);
         if meta::is_deleting(&pod) {
@@ -539,10 +542,11 @@ impl PodWorkers {
     /// that cannot (volume name, the plugin's error), in the Pod's order.
     fn set_up_volumes(&self, pod: &Value, pod_ip: &str, host_ip: &str) -> (BTreeMap<String, volumes::Files>, Vec<(String, String)>) {
         let e = self.pod_env(pod, pod_ip, host_ip);
+        let token = self.pods.get(meta::uid(pod)).and_then(|st| st.token.as_deref());
         let (mut ok, mut failed) = (BTreeMap::new(), Vec::new());
         for v in meta::get_array(pod, &["spec", "volumes"]) {
             let name = meta::get_str(v, &["name"]).to_string();
-            match volumes::set_up(&e, v, &self.managers.configmaps, &self.managers.secrets) {
+            match volumes::set_up(&e, v, &self.managers.configmaps, &self.managers.secrets, token) {
                 Ok(files) => {
                     ok.insert(name, files);
                 }
@@ -566,7 +570,12 @@ impl PodWorkers {
     fn mount_volumes(&mut self, ctx: &mut Ctx, node: &str, uid: &str, attempt: u32) -> bool {
         let Some(st) = self.pods.get(uid) else { return false };
         let pod = st.pod.clone();
-        let (files, failed) = self.set_up_volumes(&pod, "", "");
+        let token_failed = if st.token.is_none() { self.fetch_token(ctx, &pod) } else { None };
+        let (files, mut failed) = self.set_up_volumes(&pod, "", "");
+        if let Some(f) = token_failed {
+            failed.retain(|(v, _)| *v != f.0);
+            failed.insert(0, f);
+        }
         if failed.is_empty() {
             if let Some(st) = self.pods.get_mut(uid) {
                 st.volumes = files;
@@ -585,6 +594,36 @@ impl PodWorkers {
             st.mount_attempt = attempt + 1;
         }
         false
+    }
+
+    /// The token manager's `GetServiceAccountToken` for a Pod with a projected
+    /// `serviceAccountToken` source: a TokenRequest bound to the Pod (`serviceaccounts/token`,
+    /// as many seconds as the source asks), kept for the Pod. Returns the volume that cannot be
+    /// set up and the error if the request fails.
+    /// kubesim simplifies: the token is not refreshed at 80 % of its lifetime.
+    fn fetch_token(&mut self, ctx: &mut Ctx, pod: &Value) -> Option<(String, String)> {
+        let (volume, src) = meta::get_array(pod, &["spec", "volumes"]).iter().find_map(|v| {
+            meta::get_array(v, &["projected", "sources"])
+                .iter()
+                .find_map(|s| s.get("serviceAccountToken"))
+                .map(|s| (meta::get_str(v, &["name"]).to_string(), s.clone()))
+        })?;
+        let ns = meta::namespace(pod);
+        let sa = meta::get_str(pod, &["spec", "serviceAccountName"]);
+        let mut spec = json!({"audiences": null, "expirationSeconds": src.get("expirationSeconds").and_then(Value::as_i64).unwrap_or(3600), "boundObjectRef": {"kind": "Pod", "apiVersion": "v1", "name": meta::name(pod), "uid": meta::uid(pod)}});
+        if let Some(aud) = src.get("audience").and_then(Value::as_str).filter(|a| !a.is_empty()) {
+            spec["audiences"] = json!([aud]);
+        }
+        let body = json!({"kind": "TokenRequest", "apiVersion": "authentication.k8s.io/v1", "metadata": {"creationTimestamp": null}, "spec": spec, "status": {"token": "", "expirationTimestamp": null}});
+        let resp = ctx.request(Method::Post, &format!("/api/v1/namespaces/{}/serviceaccounts/{}/token", ns, sa), Some(body));
+        if !resp.ok() {
+            return Some((volume, format!("failed to fetch token: {}", meta::get_str(&resp.body, &["message"]))));
+        }
+        let token = meta::get_str(&resp.body, &["status", "token"]).to_string();
+        if let Some(st) = self.pods.get_mut(meta::uid(pod)) {
+            st.token = Some(token);
+        }
+        None
     }
 
     /// A watch event of the ConfigMap or Secret managers. A Pod waiting for the object (its

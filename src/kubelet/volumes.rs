@@ -7,8 +7,10 @@
 //! it again on a later pod sync when the ConfigMap or Secret changes (the atomic `..data` swap).
 //! Other volume types (persistentVolumeClaim, hostPath, …) mount with no content kubesim shows.
 //!
-//! What kubesim simplifies: file modes are not kept; a projected service account token is the
-//! concern of the ServiceAccount admission plugin, not modelled yet.
+//! A projected `serviceAccountToken` source holds the token the kubelet's token manager asked
+//! the API server for (`serviceaccounts/token`, bound to the Pod).
+//!
+//! What kubesim simplifies: file modes are not kept.
 
 use super::envvars::{pod_field, resource_field, PodEnv};
 use super::manager::Manager;
@@ -82,7 +84,7 @@ fn downward_files(e: &PodEnv, items: &[Value]) -> Result<Files, String> {
 }
 
 /// `SetUp` of one of the Pod's volumes: its files, or the plugin's error.
-pub fn set_up(e: &PodEnv, volume: &Value, configmaps: &Manager, secrets: &Manager) -> Result<Files, String> {
+pub fn set_up(e: &PodEnv, volume: &Value, configmaps: &Manager, secrets: &Manager, token: Option<&str>) -> Result<Files, String> {
     let ns = meta::namespace(e.pod);
     if let Some(src) = volume.get("configMap") {
         return object_files(src, "name", configmaps, ns, false);
@@ -102,6 +104,9 @@ pub fn set_up(e: &PodEnv, volume: &Value, configmaps: &Manager, secrets: &Manage
                 object_files(src, "name", secrets, ns, true)?
             } else if let Some(src) = s.get("downwardAPI") {
                 downward_files(e, meta::get_array(src, &["items"]))?
+            } else if let Some(src) = s.get("serviceAccountToken") {
+                // the token manager's token (fetched before the volumes are set up)
+                Files::from([(meta::get_str(src, &["path"]).to_string(), token.unwrap_or_default().to_string())])
             } else {
                 Files::new()
             };

@@ -173,8 +173,8 @@ impl Component for HostPathProvisioner {
             uid: String::new(),
             groups: vec!["system:serviceaccounts".into(), "system:serviceaccounts:kube-system".into(), "system:authenticated".into()],
             user_agent: "storage-provisioner/v0.0.0 (linux/amd64) kubernetes/$Format".into(),
-            rbac_reason: "RBAC: allowed by ClusterRoleBinding \"storage-provisioner\" of ClusterRole \"system:persistent-volume-provisioner\" to ServiceAccount \"storage-provisioner/kube-system\"".into(),
             source_ip: "192.168.49.2".into(),
+            impersonate: None,
         }
     }
 

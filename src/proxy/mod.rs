@@ -117,8 +117,8 @@ impl Component for KubeProxy {
             uid: String::new(),
             groups: vec!["system:serviceaccounts".into(), "system:serviceaccounts:kube-system".into(), "system:authenticated".into()],
             user_agent: format!("kube-proxy/{} (linux/amd64) kubernetes/{}", crate::KUBE_VERSION, crate::KUBE_COMMIT),
-            rbac_reason: "RBAC: allowed by ClusterRoleBinding \"kubeadm:node-proxier\" of ClusterRole \"system:node-proxier\" to ServiceAccount \"kube-proxy/kube-system\"".into(),
             source_ip: self.node_ip.clone(),
+            impersonate: None,
         }
     }
 

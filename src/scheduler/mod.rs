@@ -549,8 +549,8 @@ impl Component for Scheduler {
             uid: String::new(),
             groups: vec!["system:authenticated".into()],
             user_agent: format!("kube-scheduler/{} (linux/amd64) kubernetes/{}/scheduler", crate::KUBE_VERSION, crate::KUBE_COMMIT),
-            rbac_reason: "RBAC: allowed by ClusterRoleBinding \"system:kube-scheduler\" of ClusterRole \"system:kube-scheduler\" to User \"system:kube-scheduler\"".into(),
             source_ip: "192.168.49.2".into(),
+            impersonate: None,
         }
     }
 

@@ -57,8 +57,11 @@ fn groups() -> Vec<(&'static str, &'static str)> {
             out.push((r.group, r.version));
         }
     }
+    out.extend([("authentication.k8s.io", "v1"), ("authorization.k8s.io", "v1")]);
     out
 }
+
+use crate::apiserver::review::REVIEWS as REVIEW_RESOURCES;
 
 /// `GET /apis`: `APIGroupList`.
 pub fn api_group_list() -> Value {
@@ -102,9 +105,10 @@ fn subresources(r: &ResourceInfo) -> Vec<(&'static str, &'static str, &'static s
             out.push(("log", "Pod", "", "", &["get"][..]));
         }
         "Namespace" => out.push(("finalize", "Namespace", "", "", &["update"][..])),
+        "ServiceAccount" => out.push(("token", "TokenRequest", "authentication.k8s.io", "v1", &["create"][..])),
         _ => {}
     }
-    if !matches!(r.kind, "Event" | "Lease" | "Endpoints" | "ControllerRevision" | "StorageClass" | "PriorityClass" | "EndpointSlice" | "ConfigMap" | "Secret" | "ServiceAccount") {
+    if !matches!(r.kind, "Event" | "Lease" | "Endpoints" | "ControllerRevision" | "StorageClass" | "PriorityClass" | "EndpointSlice" | "ConfigMap" | "Secret" | "ServiceAccount" | "Role" | "ClusterRole" | "RoleBinding" | "ClusterRoleBinding") {
         out.push(("status", r.kind, "", "", GPU));
     }
     out
@@ -113,6 +117,14 @@ fn subresources(r: &ResourceInfo) -> Vec<(&'static str, &'static str, &'static s
 /// `GET /api/v1` or `/apis/GROUP/VERSION`: `APIResourceList`, or None for an unknown group version.
 pub fn api_resource_list(group: &str, version: &str) -> Option<Value> {
     let rs: Vec<&ResourceInfo> = RESOURCES.iter().filter(|r| r.group == group && r.version == version).collect();
+    let reviews: Vec<Value> = REVIEW_RESOURCES
+        .iter()
+        .filter(|(g, ..)| *g == group && version == "v1")
+        .map(|(_, name, kind, namespaced)| json!({"name": name, "singularName": kind.to_lowercase(), "namespaced": namespaced, "kind": kind, "verbs": ["create"]}))
+        .collect();
+    if !reviews.is_empty() {
+        return Some(json!({"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": format!("{}/{}", group, version), "resources": reviews}));
+    }
     if rs.is_empty() {
         return None;
     }

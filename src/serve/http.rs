@@ -63,6 +63,10 @@ impl HttpRequest {
     pub fn header(&self, name: &str) -> &str {
         self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str()).unwrap_or("")
     }
+    /// Every value of a repeatable header (`Impersonate-Group`), in order.
+    pub fn headers_all(&self, name: &str) -> Vec<String> {
+        self.headers.iter().filter(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.clone()).collect()
+    }
     pub fn keep_alive(&self) -> bool {
         !self.header("connection").split(',').any(|t| t.trim().eq_ignore_ascii_case("close"))
     }

@@ -388,6 +388,12 @@ fn identity(req: &http::HttpRequest, peer: &str) -> Identity {
     if !peer.is_empty() {
         id.source_ip = peer.to_string();
     }
+    // `kubectl --as USER --as-group G`: the impersonation filter decides in kube-apiserver
+    let user = req.header("impersonate-user");
+    if !user.is_empty() {
+        let groups = req.headers_all("impersonate-group");
+        id.impersonate = Some(Box::new(crate::api::request::Impersonation { user: user.to_string(), groups }));
+    }
     id
 }
 

@@ -18,6 +18,7 @@ use crate::script::{self, Command};
 use crate::trace::{Actor, Message, MessageKind, MsgId};
 use serde_json::Value;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 use crate::sim::sort::CompactSort;
 
 /// One animated step: a trace message and what the world looks like after it.
@@ -399,6 +400,11 @@ impl Session {
         self.story.get(i).and_then(|p| p.as_ref())
     }
 
+    /// A line for the console's transcript that is not a command run (a cancelled edit).
+    pub fn note_transcript(&mut self, s: &str) {
+        self.push_transcript(s);
+    }
+
     fn push_transcript(&mut self, s: &str) {
         self.transcript.push_str(s);
         if self.transcript.len() > MAX_TRANSCRIPT {
@@ -538,6 +544,21 @@ impl Session {
     /// A console line: runs it with `kubesim run`'s interpreter (`kubectl …`, `sim …`), then
     /// settles so its consequences join the timeline. `kubectl apply -f -` reads `stdin` (the editor).
     /// Returns (output, first new step).
+    /// `kubectl edit TYPE/NAME` typed in the console: the text the editor opens with (kubectl's
+    /// header and the object as YAML), or kubectl's error, which goes to the transcript.
+    pub fn edit_text(&mut self, line: &str) -> Result<String, String> {
+        self.finish_settling();
+        let args = kubectl::split_args(line.trim()).unwrap_or_default();
+        let args: Vec<String> = if args.first().map(String::as_str) == Some("kubectl") { args[1..].to_vec() } else { args };
+        match kubectl::edit::edit_text(&mut self.cluster, &args) {
+            Ok(t) => Ok(t),
+            Err(e) => {
+                self.push_transcript(&format!("$ {}\n{}\n", line.trim(), e.trim_end()));
+                Err(e)
+            }
+        }
+    }
+
     pub fn console(&mut self, line: &str, stdin: &str) -> (String, usize) {
         self.finish_settling();
         let start = self.steps.len();
@@ -546,7 +567,7 @@ impl Session {
             return (String::new(), start);
         }
         let args = kubectl::split_args(line).unwrap_or_default();
-        let wants_stdin = args.windows(2).any(|w| (w[0] == "-f" || w[0] == "--filename") && w[1] == "-") || args.iter().any(|a| a == "-f-" || a == "--filename=-");
+        let wants_stdin = args.windows(2).any(|w| (w[0] == "-f" || w[0] == "--filename") && w[1] == "-") || args.iter().any(|a| a == "-f-" || a == "--filename=-") || is_edit(&args);
         let (cmd, log_text) = if wants_stdin {
             let body = normalize(stdin);
             let m = marker_for(&body);
@@ -612,6 +633,15 @@ impl Session {
         } else {
             self.steps.get(pos - 1)
         }
+    }
+
+    /// kube-apiserver's authorization of request `id` (shown at step `pos`): the decision its
+    /// response carries, if it comes within the next few hundred steps.
+    pub fn response_authz(&self, pos: usize, id: MsgId) -> Option<Rc<crate::apiserver::authorizer::Authorized>> {
+        self.steps.get(pos.saturating_sub(1)..)?.iter().take(400).find_map(|x| match &x.msg.kind {
+            crate::trace::MessageKind::Response { authz: Some(a), .. } if x.msg.cause == Some(id) => Some(a.clone()),
+            _ => None,
+        })
     }
 
     pub fn step_of(&self, id: MsgId) -> Option<usize> {
@@ -1642,4 +1672,10 @@ mod tests {
         // list order (kubectl get events) is by name: not the same
         assert_ne!(s.events_text(s.len()).lines().nth(1).map(|l| l.contains("ScalingReplicaSet")), Some(true));
     }
+}
+
+/// `kubectl edit …`: the console line whose input is the editor's text.
+pub fn is_edit(args: &[String]) -> bool {
+    let args = if args.first().map(String::as_str) == Some("kubectl") { &args[1..] } else { args };
+    args.first().map(String::as_str) == Some("edit")
 }

@@ -37,6 +37,7 @@ pub fn actor_name(lang: Lang, a: &Actor) -> String {
         Actor::CronJobController => tr(lang, "actor.cjc").into(),
         Actor::TtlAfterFinishedController => tr(lang, "actor.ttl").into(),
         Actor::RootCaCertPublisher => tr(lang, "actor.rootca").into(),
+        Actor::ServiceAccountController => tr(lang, "actor.sactl").into(),
         Actor::Kubelet(n) => fill(tr(lang, "actor.kubelet"), &[("node", n.clone())]),
         Actor::KubeProxy(n) => fill(tr(lang, "actor.proxy"), &[("node", n.clone())]),
         Actor::CoreDns => tr(lang, "actor.coredns").into(),
@@ -138,6 +139,21 @@ impl Said {
     }
 }
 
+/// What kube-apiserver's authorizers decided, in words: the RBAC binding and role that
+/// allowed, the Node authorizer, `system:masters`, or a refusal.
+fn authz_phrase(lang: Lang, a: &crate::apiserver::authorizer::Authorized) -> (&'static str, String) {
+    if !a.allowed() {
+        return ("n.authz.denied", tr(lang, "n.authz.denied").to_string());
+    }
+    if let Some(rule) = a.reason.strip_prefix("RBAC: allowed by ") {
+        return ("n.authz.rbac", fill(tr(lang, "n.authz.rbac"), &[("rule", rule.to_string())]));
+    }
+    if a.user.starts_with("system:node:") {
+        return ("n.authz.node", tr(lang, "n.authz.node").to_string());
+    }
+    ("n.authz.masters", fill(tr(lang, "n.authz.masters"), &[("user", a.user.clone())]))
+}
+
 fn said(key: &str, vars: &Vars) -> Said {
     Said { keys: vec![key.to_string()], vars: vars.clone() }
 }
@@ -187,6 +203,27 @@ pub fn narration(s: &Session, pos: usize, lang: Lang) -> Said {
         MessageKind::Request { method, info, .. } => {
             let p = &**info;
             let verb = method.as_str();
+            // kube-apiserver's authorization of this request, from its response
+            if m.to == Actor::ApiServer {
+                let authz = s.steps[pos..].iter().take(400).find_map(|x| match &x.msg.kind {
+                    MessageKind::Response { authz: Some(a), .. } if x.msg.cause == Some(m.id) => Some(a.clone()),
+                    _ => None,
+                });
+                match authz {
+                    Some(a) => {
+                        let (key, phrase) = authz_phrase(lang, &a);
+                        v.push(("authz", phrase));
+                        v.push(("authz_key", key.to_string()));
+                        v.push(("user", a.user.clone()));
+                    }
+                    // answered before authorization (an injected fault, API priority and fairness)
+                    None => {
+                        v.push(("authz", tr(lang, "n.authz.none").to_string()));
+                        v.push(("authz_key", "n.authz.none".to_string()));
+                        v.push(("user", crate::cluster::kubectl_identity().username));
+                    }
+                }
+            }
             let kind = kind_of(&p.resource);
             v.push(("kind", kind_word(lang, kind)));
             v.push(("verb", verb.to_string()));
@@ -250,7 +287,7 @@ pub fn narration(s: &Session, pos: usize, lang: Lang) -> Said {
                 } else {
                     // not stored: the answer that follows says why
                     let code = s.steps[pos..].iter().find_map(|x| match &x.msg.kind {
-                        MessageKind::Response { code, reason } if x.msg.cause == Some(m.id) => Some(format!("{} {}", code, reason)),
+                        MessageKind::Response { code, reason, .. } if x.msg.cause == Some(m.id) => Some(format!("{} {}", code, reason)),
                         _ => None,
                     });
                     v.push(("code", code.unwrap_or_default()));
@@ -428,7 +465,7 @@ pub fn narration(s: &Session, pos: usize, lang: Lang) -> Said {
                 _ => said("n.req.generic", &v),
             }
         }
-        MessageKind::Response { code, reason } => {
+        MessageKind::Response { code, reason, .. } => {
             // the kubelet answering kube-apiserver's proxied log request
             if let (Actor::Kubelet(node), Actor::ApiServer) = (&m.from, &m.to) {
                 v.retain(|(k, _)| *k != "node");
@@ -462,7 +499,15 @@ pub fn narration(s: &Session, pos: usize, lang: Lang) -> Said {
                     v.push(("name", parse_key(key).2));
                 }
             }
+            let refused = match &m.kind {
+                MessageKind::Response { authz: Some(a), .. } if !a.allowed() => {
+                    v.push(("user", a.user.clone()));
+                    true
+                }
+                _ => false,
+            };
             let key = match code {
+                403 if refused => "n.resp.forbidden",
                 200 | 201 if rpath.verb == "watch" => "n.resp.watch",
                 201 if rev.is_some() => "n.resp.created",
                 // a DELETE, or an update that removed the last finalizer of a deleted object
@@ -793,6 +838,10 @@ mod tests {
             used.insert(narration(&s, 0, Lang::En).keys[0].clone());
             for pos in 1..=s.len() {
                 let n = narration(&s, pos, Lang::En);
+                // the authorization phrase's own template
+                if let Some(k) = n.var("authz_key") {
+                    used.insert(k.to_string());
+                }
                 for k in &n.keys {
                     used.insert(k.clone());
                 }

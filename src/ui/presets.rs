@@ -306,6 +306,8 @@ pub const SCRIPT_CRONJOB: &str = include_str!("../../tests/scenarios/cronjob.sh"
 pub const SCRIPT_CONFIGMAP_SECRET: &str = include_str!("../../tests/scenarios/configmap_secret.sh");
 /// A missing ConfigMap: CreateContainerConfigError and FailedMount, then the ConfigMap.
 pub const SCRIPT_CONFIGMAP_MISSING: &str = include_str!("../../tests/scenarios/configmap_missing.sh");
+/// RBAC: a user who may only read (403 with the reason, then a Role and a RoleBinding).
+pub const SCRIPT_RBAC_READ_ONLY: &str = include_str!("../../tests/scenarios/rbac_read_only.sh");
 
 /// (id, translation key of the title, text).
 pub const PRESETS: &[(&str, &str, &str)] = &[
@@ -329,6 +331,7 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ("storage-class-missing", "preset.storage_class_missing", SCRIPT_STUCK_STATEFULSET),
     ("configmap-secret", "preset.configmap_secret", SCRIPT_CONFIGMAP_SECRET),
     ("configmap-missing", "preset.configmap_missing", SCRIPT_CONFIGMAP_MISSING),
+    ("rbac-read-only", "preset.rbac_read_only", SCRIPT_RBAC_READ_ONLY),
     ("job", "preset.job", SCRIPT_JOB),
     ("job-retries", "preset.job_retries", SCRIPT_JOB_RETRIES),
     ("cronjob", "preset.cronjob", SCRIPT_CRONJOB),

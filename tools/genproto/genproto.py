@@ -33,6 +33,13 @@ EXTRA_ROOTS = [
     ("k8s.io.api.core.v1", "ConfigMap", "v1"),
     ("k8s.io.api.core.v1", "Secret", "v1"),
     ("k8s.io.api.core.v1", "ServiceAccount", "v1"),
+    # `kubectl create token` (serviceaccounts/token), `auth can-i`, `auth whoami`
+    ("k8s.io.api.authentication.v1", "TokenRequest", "authentication.k8s.io/v1"),
+    ("k8s.io.api.authentication.v1", "SelfSubjectReview", "authentication.k8s.io/v1"),
+    ("k8s.io.api.authorization.v1", "SelfSubjectAccessReview", "authorization.k8s.io/v1"),
+    ("k8s.io.api.authorization.v1", "SubjectAccessReview", "authorization.k8s.io/v1"),
+    ("k8s.io.api.authorization.v1", "LocalSubjectAccessReview", "authorization.k8s.io/v1"),
+    ("k8s.io.api.authorization.v1", "SelfSubjectRulesReview", "authorization.k8s.io/v1"),
 ]
 
 # Messages whose JSON is not an object: decoded by hand in src/serve/protobuf.rs.

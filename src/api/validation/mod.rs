@@ -992,6 +992,7 @@ mod apps;
 mod config;
 mod node;
 mod pod;
+mod rbac;
 mod service;
 mod scheduling;
 mod storage;
@@ -999,6 +1000,7 @@ pub use apps::*;
 pub use config::*;
 pub use node::*;
 pub use pod::*;
+pub use rbac::*;
 pub use scheduling::*;
 pub use storage::*;
 pub use service::*;
@@ -1176,7 +1178,7 @@ mod tests {
             }]}
         });
         set_object_defaults_pod(&mut p);
-        admit_pod(&mut p, "x8k2q");
+        admit_pod(&mut p, "x8k2q", None);
         assert_eq!(validate_pod(&p), vec![], "pod");
         assert_eq!(
             validate_namespace(
@@ -1448,7 +1450,7 @@ mod tests {
         let mut pod = json!({"metadata": {"name": "p", "namespace": "default", "resourceVersion": "5"},
                              "spec": {"containers": [{"name": "c", "image": "nginx:1"}]}});
         set_object_defaults_pod(&mut pod);
-        admit_pod(&mut pod, "abcde");
+        admit_pod(&mut pod, "abcde", None);
         let mut image_change = pod.clone();
         *ptr(&mut image_change, "/spec/containers/0/image") = json!("nginx:2");
         assert_eq!(

@@ -46,7 +46,7 @@ impl ApiServer {
     /// Records the audit events of one request (none when the policy says `None`). `seq` is the
     /// request's number (`requests_handled`), kept beside each line for the shells.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn record_audit(&mut self, req: &Request, ri: &RequestInfo, t: Option<&Target>, who: &Identity, resp: &Response, now_ms: i64, audit_id: String, seq: u64) {
+    pub(super) fn record_audit(&mut self, req: &Request, ri: &RequestInfo, t: Option<&Target>, who: &Identity, acting: Option<&Identity>, authz: &super::authorizer::Authorized, resp: &Response, now_ms: i64, audit_id: String, seq: u64) {
         let verb = ri.verb;
         // the request info treats a namespace as living in itself
         let namespace = if ri.resource == "namespaces" && !ri.name.is_empty() { ri.name.as_str() } else { ri.namespace.as_str() };
@@ -80,12 +80,23 @@ impl ApiServer {
             "requestReceivedTimestamp": time::rfc3339_micro(now_ms),
             "stageTimestamp": time::rfc3339_micro(now_ms),
             "annotations": {
-                "authorization.k8s.io/decision": "allow",
-                "authorization.k8s.io/reason": who.rbac_reason,
+                "authorization.k8s.io/decision": if authz.allowed() { "allow" } else { "forbid" },
+                "authorization.k8s.io/reason": authz.reason,
             },
         });
         if who.uid.is_empty() {
             meta::remove(&mut ev, &["user", "uid"]);
+        }
+        if let (Some(acting), Some(m)) = (acting, ev.as_object_mut()) {
+            // `impersonatedUser` follows `user`
+            let entries: Vec<(String, Value)> = std::mem::take(m).into_iter().collect();
+            for (k, v) in entries {
+                let after_user = k == "user";
+                m.insert(k, v);
+                if after_user {
+                    m.insert("impersonatedUser".into(), json!({"username": acting.username, "groups": acting.groups}));
+                }
+            }
         }
         if ri.is_resource_request {
             let mut oref = serde_json::Map::new();
@@ -387,6 +398,9 @@ mod tests {
     fn levels_bodies_stages_and_truncation() {
         let mut api = ApiServer::default();
         let mut rng = Rng::new(1);
+        api.ensure_bootstrap_policy(&mut rng);
+        api.clear_audit();
+        let base = api.requests_handled();
         send(&mut api, &mut rng, Method::Post, "/api/v1/namespaces", Some(json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "default"}})));
         // a Pod whose event is over the bound: its bodies go, the annotation says so
         let big = "x".repeat(MAX_EVENT_BYTES);
@@ -406,8 +420,8 @@ mod tests {
         let n = api.audit_log().len();
         send(&mut api, &mut rng, Method::Post, "/api/v1/namespaces/default/events", Some(json!({"apiVersion": "v1", "kind": "Event", "metadata": {"name": "e"}, "involvedObject": {"kind": "Pod", "name": "big"}})));
         assert_eq!(api.audit_log().len(), n);
-        assert_eq!(api.requests_handled(), 4);
-        assert_eq!(api.audit_request_seqs(), &[1, 2, 3]);
+        assert_eq!(api.requests_handled(), base + 4);
+        assert_eq!(api.audit_request_seqs(), &[base + 1, base + 2, base + 3]);
         // a policy that keeps RequestReceived: two events for one request, the first without a response
         let mut rule: PolicyRule = Policy::eks().rules.pop().expect("rule");
         rule.omit_stages.clear();
@@ -420,7 +434,7 @@ mod tests {
         assert!(rr.get("responseStatus").is_none() && rr.get("requestObject").is_none() && rr["requestReceivedTimestamp"] == rr["stageTimestamp"]);
         assert_eq!(rc["requestObject"]["metadata"]["labels"]["a"], "b");
         assert_eq!((rc["objectRef"]["namespace"].as_str(), rc["objectRef"]["name"].as_str()), (Some("default"), Some("default")));
-        assert_eq!(&api.audit_request_seqs()[3..], &[5, 5]);
+        assert_eq!(&api.audit_request_seqs()[3..], &[base + 5, base + 5]);
     }
 
     #[test]

@@ -93,11 +93,8 @@ pub fn controller_identity(sa: &str, ua_suffix: &str) -> Identity {
             crate::KUBE_COMMIT,
             ua_suffix
         ),
-        rbac_reason: format!(
-            "RBAC: allowed by ClusterRoleBinding \"system:controller:{}\" of ClusterRole \"system:controller:{}\" to ServiceAccount \"{}/kube-system\"",
-            sa, sa, sa
-        ),
         source_ip: "192.168.49.2".into(),
+        impersonate: None,
     }
 }
 

@@ -258,6 +258,10 @@ const RESOURCE_QUOTA_COLUMNS: &[Column] = &[name_col(0), col("Age", 0), col("Req
 const CONFIG_MAP_COLUMNS: &[Column] = &[name_col(0), col("Data", 0), col("Age", 0)];
 const SECRET_COLUMNS: &[Column] = &[name_col(0), col("Type", 0), col("Data", 0), col("Age", 0)];
 const SERVICE_ACCOUNT_COLUMNS: &[Column] = &[name_col(0), col("Secrets", 0), col("Age", 0)];
+/// printers.go roleColumnDefinitions (Role and ClusterRole).
+const ROLE_COLUMNS: &[Column] = &[name_col(0), col("Created At", 0)];
+/// printers.go roleBindingsColumnDefinitions (RoleBinding and ClusterRoleBinding).
+const ROLE_BINDING_COLUMNS: &[Column] = &[name_col(0), col("Role", 0), col("Age", 0), col("Users", 1), col("Groups", 1), col("ServiceAccounts", 1)];
 const PRIORITY_CLASS_COLUMNS: &[Column] = &[name_col(0), col("Value", 0), col("Global-Default", 0), col("Age", 0), col("PreemptionPolicy", 0)];
 const CONTROLLER_REVISION_COLUMNS: &[Column] = &[name_col(0), col("Controller", 0), col("Revision", 0), col("Age", 0)];
 const EVENT_COLUMNS: &[Column] = &[
@@ -1041,6 +1045,30 @@ fn table_columns_rows(kind: &str, objs: &[Value], wide: bool, now_ms: i64) -> (&
         "ConfigMap" => (CONFIG_MAP_COLUMNS, objs.iter().map(|o| vec![gs(o, &["metadata", "name"]).to_string(), (map_len(o, "data") + map_len(o, "binaryData")).to_string(), age(o, now_ms)]).collect()),
         "Secret" => (SECRET_COLUMNS, objs.iter().map(|o| vec![gs(o, &["metadata", "name"]).to_string(), gs(o, &["type"]).to_string(), map_len(o, "data").to_string(), age(o, now_ms)]).collect()),
         "ServiceAccount" => (SERVICE_ACCOUNT_COLUMNS, objs.iter().map(|o| vec![gs(o, &["metadata", "name"]).to_string(), get(o, &["secrets"]).and_then(Value::as_array).map(|a| a.len()).unwrap_or(0).to_string(), age(o, now_ms)]).collect()),
+        // printers.go printRole / printClusterRole: the creation time in RFC 3339, UTC
+        "Role" | "ClusterRole" => (ROLE_COLUMNS, objs.iter().map(|o| vec![gs(o, &["metadata", "name"]).to_string(), gs(o, &["metadata", "creationTimestamp"]).to_string()]).collect()),
+        // printRoleBinding / printClusterRoleBinding: `Kind/name`, then rbac.SubjectsStrings when wide
+        "RoleBinding" | "ClusterRoleBinding" => (
+            ROLE_BINDING_COLUMNS,
+            objs.iter()
+                .map(|o| {
+                    let mut row = vec![gs(o, &["metadata", "name"]).to_string(), format!("{}/{}", gs(o, &["roleRef", "kind"]), gs(o, &["roleRef", "name"])), age(o, now_ms)];
+                    if wide {
+                        let subjects = get(o, &["subjects"]).and_then(Value::as_array).cloned().unwrap_or_default();
+                        let of = |kind: &str| -> String {
+                            subjects
+                                .iter()
+                                .filter(|s| gs(s, &["kind"]) == kind)
+                                .map(|s| if kind == "ServiceAccount" { format!("{}/{}", gs(s, &["namespace"]), gs(s, &["name"])) } else { gs(s, &["name"]).to_string() })
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        };
+                        row.extend([of("User"), of("Group"), of("ServiceAccount")]);
+                    }
+                    row
+                })
+                .collect(),
+        ),
         "PriorityClass" => (
             PRIORITY_CLASS_COLUMNS,
             objs.iter()
@@ -1397,7 +1425,7 @@ pub(crate) mod tests {
             },
             TableCase {
                 name: "unknown kind falls back to NAME AGE, missing timestamp",
-                kind: "ClusterRole",
+                kind: "PodTemplate",
                 objs: vec![json!({"metadata": {"name": "view"}})],
                 wide: false,
                 with_kind: false,

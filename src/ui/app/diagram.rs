@@ -5,7 +5,7 @@
 //! packet on its edge; a network hop travels straight between the boxes it joins.
 
 use super::SessionRef;
-use crate::trace::Actor;
+use crate::trace::{Actor, MessageKind};
 use crate::ui::i18n::{fill, tr, Lang};
 use crate::ui::layout::{self, Layout, Rect, CHIP_GAP, CHIP_H, CHIP_W};
 use crate::ui::model::{PodChip, ServiceChip, Workload};
@@ -180,7 +180,23 @@ pub fn diagram(p: &DiagramProps) -> Html {
     let coredns = services.iter().any(|sv| sv.namespace == "kube-system" && sv.name == "kube-dns");
     let rev = s.rev_at(pos);
     let current = s.current(pos).map(|st| st.msg.clone());
+    // the authorization stage on kube-apiserver's box: the decision on the request in flight
+    let authz = current.as_ref().and_then(|m| match &m.kind {
+        MessageKind::Response { authz: Some(a), .. } if m.from == Actor::ApiServer => Some(a.clone()),
+        MessageKind::Request { .. } if m.to == Actor::ApiServer => s.response_authz(pos, m.id),
+        _ => None,
+    });
     drop(s);
+    let api_sub = match &authz {
+        Some(a) if a.allowed() => format!("authz ✓ {}", layout::ellipsize(&a.short(), 28)),
+        Some(_) => "authz ✗ 403 Forbidden".to_string(),
+        None => "authn · authz · admission · watch".to_string(),
+    };
+    let api_sub_class = match &authz {
+        Some(a) if !a.allowed() => "sub mid authz denied",
+        Some(_) => "sub mid authz",
+        None => "sub mid",
+    };
 
     let active_edge = current.as_ref().map(Layout::edge_name).unwrap_or_default();
     let edges: Html = l
@@ -318,7 +334,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
                 // kube-apiserver
                 {rect(api, "box comp api")}
                 {text(api.cx(), api.y + 34.0, "label mid big", "kube-apiserver")}
-                {text(api.cx(), api.y + 56.0, "sub mid", "authn · authz · admission · watch")}
+                {text(api.cx(), api.y + 56.0, api_sub_class, api_sub)}
                 // etcd
                 <g class="etcd">
                     <path class="box comp store" d={format!("M{x0},{y0} a{rx},10 0 0,0 {w},0 v{h} a{rx},10 0 0,1 -{w},0 z M{x0},{y0} a{rx},10 0 0,1 {w},0", x0 = fmt(etcd.x), y0 = fmt(etcd.y + 10.0), rx = fmt(etcd.w / 2.0), w = fmt(etcd.w), h = fmt(etcd.h - 20.0))} />

@@ -14,6 +14,9 @@ pub struct EditorProps {
     pub settling: Option<(u64, i64)>,
     pub lang: Lang,
     pub embed: bool,
+    /// `kubectl edit …` in progress: the command that saving runs.
+    #[prop_or_default]
+    pub editing: Option<String>,
     pub dispatch: Callback<Action>,
 }
 
@@ -83,11 +86,21 @@ pub fn editor(p: &EditorProps) -> Html {
         _ => html! { <div class="editor-status hint">{t("editor.hint")}</div> },
         },
     };
-    let actions = html! {
-        <div class="editor-actions">
-            <button id="apply" class="btn primary" onclick={p.dispatch.reform(|_| Action::Apply)} title="Ctrl+Enter" disabled={p.settling.is_some()}>{t("editor.apply")}</button>
-            <button id="reset" class="btn" onclick={p.dispatch.reform(|_| Action::Reset)} title={t("editor.reset_title")}>{t("editor.reset")}</button>
-        </div>
+    let actions = match &p.editing {
+        // kubectl edit: save sends the changes, cancel puts the manifest back
+        Some(line) => html! {
+            <div class="editor-actions editing" role="status">
+                <span class="edit-note">{fill(t("editor.editing"), &[("cmd", line.clone())])}</span>
+                <button id="apply" class="btn primary" onclick={p.dispatch.reform(|_| Action::Apply)} title="Ctrl+Enter">{t("editor.save_edit")}</button>
+                <button id="cancel-edit" class="btn" onclick={p.dispatch.reform(|_| Action::CancelEdit)}>{t("editor.cancel_edit")}</button>
+            </div>
+        },
+        None => html! {
+            <div class="editor-actions">
+                <button id="apply" class="btn primary" onclick={p.dispatch.reform(|_| Action::Apply)} title="Ctrl+Enter" disabled={p.settling.is_some()}>{t("editor.apply")}</button>
+                <button id="reset" class="btn" onclick={p.dispatch.reform(|_| Action::Reset)} title={t("editor.reset_title")}>{t("editor.reset")}</button>
+            </div>
+        },
     };
     // in the embed the buttons come first, beside the button that opened the editor: in view
     // however long the manifest is

@@ -133,6 +133,9 @@ pub struct State {
     pub level: Level,
     /// What the jump buttons look for.
     pub jump: Jump,
+    /// `kubectl edit …` in progress: the console line, and the editor's text before the object
+    /// was opened in it (put back when the edit is saved or cancelled).
+    pub editing: Option<(String, String)>,
 }
 
 /// The level of detail Play and the step buttons use.
@@ -154,6 +157,8 @@ impl Level {
 pub enum Action {
     SetEditor(String),
     Apply,
+    /// Put the object `kubectl edit` opened back, unsaved.
+    CancelEdit,
     Reset,
     Preset(usize),
     TogglePlay,
@@ -219,6 +224,7 @@ impl State {
             link_error: None,
             level: Level::Story,
             jump: Jump::Chapter,
+            editing: None,
         }
     }
 
@@ -333,6 +339,25 @@ impl Reducible for State {
                 if let Some(a) = &mut s.apply {
                     a.marks.clear();
                 }
+            }
+            Action::Apply if s.editing.is_some() => {
+                // kubectl edit: the editor's text is the edited object
+                let Some((line, saved)) = s.editing.take() else { return self };
+                let edited = std::mem::replace(&mut s.editor, saved);
+                s.editor_open = true;
+                let (_, start) = s.session.rc.borrow_mut().console(&line, &edited);
+                s.bump();
+                if s.len() > start {
+                    let first = s.next_pos(start).unwrap_or(start + 1);
+                    s.go(first, true);
+                    s.playing = true;
+                }
+            }
+            Action::CancelEdit => {
+                let Some((line, saved)) = s.editing.take() else { return self };
+                s.editor = saved;
+                s.session.rc.borrow_mut().note_transcript(&format!("$ {}\nEdit cancelled, no changes made.\n", line));
+                s.bump();
             }
             Action::Apply => {
                 if s.pending_apply.is_some() {
@@ -460,6 +485,22 @@ impl Reducible for State {
                 }
                 if line == "clear" {
                     s.session.rc.borrow_mut().transcript.clear();
+                    s.bump();
+                    return Rc::new(s);
+                }
+                // kubectl edit: the object opens in the editor; saving it runs the command
+                let args = kubectl::split_args(&line).unwrap_or_default();
+                if super::model::is_edit(&args) {
+                    if s.editing.is_some() {
+                        return self;
+                    }
+                    let opened = s.session.rc.borrow_mut().edit_text(&line);
+                    if let Ok(text) = opened {
+                        let saved = std::mem::replace(&mut s.editor, text);
+                        s.editing = Some((line, saved));
+                        s.editor_open = true;
+                        s.apply = None;
+                    }
                     s.bump();
                     return Rc::new(s);
                 }
@@ -1036,6 +1077,7 @@ pub fn app() -> Html {
             settling={state.pending_apply.as_ref().map(|_| state.settle_progress)}
             lang={lang}
             embed={state.embed}
+            editing={state.editing.as_ref().map(|(l, _)| l.clone())}
             dispatch={dispatch.clone()}
         />
     };

@@ -16,7 +16,7 @@
 //!
 //! Usage (from this directory): `cargo run --release > ../../src/api/schema_data.txt`
 
-use k8s_openapi::api::{apps::v1 as apps, batch::v1 as batch, core::v1 as core, discovery::v1 as discovery, scheduling::v1 as scheduling, storage::v1 as storage};
+use k8s_openapi::api::{apps::v1 as apps, authentication::v1 as authentication, authorization::v1 as authorization, batch::v1 as batch, core::v1 as core, discovery::v1 as discovery, rbac::v1 as rbac, scheduling::v1 as scheduling, storage::v1 as storage};
 use schemars::{generate::SchemaSettings, SchemaGenerator};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -26,7 +26,10 @@ const PACKAGES: &[(&str, &str, &str)] = &[
     ("io.k8s.api.apps.v1", "apps", "v1"),
     ("io.k8s.api.batch.v1", "batch", "v1"),
     ("io.k8s.api.core.v1", "core", "v1"),
+    ("io.k8s.api.authentication.v1", "authentication", "v1"),
+    ("io.k8s.api.authorization.v1", "authorization", "v1"),
     ("io.k8s.api.discovery.v1", "discovery", "v1"),
+    ("io.k8s.api.rbac.v1", "rbac", "v1"),
     ("io.k8s.api.scheduling.v1", "scheduling", "v1"),
     ("io.k8s.api.storage.v1", "storage", "v1"),
     ("io.k8s.apimachinery.pkg.apis.meta.v1", "meta", "v1"),
@@ -383,6 +386,15 @@ fn main() {
         ("v1", "ConfigMap", def_of::<core::ConfigMap>(&mut generator)),
         ("v1", "Secret", def_of::<core::Secret>(&mut generator)),
         ("v1", "ServiceAccount", def_of::<core::ServiceAccount>(&mut generator)),
+        ("rbac.authorization.k8s.io/v1", "Role", def_of::<rbac::Role>(&mut generator)),
+        ("rbac.authorization.k8s.io/v1", "ClusterRole", def_of::<rbac::ClusterRole>(&mut generator)),
+        ("rbac.authorization.k8s.io/v1", "RoleBinding", def_of::<rbac::RoleBinding>(&mut generator)),
+        ("rbac.authorization.k8s.io/v1", "ClusterRoleBinding", def_of::<rbac::ClusterRoleBinding>(&mut generator)),
+        ("authentication.k8s.io/v1", "TokenRequest", def_of::<authentication::TokenRequest>(&mut generator)),
+        ("authentication.k8s.io/v1", "SelfSubjectReview", def_of::<authentication::SelfSubjectReview>(&mut generator)),
+        ("authorization.k8s.io/v1", "SelfSubjectAccessReview", def_of::<authorization::SelfSubjectAccessReview>(&mut generator)),
+        ("authorization.k8s.io/v1", "SubjectAccessReview", def_of::<authorization::SubjectAccessReview>(&mut generator)),
+        ("authorization.k8s.io/v1", "SelfSubjectRulesReview", def_of::<authorization::SelfSubjectRulesReview>(&mut generator)),
     ];
     let defs = generator.take_definitions(true);
 

@@ -32,7 +32,7 @@
 //!     cargo run --release --bin genopenapi -- --extract-extensions UPSTREAM.json > openapi_extensions.json
 
 use k8s_openapi::api::{
-    apps::v1 as apps, autoscaling::v1 as autoscaling, batch::v1 as batch, coordination::v1 as coordination, core::v1 as core, discovery::v1 as discovery, scheduling::v1 as scheduling,
+    apps::v1 as apps, authentication::v1 as authentication, authorization::v1 as authorization, autoscaling::v1 as autoscaling, batch::v1 as batch, coordination::v1 as coordination, core::v1 as core, discovery::v1 as discovery, rbac::v1 as rbac, scheduling::v1 as scheduling,
     storage::v1 as storage,
 };
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as meta;
@@ -122,7 +122,17 @@ fn generate() -> (Vec<Root>, BTreeMap<String, Value>) {
         kind::<core::ConfigMap>(&mut g, true),
         kind::<core::Secret>(&mut g, true),
         kind::<core::ServiceAccount>(&mut g, true),
+        kind::<rbac::Role>(&mut g, true),
+        kind::<rbac::ClusterRole>(&mut g, true),
+        kind::<rbac::RoleBinding>(&mut g, true),
+        kind::<rbac::ClusterRoleBinding>(&mut g, true),
         kind::<core::Binding>(&mut g, false),
+        kind::<authentication::TokenRequest>(&mut g, false),
+        kind::<authentication::SelfSubjectReview>(&mut g, false),
+        kind::<authorization::SelfSubjectAccessReview>(&mut g, false),
+        kind::<authorization::SubjectAccessReview>(&mut g, false),
+        kind::<authorization::LocalSubjectAccessReview>(&mut g, false),
+        kind::<authorization::SelfSubjectRulesReview>(&mut g, false),
         kind::<autoscaling::Scale>(&mut g, false),
         other::<meta::DeleteOptions>(&mut g),
         other::<meta::Status>(&mut g),

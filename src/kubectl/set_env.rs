@@ -1,0 +1,257 @@
+//! `kubectl set env` and `kubectl set serviceaccount`
+//! (`staging/src/k8s.io/kubectl/pkg/cmd/set/set_env.go`, `set_serviceaccount.go`): change a pod
+//! template's environment (`KEY=VALUE`, `KEY-` to remove, `--from=configmap/NAME|secret/NAME`,
+//! `--list`, `-c`) or its ServiceAccount with a strategic merge PATCH (field manager
+//! `kubectl-set`). An unchanged template sends nothing and prints nothing.
+
+use super::*;
+
+/// The pod spec's path in a workload, or an error naming what is not a pod template.
+fn spec_path(info: &meta::ResourceInfo, name: &str) -> Result<&'static [&'static str], String> {
+    match info.kind {
+        "Pod" => Ok(&["spec"]),
+        "Deployment" | "ReplicaSet" | "DaemonSet" | "StatefulSet" | "Job" => Ok(&["spec", "template", "spec"]),
+        "CronJob" => Ok(&["spec", "jobTemplate", "spec", "template", "spec"]),
+        _ => Err(format!("error: {}/{} the object is not a pod or does not have a pod template: {}", info.kubectl_prefix(), name, info.kind)),
+    }
+}
+
+/// `keyToEnvName`: a ConfigMap or Secret key as an environment variable name.
+fn key_to_env_name(key: &str) -> String {
+    key.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c.to_ascii_uppercase() } else { '_' }).collect()
+}
+
+fn patch_template(cluster: &mut Cluster, path: &str, spec_path: &[&str], containers: Vec<(String, Value)>) -> Response {
+    let mut lists = serde_json::Map::new();
+    for (list, c) in containers {
+        let e = lists.entry(list).or_insert_with(|| json!([]));
+        if let Some(a) = e.as_array_mut() {
+            a.push(c);
+        }
+    }
+    let mut patch = json!({});
+    meta::set(&mut patch, spec_path, Value::Object(lists));
+    cluster.client_request(&kubectl_identity(), Request { method: Method::Patch, path: format!("{}?fieldManager=kubectl-set", path), body: Some(patch), patch_type: PatchType::Strategic })
+}
+
+pub(super) fn set_env(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
+    let args = &f.positional[1..];
+    let (pairs, resources): (Vec<&String>, Vec<&String>) = args.iter().partition(|a| a.contains('=') || (a.ends_with('-') && !a.contains('/')));
+    if resources.is_empty() {
+        return out.err("error: one or more resources must be specified as <resource> <name> or <resource>/<name>");
+    }
+    let mut set: Vec<(String, String)> = Vec::new();
+    let mut remove: Vec<String> = Vec::new();
+    for p in &pairs {
+        if let Some((k, v)) = p.split_once('=') {
+            if k.is_empty() {
+                return out.err(&format!("error: invalid key name \"\": a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*') in {}", p));
+            }
+            set.push((k.to_string(), v.to_string()));
+        } else {
+            remove.push(p.trim_end_matches('-').to_string());
+        }
+    }
+    // --from=configmap/NAME|secret/NAME: one variable per key, read from the object
+    let mut from_refs: Vec<Value> = Vec::new();
+    if let Some(from) = &f.from {
+        let Some((kind, name)) = from.split_once('/') else {
+            return out.err(&format!("error: invalid resource {}", from));
+        };
+        let (res, ref_field) = match kind {
+            "configmap" | "configmaps" | "cm" => ("configmaps", "configMapKeyRef"),
+            "secret" | "secrets" => ("secrets", "secretKeyRef"),
+            _ => return out.err(&format!("error: unsupported resource specified in --from: {}", from)),
+        };
+        let got = kubectl(cluster, Method::Get, &format!("/api/v1/namespaces/{}/{}/{}", ns, res, name), None);
+        if !got.ok() {
+            return out.err(&server_error(&got, None));
+        }
+        let mut keys: Vec<String> = got.body.get("data").and_then(Value::as_object).map(|m| m.keys().cloned().collect()).unwrap_or_default();
+        keys.sort();
+        for k in keys {
+            from_refs.push(json!({"name": key_to_env_name(&k), "valueFrom": {ref_field: {"name": name, "key": k}}}));
+        }
+    }
+    if set.is_empty() && remove.is_empty() && from_refs.is_empty() && !f.list {
+        return out.err("error: at least one environment variable must be provided");
+    }
+    let resources: Vec<String> = resources.into_iter().cloned().collect();
+    let ts = match targets(&resources) {
+        Ok(t) => t,
+        Err(e) => return out.err(&e),
+    };
+    let mut errors = Vec::new();
+    for (info, names) in ts {
+        for name in names {
+            let path = info.object_path(ns, &name);
+            let got = kubectl(cluster, Method::Get, &path, None);
+            if !got.ok() {
+                errors.push(server_error(&got, None));
+                continue;
+            }
+            let sp = match spec_path(info, &name) {
+                Ok(p) => p,
+                Err(e) => {
+                    errors.push(e);
+                    continue;
+                }
+            };
+            let spec = meta::get(&got.body, sp).cloned().unwrap_or(json!({}));
+            let mut changed: Vec<(String, Value)> = Vec::new();
+            let mut matched = false;
+            for list in ["initContainers", "containers"] {
+                for ctr in meta::get_array(&spec, &[list]) {
+                    let cname = meta::get_str(ctr, &["name"]);
+                    if f.container.as_deref().map(|c| c != "*" && c != cname).unwrap_or(list == "initContainers") {
+                        continue;
+                    }
+                    matched = true;
+                    let env = meta::get_array(ctr, &["env"]).to_vec();
+                    if f.list {
+                        out.out(&format!("# {}/{}, container {}", info.resource, name, cname));
+                        for e in &env {
+                            match e.get("value") {
+                                Some(v) => out.out(&format!("{}={}", meta::get_str(e, &["name"]), v.as_str().unwrap_or(""))),
+                                None => out.out(&format!("# {} from {}", meta::get_str(e, &["name"]), describe_value_from(e))),
+                            }
+                        }
+                        for ef in meta::get_array(ctr, &["envFrom"]) {
+                            let (k, n) = if let Some(c) = ef.get("configMapRef") { ("configmap", meta::get_str(c, &["name"])) } else { ("secret", meta::get_str(ef, &["secretRef", "name"])) };
+                            out.out(&format!("# {} {}", k, n));
+                        }
+                        continue;
+                    }
+                    // updateEnv: set in place or append, then remove
+                    let mut items: Vec<Value> = Vec::new();
+                    let mut new_env = env.clone();
+                    for (k, v) in &set {
+                        let want = json!({"name": k, "value": v});
+                        match new_env.iter_mut().find(|e| meta::get_str(e, &["name"]) == k) {
+                            Some(e) if *e == want => {}
+                            Some(e) => {
+                                *e = want.clone();
+                                items.push(want);
+                            }
+                            None => {
+                                new_env.push(want.clone());
+                                items.push(want);
+                            }
+                        }
+                    }
+                    for r in &from_refs {
+                        let k = meta::get_str(r, &["name"]);
+                        match new_env.iter_mut().find(|e| meta::get_str(e, &["name"]) == k) {
+                            Some(e) if e == r => {}
+                            Some(e) => {
+                                *e = r.clone();
+                                items.push(r.clone());
+                            }
+                            None => {
+                                new_env.push(r.clone());
+                                items.push(r.clone());
+                            }
+                        }
+                    }
+                    for k in &remove {
+                        if new_env.iter().any(|e| meta::get_str(e, &["name"]) == k) {
+                            new_env.retain(|e| meta::get_str(e, &["name"]) != k);
+                            items.push(json!({"$patch": "delete", "name": k}));
+                        }
+                    }
+                    if !items.is_empty() {
+                        changed.push((list.to_string(), json!({"env": items, "name": cname})));
+                    }
+                }
+            }
+            if !matched {
+                if let Some(c) = &f.container {
+                    errors.push(format!("error: unable to find container named {}", c));
+                }
+                continue;
+            }
+            if f.list || changed.is_empty() {
+                continue;
+            }
+            let resp = patch_template(cluster, &path, sp, changed);
+            if resp.ok() {
+                out.out(&format!("{}/{} env updated", info.kubectl_prefix(), name));
+            } else {
+                errors.push(format!("failed to patch env update to pod template: {}", server_error(&resp, None)));
+            }
+        }
+    }
+    match errors.len() {
+        0 => {}
+        1 => out.err(&errors[0]),
+        _ => out.err(&format!("[{}]", errors.join(", "))),
+    }
+}
+
+/// How `set env --list` names a variable's source.
+fn describe_value_from(e: &Value) -> String {
+    let vf = e.get("valueFrom").cloned().unwrap_or(json!({}));
+    if let Some(r) = vf.get("configMapKeyRef") {
+        return format!("configmap {}, key {}", meta::get_str(r, &["name"]), meta::get_str(r, &["key"]));
+    }
+    if let Some(r) = vf.get("secretKeyRef") {
+        return format!("secret {}, key {}", meta::get_str(r, &["name"]), meta::get_str(r, &["key"]));
+    }
+    if let Some(r) = vf.get("fieldRef") {
+        return format!("field path {}", meta::get_str(r, &["fieldPath"]));
+    }
+    if let Some(r) = vf.get("resourceFieldRef") {
+        return format!("resource {}", meta::get_str(r, &["resource"]));
+    }
+    String::new()
+}
+
+/// `kubectl set serviceaccount (-f FILENAME | TYPE NAME) SERVICE_ACCOUNT`.
+pub(super) fn set_serviceaccount(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
+    let args = &f.positional[1..];
+    let Some((sa, resources)) = args.split_last() else {
+        return out.err("error: serviceaccount is required\nSee 'kubectl set serviceaccount -h' for help and examples");
+    };
+    if resources.is_empty() {
+        return out.err("error: one or more resources must be specified as <resource> <name> or <resource>/<name>");
+    }
+    let ts = match targets(resources) {
+        Ok(t) => t,
+        Err(e) => return out.err(&e),
+    };
+    let mut errors = Vec::new();
+    for (info, names) in ts {
+        for name in names {
+            let path = info.object_path(ns, &name);
+            let got = kubectl(cluster, Method::Get, &path, None);
+            if !got.ok() {
+                errors.push(server_error(&got, None));
+                continue;
+            }
+            let sp = match spec_path(info, &name) {
+                Ok(p) => p,
+                Err(e) => {
+                    errors.push(e);
+                    continue;
+                }
+            };
+            let spec = meta::get(&got.body, sp).cloned().unwrap_or(json!({}));
+            if meta::get_str(&spec, &["serviceAccountName"]) == sa.as_str() {
+                continue;
+            }
+            let mut patch = json!({});
+            meta::set(&mut patch, sp, json!({"serviceAccountName": sa}));
+            let resp = cluster.client_request(&kubectl_identity(), Request { method: Method::Patch, path: format!("{}?fieldManager=kubectl-set", path), body: Some(patch), patch_type: PatchType::Strategic });
+            if resp.ok() {
+                out.out(&format!("{}/{} serviceaccount updated", info.kubectl_prefix(), name));
+            } else {
+                errors.push(format!("failed to patch ServiceAccountName {}", server_error(&resp, None)));
+            }
+        }
+    }
+    match errors.len() {
+        0 => {}
+        1 => out.err(&errors[0]),
+        _ => out.err(&format!("[{}]", errors.join(", "))),
+    }
+}
