@@ -145,6 +145,33 @@ fn real_kubectl_drives_kubesim_serve() {
     let out = env.kubectl(&["create", "deployment", "typed", "--image=nginx:1.27"]);
     assert_eq!(out.trim(), "deployment.apps/typed created");
 
+    // kubectl edit: GET, the editor (here sed), then a strategic merge PATCH of the change
+    let mut edit = env.command(&["edit", "deployment", "typed"]);
+    edit.env("KUBE_EDITOR", "sed -i 's/^  replicas: 1$/  replicas: 2/'");
+    let out = edit.output().expect("kubectl edit");
+    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    eprintln!("$ KUBE_EDITOR=sed kubectl edit deployment typed\n{}", text);
+    assert_eq!(text.trim(), "deployment.apps/typed edited");
+    assert_eq!(env.kubectl(&["get", "deployment", "typed", "-o", "jsonpath={.spec.replicas}"]), "2");
+
+    // RBAC: ConfigMaps, Secrets, tokens, roles and bindings through kubectl's typed clients
+    // (protobuf), authorization with impersonation, and the review resources
+    assert_eq!(env.kubectl(&["create", "configmap", "app", "--from-literal=GREETING=hi"]).trim(), "configmap/app created");
+    assert_eq!(env.kubectl(&["create", "secret", "generic", "db", "--from-literal=password=s3cr3t"]).trim(), "secret/db created");
+    let token = env.kubectl(&["create", "token", "default"]);
+    assert_eq!(token.trim().split('.').count(), 3, "a JWT: {}", token);
+    assert_eq!(env.kubectl(&["create", "role", "pod-reader", "--verb=get,list", "--resource=pods"]).trim(), "role.rbac.authorization.k8s.io/pod-reader created");
+    let denied = env.command(&["get", "pods", "--as=jane"]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&denied.stderr).trim(), "Error from server (Forbidden): pods is forbidden: User \"jane\" cannot list resource \"pods\" in API group \"\" in the namespace \"default\"");
+    let no = env.command(&["auth", "can-i", "list", "pods", "--as=jane"]).output().unwrap();
+    assert_eq!((String::from_utf8_lossy(&no.stdout).trim(), no.status.code()), ("no", Some(1)));
+    assert_eq!(env.kubectl(&["create", "rolebinding", "jane-reads", "--role=pod-reader", "--user=jane"]).trim(), "rolebinding.rbac.authorization.k8s.io/jane-reads created");
+    assert_eq!(env.kubectl(&["auth", "can-i", "list", "pods", "--as=jane"]).trim(), "yes");
+    let who = env.kubectl(&["auth", "whoami", "--as=jane"]);
+    assert!(rows(&who).iter().any(|r| r[..] == ["Username", "jane"]), "{}", who);
+    assert!(env.kubectl(&["auth", "can-i", "--list", "--as=jane"]).lines().any(|l| l.starts_with("pods ") && l.ends_with("[get list]")));
+    assert_eq!(env.kubectl(&["run", "one", "--image=busybox", "--", "sleep", "3600"]).trim(), "pod/one created");
+
     let _ = std::fs::remove_dir_all(&env.dir);
     eprintln!("serve_kubectl: {:.1} s", t0.elapsed().as_secs_f64());
 }

@@ -2,7 +2,8 @@
 //! (`staging/src/k8s.io/kubectl/pkg/cmd/set/set_env.go`, `set_serviceaccount.go`): change a pod
 //! template's environment (`KEY=VALUE`, `KEY-` to remove, `--from=configmap/NAME|secret/NAME`,
 //! `--list`, `-c`) or its ServiceAccount with a strategic merge PATCH (field manager
-//! `kubectl-set`). An unchanged template sends nothing and prints nothing.
+//! `kubectl-set`). `set env` with an unchanged template sends nothing and prints nothing;
+//! `set serviceaccount` always patches and prints, as upstream.
 
 use super::*;
 
@@ -70,11 +71,12 @@ pub(super) fn set_env(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Outp
         let mut keys: Vec<String> = got.body.get("data").and_then(Value::as_object).map(|m| m.keys().cloned().collect()).unwrap_or_default();
         keys.sort();
         for k in keys {
-            from_refs.push(json!({"name": key_to_env_name(&k), "valueFrom": {ref_field: {"name": name, "key": k}}}));
+            let env_name = key_to_env_name(&k);
+            if env_name != k {
+                out.note(&format!("Warning: key {} transferred to {}", k, env_name));
+            }
+            from_refs.push(json!({"name": env_name, "valueFrom": {ref_field: {"name": name, "key": k}}}));
         }
-    }
-    if set.is_empty() && remove.is_empty() && from_refs.is_empty() && !f.list {
-        return out.err("error: at least one environment variable must be provided");
     }
     let resources: Vec<String> = resources.into_iter().cloned().collect();
     let ts = match targets(&resources) {
@@ -100,16 +102,17 @@ pub(super) fn set_env(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Outp
             let spec = meta::get(&got.body, sp).cloned().unwrap_or(json!({}));
             let mut changed: Vec<(String, Value)> = Vec::new();
             let mut matched = false;
-            for list in ["initContainers", "containers"] {
+            // the containers, then the init containers, that --containers (default `*`) selects
+            for list in ["containers", "initContainers"] {
                 for ctr in meta::get_array(&spec, &[list]) {
                     let cname = meta::get_str(ctr, &["name"]);
-                    if f.container.as_deref().map(|c| c != "*" && c != cname).unwrap_or(list == "initContainers") {
+                    if f.container.as_deref().map(|c| c != "*" && c != cname).unwrap_or(false) {
                         continue;
                     }
                     matched = true;
                     let env = meta::get_array(ctr, &["env"]).to_vec();
                     if f.list {
-                        out.out(&format!("# {}/{}, container {}", info.resource, name, cname));
+                        out.out(&format!("# {} {}, container {}", info.kind, name, cname));
                         for e in &env {
                             match e.get("value") {
                                 Some(v) => out.out(&format!("{}={}", meta::get_str(e, &["name"]), v.as_str().unwrap_or(""))),
@@ -165,9 +168,8 @@ pub(super) fn set_env(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Outp
                 }
             }
             if !matched {
-                if let Some(c) = &f.container {
-                    errors.push(format!("error: unable to find container named {}", c));
-                }
+                let sel = f.container.clone().unwrap_or_else(|| "*".into());
+                out.note(&format!("Warning: {}/{} does not have any containers matching {}", info.kind, name, crate::api::field::go_quote(&sel)));
                 continue;
             }
             if f.list || changed.is_empty() {
@@ -235,12 +237,12 @@ pub(super) fn set_serviceaccount(cluster: &mut Cluster, f: &Flags, ns: &str, out
                     continue;
                 }
             };
+            // upstream patches (and prints) even when nothing changes: the patch is then `{}`
             let spec = meta::get(&got.body, sp).cloned().unwrap_or(json!({}));
-            if meta::get_str(&spec, &["serviceAccountName"]) == sa.as_str() {
-                continue;
-            }
             let mut patch = json!({});
-            meta::set(&mut patch, sp, json!({"serviceAccountName": sa}));
+            if meta::get_str(&spec, &["serviceAccountName"]) != sa.as_str() {
+                meta::set(&mut patch, sp, json!({"serviceAccountName": sa}));
+            }
             let resp = cluster.client_request(&kubectl_identity(), Request { method: Method::Patch, path: format!("{}?fieldManager=kubectl-set", path), body: Some(patch), patch_type: PatchType::Strategic });
             if resp.ok() {
                 out.out(&format!("{}/{} serviceaccount updated", info.kubectl_prefix(), name));

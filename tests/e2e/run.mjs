@@ -496,6 +496,74 @@ try {
     await c.close();
   });
 
+  await check("RBAC preset: jane's list is a 403 with its reason, allowed after the RoleBinding; kube-apiserver's box shows the decision; screenshots at 1400/700/375 px in English and Korean", async () => {
+    for (const [lang, title] of [["en", "RBAC: a user who may only read"], ["ko", "RBAC: 읽기만 하는 사용자"]]) {
+      for (const width of [1400, 700, 375]) {
+        const c = await browser.newContext({ viewport: { width, height: 1000 }, locale: lang === "ko" ? "ko-KR" : "en-US" });
+        const p = await c.newPage();
+        p.on("pageerror", (e) => errors.push(String(e)));
+        await p.goto(url);
+        await p.waitForSelector("#apply");
+        if (lang === "ko") await p.click(".lang button[lang=ko]");
+        const idx = await p.locator("select.preset option").evaluateAll((os, t) => os.findIndex((o) => o.textContent.startsWith(t)) - 1, title);
+        assert(idx >= 0, "no RBAC preset in " + lang);
+        await p.selectOption("select.preset", String(idx));
+        await p.click("#apply");
+        await p.waitForFunction(() => document.querySelector("#console-out").textContent.includes("records matched"), null, { timeout: 90000 });
+        const out = await p.locator("#console-out").textContent();
+        assert(out.includes('pods is forbidden: User "jane" cannot list resource "pods" in API group "" in the namespace "default"'), "the 403: " + out.slice(0, 800));
+        assert(/rolebinding.rbac.authorization.k8s.io\/jane-reads-pods created/.test(out) && /web-[a-z0-9]+-[a-z0-9]+\s+1\/1\s+Running/.test(out), "jane lists pods after the binding: " + out.slice(0, 1500));
+        assert(/authorization.k8s.io\/decision: forbid/.test(out), "the audit decision: " + out.slice(-1500));
+        if (width === 1400) {
+          // a step where kube-apiserver refuses jane: the box shows the decision, the narration says why
+          const { total } = await counter(p);
+          let found = false;
+          for (let pos = 1; pos <= total && !found; pos++) {
+            await p.locator("#timeline").fill(String(pos));
+            const sub = await p.locator(".diagram .sub.authz").allTextContents();
+            if (sub.some((t) => t.includes("403"))) found = true;
+          }
+          assert(found, "no step shows the refusal on kube-apiserver's box in " + lang);
+          await p.screenshot({ path: path.join(shots, `screenshot-rbac-${lang}-diagram.png`) });
+        }
+        await p.screenshot({ path: path.join(shots, `screenshot-rbac-${lang}-${width}.png`), fullPage: width !== 1400 });
+        await c.close();
+      }
+    }
+  });
+
+  await check("kubectl edit in the console opens the object in the editor; saving sends the change, Cancel puts the manifest back", async () => {
+    const c = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: "en-US" });
+    const p = await c.newPage();
+    p.on("pageerror", (e) => errors.push(String(e)));
+    await p.goto(url);
+    await p.waitForSelector("#apply");
+    await p.click("#apply");
+    await p.waitForFunction(() => document.querySelector("#console-out").textContent.includes("created"), null, { timeout: 90000 });
+    const before = await p.locator("#editor-text").inputValue();
+    await p.fill("#console-in", "kubectl edit deployment/nginx-deployment");
+    await p.press("#console-in", "Enter");
+    await p.waitForFunction(() => document.querySelector("#editor-text").value.startsWith("# Please edit the object below"));
+    const text = await p.locator("#editor-text").inputValue();
+    assert(/replicas: 3\n/.test(text), "the object in the editor: " + text.slice(0, 600));
+    await p.fill("#editor-text", text.replace("replicas: 3\n", "replicas: 4\n"));
+    await p.screenshot({ path: path.join(shots, "screenshot-edit.png") });
+    await p.click("#apply");
+    await p.waitForFunction(() => document.querySelector("#console-out").textContent.includes("deployment.apps/nginx-deployment edited"), null, { timeout: 60000 });
+    assert((await p.locator("#editor-text").inputValue()) === before, "the manifest is back in the editor after saving");
+    await p.fill("#console-in", "kubectl get deploy nginx-deployment");
+    await p.press("#console-in", "Enter");
+    await p.waitForFunction(() => /nginx-deployment\s+4\/4/.test(document.querySelector("#console-out").textContent), null, { timeout: 60000 });
+    // Cancel: nothing sent, the manifest back
+    await p.fill("#console-in", "kubectl edit deployment/nginx-deployment");
+    await p.press("#console-in", "Enter");
+    await p.waitForSelector("#cancel-edit");
+    await p.click("#cancel-edit");
+    await p.waitForFunction(() => document.querySelector("#console-out").textContent.includes("Edit cancelled, no changes made."));
+    assert((await p.locator("#editor-text").inputValue()) === before, "the manifest is back after Cancel");
+    await c.close();
+  });
+
   await check("StatefulSet preset: web-1 appears only once web-0 is ready (OrderedReady), and the claims are bound", async () => {
     const c = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: "en-US" });
     const p = await c.newPage();
