@@ -735,8 +735,24 @@ impl Session {
     pub fn objects_lines(&self, pos: usize) -> Vec<ObjLine> {
         let now = self.now_unix(pos);
         let mut out = Vec::new();
-        for (res, kind) in [("deployments", "Deployment"), ("replicasets", "ReplicaSet"), ("pods", "Pod")] {
-            let objs = self.objects(res, "default", pos);
+        let kinds = [
+            ("deployments", "Deployment"),
+            ("replicasets", "ReplicaSet"),
+            ("pods", "Pod"),
+            ("configmaps", "ConfigMap"),
+            ("secrets", "Secret"),
+            ("serviceaccounts", "ServiceAccount"),
+            ("roles", "Role"),
+            ("rolebindings", "RoleBinding"),
+        ];
+        for (res, kind) in kinds {
+            // what every namespace gets (the root CA, the default account) is left out: the
+            // panel shows what the manifests made
+            let objs: Vec<Value> = self
+                .objects(res, "default", pos)
+                .into_iter()
+                .filter(|o| !matches!((kind, meta::name(o)), ("ConfigMap", crate::controllers::rootcacertpublisher::ROOT_CA_CONFIG_MAP) | ("ServiceAccount", "default")))
+                .collect();
             if objs.is_empty() {
                 continue;
             }
@@ -785,6 +801,11 @@ impl Session {
                 let pods: Vec<Value> = self.objects("pods", "", pos).into_iter().filter(|p| meta::get_str(p, &["spec", "nodeName"]) == name).collect();
                 printers::describe_node(&obj, &pods, &events, now)
             }
+            "ConfigMap" => crate::kubectl::describe::describe_config_map(&obj, &events, now),
+            "Secret" => crate::kubectl::describe::describe_secret(&obj),
+            "ServiceAccount" => crate::kubectl::describe::describe_service_account(&obj, &events, now),
+            "Role" | "ClusterRole" => crate::kubectl::describe::describe_role(&obj),
+            "RoleBinding" | "ClusterRoleBinding" => crate::kubectl::describe::describe_role_binding(&obj),
             _ => printers::to_yaml(&obj),
         }
     }

@@ -139,12 +139,10 @@ impl Said {
     }
 }
 
-/// What kube-apiserver's authorizers decided, in words: the RBAC binding and role that
-/// allowed, the Node authorizer, `system:masters`, or a refusal.
+/// What allowed a request, in words: the RBAC binding and role, the Node authorizer, or
+/// `system:masters` (a refusal has narrations of its own: `n.req.kubectl.denied`,
+/// `n.resp.forbidden`).
 fn authz_phrase(lang: Lang, a: &crate::apiserver::authorizer::Authorized) -> (&'static str, String) {
-    if !a.allowed() {
-        return ("n.authz.denied", tr(lang, "n.authz.denied").to_string());
-    }
     if let Some(rule) = a.reason.strip_prefix("RBAC: allowed by ") {
         return ("n.authz.rbac", fill(tr(lang, "n.authz.rbac"), &[("rule", rule.to_string())]));
     }
@@ -210,6 +208,13 @@ pub fn narration(s: &Session, pos: usize, lang: Lang) -> Said {
                     _ => None,
                 });
                 match authz {
+                    // refused by the authorizers: the request goes no further
+                    Some(a) if !a.allowed() && m.from == Actor::Kubectl => {
+                        v.push(("user", a.user.clone()));
+                        v.push(("verb", verb.to_string()));
+                        v.push(("path", p.path.clone()));
+                        return said("n.req.kubectl.denied", &v);
+                    }
                     Some(a) => {
                         let (key, phrase) = authz_phrase(lang, &a);
                         v.push(("authz", phrase));
