@@ -42,6 +42,8 @@ pub enum Actor {
     RootCaCertPublisher,
     /// The ServiceAccount controller (`serviceaccount-controller`): `default` in every namespace.
     ServiceAccountController,
+    /// The ClusterRole aggregation controller (`clusterrole-aggregation-controller`).
+    ClusterRoleAggregationController,
     /// The StatefulSet controller (`statefulset-controller`).
     StatefulSetController,
     /// The PersistentVolume controller (`persistentvolume-binder-controller`).
@@ -94,6 +96,7 @@ impl Actor {
             Actor::TtlAfterFinishedController => "ttl-after-finished-controller".into(),
             Actor::RootCaCertPublisher => "root-ca-cert-publisher".into(),
             Actor::ServiceAccountController => "serviceaccount-controller".into(),
+            Actor::ClusterRoleAggregationController => "clusterrole-aggregation-controller".into(),
             Actor::StatefulSetController => "statefulset-controller".into(),
             Actor::PersistentVolumeController => "persistentvolume-binder-controller".into(),
             Actor::StorageProvisioner => "storage-provisioner".into(),

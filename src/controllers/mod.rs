@@ -5,6 +5,7 @@
 //! (`--use-service-account-credentials`, as kubeadm configures it), so the audit log shows
 //! `system:serviceaccount:kube-system:deployment-controller` and so on.
 
+pub mod clusterroleaggregation;
 pub mod controllermanager;
 pub mod cronjob;
 pub mod daemon;
@@ -53,6 +54,7 @@ pub fn install(c: &mut Cluster) {
         Box::new(endpointslice::EndpointSliceController::default()),
         Box::new(rootcacertpublisher::RootCaCertPublisher::default()),
         Box::new(serviceaccount::ServiceAccountsController::default()),
+        Box::new(clusterroleaggregation::ClusterRoleAggregationController::default()),
     ];
     c.add_process(controllermanager::ControllerManager::default(), controllers);
     c.add_component(crate::scheduler::Scheduler::default());

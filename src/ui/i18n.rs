@@ -132,6 +132,7 @@ pub fn fill(template: &str, vars: &[(&str, String)]) -> String {
 pub static TABLE: &[(&str, &str, &str)] = &[
     ("actor.cjc", "the CronJob controller", "크론잡 컨트롤러"),
     ("actor.coredns", "CoreDNS", "CoreDNS"),
+    ("actor.craggr", "the ClusterRole aggregation controller", "ClusterRole 집계 컨트롤러"),
     ("actor.dc", "the deployment controller", "디플로이먼트 컨트롤러"),
     ("actor.dsc", "the DaemonSet controller", "데몬셋 컨트롤러"),
     ("actor.epc", "the endpoints controller", "엔드포인트 컨트롤러"),

@@ -38,6 +38,7 @@ pub fn actor_name(lang: Lang, a: &Actor) -> String {
         Actor::TtlAfterFinishedController => tr(lang, "actor.ttl").into(),
         Actor::RootCaCertPublisher => tr(lang, "actor.rootca").into(),
         Actor::ServiceAccountController => tr(lang, "actor.sactl").into(),
+        Actor::ClusterRoleAggregationController => tr(lang, "actor.craggr").into(),
         Actor::Kubelet(n) => fill(tr(lang, "actor.kubelet"), &[("node", n.clone())]),
         Actor::KubeProxy(n) => fill(tr(lang, "actor.proxy"), &[("node", n.clone())]),
         Actor::CoreDns => tr(lang, "actor.coredns").into(),

@@ -101,3 +101,22 @@ kubectl create token robot --bound-object-name=robot
 kubectl create token robot --bound-object-kind=Deployment --bound-object-name=web
 kubectl auth can-i get
 kubectl get pods --as-group=admins
+# aggregation: the ClusterRole aggregation controller gives a ClusterRole with an aggregationRule
+# the rules of every ClusterRole its selector matches (and view, edit, admin theirs)
+kubectl create clusterrole monitoring --aggregation-rule=rbac.example.com/aggregate-to-monitoring=true
+kubectl apply -f - <<EOF
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: monitoring-endpoints
+  labels:
+    rbac.example.com/aggregate-to-monitoring: "true"
+rules:
+- apiGroups: [""]
+  resources: ["services", "endpoints", "pods"]
+  verbs: ["get", "list", "watch"]
+EOF
+sim settle
+kubectl describe clusterrole monitoring
+kubectl create clusterrolebinding bob-monitors --clusterrole=monitoring --user=bob
+kubectl auth can-i list endpoints --as=bob -n kube-system

@@ -83,6 +83,8 @@ pub fn editor(p: &EditorProps) -> Html {
                 <pre class="kubectl-out">{a.text.clone()}</pre>
             </div>
         },
+        // kubectl edit: the banner above says what saving does
+        _ if p.editing.is_some() => html! {},
         _ => html! { <div class="editor-status hint">{t("editor.hint")}</div> },
         },
     };
