@@ -5,34 +5,12 @@
 //! `kubectl-set`). `set env` with an unchanged template sends nothing and prints nothing;
 //! `set serviceaccount` always patches and prints, as upstream.
 
+use super::set::{patch_spec, report, templates};
 use super::*;
-
-/// The pod spec's path in a workload, or an error naming what is not a pod template.
-fn spec_path(info: &meta::ResourceInfo, name: &str) -> Result<&'static [&'static str], String> {
-    match info.kind {
-        "Pod" => Ok(&["spec"]),
-        "Deployment" | "ReplicaSet" | "DaemonSet" | "StatefulSet" | "Job" => Ok(&["spec", "template", "spec"]),
-        "CronJob" => Ok(&["spec", "jobTemplate", "spec", "template", "spec"]),
-        _ => Err(format!("error: {}/{} the object is not a pod or does not have a pod template: {}", info.kubectl_prefix(), name, info.kind)),
-    }
-}
 
 /// `keyToEnvName`: a ConfigMap or Secret key as an environment variable name.
 fn key_to_env_name(key: &str) -> String {
     key.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c.to_ascii_uppercase() } else { '_' }).collect()
-}
-
-fn patch_template(cluster: &mut Cluster, path: &str, spec_path: &[&str], containers: Vec<(String, Value)>) -> Response {
-    let mut lists = serde_json::Map::new();
-    for (list, c) in containers {
-        let e = lists.entry(list).or_insert_with(|| json!([]));
-        if let Some(a) = e.as_array_mut() {
-            a.push(c);
-        }
-    }
-    let mut patch = json!({});
-    meta::set(&mut patch, spec_path, Value::Object(lists));
-    cluster.client_request(&kubectl_identity(), Request { method: Method::Patch, path: format!("{}?fieldManager=kubectl-set", path), body: Some(patch), patch_type: PatchType::Strategic })
 }
 
 pub(super) fn set_env(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
@@ -79,115 +57,103 @@ pub(super) fn set_env(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Outp
         }
     }
     let resources: Vec<String> = resources.into_iter().cloned().collect();
-    let ts = match targets(&resources) {
+    let mut errors = Vec::new();
+    let ts = match templates(cluster, ns, &resources, &mut errors) {
         Ok(t) => t,
         Err(e) => return out.err(&e),
     };
-    let mut errors = Vec::new();
-    for (info, names) in ts {
-        for name in names {
-            let path = info.object_path(ns, &name);
-            let got = kubectl(cluster, Method::Get, &path, None);
-            if !got.ok() {
-                errors.push(server_error(&got, None));
-                continue;
-            }
-            let sp = match spec_path(info, &name) {
-                Ok(p) => p,
-                Err(e) => {
-                    errors.push(e);
+    for t in ts {
+        let (info, name, spec) = (t.info, t.name.clone(), &t.spec);
+        let mut changed: Vec<(String, Value)> = Vec::new();
+        let mut matched = false;
+        // the containers, then the init containers, that --containers (default `*`) selects
+        for list in ["containers", "initContainers"] {
+            for ctr in meta::get_array(&spec, &[list]) {
+                let cname = meta::get_str(ctr, &["name"]);
+                if f.container.as_deref().map(|c| c != "*" && c != cname).unwrap_or(false) {
                     continue;
                 }
-            };
-            let spec = meta::get(&got.body, sp).cloned().unwrap_or(json!({}));
-            let mut changed: Vec<(String, Value)> = Vec::new();
-            let mut matched = false;
-            // the containers, then the init containers, that --containers (default `*`) selects
-            for list in ["containers", "initContainers"] {
-                for ctr in meta::get_array(&spec, &[list]) {
-                    let cname = meta::get_str(ctr, &["name"]);
-                    if f.container.as_deref().map(|c| c != "*" && c != cname).unwrap_or(false) {
-                        continue;
-                    }
-                    matched = true;
-                    let env = meta::get_array(ctr, &["env"]).to_vec();
-                    if f.list {
-                        out.out(&format!("# {} {}, container {}", info.kind, name, cname));
-                        for e in &env {
-                            match e.get("value") {
-                                Some(v) => out.out(&format!("{}={}", meta::get_str(e, &["name"]), v.as_str().unwrap_or(""))),
-                                None => out.out(&format!("# {} from {}", meta::get_str(e, &["name"]), describe_value_from(e))),
-                            }
-                        }
-                        for ef in meta::get_array(ctr, &["envFrom"]) {
-                            let (k, n) = if let Some(c) = ef.get("configMapRef") { ("configmap", meta::get_str(c, &["name"])) } else { ("secret", meta::get_str(ef, &["secretRef", "name"])) };
-                            out.out(&format!("# {} {}", k, n));
-                        }
-                        continue;
-                    }
-                    // updateEnv: set in place or append, then remove
-                    let mut items: Vec<Value> = Vec::new();
-                    let mut new_env = env.clone();
-                    for (k, v) in &set {
-                        let want = json!({"name": k, "value": v});
-                        match new_env.iter_mut().find(|e| meta::get_str(e, &["name"]) == k) {
-                            Some(e) if *e == want => {}
-                            Some(e) => {
-                                *e = want.clone();
-                                items.push(want);
-                            }
-                            None => {
-                                new_env.push(want.clone());
-                                items.push(want);
-                            }
+                matched = true;
+                let env = meta::get_array(ctr, &["env"]).to_vec();
+                if f.list {
+                    out.out(&format!("# {} {}, container {}", info.kind, name, cname));
+                    for e in &env {
+                        match e.get("value") {
+                            Some(v) => out.out(&format!("{}={}", meta::get_str(e, &["name"]), v.as_str().unwrap_or(""))),
+                            None => out.out(&format!("# {} from {}", meta::get_str(e, &["name"]), describe_value_from(e))),
                         }
                     }
-                    for r in &from_refs {
-                        let k = meta::get_str(r, &["name"]);
-                        match new_env.iter_mut().find(|e| meta::get_str(e, &["name"]) == k) {
-                            Some(e) if e == r => {}
-                            Some(e) => {
-                                *e = r.clone();
-                                items.push(r.clone());
-                            }
-                            None => {
-                                new_env.push(r.clone());
-                                items.push(r.clone());
-                            }
-                        }
+                    for ef in meta::get_array(ctr, &["envFrom"]) {
+                        let (k, n) =
+                            if let Some(c) = ef.get("configMapRef") { ("configmap", meta::get_str(c, &["name"])) } else { ("secret", meta::get_str(ef, &["secretRef", "name"])) };
+                        out.out(&format!("# {} {}", k, n));
                     }
-                    for k in &remove {
-                        if new_env.iter().any(|e| meta::get_str(e, &["name"]) == k) {
-                            new_env.retain(|e| meta::get_str(e, &["name"]) != k);
-                            items.push(json!({"$patch": "delete", "name": k}));
+                    continue;
+                }
+                // updateEnv: set in place or append, then remove
+                let mut items: Vec<Value> = Vec::new();
+                let mut new_env = env.clone();
+                for (k, v) in &set {
+                    let want = json!({"name": k, "value": v});
+                    match new_env.iter_mut().find(|e| meta::get_str(e, &["name"]) == k) {
+                        Some(e) if *e == want => {}
+                        Some(e) => {
+                            *e = want.clone();
+                            items.push(want);
                         }
-                    }
-                    if !items.is_empty() {
-                        changed.push((list.to_string(), json!({"env": items, "name": cname})));
+                        None => {
+                            new_env.push(want.clone());
+                            items.push(want);
+                        }
                     }
                 }
-            }
-            if !matched {
-                let sel = f.container.clone().unwrap_or_else(|| "*".into());
-                out.note(&format!("Warning: {}/{} does not have any containers matching {}", info.kind, name, crate::api::field::go_quote(&sel)));
-                continue;
-            }
-            if f.list || changed.is_empty() {
-                continue;
-            }
-            let resp = patch_template(cluster, &path, sp, changed);
-            if resp.ok() {
-                out.out(&format!("{}/{} env updated", info.kubectl_prefix(), name));
-            } else {
-                errors.push(format!("failed to patch env update to pod template: {}", server_error(&resp, None)));
+                for r in &from_refs {
+                    let k = meta::get_str(r, &["name"]);
+                    match new_env.iter_mut().find(|e| meta::get_str(e, &["name"]) == k) {
+                        Some(e) if e == r => {}
+                        Some(e) => {
+                            *e = r.clone();
+                            items.push(r.clone());
+                        }
+                        None => {
+                            new_env.push(r.clone());
+                            items.push(r.clone());
+                        }
+                    }
+                }
+                for k in &remove {
+                    if new_env.iter().any(|e| meta::get_str(e, &["name"]) == k) {
+                        new_env.retain(|e| meta::get_str(e, &["name"]) != k);
+                        items.push(json!({"$patch": "delete", "name": k}));
+                    }
+                }
+                if !items.is_empty() {
+                    changed.push((list.to_string(), json!({"env": items, "name": cname})));
+                }
             }
         }
+        if !matched {
+            let sel = f.container.clone().unwrap_or_else(|| "*".into());
+            out.note(&format!("Warning: {}/{} does not have any containers matching {}", info.kind, name, crate::api::field::go_quote(&sel)));
+            continue;
+        }
+        if f.list || changed.is_empty() {
+            continue;
+        }
+        let mut lists = serde_json::Map::new();
+        for (list, c) in changed {
+            if let Some(a) = lists.entry(list).or_insert_with(|| json!([])).as_array_mut() {
+                a.push(c);
+            }
+        }
+        let resp = patch_spec(cluster, &t, Value::Object(lists));
+        if resp.ok() {
+            out.out(&format!("{}/{} env updated", info.kubectl_prefix(), name));
+        } else {
+            errors.push(format!("failed to patch env update to pod template: {}", server_error(&resp, None)));
+        }
     }
-    match errors.len() {
-        0 => {}
-        1 => out.err(&errors[0]),
-        _ => out.err(&format!("[{}]", errors.join(", "))),
-    }
+    report(&errors, out);
 }
 
 /// How `set env --list` names a variable's source.
@@ -217,43 +183,21 @@ pub(super) fn set_serviceaccount(cluster: &mut Cluster, f: &Flags, ns: &str, out
     if resources.is_empty() {
         return out.err("error: one or more resources must be specified as <resource> <name> or <resource>/<name>");
     }
-    let ts = match targets(resources) {
+    let mut errors = Vec::new();
+    let ts = match templates(cluster, ns, resources, &mut errors) {
         Ok(t) => t,
         Err(e) => return out.err(&e),
     };
-    let mut errors = Vec::new();
-    for (info, names) in ts {
-        for name in names {
-            let path = info.object_path(ns, &name);
-            let got = kubectl(cluster, Method::Get, &path, None);
-            if !got.ok() {
-                errors.push(server_error(&got, None));
-                continue;
-            }
-            let sp = match spec_path(info, &name) {
-                Ok(p) => p,
-                Err(e) => {
-                    errors.push(e);
-                    continue;
-                }
-            };
-            // upstream patches (and prints) even when nothing changes: the patch is then `{}`
-            let spec = meta::get(&got.body, sp).cloned().unwrap_or(json!({}));
-            let mut patch = json!({});
-            if meta::get_str(&spec, &["serviceAccountName"]) != sa.as_str() {
-                meta::set(&mut patch, sp, json!({"serviceAccountName": sa}));
-            }
-            let resp = cluster.client_request(&kubectl_identity(), Request { method: Method::Patch, path: format!("{}?fieldManager=kubectl-set", path), body: Some(patch), patch_type: PatchType::Strategic });
-            if resp.ok() {
-                out.out(&format!("{}/{} serviceaccount updated", info.kubectl_prefix(), name));
-            } else {
-                errors.push(format!("failed to patch ServiceAccountName {}", server_error(&resp, None)));
-            }
+    for t in ts {
+        let (info, name) = (t.info, t.name.clone());
+        // upstream patches (and prints) even when nothing changes: the patch is then `{}`
+        let spec_patch = if meta::get_str(&t.spec, &["serviceAccountName"]) != sa.as_str() { json!({"serviceAccountName": sa}) } else { json!({}) };
+        let resp = patch_spec(cluster, &t, spec_patch);
+        if resp.ok() {
+            out.out(&format!("{}/{} serviceaccount updated", info.kubectl_prefix(), name));
+        } else {
+            errors.push(format!("failed to patch ServiceAccountName {}", server_error(&resp, None)));
         }
     }
-    match errors.len() {
-        0 => {}
-        1 => out.err(&errors[0]),
-        _ => out.err(&format!("[{}]", errors.join(", "))),
-    }
+    report(&errors, out);
 }

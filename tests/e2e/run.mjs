@@ -532,6 +532,30 @@ try {
     }
   });
 
+  await check("ConfigMap presets in Korean and at 700/375 px: the story runs and the console shows the configuration errors and values; screenshots", async () => {
+    for (const [lang, width, title, want, shot] of [
+      ["ko", 375, "컨피그맵과 시크릿으로 설정", "mode=prod", "screenshot-configmap-ko-375.png"],
+      ["en", 700, "Configuration from a ConfigMap and a Secret", "mode=prod", "screenshot-configmap-700.png"],
+      ["ko", 700, "없는 컨피그맵", "CreateContainerConfigError", "screenshot-configmap-missing-ko-700.png"],
+      ["en", 375, "A missing ConfigMap", "CreateContainerConfigError", "screenshot-configmap-missing-375.png"],
+    ]) {
+      const c = await browser.newContext({ viewport: { width, height: 1000 }, locale: lang === "ko" ? "ko-KR" : "en-US" });
+      const p = await c.newPage();
+      p.on("pageerror", (e) => errors.push(String(e)));
+      await p.goto(url);
+      await p.waitForSelector("#apply");
+      const idx = await p.locator("select.preset option").evaluateAll((os, t) => os.findIndex((o) => o.textContent.startsWith(t)) - 1, title);
+      assert(idx >= 0, "no preset " + title);
+      await p.selectOption("select.preset", String(idx));
+      await p.click("#apply");
+      await p.waitForFunction((w) => document.querySelector("#console-out").textContent.includes(w), want, { timeout: 90000 });
+      const narr = await p.locator(".narr-text").textContent();
+      assert(lang !== "ko" || /[가-힣]/.test(narr), "narration not Korean: " + narr);
+      await p.screenshot({ path: path.join(shots, shot), fullPage: true });
+      await c.close();
+    }
+  });
+
   await check("kubectl edit in the console opens the object in the editor; saving sends the change, Cancel puts the manifest back", async () => {
     const c = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: "en-US" });
     const p = await c.newPage();
