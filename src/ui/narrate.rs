@@ -187,10 +187,15 @@ pub fn narration(s: &Session, pos: usize, lang: Lang) -> Said {
         _ => String::new(),
     };
     v.push(("node", if node_of(&m.from).is_empty() { node_of(&m.to) } else { node_of(&m.from) }));
-    // etcd txns this request caused (they follow it directly)
+    // etcd txns this request caused (they follow it directly, or follow the rest of its batch:
+    // requests a component sent together, at the same instant, come first)
     let txns: Vec<(String, i64)> = s.steps[pos..]
         .iter()
-        .take_while(|x| matches!(x.msg.kind, MessageKind::EtcdTxn { .. }))
+        .take_while(|x| match &x.msg.kind {
+            MessageKind::EtcdTxn { .. } => true,
+            MessageKind::Request { .. } => x.msg.from == m.from && x.msg.time_ms == m.time_ms && matches!(m.kind, MessageKind::Request { .. }),
+            _ => false,
+        })
         .filter(|x| x.msg.cause == Some(m.id))
         .filter_map(|x| match &x.msg.kind {
             MessageKind::EtcdTxn { key, revision, .. } => Some((key.clone(), *revision)),
@@ -344,8 +349,16 @@ pub fn narration(s: &Session, pos: usize, lang: Lang) -> Said {
                     }
                 }
                 (Actor::DeploymentController, _, "deployments", "status") => said("n.req.dc.status", &v),
+                // a create the server refused (its answer says why): no Pod to name
+                (Actor::ReplicaSetController, "POST", "pods", _) if !txns.iter().any(|(key, _)| key.starts_with("/registry/pods/")) => said("n.req.generic", &v),
                 (Actor::ReplicaSetController, "POST", "pods", _) => {
-                    let owner = obj.as_ref().map(owner_name).unwrap_or_default();
+                    // the Pod's write (a quota's status may be written in the same request)
+                    let pod = txns.iter().find(|(key, _)| key.starts_with("/registry/pods/")).and_then(|(key, rev)| after(key, *rev));
+                    if let Some(p) = &pod {
+                        v.retain(|(k, _)| *k != "name");
+                        v.push(("name", meta::name(p).to_string()));
+                    }
+                    let owner = pod.as_ref().map(owner_name).unwrap_or_default();
                     let want = s
                         .object("replicasets", &p.namespace, &owner, pos)
                         .and_then(|rs| meta::get_i64(&rs, &["spec", "replicas"]))
@@ -466,6 +479,7 @@ pub fn narration(s: &Session, pos: usize, lang: Lang) -> Said {
                 (Actor::NodeController, _, "pods", "status") => said("n.req.nlc.pod_notready", &v),
                 (Actor::NodeController, "DELETE", "pods", _) => said("n.req.nlc.evict", &v),
                 (Actor::Kubelet(_), _, "nodes", _) => said("n.req.kubelet.node", &v),
+                (Actor::Kubelet(_), "POST", "serviceaccounts", "token") => said("n.req.kubelet.token", &v),
                 (Actor::GarbageCollector, "DELETE", _, _) => said("n.req.gc.delete", &v),
                 (_, "DELETE", _, _) => said("n.req.delete", &v),
                 _ => said("n.req.generic", &v),
@@ -493,10 +507,20 @@ pub fn narration(s: &Session, pos: usize, lang: Lang) -> Said {
             let rev = req
                 .and_then(|r| {
                     let i = s.step_of(r.msg.id)?;
-                    s.steps[i + 1..].iter().take_while(|x| matches!(x.msg.kind, MessageKind::EtcdTxn { .. })).filter_map(|x| match &x.msg.kind {
-                        MessageKind::EtcdTxn { revision, key, op } => Some((*revision, key.clone(), *op)),
-                        _ => None,
-                    }).last()
+                    // after the request come its batch's other requests, then the writes
+                    s.steps[i + 1..]
+                        .iter()
+                        .take_while(|x| match &x.msg.kind {
+                            MessageKind::EtcdTxn { .. } => true,
+                            MessageKind::Request { .. } => x.msg.from == r.msg.from && x.msg.time_ms == r.msg.time_ms,
+                            _ => false,
+                        })
+                        .filter(|x| x.msg.cause == Some(r.msg.id))
+                        .filter_map(|x| match &x.msg.kind {
+                            MessageKind::EtcdTxn { revision, key, op } => Some((*revision, key.clone(), *op)),
+                            _ => None,
+                        })
+                        .last()
                 });
             if let Some((r, key, _)) = &rev {
                 v.push(("rev", r.to_string()));
@@ -514,11 +538,15 @@ pub fn narration(s: &Session, pos: usize, lang: Lang) -> Said {
             };
             let key = match code {
                 403 if refused => "n.resp.forbidden",
+                // answered, not stored: a bound token, a review
+                201 if rev.is_none() && rpath.subresource == "token" => "n.resp.token",
+                201 if rev.is_none() => "n.resp.answered",
                 200 | 201 if rpath.verb == "watch" => "n.resp.watch",
                 201 if rev.is_some() => "n.resp.created",
                 // a DELETE, or an update that removed the last finalizer of a deleted object
                 200 if rev.is_some() && (rverb == "DELETE" || rev.as_ref().map(|r| r.2) == Some("DELETE")) => "n.resp.deleted",
                 200 if rev.is_some() => "n.resp.updated",
+                202 => "n.resp.accepted",
                 200 => "n.resp.read",
                 404 if m.to == Actor::Kubectl && s.segments.get(step.segment).map(|g| g.command.starts_with("kubectl apply")).unwrap_or(false) => "n.resp.notfound_apply",
                 404 => "n.resp.notfound",
@@ -584,6 +612,8 @@ pub fn narration(s: &Session, pos: usize, lang: Lang) -> Said {
                 (Actor::DeploymentController, "Deployment") => said("n.watch.dc.deploy", &v),
                 (Actor::DeploymentController, "ReplicaSet") => said(if owner.is_empty() { "n.watch.dc.rs_orphan" } else { "n.watch.dc.rs" }, &v),
                 (Actor::ReplicaSetController, "ReplicaSet") => said("n.watch.rsc.rs", &v),
+                // a Pod no ReplicaSet owns (kubectl run, a bare manifest): nothing to queue
+                (Actor::ReplicaSetController, "Pod") if v.iter().rev().find(|(k, _)| *k == "owner").map(|(_, o)| o.is_empty()).unwrap_or(true) => said("n.watch.rsc.pod_unowned", &v),
                 (Actor::ReplicaSetController, "Pod") => said(if event_type == EventType::Added { "n.watch.rsc.pod_added" } else { "n.watch.rsc.pod" }, &v),
                 (Actor::DaemonSetController, "DaemonSet") => said("n.watch.dsc.ds", &v),
                 (Actor::StatefulSetController, "StatefulSet") => said("n.watch.stsc.sts", &v),
@@ -638,11 +668,24 @@ pub fn narration(s: &Session, pos: usize, lang: Lang) -> Said {
             }
         }
         MessageKind::Runtime { call, detail } => {
-            v.push(("detail", detail.clone()));
             let (base, done) = match call.strip_suffix(" done") {
                 Some(b) => (b, true),
                 None => (call.as_str(), false),
             };
+            // a completion that names nothing: what its call named
+            let detail = match (done, detail.is_empty()) {
+                (true, true) => s.steps[..k]
+                    .iter()
+                    .rev()
+                    .find_map(|x| match &x.msg.kind {
+                        MessageKind::Runtime { call: c, detail: d } if c == base && x.msg.from == m.to && x.msg.to == m.from => Some(d.clone()),
+                        _ => None,
+                    })
+                    .unwrap_or_default(),
+                _ => detail.clone(),
+            };
+            let detail = &detail;
+            v.push(("detail", detail.clone()));
             v.push(("call", base.to_string()));
             // the pod this CRI call is for: the nearest earlier RunPodSandbox on this node, or the detail
             let image = detail.rsplit('/').next().unwrap_or(detail).to_string();
@@ -661,6 +704,8 @@ pub fn narration(s: &Session, pos: usize, lang: Lang) -> Said {
                 ("CreateContainer", true) => "n.cri.create_done",
                 ("StartContainer", false) => "n.cri.start",
                 ("StartContainer", true) => "n.cri.start_done",
+                // a Pod deleted before any container ran: nothing to stop
+                ("StopContainer", _) if detail.is_empty() => "n.cri.stop_none",
                 ("StopContainer", false) => "n.cri.stop",
                 ("StopContainer", true) => "n.cri.stop_done",
                 ("RemovePodSandbox", _) => "n.cri.remove",
@@ -837,9 +882,13 @@ mod tests {
     /// only when dependents exist; responses and etcd writes name objects that exist (or were
     /// just deleted by them). Every step of every preset and scenario, in both languages, with
     /// every template of the table used somewhere and filled.
+    /// Placeholders a template may fill with nothing: (template key, placeholder).
+    const ALLOWED_EMPTY: &[(&str, &str)] = &[];
+
     #[test]
     fn narration_is_true_at_its_step_in_every_preset_and_scenario() {
         let mut used = std::collections::BTreeSet::new();
+        let mut empties: Vec<(String, String, String)> = Vec::new();
         for (name, s) in all_sessions() {
             used.insert(narration(&s, 0, Lang::En).keys[0].clone());
             for pos in 1..=s.len() {
@@ -883,6 +932,19 @@ mod tests {
                     }
                     _ => {}
                 }
+                // no placeholder is filled with nothing (a name must be there)
+                for k in &n.keys {
+                    let template = tr(Lang::En, k);
+                    for ph in template.split('{').skip(1).filter_map(|t| t.split('}').next()) {
+                        let ph = ph.split('|').next().unwrap_or(ph);
+                        if ALLOWED_EMPTY.contains(&(k.as_str(), ph)) {
+                            continue;
+                        }
+                        if !n.var(ph).map(|v| !v.trim().is_empty()).unwrap_or(false) && empties.len() < 40 && !empties.iter().any(|(kk, pp, _)| kk == k && pp == ph) {
+                            empties.push((k.clone(), ph.to_string(), format!("{}: {}", what(), narrate(&s, pos, Lang::En))));
+                        }
+                    }
+                }
                 // both languages fill every placeholder
                 for lang in [Lang::En, Lang::Ko] {
                     let text = narrate(&s, pos, lang);
@@ -890,6 +952,7 @@ mod tests {
                 }
             }
         }
+        assert!(empties.is_empty(), "placeholders filled with nothing:\n{}", empties.iter().map(|(k, p, w)| format!("{{{}}} in {} at {}", p, k, w)).collect::<Vec<_>>().join("\n"));
         used.insert(narration(&Session::new(1), 0, Lang::En).keys[0].clone());
         // templates no preset or scenario reaches yet (each a rarer failure on the data path or
         // a controller's less common write); the list may only shrink
