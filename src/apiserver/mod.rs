@@ -499,8 +499,7 @@ impl ApiServer {
     }
 
     fn decide(&mut self, h: u64, attrs: authorizer::Attributes) -> Rc<authorizer::Authorized> {
-        let policy = self.rbac_policy();
-        let d = Rc::new(authorizer::Authorized { user: attrs.user.clone(), ..authorizer::authorize(&attrs, &policy) });
+        let d = Rc::new(authorizer::Authorized { user: attrs.user.clone(), ..authorizer::authorize(&attrs, &mut || self.rbac_policy()) });
         if self.decisions.len() >= 4096 {
             self.decisions.clear();
         }

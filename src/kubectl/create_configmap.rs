@@ -63,6 +63,12 @@ pub(super) fn read_sources(f: &Flags, read_file: &dyn Fn(&str) -> Option<String>
 /// Prints a generated object as `--dry-run=client` does, or creates it. `what` is kubectl's
 /// `configmap`/`secret`/`serviceaccount` prefix.
 pub(super) fn create_or_print(cluster: &mut Cluster, f: &Flags, ns: &str, obj: Value, out: &mut Output) {
+    create_or_print_as(cluster, f, ns, obj, None, out)
+}
+
+/// [`create_or_print`]; `wrap` names the object in the `error: failed to create {wrap}: …` that
+/// some create commands (rolebinding, clusterrolebinding) print instead of the server's error.
+pub(super) fn create_or_print_as(cluster: &mut Cluster, f: &Flags, ns: &str, obj: Value, wrap: Option<&str>, out: &mut Output) {
     let info = meta::by_kind(meta::get_str(&obj, &["apiVersion"]), meta::get_str(&obj, &["kind"])).expect("a served kind");
     let name = meta::name(&obj).to_string();
     if f.dry_run.as_deref() == Some("client") {
@@ -76,6 +82,8 @@ pub(super) fn create_or_print(cluster: &mut Cluster, f: &Flags, ns: &str, obj: V
     let resp = kubectl(cluster, Method::Post, &path, Some(obj));
     if resp.ok() {
         out.out(&format!("{}/{} created", info.kubectl_prefix(), name));
+    } else if let Some(what) = wrap {
+        out.err(&format!("error: failed to create {}: {}", what, resp.message()));
     } else {
         out.err(&server_error(&resp, None));
     }

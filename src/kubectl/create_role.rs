@@ -2,7 +2,7 @@
 //! (`staging/src/k8s.io/kubectl/pkg/cmd/create/create_role.go`, `create_clusterrole.go`,
 //! `create_rolebinding.go`, `create_clusterrolebinding.go`).
 
-use super::create_configmap::create_or_print;
+use super::create_configmap::{create_or_print, create_or_print_as};
 use super::*;
 
 const GROUP: &str = "rbac.authorization.k8s.io";
@@ -154,11 +154,5 @@ pub(super) fn create_binding(cluster: &mut Cluster, f: &Flags, ns: &str, cluster
         obj["subjects"] = Value::Array(subjects);
     }
     // create_rolebinding.go and create_clusterrolebinding.go wrap the server's error
-    let mut o = Output::default();
-    create_or_print(cluster, f, ns, obj, &mut o);
-    if o.code != 0 {
-        let msg = o.stderr.trim_end().split_once("): ").map(|(_, m)| m.to_string()).unwrap_or_else(|| o.stderr.trim_end().to_string());
-        return out.err(&format!("error: failed to create {}: {}", what, msg));
-    }
-    out.out(o.stdout.trim_end());
+    create_or_print_as(cluster, f, ns, obj, Some(what), out)
 }

@@ -129,12 +129,15 @@ impl Authorized {
 pub const SYSTEM_PRIVILEGED_GROUP: &str = "system:masters";
 
 /// The authorizer chain of a kubeadm cluster: `system:masters`, then Node, then RBAC (a union).
-pub fn authorize(attrs: &Attributes, policy: &rbac::Policy) -> Authorized {
+/// The policy is asked for only when `system:masters` has not decided (the bootstrap writes the
+/// whole policy as `system:masters`, one object at a time).
+pub fn authorize(attrs: &Attributes, policy: &mut dyn FnMut() -> std::rc::Rc<rbac::Policy>) -> Authorized {
     if attrs.groups.iter().any(|g| g == SYSTEM_PRIVILEGED_GROUP) {
         return Authorized { decision: Decision::Allow, reason: String::new(), user: String::new() };
     }
+    let policy = policy();
     let mut reasons: Vec<String> = Vec::new();
-    for answer in [node::authorize(attrs, policy), policy.authorize(attrs)] {
+    for answer in [node::authorize(attrs, &policy), policy.authorize(attrs)] {
         match answer.decision {
             Decision::NoOpinion => {
                 if !answer.reason.is_empty() {
