@@ -63,6 +63,7 @@ const ACCEPTED: &[(&str, &str, &str, &str)] = &[
     ("v1.32", "kubectl delete pod -l", "deleted", "pod names come from the cluster's seeded RNG, which every request also draws from (audit IDs): real kubectl sends other requests than kubesim's emulation, and the suite runs each read twice, so the served cluster's pods are not the transcript's"),
     ("*", "kubectl get pods", "Timeout: request did not complete", "a fault injected for kubectl's next request (`sim fault api-error 504 kubectl`) is taken by whichever client asks first: the suite runs real kubectl first, so kubesim's kubectl, asking second, gets the normal answer"),
     ("*", "kubectl set env deployment/web --from=configmap/app", "Warning: key", "kubectl ranges over the ConfigMap's data (a Go map), so its `key … transferred to …` warnings come in a random order; kubesim prints them sorted"),
+    ("v1.32", "kubectl describe secret", "", "kubectl v1.32's Secret describer ranges over the data's Go map, so its keys come in a random order; v1.34's sorts them (slices.Sorted(maps.Keys(secret.Data))), as kubesim does"),
     ("*", "kubectl describe configmap", "", "kubectl v1.32's ConfigMap describer ranges over the data's Go map, so its keys come in a random order; kubesim prints them sorted"),
     ("*", "kubectl rollout restart", "restarted", "kubectl refuses a second restart within one second of its own clock (restartedAt): real kubectl reads the machine's clock, so whether the transcript's quick second restart falls in the first one's second depends on when the suite runs it"),
 ];
