@@ -9,6 +9,7 @@ pub mod model;
 pub mod narrate;
 pub mod poster;
 pub mod presets;
+pub mod state;
 pub mod story;
 
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]

@@ -12,14 +12,14 @@ use super::story::{Chapter, Phase};
 use crate::api::{codec, meta, time::EPOCH_MS};
 use crate::cluster::{Cluster, ClusterConfig, Settle, BUSY_WINDOW};
 use crate::kubectl::{self, printers};
-use crate::scheduler::Attempt;
 use crate::sandbox::{self, Sandbox};
+use crate::scheduler::Attempt;
 use crate::script::{self, Command};
+use crate::sim::sort::CompactSort;
 use crate::trace::{Actor, Message, MessageKind, MsgId};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::rc::Rc;
-use crate::sim::sort::CompactSort;
 
 /// One animated step: a trace message and what the world looks like after it.
 #[derive(Clone, Debug)]
@@ -156,7 +156,6 @@ pub struct RsBar {
     pub is_new: bool,
 }
 
-
 /// One line of the Objects panel, clickable when it is an object's row.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ObjLine {
@@ -203,6 +202,13 @@ pub struct Settling {
     pub steps: u64,
     /// Virtual time reached, ms since the session started.
     pub time_ms: i64,
+    /// Whether the command's segment is already on the timeline (each slice's steps join it).
+    segment_open: bool,
+    /// The session's log before the command: Cancel replays it, so the cluster is as it was.
+    log_before: String,
+    /// The transcript line that goes after the command's output when the settle ends (a
+    /// console command settles like kubectl apply: `sim settle` is logged once it has run).
+    log_settle: bool,
 }
 
 /// Deliveries simulated at once when Apply starts (seed 004 needs 271: small applies finish in
@@ -315,7 +321,7 @@ impl Session {
 
     fn collect(&mut self, command: &str) -> usize {
         self.gather();
-        self.commit(command)
+        self.commit(command, false)
     }
 
     /// Turns the trace messages since the last look into steps, staged until [`Session::commit`]
@@ -361,12 +367,13 @@ impl Session {
 
     /// Puts the staged steps on the timeline as the segment of `command`. Returns the index of
     /// the first of them.
-    fn commit(&mut self, command: &str) -> usize {
+    /// `continuing`: the steps belong to the last segment (the next slice of its settle).
+    fn commit(&mut self, command: &str, continuing: bool) -> usize {
         let start = self.steps.len();
         let new_steps = std::mem::take(&mut self.staged);
         let seg = self.segments.len();
         // what `sim settle` delivers belongs to the command before it
-        let seg = if command == "sim settle" && seg > 0 { seg - 1 } else { seg };
+        let seg = if (continuing || command == "sim settle") && seg > 0 { seg - 1 } else { seg };
         if !new_steps.is_empty() && seg == self.segments.len() {
             self.segments.push(Segment { command: command.to_string(), start });
         }
@@ -452,11 +459,13 @@ impl Session {
         let body = normalize(text);
         let args: Vec<String> = ["apply", "-f", "-"].iter().map(|s| s.to_string()).collect();
         let before = self.cluster.trace().total();
+        let log_before = self.log.clone();
         let out = kubectl::run(&mut self.cluster, &args, Some(&body), &|_| None);
         self.push_transcript(&format!("$ kubectl apply -f - <<EOF\n{}", out.combined()));
         if self.cluster.trace().total() != before {
             self.log.push_str(&apply_script(&body));
-            self.settling = Some(Settling { command: "kubectl apply -f -".into(), steps: 0, time_ms: self.cluster.now() - self.base_time });
+            let time_ms = self.cluster.now() - self.base_time;
+            self.settling = Some(Settling { command: "kubectl apply -f -".into(), steps: 0, time_ms, segment_open: false, log_before, log_settle: false });
         } else {
             self.collect("kubectl apply -f -");
         }
@@ -471,7 +480,9 @@ impl Session {
     /// Simulates the pending settle `chunk` deliveries at a time while `more()` says so. Returns
     /// true when nothing is pending any more (the new steps are then on the timeline).
     pub fn settle_some(&mut self, chunk: u64, more: &mut dyn FnMut() -> bool) -> bool {
-        let Some(mut st) = self.settling.take() else { return true };
+        let Some(mut st) = self.settling.take() else {
+            return true;
+        };
         let bound = self.cluster.max_steps_per_settle();
         loop {
             // the last stretch before the bound runs in one call, so that a settle that hits the
@@ -485,11 +496,19 @@ impl Session {
                     let report = sandbox::settle_report(&Settle { steps: st.steps, ..s });
                     self.push_transcript(&report);
                 }
-                self.collect(&st.command);
+                if st.log_settle && st.steps > 0 {
+                    self.log.push_str("sim settle\n");
+                }
+                self.gather();
+                self.commit(&st.command, st.segment_open);
                 return true;
             }
             if !more() {
+                // this slice's steps join the timeline: the learner can scrub them while the
+                // rest is simulated
                 self.gather();
+                self.commit(&st.command, st.segment_open);
+                st.segment_open |= !self.segments.is_empty() && self.segments.last().map(|g| g.command == st.command).unwrap_or(false);
                 self.settling = Some(st);
                 return false;
             }
@@ -560,6 +579,15 @@ impl Session {
     }
 
     pub fn console(&mut self, line: &str, stdin: &str) -> (String, usize) {
+        let r = self.console_begin(line, stdin);
+        self.finish_settling();
+        r
+    }
+
+    /// The console line's first half: runs the command and puts its requests on the timeline;
+    /// what follows is left to [`Session::settle_some`], as for Apply. The transcript gets the
+    /// command and its output at once (a settle that hits its bound adds its report at the end).
+    pub fn console_begin(&mut self, line: &str, stdin: &str) -> (String, usize) {
         self.finish_settling();
         let start = self.steps.len();
         let line = line.trim();
@@ -575,21 +603,33 @@ impl Session {
         } else {
             (Command { line: line.to_string(), line_no: 1, stdin: None }, format!("{}\n", line))
         };
+        let log_before = self.log.clone();
         let mut out = self.exec(&cmd, &log_text);
         if !out.is_empty() && !out.ends_with('\n') {
             out.push('\n');
         }
         self.collect(line);
-        let s = self.cluster.run_until_settled();
-        if s.steps > 0 {
-            self.log.push_str("sim settle\n");
-        }
-        if !s.settled {
-            out.push_str(&sandbox::settle_report(&s));
-        }
-        self.collect("sim settle");
         self.push_transcript(&format!("$ {}\n{}", line, out));
+        let segment_open = self.segments.last().map(|g| g.command == line && g.start >= start).unwrap_or(false);
+        let time_ms = self.cluster.now() - self.base_time;
+        self.settling = Some(Settling { command: line.to_string(), steps: 0, time_ms, segment_open, log_before, log_settle: true });
         (out, start)
+    }
+
+    /// Cancel of the settle in progress: the session becomes what it was before the command
+    /// (its log replayed on a fresh cluster of the same seed: the same run, deterministically),
+    /// and the transcript says so. False when nothing was settling.
+    pub fn cancel(&mut self) -> bool {
+        let Some(st) = self.settling.take() else {
+            return false;
+        };
+        let mut transcript = std::mem::take(&mut self.transcript);
+        transcript.push_str(&format!("^C cancelled after {} messages ({} of cluster time): the cluster is as it was before `{}`\n", st.steps, crate::trace::format_ms(st.time_ms), st.command));
+        let mut fresh = Session::new(self.seed);
+        fresh.run_script(&st.log_before, false);
+        fresh.transcript = transcript;
+        *self = fresh;
+        true
     }
 
     // ---- reading the state at a position ----------------------------------------------------
@@ -774,7 +814,9 @@ impl Session {
     /// `kubectl describe` of one object as of the position.
     pub fn describe(&self, resource: &str, name: &str, pos: usize) -> String {
         let ns = "default";
-        let Some(info) = meta::lookup(resource) else { return String::new() };
+        let Some(info) = meta::lookup(resource) else {
+            return String::new();
+        };
         let obj_ns = if info.namespaced { ns } else { "" };
         let Some(obj) = self.object(resource, obj_ns, name, pos) else {
             return format!("Error from server (NotFound): {} \"{}\" not found\n", info.qualified(), name);
@@ -783,7 +825,10 @@ impl Session {
         let events: Vec<Value> = self
             .objects("events", ns, pos)
             .into_iter()
-            .filter(|e| meta::get_str(e, &["involvedObject", "uid"]) == uid || (meta::get_str(e, &["involvedObject", "name"]) == name && meta::get_str(e, &["involvedObject", "kind"]) == info.kind && meta::get_str(e, &["involvedObject", "uid"]).is_empty()))
+            .filter(|e| {
+                meta::get_str(e, &["involvedObject", "uid"]) == uid
+                    || (meta::get_str(e, &["involvedObject", "name"]) == name && meta::get_str(e, &["involvedObject", "kind"]) == info.kind && meta::get_str(e, &["involvedObject", "uid"]).is_empty())
+            })
             .collect();
         let now = self.now_unix(pos);
         let owned_by = |o: &Value| meta::controller_of(o).map(|r| meta::get_str(r, &["uid"]) == uid).unwrap_or(false);
@@ -828,11 +873,15 @@ impl Session {
         let mut out = String::new();
         let mut header = true;
         for st in &self.steps[..pos.min(self.steps.len())] {
-            let MessageKind::EtcdTxn { op: "PUT", key, revision } = &st.msg.kind else { continue };
+            let MessageKind::EtcdTxn { op: "PUT", key, revision } = &st.msg.kind else {
+                continue;
+            };
             if !key.starts_with("/registry/events/default/") {
                 continue;
             }
-            let Some(e) = self.value_of_key(key, *revision) else { continue };
+            let Some(e) = self.value_of_key(key, *revision) else {
+                continue;
+            };
             let (h, rows) = printers::print_table_cells("Event", std::slice::from_ref(&e), false, EPOCH_MS + st.msg.time_ms);
             out.push_str(&table.lines(header.then_some(h.as_slice()), &rows));
             header = false;
@@ -887,13 +936,7 @@ impl Session {
 
     /// Keys under /registry/ as of the position, with their mod revision.
     pub fn etcd_keys(&self, pos: usize) -> Vec<(String, i64)> {
-        self.cluster
-            .view()
-            .etcd_range("/registry/", Some(self.rev_at(pos)))
-            .unwrap_or_default()
-            .into_iter()
-            .map(|kv| (kv.key, kv.mod_revision))
-            .collect()
+        self.cluster.view().etcd_range("/registry/", Some(self.rev_at(pos))).unwrap_or_default().into_iter().map(|kv| (kv.key, kv.mod_revision)).collect()
     }
 
     /// The key written by the latest etcd transaction at or before the position.
@@ -992,11 +1035,7 @@ impl Session {
     pub fn workloads(&self, resource: &str, pos: usize) -> Vec<Workload> {
         self.objects(resource, "", pos)
             .iter()
-            .map(|o| Workload {
-                name: meta::name(o).to_string(),
-                ready: meta::get_i64(o, &["status", "readyReplicas"]).unwrap_or(0),
-                desired: meta::get_i64(o, &["spec", "replicas"]).unwrap_or(1),
-            })
+            .map(|o| Workload { name: meta::name(o).to_string(), ready: meta::get_i64(o, &["status", "readyReplicas"]).unwrap_or(0), desired: meta::get_i64(o, &["spec", "replicas"]).unwrap_or(1) })
             .collect()
     }
 
@@ -1026,14 +1065,7 @@ impl Session {
                         None => meta::get_i64(p, &["port"]).unwrap_or(0).to_string(),
                     })
                     .collect();
-                ServiceChip {
-                    namespace: ns.to_string(),
-                    name: name.to_string(),
-                    cluster_ip: meta::get_str(s, &["spec", "clusterIP"]).to_string(),
-                    ports: ports.join(","),
-                    ready,
-                    total,
-                }
+                ServiceChip { namespace: ns.to_string(), name: name.to_string(), cluster_ip: meta::get_str(s, &["spec", "clusterIP"]).to_string(), ports: ports.join(","), ready, total }
             })
             .collect()
     }
@@ -1378,7 +1410,9 @@ pub fn locate_path(lines: &[&str], path: &str) -> (usize, usize) {
                 break;
             }
         }
-        let Some((line, ind)) = found else { return best };
+        let Some((line, ind)) = found else {
+            return best;
+        };
         best = (line, ind + 1);
         // the block under this key
         let mut end = line + 1;
@@ -1416,7 +1450,9 @@ pub fn locate_path(lines: &[&str], path: &str) -> (usize, usize) {
                     }
                 }
             }
-            let Some((iline, iind)) = item else { return best };
+            let Some((iline, iind)) = item else {
+                return best;
+            };
             best = (iline, iind + 1);
             let mut iend = iline + 1;
             while iend < hi {
@@ -1649,13 +1685,16 @@ mod tests {
         assert!(sliced.settling().is_some());
         let mut slices = 0;
         let mut budget = 0;
+        let mut len = 0;
         while !sliced.settle_some(7, &mut || {
             budget += 1;
             budget % 3 != 0
         }) {
             slices += 1;
-            assert!(sliced.is_empty(), "steps join the timeline when the settle ends");
+            assert!(sliced.len() > len, "each slice's steps join the timeline");
+            len = sliced.len();
         }
+        assert_eq!(sliced.segments.len(), 1, "one command, one segment, however many slices");
         assert!(slices > 10, "{} slices", slices);
         assert!(sliced.settling().is_none());
         assert_eq!(sliced.len(), whole.len());
@@ -1683,7 +1722,12 @@ mod tests {
         for r in &rows {
             *count.entry(r[2]).or_insert(0) += 1;
         }
-        assert_eq!(count.into_iter().collect::<Vec<_>>(), vec![("Created", 3), ("Pulled", 3), ("Pulling", 3), ("ScalingReplicaSet", 1), ("Scheduled", 3), ("Started", 3), ("SuccessfulCreate", 3)], "{}", text);
+        assert_eq!(
+            count.into_iter().collect::<Vec<_>>(),
+            vec![("Created", 3), ("Pulled", 3), ("Pulling", 3), ("ScalingReplicaSet", 1), ("Scheduled", 3), ("Started", 3), ("SuccessfulCreate", 3)],
+            "{}",
+            text
+        );
         // each Pod's own lines in the seed's order
         let pods: Vec<String> = rows.iter().filter(|r| r[2] == "SuccessfulCreate").map(|r| r.last().unwrap().to_string()).collect();
         for pod in &pods {

@@ -8,6 +8,7 @@
 //! from the trace message and the etcd state around it (the object before and after the write a
 //! request caused), never from a component's private state.
 
+use super::i18n::{duration, fill, tr, Lang};
 use super::model::{parse_key, Session};
 use crate::api::meta;
 use crate::api::request::EventType;
@@ -119,7 +120,9 @@ fn pod_story_state(o: &Value) -> (String, String, Vec<String>) {
 /// its containers got a new waiting/terminated reason; an owner's ready/available counts moved.
 fn status_changed(s: &Session, i: usize) -> bool {
     writes_of(s, i).iter().any(|(key, rev)| {
-        let (Some(after), before) = (s.value_of_key(key, *rev), s.value_of_key(key, rev - 1)) else { return false };
+        let (Some(after), before) = (s.value_of_key(key, *rev), s.value_of_key(key, rev - 1)) else {
+            return false;
+        };
         if parse_key(key).0 == "pods" {
             let b = before.as_ref().map(pod_story_state).unwrap_or_default();
             let a = pod_story_state(&after);
@@ -160,7 +163,13 @@ pub fn classify(s: &Session, i: usize) -> Option<Phase> {
                 Actor::Kubectl => Some(Phase::Client),
                 Actor::ApiServer => None,
                 _ if verb == "GET" || info.resource == "events" || info.resource == "leases" || info.verb == "watch" => None,
-                Actor::Kubelet(_) | Actor::NodeController | Actor::DeploymentController | Actor::ReplicaSetController | Actor::StatefulSetController | Actor::DaemonSetController | Actor::JobController
+                Actor::Kubelet(_)
+                | Actor::NodeController
+                | Actor::DeploymentController
+                | Actor::ReplicaSetController
+                | Actor::StatefulSetController
+                | Actor::DaemonSetController
+                | Actor::JobController
                     if info.subresource == "status" =>
                 {
                     status_changed(s, i).then_some(Phase::Status)
@@ -188,13 +197,17 @@ pub fn classify(s: &Session, i: usize) -> Option<Phase> {
         MessageKind::Watch { event_type, kind, .. } => {
             // caused by a write that was not a status update or an Event
             let c = cause()?;
-            let MessageKind::Request { info, .. } = &c.msg.kind else { return None };
+            let MessageKind::Request { info, .. } = &c.msg.kind else {
+                return None;
+            };
             if info.subresource == "status" || info.resource == "events" {
                 return None;
             }
             match (&m.to, *kind) {
                 (Actor::Scheduler, "Pod") => {
-                    let MessageKind::Watch { name, namespace, resource_version, .. } = &m.kind else { return None };
+                    let MessageKind::Watch { name, namespace, resource_version, .. } = &m.kind else {
+                        return None;
+                    };
                     let rv: i64 = resource_version.parse().unwrap_or(0);
                     let o = s.value_of_key(&format!("/registry/pods/{}/{}", namespace, name), rv)?;
                     (*event_type == EventType::Added && meta::get_str(&o, &["spec", "nodeName"]).is_empty()).then_some(Phase::Schedule)
@@ -257,7 +270,9 @@ pub fn matches(s: &Session, i: usize, jump: &Jump) -> bool {
         Jump::Chapter => s.chapters().binary_search_by_key(&i, |c| c.start).is_ok(),
         Jump::Story => s.story_phase(i).is_some(),
         Jump::EtcdWrite => matches!(m.kind, MessageKind::EtcdTxn { .. }),
-        Jump::Event => matches!(&m.kind, MessageKind::Request { info, method, .. } if info.resource == "events" && method.as_str() != "GET"),
+        Jump::Event => {
+            matches!(&m.kind, MessageKind::Request { info, method, .. } if info.resource == "events" && method.as_str() != "GET")
+        }
         Jump::Component(c) => component_of(&m.from) == *c || component_of(&m.to) == *c,
     }
 }
@@ -325,6 +340,30 @@ pub fn summary(s: &Session) -> Summary {
         etcd_writes: s.steps.iter().filter(|st| matches!(st.msg.kind, MessageKind::EtcdTxn { .. })).count(),
         events: (0..pos).filter(|&i| matches(s, i, &Jump::Event)).count(),
     }
+}
+
+/// The closing summary: "3 Pods Running on node-1, node-2, node-3 after 4.2 s of cluster time…".
+pub fn summary_text(s: &Session, lang: Lang) -> String {
+    let sum = summary(s);
+    let n: usize = sum.running.iter().map(|r| r.1).sum();
+    let mut pods = if n == 0 {
+        tr(lang, "sum.nopods").to_string()
+    } else {
+        let nodes = sum.running.iter().map(|(node, k)| if *k > 1 { format!("{} (×{})", node, k) } else { node.clone() }).collect::<Vec<_>>().join(", ");
+        fill(tr(lang, if n == 1 { "sum.pod" } else { "sum.pods" }), &[("n", n.to_string()), ("nodes", nodes)])
+    };
+    if !sum.others.is_empty() {
+        const NAMED: usize = 4;
+        let mut list = sum.others.iter().take(NAMED).map(|(name, status)| format!("{} ({})", name, status)).collect::<Vec<_>>().join(", ");
+        if sum.others.len() > NAMED {
+            list = format!("{}, {}", list, fill(tr(lang, "sum.more"), &[("n", (sum.others.len() - NAMED).to_string())]));
+        }
+        pods = format!("{}; {}", pods, fill(tr(lang, "sum.other"), &[("pods", list)]));
+    }
+    fill(
+        tr(lang, "sum.text"),
+        &[("pods", pods), ("time", duration(lang, sum.elapsed_ms)), ("messages", sum.messages.to_string()), ("writes", sum.etcd_writes.to_string()), ("events", sum.events.to_string())],
+    )
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The manifest editor: a textarea with line numbers, presets, Apply and Reset, and kubectl's
 //! errors shown at their line and column.
 
-use super::{Action, ApplyResult};
+use super::{Action, ApplyResult, Pending};
 use crate::ui::i18n::{fill, tr, Lang};
 use crate::ui::presets::PRESETS;
 use yew::prelude::*;
@@ -10,8 +10,11 @@ use yew::prelude::*;
 pub struct EditorProps {
     pub text: String,
     pub apply: Option<ApplyResult>,
-    /// (messages, virtual ms) of an Apply still being simulated.
-    pub settling: Option<(u64, i64)>,
+    /// A command still being simulated: the progress line and Cancel.
+    pub settling: Option<Pending>,
+    /// Steps on the timeline (Reset asks before discarding them).
+    #[prop_or_default]
+    pub steps: usize,
     pub lang: Lang,
     pub embed: bool,
     /// `kubectl edit …` in progress: the command that saving runs.
@@ -70,23 +73,41 @@ pub fn editor(p: &EditorProps) -> Html {
         })
         .collect();
     let status = match (&p.settling, &p.apply) {
-        (Some((steps, ms)), _) => html! {
-            <div class="editor-status busy" role="status" aria-live="polite">
-                <span class="spinner" aria-hidden="true"></span>
-                {fill(t("editor.settling"), &[("steps", steps.to_string()), ("time", crate::trace::format_ms(*ms))])}
-            </div>
-        },
+        (Some(pend), _) => {
+            let rate = pend.rate().map(|r| fill(t("editor.rate"), &[("n", format!("{:.0}", r))])).unwrap_or_default();
+            html! {
+                <div class="editor-status busy" id="settle-progress" role="status" aria-live="polite">
+                    <progress class="settle-bar" aria-label={t("editor.progress")}></progress>
+                    <p>{fill(t("editor.settling"), &[("steps", pend.steps.to_string()), ("time", crate::ui::i18n::duration(lang, pend.time_ms)), ("rate", rate)])}</p>
+                    <button id="cancel-settle" class="btn small" onclick={p.dispatch.reform(|_| Action::Cancel)}>{t("editor.cancel")}</button>
+                </div>
+            }
+        }
         (None, apply) => match apply {
-        Some(a) if !a.text.is_empty() => html! {
-            <div class={classes!("editor-status", if a.ok { "ok" } else { "bad" })} role="status">
-                <div class="status-title">{if a.ok { t("editor.output") } else { t("editor.failed") }}</div>
-                <pre class="kubectl-out">{a.text.clone()}</pre>
-            </div>
+            Some(a) if !a.text.is_empty() => html! {
+                <div class={classes!("editor-status", if a.ok { "ok" } else { "bad" })} role="status">
+                    <div class="status-title">{if a.ok { t("editor.output") } else { t("editor.failed") }}</div>
+                    <pre class="kubectl-out">{a.text.clone()}</pre>
+                </div>
+            },
+            // kubectl edit: the banner above says what saving does
+            _ if p.editing.is_some() => html! {},
+            _ => html! { <div class="editor-status hint">{t("editor.hint")}</div> },
         },
-        // kubectl edit: the banner above says what saving does
-        _ if p.editing.is_some() => html! {},
-        _ => html! { <div class="editor-status hint">{t("editor.hint")}</div> },
-        },
+    };
+    // a reset discards the timeline: ask first, as a new seed does
+    let on_reset = {
+        let (d, steps) = (p.dispatch.clone(), p.steps);
+        Callback::from(move |_: MouseEvent| {
+            if steps > 0 {
+                let ask = fill(tr(lang, "reset.confirm"), &[("n", steps.to_string())]);
+                let ok = web_sys::window().and_then(|w| w.confirm_with_message(&ask).ok()).unwrap_or(true);
+                if !ok {
+                    return;
+                }
+            }
+            d.emit(Action::Reset);
+        })
     };
     let actions = match &p.editing {
         // kubectl edit: save sends the changes, cancel puts the manifest back
@@ -100,7 +121,7 @@ pub fn editor(p: &EditorProps) -> Html {
         None => html! {
             <div class="editor-actions">
                 <button id="apply" class="btn primary" onclick={p.dispatch.reform(|_| Action::Apply)} title="Ctrl+Enter" disabled={p.settling.is_some()}>{t("editor.apply")}</button>
-                <button id="reset" class="btn" onclick={p.dispatch.reform(|_| Action::Reset)} title={t("editor.reset_title")}>{t("editor.reset")}</button>
+                <button id="reset" class="btn" onclick={on_reset} title={t("editor.reset_title")}>{t("editor.reset")}</button>
             </div>
         },
     };

@@ -13,11 +13,10 @@ mod panels;
 use super::fragment::{self, page_url, LinkError, Scenario, MAX_FRAGMENT, MAX_STORED_TEXT, SPEEDS};
 use super::i18n::{fill, tr, Lang};
 use super::layout::{self, Layout};
-use super::model::{locate_errors, ErrorMark, Session};
 use super::narrate;
 use super::presets;
-use super::story::{self, Jump};
-use crate::kubectl;
+pub use super::state::{Action, ApplyResult, Level, Pending, SessionRef, State, Tab};
+use super::story;
 use crate::trace::Message;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -41,485 +40,21 @@ const MIRROR_DEBOUNCE_MS: u32 = 300;
 pub const STEP_MS: f64 = 900.0;
 pub const TRAVEL: f64 = 0.75;
 
-/// The session, compared by identity and version (it is mutated in place by the reducer).
-#[derive(Clone)]
-pub struct SessionRef {
-    pub rc: Rc<RefCell<Session>>,
-    pub version: u64,
-}
-
-impl PartialEq for SessionRef {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.rc, &other.rc) && self.version == other.version
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tab {
-    Events,
-    Audit,
-    Etcd,
-    Objects,
-    Rollout,
-    Scheduler,
-    Network,
-}
-
-impl Tab {
-    pub const ALL: [Tab; 7] = [Tab::Events, Tab::Audit, Tab::Etcd, Tab::Objects, Tab::Rollout, Tab::Scheduler, Tab::Network];
-    pub fn key(self) -> &'static str {
-        match self {
-            Tab::Events => "tab.events",
-            Tab::Audit => "tab.audit",
-            Tab::Etcd => "tab.etcd",
-            Tab::Objects => "tab.objects",
-            Tab::Rollout => "tab.rollout",
-            Tab::Scheduler => "tab.scheduler",
-            Tab::Network => "tab.network",
-        }
-    }
-    pub fn id(self) -> &'static str {
-        match self {
-            Tab::Events => "events",
-            Tab::Audit => "audit",
-            Tab::Etcd => "etcd",
-            Tab::Objects => "objects",
-            Tab::Rollout => "rollout",
-            Tab::Scheduler => "scheduler",
-            Tab::Network => "network",
-        }
-    }
-}
-
-/// What Apply printed.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ApplyResult {
-    pub ok: bool,
-    pub text: String,
-    pub marks: Vec<ErrorMark>,
-}
-
-#[derive(Clone)]
-pub struct State {
-    pub session: SessionRef,
-    pub pos: usize,
-    pub playing: bool,
-    pub speed: f64,
-    pub lang: Lang,
-    pub tab: Tab,
-    pub editor: String,
-    pub apply: Option<ApplyResult>,
-    /// Bumped whenever the current step should play its packet from the start.
-    pub anim: u64,
-    /// Whether the current step's packet travels (false after stepping back or scrubbing).
-    pub animate: bool,
-    pub object: Option<(String, String)>,
-    pub etcd_key: Option<String>,
-    pub pod: Option<String>,
-    pub history: Vec<String>,
-    pub embed: bool,
-    pub editor_open: bool,
-    pub share_open: bool,
-    pub seed: u64,
-    /// An Apply whose settle is still being simulated in slices: kubectl's output and the first
-    /// new step, kept until the timeline is complete.
-    pub pending_apply: Option<(kubectl::Output, usize)>,
-    /// (deliveries, virtual ms) simulated so far by the pending Apply: the progress line, and the
-    /// effect's trigger for the next slice.
-    pub settle_progress: (u64, i64),
-    /// The link the page was opened with, refused (shown until dismissed).
-    pub link_error: Option<LinkError>,
-    /// Story (the steps a post would show) or every message: what Play and the step buttons visit.
-    pub level: Level,
-    /// What the jump buttons look for.
-    pub jump: Jump,
-    /// `kubectl edit …` in progress: the console line, and the editor's text before the object
-    /// was opened in it (put back when the edit is saved or cancelled).
-    pub editing: Option<(String, String)>,
-}
-
-/// The level of detail Play and the step buttons use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Level {
-    Story,
-    All,
-}
-
-impl Level {
-    pub fn code(self) -> &'static str {
-        match self {
-            Level::Story => "story",
-            Level::All => "all",
-        }
-    }
-}
-
-pub enum Action {
-    SetEditor(String),
-    Apply,
-    /// Put the object `kubectl edit` opened back, unsaved.
-    CancelEdit,
-    Reset,
-    Preset(usize),
-    TogglePlay,
-    Play,
-    Pause,
-    StepFwd,
-    StepBack,
-    Seek(usize),
-    /// The animation clock finished the current step while playing.
-    Tick,
-    SetSpeed(f64),
-    SetLang(Lang),
-    SetTab(Tab),
-    SelectObject(Option<(String, String)>),
-    SelectKey(Option<String>),
-    SelectPod(Option<String>),
-    Console(String),
-    ToggleEditor,
-    Share(bool),
-    SetSeed(u64),
-    /// Simulate the next slice of a pending Apply.
-    SettleSlice,
-    DismissLinkError,
-    SetLevel(Level),
-    SetJump(Jump),
-    /// To the next (true) or previous step matching the jump target.
-    Jump(bool),
-    /// The embed's poster was played (or its link says `autoplay`): run the scenario if nothing
-    /// has run yet (Apply), and play.
-    Autoplay,
-}
-
-/// Time one slice of a pending Apply may take before the page gets the main thread back.
-const SLICE_BUDGET_MS: f64 = 40.0;
+/// The wall time (ms) one slice of simulation aims at: with the render after it, no task of the
+/// page should exceed 50 ms.
+const SLICE_MS: f64 = 25.0;
+/// Deliveries per ms assumed before the first slice is measured.
+const INITIAL_RATE: f64 = 8.0;
 
 pub(crate) fn now_ms() -> f64 {
     window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
-}
-
-impl State {
-    pub fn new(seed: u64, speed: f64, lang: Lang, editor: String, embed: bool) -> State {
-        State {
-            session: SessionRef { rc: Rc::new(RefCell::new(Session::new(seed))), version: 0 },
-            pos: 0,
-            playing: false,
-            speed,
-            lang,
-            tab: Tab::Events,
-            editor,
-            apply: None,
-            anim: 0,
-            animate: false,
-            object: None,
-            etcd_key: None,
-            pod: None,
-            history: Vec::new(),
-            embed,
-            editor_open: !embed,
-            share_open: false,
-            seed,
-            pending_apply: None,
-            settle_progress: (0, 0),
-            link_error: None,
-            level: Level::Story,
-            jump: Jump::Chapter,
-            editing: None,
-        }
-    }
-
-    /// The next position Play or the step button visits after `pos` (the end if none is left).
-    fn next_pos(&self, pos: usize) -> Option<usize> {
-        let len = self.len();
-        if pos >= len {
-            return None;
-        }
-        match self.level {
-            Level::All => Some(pos + 1),
-            Level::Story => Some(story::next(&self.session.rc.borrow(), pos, &Jump::Story).unwrap_or(len)),
-        }
-    }
-
-    /// The previous position the step-back button visits.
-    fn prev_pos(&self, pos: usize) -> Option<usize> {
-        if pos == 0 {
-            return None;
-        }
-        match self.level {
-            Level::All => Some(pos - 1),
-            Level::Story => Some(story::prev(&self.session.rc.borrow(), pos, &Jump::Story).unwrap_or(0)),
-        }
-    }
-
-    /// Builds the state a URL fragment describes: runs its script on a fresh cluster.
-    pub fn from_scenario(sc: &Scenario, lang: Lang, editor: String, embed: bool) -> State {
-        let mut s = State::new(sc.seed, sc.speed, lang, editor, embed);
-        if let Some(script) = sc.script_to_run() {
-            let session = Session::replay(sc.seed, &script);
-            let len = session.len();
-            s.session = SessionRef { rc: Rc::new(RefCell::new(session)), version: 1 };
-            s.pos = sc.step.unwrap_or(0).min(len);
-        }
-        s
-    }
-
-    /// Steps on the timeline.
-    pub fn len(&self) -> usize {
-        self.session.rc.borrow().len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Apply's end: kubectl's output (and error marks) under the editor, and the timeline plays
-    /// from the first new step.
-    fn finish_apply(&mut self, out: kubectl::Output, start: usize) {
-        let len = self.len();
-        let ok = out.code == 0;
-        let text = out.combined();
-        let marks = if ok { Vec::new() } else { locate_errors(&self.editor, &out.stderr) };
-        self.apply = Some(ApplyResult { ok, text, marks });
-        self.settle_progress = (0, 0);
-        self.bump();
-        if len > start {
-            let first = self.next_pos(start).unwrap_or(start + 1);
-            self.go(first, true);
-            self.playing = true;
-        }
-        self.object = None;
-        self.etcd_key = None;
-        self.pod = None;
-    }
-
-    /// After a slice of an Apply's settle: finish it, or keep it pending with its progress (the
-    /// App's effect schedules the next slice).
-    fn after_slice(&mut self, done: bool, out: kubectl::Output, start: usize) {
-        if done {
-            self.finish_apply(out, start);
-        } else {
-            self.pending_apply = Some((out, start));
-            self.settle_progress = self.session.rc.borrow().settling().map(|p| (p.steps, p.time_ms)).unwrap_or_default();
-        }
-    }
-
-    fn bump(&mut self) {
-        self.session.version += 1;
-    }
-
-    fn go(&mut self, pos: usize, animate: bool) {
-        self.pos = pos.min(self.len());
-        self.animate = animate;
-        self.anim += 1;
-    }
-
-    /// The scenario as the URL fragment carries it (without the step, unless `with_step`).
-    pub fn scenario(&self, with_step: bool) -> Scenario {
-        let log = self.session.rc.borrow().log.clone();
-        let mut sc = Scenario::for_share(self.seed, self.speed, self.lang, &self.editor, &log, self.pos);
-        if !with_step {
-            sc.step = None;
-        }
-        sc
-    }
 }
 
 impl Reducible for State {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        let mut s = (*self).clone();
-        match action {
-            Action::SetEditor(text) => {
-                if text == s.editor {
-                    return self;
-                }
-                s.editor = text;
-                // the marks belong to the text they were computed for
-                if let Some(a) = &mut s.apply {
-                    a.marks.clear();
-                }
-            }
-            Action::Apply if s.editing.is_some() => {
-                // kubectl edit: the editor's text is the edited object
-                let Some((line, saved)) = s.editing.take() else { return self };
-                let edited = std::mem::replace(&mut s.editor, saved);
-                s.editor_open = true;
-                let (_, start) = s.session.rc.borrow_mut().console(&line, &edited);
-                s.bump();
-                if s.len() > start {
-                    let first = s.next_pos(start).unwrap_or(start + 1);
-                    s.go(first, true);
-                    s.playing = true;
-                }
-            }
-            Action::CancelEdit => {
-                let Some((line, saved)) = s.editing.take() else { return self };
-                s.editor = saved;
-                s.session.rc.borrow_mut().note_transcript(&format!("$ {}\nEdit cancelled, no changes made.\n", line));
-                s.bump();
-            }
-            Action::Apply => {
-                if s.pending_apply.is_some() {
-                    return self;
-                }
-                let (out, start) = s.session.rc.borrow_mut().apply_begin(&s.editor);
-                // small applies settle here, in one go; larger ones continue in slices
-                let done = s.session.rc.borrow_mut().settle_some(super::model::FIRST_SLICE_STEPS, &mut || false);
-                s.after_slice(done, out, start);
-            }
-            Action::SettleSlice => {
-                let Some((out, start)) = s.pending_apply.take() else { return self };
-                let deadline = now_ms() + SLICE_BUDGET_MS;
-                let done = s.session.rc.borrow_mut().settle_some(super::model::SLICE_CHUNK_STEPS, &mut || now_ms() < deadline);
-                s.after_slice(done, out, start);
-            }
-            Action::Reset => {
-                s.pending_apply = None;
-                s.session = SessionRef { rc: Rc::new(RefCell::new(Session::new(s.seed))), version: s.session.version + 1 };
-                s.pos = 0;
-                s.playing = false;
-                s.apply = None;
-                s.object = None;
-                s.etcd_key = None;
-                s.pod = None;
-                s.anim += 1;
-            }
-            Action::SetSeed(seed) => {
-                if seed == s.seed {
-                    return self;
-                }
-                s.seed = seed;
-                s.pending_apply = None;
-                s.session = SessionRef { rc: Rc::new(RefCell::new(Session::new(seed))), version: s.session.version + 1 };
-                s.pos = 0;
-                s.playing = false;
-                s.apply = None;
-                s.anim += 1;
-            }
-            Action::Preset(i) => {
-                if let Some((_, _, text)) = presets::PRESETS.get(i) {
-                    s.editor = text.to_string();
-                    s.apply = None;
-                }
-            }
-            Action::TogglePlay => {
-                if s.playing {
-                    s.playing = false;
-                } else {
-                    return self.reduce(Action::Play);
-                }
-            }
-            Action::Play => {
-                if s.is_empty() {
-                    return self;
-                }
-                s.playing = true;
-                if s.pos >= s.len() {
-                    let p = s.next_pos(0).unwrap_or(1);
-                    s.go(p, true);
-                } else if s.pos == 0 || !s.animate {
-                    let p = s.next_pos(s.pos).unwrap_or(s.len());
-                    s.go(p, true);
-                }
-            }
-            Action::Pause => {
-                if !s.playing {
-                    return self;
-                }
-                s.playing = false;
-            }
-            Action::StepFwd => {
-                if s.pos >= s.len() {
-                    return self;
-                }
-                s.playing = false;
-                let p = s.next_pos(s.pos).unwrap_or(s.len());
-                s.go(p, true);
-            }
-            Action::StepBack => {
-                if s.pos == 0 {
-                    return self;
-                }
-                s.playing = false;
-                let p = s.prev_pos(s.pos).unwrap_or(0);
-                s.go(p, false);
-            }
-            Action::Seek(p) => {
-                s.playing = false;
-                s.go(p, false);
-            }
-            Action::Tick => {
-                if !s.playing {
-                    return self;
-                }
-                match s.next_pos(s.pos) {
-                    Some(p) => s.go(p, true),
-                    None => s.playing = false,
-                }
-            }
-            Action::SetLevel(l) => s.level = l,
-            Action::SetJump(j) => s.jump = j,
-            Action::Jump(forward) => {
-                let found = {
-                    let session = s.session.rc.borrow();
-                    if forward { story::next(&session, s.pos, &s.jump) } else { story::prev(&session, s.pos, &s.jump) }
-                };
-                let Some(p) = found else { return self };
-                s.playing = false;
-                s.go(p, forward);
-            }
-            Action::SetSpeed(x) => s.speed = x,
-            Action::SetLang(l) => s.lang = l,
-            Action::SetTab(t) => s.tab = t,
-            Action::SelectObject(o) => s.object = o,
-            Action::SelectKey(k) => s.etcd_key = k,
-            Action::SelectPod(p) => s.pod = p,
-            Action::Console(line) => {
-                let line = line.trim().to_string();
-                if line.is_empty() {
-                    return self;
-                }
-                if s.history.last() != Some(&line) {
-                    s.history.push(line.clone());
-                }
-                if line == "clear" {
-                    s.session.rc.borrow_mut().transcript.clear();
-                    s.bump();
-                    return Rc::new(s);
-                }
-                // kubectl edit: the object opens in the editor; saving it runs the command
-                let args = kubectl::split_args(&line).unwrap_or_default();
-                if super::model::is_edit(&args) {
-                    if s.editing.is_some() {
-                        return self;
-                    }
-                    let opened = s.session.rc.borrow_mut().edit_text(&line);
-                    if let Ok(text) = opened {
-                        let saved = std::mem::replace(&mut s.editor, text);
-                        s.editing = Some((line, saved));
-                        s.editor_open = true;
-                        s.apply = None;
-                    }
-                    s.bump();
-                    return Rc::new(s);
-                }
-                let (_, start) = s.session.rc.borrow_mut().console(&line, &s.editor);
-                s.bump();
-                if s.len() > start {
-                    let first = s.next_pos(start).unwrap_or(start + 1);
-                    s.go(first, true);
-                    s.playing = true;
-                }
-            }
-            Action::ToggleEditor => s.editor_open = !s.editor_open,
-            Action::Share(open) => s.share_open = open,
-            Action::DismissLinkError => s.link_error = None,
-            Action::Autoplay => {
-                return if s.is_empty() { self.reduce(Action::Apply) } else { self.reduce(Action::Play) };
-            }
-        }
-        Rc::new(s)
+        self.update(action)
     }
 }
 
@@ -544,7 +79,9 @@ pub fn store_set(key: &str, value: &str) {
 }
 
 fn location_parts() -> (String, String, String) {
-    let Some(loc) = window().map(|w| w.location()) else { return Default::default() };
+    let Some(loc) = window().map(|w| w.location()) else {
+        return Default::default();
+    };
     let origin_path = format!("{}{}", loc.origin().unwrap_or_default(), loc.pathname().unwrap_or_default());
     (origin_path, loc.search().unwrap_or_default(), loc.hash().unwrap_or_default())
 }
@@ -554,10 +91,7 @@ fn is_embed(search: &str) -> bool {
 }
 
 fn prefers_reduced_motion() -> bool {
-    window()
-        .and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten())
-        .map(|m| m.matches())
-        .unwrap_or(false)
+    window().and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten()).map(|m| m.matches()).unwrap_or(false)
 }
 
 /// Whether index.html's loader started the page from the embed's poster (Play, or `autoplay`):
@@ -580,11 +114,7 @@ pub fn initial_state() -> State {
     // an embed shows what its link says, or the seed example: never what this browser last typed
     let stored = if embed { None } else { store_get(STORE_EDITOR) };
     let editor = sc.yaml.clone().or(stored).unwrap_or_else(|| presets::SEED_004.to_string());
-    let mut s = if sc.has_content() {
-        State::from_scenario(&sc, lang, editor, embed)
-    } else {
-        State::new(sc.seed, sc.speed, lang, editor, embed)
-    };
+    let mut s = if sc.has_content() { State::from_scenario(&sc, lang, editor, embed) } else { State::new(sc.seed, sc.speed, lang, editor, embed) };
     s.link_error = link_error;
     if store_get(STORE_LEVEL).as_deref() == Some(Level::All.code()) {
         s.level = Level::All;
@@ -597,36 +127,6 @@ fn chapter_title(p: &story::Phase, lang: Lang) -> String {
     let (key, actor) = p.title_key();
     let actor = actor.map(|a| narrate::actor_name(lang, a)).unwrap_or_default();
     fill(tr(lang, key), &[("actor", actor)])
-}
-
-/// The closing summary: "3 Pods Running on node-1, node-2, node-3 after 4.2 s of cluster time…".
-pub fn summary_text(s: &Session, lang: Lang) -> String {
-    let sum = story::summary(s);
-    let n: usize = sum.running.iter().map(|r| r.1).sum();
-    let mut pods = if n == 0 {
-        tr(lang, "sum.nopods").to_string()
-    } else {
-        let nodes = sum.running.iter().map(|(node, k)| if *k > 1 { format!("{} (×{})", node, k) } else { node.clone() }).collect::<Vec<_>>().join(", ");
-        fill(tr(lang, if n == 1 { "sum.pod" } else { "sum.pods" }), &[("n", n.to_string()), ("nodes", nodes)])
-    };
-    if !sum.others.is_empty() {
-        const NAMED: usize = 4;
-        let mut list = sum.others.iter().take(NAMED).map(|(name, status)| format!("{} ({})", name, status)).collect::<Vec<_>>().join(", ");
-        if sum.others.len() > NAMED {
-            list = format!("{}, {}", list, fill(tr(lang, "sum.more"), &[("n", (sum.others.len() - NAMED).to_string())]));
-        }
-        pods = format!("{}; {}", pods, fill(tr(lang, "sum.other"), &[("pods", list)]));
-    }
-    fill(
-        tr(lang, "sum.text"),
-        &[
-            ("pods", pods),
-            ("time", format!("{:.1} s", sum.elapsed_ms as f64 / 1000.0)),
-            ("messages", sum.messages.to_string()),
-            ("writes", sum.etcd_writes.to_string()),
-            ("events", sum.events.to_string()),
-        ],
-    )
 }
 
 /// A size for the notices, in KiB rounded up.
@@ -700,32 +200,33 @@ pub fn copy_to_clipboard(text: &str) {
 /// Shown by the panic hook: the page cannot go on, but the editor's text is kept and offered.
 pub fn show_panic(message: &str) {
     web_sys::console::error_1(&JsValue::from_str(message));
-    let Some(doc) = window().and_then(|w| w.document()) else { return };
+    let Some(doc) = window().and_then(|w| w.document()) else {
+        return;
+    };
     if doc.get_element_by_id("panic").is_some() {
         return;
     }
     // keep the editor's text (it is also saved on every change)
-    let text = doc
-        .get_element_by_id("editor-text")
-        .and_then(|e| e.dyn_into::<web_sys::HtmlTextAreaElement>().ok())
-        .map(|t| t.value());
+    let text = doc.get_element_by_id("editor-text").and_then(|e| e.dyn_into::<web_sys::HtmlTextAreaElement>().ok()).map(|t| t.value());
     if let Some(t) = &text {
         store_set(STORE_EDITOR, t);
     }
-    let lang = store_get(STORE_LANG).and_then(|l| Lang::from_code(&l)).unwrap_or_else(|| {
-        Lang::from_browser(&window().and_then(|w| w.navigator().language()).unwrap_or_default())
-    });
+    let lang = store_get(STORE_LANG).and_then(|l| Lang::from_code(&l)).unwrap_or_else(|| Lang::from_browser(&window().and_then(|w| w.navigator().language()).unwrap_or_default()));
     let make = |tag: &str, class: &str, text: &str| -> Option<web_sys::Element> {
         let e = doc.create_element(tag).ok()?;
         e.set_class_name(class);
         e.set_text_content(Some(text));
         Some(e)
     };
-    let Some(overlay) = make("div", "panic", "") else { return };
+    let Some(overlay) = make("div", "panic", "") else {
+        return;
+    };
     overlay.set_id("panic");
     let _ = overlay.set_attribute("role", "alertdialog");
     let _ = overlay.set_attribute("aria-labelledby", "panic-title");
-    let Some(card) = make("div", "panic-card", "") else { return };
+    let Some(card) = make("div", "panic-card", "") else {
+        return;
+    };
     if let Some(h) = make("h2", "", tr(lang, "panic.title")) {
         h.set_id("panic-title");
         let _ = card.append_child(&h);
@@ -799,7 +300,9 @@ const PAN_HOLD_MS: f64 = 4000.0;
 /// scale and pans): moves the frame's scroll position towards `x` (diagram units) at the centre,
 /// by a fraction `ease` of the way (1 jumps there). Nothing to do when the diagram fits.
 fn follow(packet: &NodeRef, x: f64, view_w: f64, ease: f64) {
-    let Some(wrap) = packet.cast::<web_sys::Element>().and_then(|e| e.closest(".diagram-wrap").ok().flatten()) else { return };
+    let Some(wrap) = packet.cast::<web_sys::Element>().and_then(|e| e.closest(".diagram-wrap").ok().flatten()) else {
+        return;
+    };
     let (sw, cw) = (f64::from(wrap.scroll_width()), f64::from(wrap.client_width()));
     if sw <= cw + 1.0 || view_w <= 0.0 || now_ms() - LAST_PAN.with(|c| c.get()) < PAN_HOLD_MS {
         return;
@@ -1014,9 +517,7 @@ pub fn app() -> Html {
 
     let (pos, len) = (state.pos, state.len());
     let narration = narrate::narrate(&session.rc.borrow(), pos, lang);
-    let step_line = current.as_ref().map(|m| {
-        format!("#{} · {} · {} → {} · {}", m.id, crate::trace::format_ms(m.time_ms), m.from.name(), m.to.name(), m.label())
-    });
+    let step_line = current.as_ref().map(|m| format!("#{} · {} · {} → {} · {}", m.id, crate::trace::format_ms(m.time_ms), m.from.name(), m.to.name(), m.label()));
     let segment = session.rc.borrow().current(pos).and_then(|st| session.rc.borrow().segments.get(st.segment).map(|g| g.command.clone()));
 
     let on_lang = {
@@ -1060,12 +561,29 @@ pub fn app() -> Html {
         </div>
     };
 
-    // a pending Apply continues one slice per task, so the page keeps painting between them
+    // a pending command continues one slice per task, sized from the last slice's duration so
+    // that a slice (with the render after it) stays near SLICE_MS: the page keeps painting, and
+    // takes clicks and console lines, between them
+    let rate = use_mut_ref(|| INITIAL_RATE);
     {
         let d = dispatch.clone();
-        use_effect_with((state.pending_apply.is_some(), state.settle_progress), move |&(pending, _)| {
-            if pending {
-                gloo_timers::callback::Timeout::new(0, move || d.emit(Action::SettleSlice)).forget();
+        let rate = rate.clone();
+        let key = state.pending.as_ref().map(|p| (p.steps, p.last_ms.to_bits()));
+        use_effect_with(key, move |key| {
+            if key.is_some() {
+                gloo_timers::callback::Timeout::new(0, move || {
+                    let steps = (*rate.borrow() * SLICE_MS).clamp(10.0, 50_000.0) as u64;
+                    let t0 = now_ms();
+                    d.emit(Action::SettleSlice { steps, now_ms: t0 });
+                    let dt = now_ms() - t0;
+                    if dt > 0.5 {
+                        // deliveries per ms, smoothed (a slice that grew the timeline costs more)
+                        let r = steps as f64 / dt;
+                        let mut cur = rate.borrow_mut();
+                        *cur = (*cur * 0.5 + r * 0.5).max(0.05);
+                    }
+                })
+                .forget();
             }
             || ()
         });
@@ -1074,7 +592,8 @@ pub fn app() -> Html {
         <Editor
             text={state.editor.clone()}
             apply={state.apply.clone()}
-            settling={state.pending_apply.as_ref().map(|_| state.settle_progress)}
+            settling={state.pending.clone()}
+            steps={state.len()}
             lang={lang}
             embed={state.embed}
             editing={state.editing.as_ref().map(|(l, _)| l.clone())}
@@ -1104,7 +623,7 @@ pub fn app() -> Html {
         <Controls pos={pos} len={len} playing={state.playing} speed={state.speed} lang={lang} dispatch={dispatch.clone()} segment={segment.clone()}
             level={state.level} story_len={outline.1} chapters={outline.0.clone()} chapter={chapter} jump={state.jump.clone()} components={outline.2.clone()} />
     };
-    let summary = (len > 0 && pos == len).then(|| summary_text(&session.rc.borrow(), lang));
+    let summary = (len > 0 && pos == len).then(|| story::summary_text(&session.rc.borrow(), lang));
     let narration_box = html! {
         <section class="narration" aria-live={if state.playing { "off" } else { "polite" }} aria-labelledby="narr-title">
             <h2 id="narr-title" class="sr-only">{t("narr.title")}</h2>
@@ -1123,7 +642,9 @@ pub fn app() -> Html {
             Callback::from(move |_| dispatch.emit(Action::Share(false)))
         };
         match share_links(&state) {
-            Ok((link, snippet)) => html! { <ShareDialog link={link} snippet={snippet} too_large={None::<String>} lang={lang} on_close={close} /> },
+            Ok((link, snippet)) => {
+                html! { <ShareDialog link={link} snippet={snippet} too_large={None::<String>} lang={lang} on_close={close} /> }
+            }
             Err(n) => {
                 let why = fill(t("share.too_large"), &[("size", kib(n)), ("max", kib(MAX_FRAGMENT))]);
                 html! { <ShareDialog link={String::new()} snippet={String::new()} too_large={Some(why)} lang={lang} on_close={close} /> }
