@@ -76,9 +76,9 @@ impl Mounted {
     }
     /// (position, total) from the step counter.
     fn counter(&self) -> (usize, usize) {
-        let t = self.text("#counter");
-        let nums: Vec<usize> = t.split(|c: char| !c.is_ascii_digit()).filter(|s| !s.is_empty()).map(|s| s.parse().unwrap()).collect();
-        (nums[0], nums[1])
+        let c = self.q("#counter");
+        let n = |a: &str| c.get_attribute(a).and_then(|v| v.parse().ok()).unwrap_or(0);
+        (n("data-pos"), n("data-len"))
     }
     fn pods(&self) -> usize {
         self.text("#objects-out").lines().filter(|l| l.starts_with("pod/")).count()

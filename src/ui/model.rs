@@ -8,7 +8,7 @@
 //!
 //! Everything here is plain Rust compiled on every target, so it is unit-tested natively.
 
-use super::story::{Chapter, Phase};
+use super::story::{Chapter, Phase, StoryIndex};
 use crate::api::{codec, meta, time::EPOCH_MS};
 use crate::cluster::{Cluster, ClusterConfig, Settle, BUSY_WINDOW};
 use crate::kubectl::{self, printers};
@@ -187,9 +187,8 @@ pub struct Session {
     settling: Option<Settling>,
     /// Steps gathered from the trace but not yet on the timeline (during a settle in slices).
     staged: Vec<Step>,
-    /// Per step: its chapter's phase if it is a story step ([`super::story`]).
-    story: Vec<Option<Phase>>,
-    chapters: Vec<Chapter>,
+    /// The story level, its chapters and rounds ([`super::story`]).
+    story: StoryIndex,
     /// Where nodes were cut off and healed: (step, node, cut off from there on).
     partitions: Vec<(usize, String, bool)>,
 }
@@ -298,8 +297,7 @@ impl Session {
             transcript: String::new(),
             settling: None,
             staged: Vec::new(),
-            story: Vec::new(),
-            chapters: Vec::new(),
+            story: StoryIndex::default(),
             partitions: Vec::new(),
         }
     }
@@ -385,26 +383,31 @@ impl Session {
             self.index.insert(st.msg.id, start + i);
             self.steps.push(st);
         }
-        let (mut story, mut chapters) = (std::mem::take(&mut self.story), std::mem::take(&mut self.chapters));
-        super::story::extend(self, start, &mut story, &mut chapters);
+        let mut story = std::mem::take(&mut self.story);
+        super::story::extend(self, start, &mut story);
         self.story = story;
-        self.chapters = chapters;
         start
     }
 
-    /// The chapters of the timeline ([`super::story`]).
+    /// The story of the timeline ([`super::story`]).
+    pub fn story(&self) -> &StoryIndex {
+        &self.story
+    }
+
+    /// The chapters of the timeline.
     pub fn chapters(&self) -> &[Chapter] {
-        &self.chapters
+        &self.story.chapters
     }
 
     /// How many steps the story level visits.
     pub fn story_len(&self) -> usize {
-        self.story.iter().filter(|p| p.is_some()).count()
+        self.story.steps.len()
     }
 
     /// The chapter phase of step index `i` if it is a story step.
     pub fn story_phase(&self, i: usize) -> Option<&Phase> {
-        self.story.get(i).and_then(|p| p.as_ref())
+        let c = (*self.story.of_step.get(i)?)?;
+        Some(&self.story.chapters[c as usize].phase)
     }
 
     /// A line for the console's transcript that is not a command run (a cancelled edit).

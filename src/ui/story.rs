@@ -51,12 +51,123 @@ impl Phase {
     }
 }
 
-/// A chapter: its first step (index into `steps`) and what it is about.
+/// A chapter: the story steps of one phase within one round of one command. Its marks on the
+/// timeline sit at its first step; a step belongs to the chapter of what it does (a binding is
+/// in the scheduler's chapter whatever comes before it), so chapters of a round interleave on
+/// the timeline when the controllers, the scheduler and the kubelets work at once.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Chapter {
     pub start: usize,
     pub phase: Phase,
     pub segment: usize,
+    /// Index into [`StoryIndex::rounds`].
+    pub round: usize,
+}
+
+/// A round of a command: it begins when a controller acts again after Pods moved on (a rolling
+/// update's next scale-up and scale-down, a StatefulSet's next Pod), so a rollout reads as
+/// rounds and their number follows the rollout's steps, not its replica count.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Round {
+    pub segment: usize,
+    pub start: usize,
+    /// Its number within the command (0-based) .
+    pub number: usize,
+    /// What the controllers scaled in it: (ReplicaSet, replicas before, after).
+    pub scales: Vec<(String, i64, i64)>,
+}
+
+/// At most this many story steps of one kind (the same components, the same verb and resource,
+/// in the same round and chapter): the first Pods of a thousand tell the story, the rest repeat
+/// it, so the story's length follows what happened, not the replica count.
+pub const SAME_KIND_MAX: u8 = 3;
+
+/// The story of a timeline, kept by the session and extended as commands add steps: which steps
+/// the story level visits, their chapters and rounds.
+#[derive(Clone, Debug, Default)]
+pub struct StoryIndex {
+    /// Per step: its chapter (index into `chapters`) when it is a story step.
+    pub of_step: Vec<Option<u32>>,
+    /// Per step: the story steps among steps[..=i].
+    rank: Vec<u32>,
+    /// Indices of the story steps, in order.
+    pub steps: Vec<usize>,
+    pub chapters: Vec<Chapter>,
+    pub rounds: Vec<Round>,
+    /// (round, signature) -> story steps of that kind so far.
+    seen: std::collections::HashMap<(usize, String), u8>,
+    /// (round, phase) -> chapter.
+    chapter_of: std::collections::HashMap<(usize, String), u32>,
+    /// The latest story phase's rank in the current round.
+    last_rank: u8,
+}
+
+impl StoryIndex {
+    /// The number of story steps at or before position `pos` (1-based: the story step shown).
+    pub fn rank_at(&self, pos: usize) -> usize {
+        if pos == 0 {
+            0
+        } else {
+            self.rank.get(pos - 1).or(self.rank.last()).copied().unwrap_or(0) as usize
+        }
+    }
+
+    /// The story step at or before position `pos` (its step index).
+    pub fn last_story_step(&self, pos: usize) -> Option<usize> {
+        let r = self.rank_at(pos);
+        (r > 0).then(|| self.steps[r - 1])
+    }
+
+    /// The rounds of a command (segment).
+    pub fn rounds_of(&self, segment: usize) -> impl Iterator<Item = &Round> {
+        self.rounds.iter().filter(move |r| r.segment == segment)
+    }
+}
+
+/// Where a phase sits in the chain a request travels (a controller acting after the chain moved
+/// past it begins a new round).
+fn chain_rank(p: &Phase) -> u8 {
+    match p {
+        Phase::Client => 0,
+        Phase::Controller(Actor::ReplicaSetController) => 2,
+        Phase::Controller(_) => 1,
+        Phase::Schedule => 3,
+        Phase::Kubelet => 4,
+        Phase::Status => 5,
+        Phase::Network => 6,
+        Phase::Fault => 7,
+    }
+}
+
+/// What kind of step this is, names left out: the components, and the verb and resource (or the
+/// watch event's type and kind, the runtime call, the etcd key's resource).
+fn signature(m: &crate::trace::Message) -> String {
+    let what = match &m.kind {
+        MessageKind::Request { method, info, .. } => format!("{} {}/{}", method, info.resource, info.subresource),
+        MessageKind::Response { code, .. } => code.to_string(),
+        MessageKind::EtcdTxn { op, key, .. } => format!("{} {}", op, parse_key(key).0),
+        MessageKind::Watch { event_type, kind, .. } => format!("{} {}", event_type, kind),
+        MessageKind::Runtime { call, detail } => format!("{} {}", call, if detail == "error" { "error" } else { "" }),
+        MessageKind::Net { hop, .. } => format!("{:?}", hop),
+        MessageKind::Fault { kind, .. } => format!("{:?}", kind),
+        MessageKind::Timer { what } => what.clone(),
+    };
+    format!("{}>{} {}", m.from, m.to, what)
+}
+
+/// The ReplicaSets whose spec.replicas a controller's request changed: (name, before, after).
+fn scales_of(s: &Session, i: usize) -> Vec<(String, i64, i64)> {
+    writes_of(s, i)
+        .iter()
+        .filter(|(key, _)| parse_key(key).0 == "replicasets")
+        .filter_map(|(key, rev)| {
+            let after = s.value_of_key(key, *rev)?;
+            let before = s.value_of_key(key, rev - 1);
+            let n = |o: &Value| meta::get_i64(o, &["spec", "replicas"]).unwrap_or(1);
+            let (b, a) = (before.as_ref().map(n).unwrap_or(0), n(&after));
+            (b != a).then(|| (meta::name(&after).to_string(), b, a))
+        })
+        .collect()
 }
 
 /// Which kind of step to jump to.
@@ -231,35 +342,50 @@ pub fn classify(s: &Session, i: usize) -> Option<Phase> {
     }
 }
 
-/// The story marks and chapters of steps `from..` given what came before (the page keeps them
-/// in the session and extends them as commands add steps).
-pub fn extend(s: &Session, from: usize, story: &mut Vec<Option<Phase>>, chapters: &mut Vec<Chapter>) {
+/// Extends the story of steps `from..` given what came before (the page keeps it in the session
+/// and extends it as commands add steps, slice by slice).
+pub fn extend(s: &Session, from: usize, ix: &mut StoryIndex) {
     for i in from..s.steps.len() {
-        let phase = classify(s, i);
-        if let Some(p) = &phase {
-            let seg = s.steps[i].segment;
-            // the chapters of this segment so far (segments only grow: the tail), newest last
-            let first = chapters.iter().rposition(|c| c.segment != seg).map_or(0, |k| k + 1);
-            let here = &chapters[first..];
-            let new = match here.iter().rposition(|c| &c.phase == p) {
-                None => true,
-                // a phase comes back after two others had their chapters: the story moved on
-                Some(k) => {
-                    let since: Vec<&Phase> = here[k + 1..].iter().map(|c| &c.phase).collect();
-                    let mut distinct: Vec<&Phase> = Vec::new();
-                    for x in since {
-                        if !distinct.contains(&x) {
-                            distinct.push(x);
-                        }
+        let seg = s.steps[i].segment;
+        if ix.rounds.last().map(|r| r.segment) != Some(seg) {
+            ix.rounds.push(Round { segment: seg, start: i, number: 0, scales: Vec::new() });
+            ix.last_rank = 0;
+        }
+        let mut chapter = None;
+        if let Some(p) = classify(s, i) {
+            let rank = chain_rank(&p);
+            // a controller acting again after the Pods moved on: the next round
+            if rank == 1 && ix.last_rank >= 3 && ix.last_rank <= 5 {
+                let number = ix.rounds.last().map(|r| r.number + 1).unwrap_or(0);
+                ix.rounds.push(Round { segment: seg, start: i, number, scales: Vec::new() });
+            }
+            ix.last_rank = rank;
+            let round = ix.rounds.len() - 1;
+            if matches!(p, Phase::Controller(_)) {
+                let scales = scales_of(s, i);
+                ix.rounds[round].scales.extend(scales);
+            }
+            let n = ix.seen.entry((round, signature(&s.steps[i].msg))).or_insert(0);
+            if *n < SAME_KIND_MAX {
+                *n += 1;
+                let key = (round, format!("{:?}", p));
+                let c = match ix.chapter_of.get(&key) {
+                    Some(c) => *c,
+                    None => {
+                        ix.chapters.push(Chapter { start: i, phase: p, segment: seg, round });
+                        let c = (ix.chapters.len() - 1) as u32;
+                        ix.chapter_of.insert(key, c);
+                        c
                     }
-                    distinct.len() >= 2 && here.last().map(|c| &c.phase) != Some(p)
-                }
-            };
-            if new && here.last().map(|c| &c.phase) != Some(p) {
-                chapters.push(Chapter { start: i, phase: p.clone(), segment: seg });
+                };
+                chapter = Some(c);
             }
         }
-        story.push(phase);
+        if chapter.is_some() {
+            ix.steps.push(i);
+        }
+        ix.of_step.push(chapter);
+        ix.rank.push(ix.steps.len() as u32);
     }
 }
 
@@ -280,21 +406,52 @@ pub fn matches(s: &Session, i: usize, jump: &Jump) -> bool {
 /// The position of the next step (after `pos`) matching `jump`; positions count delivered
 /// messages, so step index `i` is position `i + 1`.
 pub fn next(s: &Session, pos: usize, jump: &Jump) -> Option<usize> {
-    (pos..s.len()).find(|&i| matches(s, i, jump)).map(|i| i + 1)
+    match jump {
+        // the story's and the chapters' steps are indexed: no scan
+        Jump::Story => {
+            let ix = s.story();
+            ix.steps.get(ix.rank_at(pos)).map(|i| i + 1)
+        }
+        Jump::Chapter => {
+            let c = s.chapters();
+            let k = c.partition_point(|c| c.start < pos);
+            c.get(k).map(|c| c.start + 1)
+        }
+        _ => (pos..s.len()).find(|&i| matches(s, i, jump)).map(|i| i + 1),
+    }
 }
 
 /// The position of the previous step (before `pos`) matching `jump`.
 pub fn prev(s: &Session, pos: usize, jump: &Jump) -> Option<usize> {
-    (0..pos.saturating_sub(1)).rev().find(|&i| matches(s, i, jump)).map(|i| i + 1)
+    let before = pos.saturating_sub(1);
+    match jump {
+        Jump::Story => {
+            let ix = s.story();
+            let r = ix.rank_at(before);
+            (r > 0).then(|| ix.steps[r - 1] + 1)
+        }
+        Jump::Chapter => {
+            let c = s.chapters();
+            let k = c.partition_point(|c| c.start < before);
+            k.checked_sub(1).map(|k| c[k].start + 1)
+        }
+        _ => (0..before).rev().find(|&i| matches(s, i, jump)).map(|i| i + 1),
+    }
 }
 
-/// The chapter a position is in (index into `chapters`).
+/// The chapter a position is in (index into `chapters`): the chapter of the story step shown
+/// there, or of the last one before it in the same command.
 pub fn chapter_at(s: &Session, pos: usize) -> Option<usize> {
-    if pos == 0 {
-        return None;
-    }
-    let seg = s.steps.get(pos - 1)?.segment;
-    s.chapters().iter().rposition(|c| c.start < pos && c.segment == seg)
+    let seg = s.steps.get(pos.checked_sub(1)?)?.segment;
+    let i = s.story().last_story_step(pos)?;
+    (s.steps[i].segment == seg).then(|| s.story().of_step[i].map(|c| c as usize)).flatten()
+}
+
+/// The round a chapter is in, and how many rounds its command has: (number, total), 1-based.
+pub fn round_of(s: &Session, chapter: usize) -> Option<(usize, usize)> {
+    let c = s.chapters().get(chapter)?;
+    let r = s.story().rounds.get(c.round)?;
+    Some((r.number + 1, s.story().rounds_of(c.segment).count()))
 }
 
 /// The closing summary: what runs where, how long it took in cluster time, how much was said.
@@ -364,6 +521,74 @@ pub fn summary_text(s: &Session, lang: Lang) -> String {
         tr(lang, "sum.text"),
         &[("pods", pods), ("time", duration(lang, sum.elapsed_ms)), ("messages", sum.messages.to_string()), ("writes", sum.etcd_writes.to_string()), ("events", sum.events.to_string())],
     )
+}
+
+/// A chapter's title in words.
+pub fn chapter_title(p: &Phase, lang: Lang) -> String {
+    let (key, actor) = p.title_key();
+    let actor = actor.map(|a| super::narrate::actor_name(lang, a)).unwrap_or_default();
+    fill(tr(lang, key), &[("actor", actor)])
+}
+
+/// Where chapter `k` sits, in words: "Chapter 4 of 6: The scheduler binds Pods to nodes", or in a
+/// command of several rounds "Round 2 of 4 (nginx-7c5d 1→2, nginx-5f9b 3→2) · The scheduler …".
+pub fn chapter_label(s: &Session, k: usize, lang: Lang) -> String {
+    let Some(c) = s.chapters().get(k) else { return String::new() };
+    let title = chapter_title(&c.phase, lang);
+    let (round, rounds) = round_of(s, k).unwrap_or((1, 1));
+    if rounds > 1 {
+        let r = &s.story().rounds[c.round];
+        let what = r.scales.iter().map(|(name, b, a)| format!("{} {}→{}", name, b, a)).collect::<Vec<_>>().join(", ");
+        let head = fill(tr(lang, "ctl.round"), &[("n", round.to_string()), ("total", rounds.to_string())]);
+        let head = if what.is_empty() { head } else { format!("{} ({})", head, what) };
+        format!("{} · {}", head, title)
+    } else {
+        let in_seg: Vec<usize> = (0..s.chapters().len()).filter(|&j| s.chapters()[j].segment == c.segment).collect();
+        let n = in_seg.iter().position(|&j| j == k).unwrap_or(0) + 1;
+        fill(tr(lang, "ctl.chapter"), &[("n", n.to_string()), ("total", in_seg.len().to_string()), ("title", title)])
+    }
+}
+
+/// The position in the level's units: "Story step 7 of 35 · message 33 of 400", "Message 33 of
+/// 400", and at the end "The outcome · message 400 of 400".
+pub fn position_text(s: &Session, pos: usize, story_level: bool, lang: Lang) -> String {
+    let (n, total) = (pos.to_string(), s.len().to_string());
+    if s.is_empty() {
+        return fill(tr(lang, "ctl.pos.all"), &[("n", n), ("total", total)]);
+    }
+    if pos >= s.len() {
+        return fill(tr(lang, "ctl.pos.end"), &[("n", n), ("total", total)]);
+    }
+    if story_level {
+        let k = s.story().rank_at(pos).to_string();
+        fill(tr(lang, "ctl.pos.story"), &[("k", k), ("stories", s.story_len().to_string()), ("n", n), ("total", total)])
+    } else {
+        fill(tr(lang, "ctl.pos.all"), &[("n", n), ("total", total)])
+    }
+}
+
+/// Why Pods stay Pending, when they do: the scheduler's latest FailedScheduling message and the
+/// position of the request that recorded it (the summary offers to jump there).
+pub fn pending_reason(s: &Session) -> Option<(String, usize)> {
+    let pos = s.len();
+    let pending = s.objects("pods", "", pos).iter().any(|p| meta::get_str(p, &["status", "phase"]) == "Pending" && meta::get_str(p, &["spec", "nodeName"]).is_empty() && !meta::is_deleting(p));
+    if !pending {
+        return None;
+    }
+    let ev = s
+        .objects("events", "", pos)
+        .into_iter()
+        .filter(|e| meta::get_str(e, &["reason"]) == "FailedScheduling")
+        .max_by_key(|e| meta::get_str(e, &["metadata", "resourceVersion"]).parse::<i64>().unwrap_or(0))?;
+    let note = meta::get_str(&ev, &["message"]).to_string();
+    let note = if note.is_empty() { meta::get_str(&ev, &["note"]).to_string() } else { note };
+    let name = meta::name(&ev).to_string();
+    // the request that wrote it: the scheduler's last one on that Event
+    let at = (0..pos).rev().find(|&i| {
+        let m = &s.steps[i].msg;
+        m.from == Actor::Scheduler && matches!(&m.kind, MessageKind::Request { info, method, .. } if info.resource == "events" && method.as_str() != "GET" && (info.name == name || info.name.is_empty()))
+    })?;
+    Some((note, at + 1))
 }
 
 #[cfg(test)]
@@ -441,5 +666,105 @@ mod tests {
                 assert!(w[0].start < w[1].start, "{}: chapters out of order", name);
             }
         }
+    }
+
+    fn outline(s: &Session) -> String {
+        let mut out = String::new();
+        for (k, c) in s.chapters().iter().enumerate() {
+            let (r, n) = round_of(s, k).unwrap();
+            out.push_str(&format!("seg {} round {}/{} {:?} at {} ({} {})\n", c.segment, r, n, c.phase, c.start, s.steps[c.start].msg.from, s.steps[c.start].msg.label()));
+        }
+        out
+    }
+
+    /// A story step is told in the chapter of what it does: its phase names a component that
+    /// sends or receives it.
+    fn phases_match_actors(s: &Session, name: &str) {
+        for &i in &s.story().steps {
+            let m = &s.steps[i].msg;
+            let has = |f: &dyn Fn(&Actor) -> bool| f(&m.from) || f(&m.to);
+            let ok = match s.story_phase(i).unwrap() {
+                Phase::Schedule => has(&|a| *a == Actor::Scheduler),
+                Phase::Kubelet => has(&|a| matches!(a, Actor::Kubelet(_) | Actor::Runtime(_))),
+                Phase::Controller(c) => has(&|a| a == c),
+                Phase::Status => matches!(m.kind, MessageKind::Request { .. }),
+                Phase::Client => has(&|a| matches!(a, Actor::Kubectl | Actor::ApiServer | Actor::Etcd)),
+                Phase::Network | Phase::Fault => true,
+            };
+            assert!(ok, "{}: step {} ({} -> {} {}) told under {:?}", name, i, m.from, m.to, m.label(), s.story_phase(i));
+        }
+    }
+
+    /// Chapters follow what a step does, a rollout reads as rounds, and the story's length
+    /// follows what happened, not the replica count.
+    #[test]
+    fn chapters_and_rounds_stay_few_at_any_replica_count() {
+        let story_of = |n: usize| {
+            let mut s = Session::new(1);
+            s.apply(&presets::SEED_004.replace("replicas: 3", &format!("replicas: {}", n)));
+            s
+        };
+        let small = story_of(3);
+        phases_match_actors(&small, "seed 004");
+        assert_eq!(small.story().rounds.len(), 1, "{}", outline(&small));
+        let big = story_of(120);
+        phases_match_actors(&big, "120 replicas");
+        assert!(big.chapters().len() <= 8, "{}", outline(&big));
+        assert!(big.story_len() <= small.story_len() * 2, "story of 120 replicas: {} steps, of 3: {}", big.story_len(), small.story_len());
+        // a 5-replica rolling update: a few rounds, each a few chapters
+        let mut r = Session::new(1);
+        r.apply(presets::SCRIPT_ROLLING_UPDATE);
+        phases_match_actors(&r, "rolling update");
+        // the rollout's command: the one with the most rounds
+        let seg = (0..r.segments.len()).max_by_key(|&g| r.story().rounds_of(g).count()).unwrap();
+        let rounds: Vec<&Round> = r.story().rounds_of(seg).collect();
+        assert!(rounds.len() >= 2 && rounds.len() <= 8, "{} rounds\n{}", rounds.len(), outline(&r));
+        assert!(rounds.iter().any(|x| x.scales.iter().any(|(_, b, a)| a > b)) && rounds.iter().any(|x| x.scales.iter().any(|(_, b, a)| a < b)), "{:?}", rounds);
+        let in_seg = r.chapters().iter().filter(|c| c.segment == seg).count();
+        assert!(in_seg <= rounds.len() * 6, "{}", outline(&r));
+    }
+
+    /// Every preset: each story step's chapter names one of its components.
+    #[test]
+    fn every_preset_tells_steps_in_their_chapter() {
+        for (name, _, text) in presets::PRESETS {
+            let mut s = Session::new(1);
+            s.apply(text);
+            phases_match_actors(&s, name);
+        }
+    }
+
+    /// One notion of position: the counter speaks the level's units, and the end is the outcome.
+    #[test]
+    fn position_speaks_the_levels_units() {
+        let mut s = Session::new(1);
+        s.apply(presets::SEED_004);
+        let first = next(&s, 0, &Jump::Story).unwrap();
+        let third = next(&s, next(&s, first, &Jump::Story).unwrap(), &Jump::Story).unwrap();
+        assert_eq!(position_text(&s, third, true, Lang::En), format!("Story step 3 of {} · message {} of {}", s.story_len(), third, s.len()));
+        assert_eq!(position_text(&s, third, false, Lang::En), format!("Message {} of {}", third, s.len()));
+        assert_eq!(position_text(&s, s.len(), true, Lang::En), format!("The outcome · message {0} of {0}", s.len()));
+        assert_eq!(position_text(&s, third, true, Lang::Ko), format!("이야기 {}단계 중 3단계 · 메시지 {}개 중 {}번째", s.story_len(), s.len(), third));
+        // a binding is told in the scheduler's chapter, and the label says which of how many
+        let bind = (0..s.len()).find(|&i| s.steps[i].msg.label() == "POST pods/binding").unwrap();
+        let k = chapter_at(&s, bind + 1).unwrap();
+        assert_eq!(s.chapters()[k].phase, Phase::Schedule);
+        assert_eq!(chapter_label(&s, k, Lang::En), "Chapter 4 of 6: The scheduler binds Pods to nodes");
+        assert!(!summary_text(&s, Lang::Ko).contains(" s "), "{}", summary_text(&s, Lang::Ko));
+        assert!(summary_text(&s, Lang::Ko).contains("초"), "{}", summary_text(&s, Lang::Ko));
+    }
+
+    /// Pods that stay Pending: the summary says why (the scheduler's last FailedScheduling) and
+    /// where it was said.
+    #[test]
+    fn the_summary_explains_pending_pods() {
+        let mut s = Session::new(1);
+        s.apply(presets::TOO_BIG);
+        let (msg, at) = pending_reason(&s).expect("Pods are Pending");
+        assert!(msg.starts_with("0/3 nodes are available:"), "{}", msg);
+        assert_eq!(s.steps[at - 1].msg.from, Actor::Scheduler);
+        let mut ok = Session::new(1);
+        ok.apply(presets::SEED_004);
+        assert_eq!(pending_reason(&ok), None);
     }
 }

@@ -61,9 +61,9 @@ export async function audit({ browser, url, check, assert, errors, shots }) {
       await p.click("#apply");
       await p.waitForSelector(".editor-status.ok", { timeout: 20000 });
       await p.selectOption("#speed", "8");
-      const total = await p.evaluate(() => +/(\d+)\s*\/\s*(\d+)/.exec(document.querySelector("#counter").textContent)[2]);
+      const total = await p.evaluate(() => +/(\d+)\s*\/\s*(\d+)/.exec(((c) => c.dataset.pos + " / " + c.dataset.len)(document.querySelector("#counter")))[2]);
       if ((await p.getAttribute("#play", "aria-label")) === "Play") await p.click("#play");
-      await p.waitForFunction((n) => /(\d+)\s*\/\s*(\d+)/.exec(document.querySelector("#counter").textContent)[1] == n, total, { timeout: 120000, polling: 200 });
+      await p.waitForFunction((n) => /(\d+)\s*\/\s*(\d+)/.exec(((c) => c.dataset.pos + " / " + c.dataset.len)(document.querySelector("#counter")))[1] == n, total, { timeout: 120000, polling: 200 });
     });
 
     await check("Audit panel: the post's four Logs Insights queries return the post's rows", async () => {

@@ -98,9 +98,8 @@ export async function embed({ browser, url, check, assert, errors, shots }) {
     throw new Error(`${what}: the iframe does not fit its page: ${JSON.stringify(m)}`);
   };
   const counter = async (f) => {
-    const t = await f.locator("#counter").textContent();
-    const m = t.match(/(\d+)\s*\/\s*(\d+)/);
-    return { pos: +m[1], total: +m[2] };
+    const c = f.locator("#counter");
+    return { pos: +(await c.getAttribute("data-pos")), total: +(await c.getAttribute("data-len")) };
   };
 
   for (const [width, lang, shot] of [[1000, "en", "screenshot-embed-700.png"], [375, "ko", "screenshot-embed-375-ko.png"], [375, "en", null], [1000, "ko", null]]) {
@@ -135,7 +134,7 @@ export async function embed({ browser, url, check, assert, errors, shots }) {
         // Play
         await frame.locator("#poster-play").click();
         await frame.locator("#counter").waitFor({ timeout: 30000 });
-        await f.waitForFunction(() => { const m = /(\d+)\s*\/\s*(\d+)/.exec((document.querySelector("#counter") || {}).textContent || ""); return m && +m[1] >= 3; }, null, { timeout: 20000 });
+        await f.waitForFunction(() => { const m = /(\d+)\s*\/\s*(\d+)/.exec(((c) => c ? c.dataset.pos + " / " + c.dataset.len : "")(document.querySelector("#counter"))); return m && +m[1] >= 3; }, null, { timeout: 20000 });
         const c1 = await counter(f);
         assert(c1.total > 100, "the scenario did not run: " + JSON.stringify(c1));
         assert((await f.getAttribute("#play", "aria-label")) === (lang === "ko" ? "일시정지" : "Pause"), "not playing");
@@ -177,7 +176,7 @@ export async function embed({ browser, url, check, assert, errors, shots }) {
     await p.waitForSelector("#poster-play");
     assert((await p.locator("#poster-title").textContent()) === "Deployment nginx-deployment", "title");
     await p.click("#poster-big");
-    await p.waitForFunction(() => { const el = document.querySelector("#counter"); return el && +/(\d+)\s*\//.exec(el.textContent)[1] >= 2; }, null, { timeout: 30000 });
+    await p.waitForFunction(() => { const el = document.querySelector("#counter"); return el && +el.dataset.pos >= 2; }, null, { timeout: 30000 });
     assert((await p.getAttribute("#play", "aria-label")) === "Pause", "not playing");
     await c.close();
   });
@@ -187,7 +186,7 @@ export async function embed({ browser, url, check, assert, errors, shots }) {
     const p = await c.newPage();
     p.on("pageerror", (e) => errors.push(String(e)));
     await p.goto(url + "?embed#s=1&speed=2&autoplay");
-    await p.waitForFunction(() => { const el = document.querySelector("#counter"); return el && +/(\d+)\s*\//.exec(el.textContent)[1] >= 2; }, null, { timeout: 30000 });
+    await p.waitForFunction(() => { const el = document.querySelector("#counter"); return el && +el.dataset.pos >= 2; }, null, { timeout: 30000 });
     assert((await p.getAttribute("#play", "aria-label")) === "Pause", "not playing");
     await c.close();
   });

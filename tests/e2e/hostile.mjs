@@ -167,7 +167,7 @@ export async function hostile({ browser, url, check, assert, errors, shots }) {
     assert(/X2:\s+"><svg onload=window.__xss=1>/.test(con), "kubectl describe (env): " + con.slice(0, 300));
     // every panel at the end of the run, and the diagram and narration at every step
     const { total } = await p.evaluate(() => {
-      const m = /(\d+)\s*\/\s*(\d+)/.exec(document.querySelector("#counter").textContent);
+      const m = /(\d+)\s*\/\s*(\d+)/.exec(((c) => c.dataset.pos + " / " + c.dataset.len)(document.querySelector("#counter")));
       return { total: +m[2] };
     });
     await p.locator("#timeline").fill(String(total));

@@ -57,7 +57,7 @@ try {
     await new Promise((r) => requestAnimationFrame(() => r()));
     return performance.now() - t;
   });
-  const total_steps = await page.evaluate(() => +/\/\s*(\d+)/.exec(document.querySelector("#counter").textContent)[1]);
+  const total_steps = await page.evaluate(() => +/\/\s*(\d+)/.exec(((c) => c.dataset.pos + " / " + c.dataset.len)(document.querySelector("#counter")))[1]);
   out.push("### Responsiveness", "", `- Apply of seed 004 (simulate to settled, ${total_steps} steps, first render): ${applyMs.toFixed(0)} ms`);
 
   // scrubbing: the synchronous work (Yew re-renders inside the input handler) and the time to the next frame
@@ -110,7 +110,7 @@ try {
       }
       const ms = performance.now() - t;
       await new Promise((res) => setTimeout(res, 200));
-      const steps = +/\/\s*(\d+)/.exec(document.querySelector("#counter").textContent)[1];
+      const steps = +/\/\s*(\d+)/.exec(((c) => c.dataset.pos + " / " + c.dataset.len)(document.querySelector("#counter")))[1];
       return { ms, steps, frames, longest: Math.max(0, ...window.__long) };
     });
     out.push(`- Apply of a 1,000-replica Deployment (${r.steps} steps): ${(r.ms / 1000).toFixed(1)} s until the timeline is ready, ${r.frames} frames painted meanwhile; longest main-thread task ${r.longest.toFixed(0)} ms (the aim: under 2 s in all, no task over 100 ms)`, "");

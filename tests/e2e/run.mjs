@@ -45,9 +45,8 @@ async function check(name, fn) {
 function assert(cond, msg) { if (!cond) throw new Error(msg); }
 
 const counter = async (page) => {
-  const t = await page.locator("#counter").textContent();
-  const m = t.match(/(\d+)\s*\/\s*(\d+)/);
-  return { pos: +m[1], total: +m[2] };
+  const c = page.locator("#counter");
+  return { pos: +(await c.getAttribute("data-pos")), total: +(await c.getAttribute("data-len")) };
 };
 const objectsText = async (page) => {
   await page.click("#tab-objects");
@@ -87,7 +86,7 @@ try {
     await page.selectOption("#speed", "8");
     const { total } = await counter(page);
     if ((await page.getAttribute("#play", "aria-label")) === "Play") await page.click("#play");
-    await page.waitForFunction((n) => /(\d+)\s*\/\s*(\d+)/.exec(document.querySelector("#counter").textContent)[1] == n, total, { timeout: 120000, polling: 200 });
+    await page.waitForFunction((n) => /(\d+)\s*\/\s*(\d+)/.exec(((c) => c.dataset.pos + " / " + c.dataset.len)(document.querySelector("#counter")))[1] == n, total, { timeout: 120000, polling: 200 });
     const objs = await objectsText(page);
     assert(countRunning(objs) === 3, "running pods: " + objs);
     assert(/deployment\.apps\/nginx-deployment\s+3\/3/.test(objs), "deployment not 3/3: " + objs);

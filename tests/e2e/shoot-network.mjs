@@ -28,7 +28,7 @@ try {
     await p.selectOption("select.preset", preset);
     await p.click("#apply");
     await p.waitForFunction((w) => document.querySelector("#console-out").textContent.includes(w), wait, { timeout: 90000 });
-    const total = Number((await p.locator("#counter").textContent()).match(/\/\s*(\d+)/)[1]);
+    const total = Number(await p.locator("#counter").getAttribute("data-len"));
     await p.locator("#timeline").fill(String(total - back));
     await p.click("#tab-network");
     await p.waitForTimeout(300);

@@ -27,7 +27,7 @@ try {
     await p.selectOption("select.preset", String(idx));
     await p.click("#apply");
     await p.waitForFunction(() => document.querySelector("#console-out").textContent.includes("kubectl get"), null, { timeout: 60000 });
-    const total = Number((await p.locator("#counter").textContent()).match(/\/\s*(\d+)/)[1]);
+    const total = Number(await p.locator("#counter").getAttribute("data-len"));
     await p.locator("#timeline").fill(String(Math.round(total * at)));
     await p.click("#tab-rollout");
     await p.waitForTimeout(300);

@@ -19,8 +19,10 @@ pub struct ControlsProps {
     pub level: Level,
     /// Story steps on the timeline (the story level's length).
     pub story_len: usize,
-    /// Chapters: (position of the first step, title).
+    /// Chapters: (position of the first step, where it sits in words).
     pub chapters: Vec<(usize, String)>,
+    /// The position in the level's units ("Story step 7 of 35 · message 33 of 400").
+    pub position: String,
     /// The chapter the position is in (index into `chapters`).
     pub chapter: Option<usize>,
     pub jump: Jump,
@@ -78,7 +80,6 @@ pub fn controls(p: &ControlsProps) -> Html {
     let onseek = d.reform(|e: InputEvent| Action::Seek(e.target_unchecked_into::<web_sys::HtmlInputElement>().value().parse().unwrap_or(0)));
     let onspeed = d.reform(|e: Event| Action::SetSpeed(e.target_unchecked_into::<web_sys::HtmlSelectElement>().value().parse().unwrap_or(1.0)));
     let vars = [("n", p.pos.to_string()), ("total", p.len.to_string())];
-    let counter = fill(t("ctl.step"), &vars);
     let play_label = if p.playing { t("ctl.pause") } else { t("ctl.play") };
     let pct = if p.len == 0 { 0.0 } else { p.pos as f64 * 100.0 / p.len as f64 };
     html! {
@@ -108,11 +109,11 @@ pub fn controls(p: &ControlsProps) -> Html {
                     { for p.chapters.iter().enumerate().filter(|(i, _)| p.chapters.len() <= MAX_MARKS || i % p.chapters.len().div_ceil(MAX_MARKS) == 0).map(|(i, (at, title))| {
                         let left = if p.len == 0 { 0.0 } else { (*at as f64 - 1.0).max(0.0) * 100.0 / p.len as f64 };
                         let at = *at;
-                        html! { <button class={classes!("mark", (p.chapter == Some(i)).then_some("on"))} tabindex="-1" style={format!("left: {:.2}%", left)} title={format!("{}. {}", i + 1, title)} onclick={d.reform(move |_| Action::Seek(at))}></button> }
+                        html! { <button class={classes!("mark", (p.chapter == Some(i)).then_some("on"))} tabindex="-1" style={format!("left: {:.2}%", left)} title={title.clone()} onclick={d.reform(move |_| Action::Seek(at))}></button> }
                     }) }
                 </div>
             </div>
-            <span class="counter" id="counter" aria-live="off">{counter}</span>
+            <span class="counter" id="counter" aria-live="off" data-pos={p.pos.to_string()} data-len={p.len.to_string()}>{p.position.clone()}</span>
             <label class="speed">
                 <span class="sr-only">{t("ctl.speed")}</span>
                 <select id="speed" aria-label={t("ctl.speed")} onchange={onspeed}>
@@ -144,7 +145,7 @@ pub fn controls(p: &ControlsProps) -> Html {
                     <button class="icon-btn small" id="jump-next" aria-label={t("ctl.jump.next")} title={t("ctl.jump.next")} disabled={empty || p.pos >= p.len} onclick={d.reform(|_| Action::Jump(true))}>{icon(I_NEXT)}</button>
                 </div>
                 if let Some(i) = p.chapter {
-                    <span class="chapter" id="chapter">{fill(t("ctl.chapter"), &[("n", (i + 1).to_string()), ("total", p.chapters.len().to_string()), ("title", p.chapters[i].1.clone())])}</span>
+                    <span class="chapter" id="chapter">{p.chapters[i].1.clone()}</span>
                 }
             </div>
             if let Some(seg) = &p.segment {

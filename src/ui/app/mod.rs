@@ -122,13 +122,6 @@ pub fn initial_state() -> State {
     s
 }
 
-/// A chapter's title in words.
-fn chapter_title(p: &story::Phase, lang: Lang) -> String {
-    let (key, actor) = p.title_key();
-    let actor = actor.map(|a| narrate::actor_name(lang, a)).unwrap_or_default();
-    fill(tr(lang, key), &[("actor", actor)])
-}
-
 /// A size for the notices, in KiB rounded up.
 fn kib(n: usize) -> String {
     format!("{} KiB", n.div_ceil(1024))
@@ -517,7 +510,7 @@ pub fn app() -> Html {
 
     let (pos, len) = (state.pos, state.len());
     let narration = narrate::narrate(&session.rc.borrow(), pos, lang);
-    let step_line = current.as_ref().map(|m| format!("#{} · {} · {} → {} · {}", m.id, crate::trace::format_ms(m.time_ms), m.from.name(), m.to.name(), m.label()));
+    let step_line = current.as_ref().map(|m| format!("{} · {} → {} · {}", crate::trace::format_ms(m.time_ms), m.from.name(), m.to.name(), m.label()));
     let segment = session.rc.borrow().current(pos).and_then(|st| session.rc.borrow().segments.get(st.segment).map(|g| g.command.clone()));
 
     let on_lang = {
@@ -606,7 +599,7 @@ pub fn app() -> Html {
     // chapters, the story's length and the components: once per session version and language
     let outline = use_memo((session.clone(), lang), |(s, lang)| {
         let s = s.rc.borrow();
-        let chapters: Vec<(usize, String)> = s.chapters().iter().map(|c| (c.start + 1, chapter_title(&c.phase, *lang))).collect();
+        let chapters: Vec<(usize, String)> = s.chapters().iter().enumerate().map(|(k, c)| (c.start + 1, story::chapter_label(&s, k, *lang))).collect();
         let mut components: Vec<String> = Vec::new();
         for st in &s.steps {
             for a in [&st.msg.from, &st.msg.to] {
@@ -621,18 +614,34 @@ pub fn app() -> Html {
     let chapter = story::chapter_at(&session.rc.borrow(), pos);
     let controls = html! {
         <Controls pos={pos} len={len} playing={state.playing} speed={state.speed} lang={lang} dispatch={dispatch.clone()} segment={segment.clone()}
+            position={story::position_text(&session.rc.borrow(), pos, state.level == Level::Story, lang)}
             level={state.level} story_len={outline.1} chapters={outline.0.clone()} chapter={chapter} jump={state.jump.clone()} components={outline.2.clone()} />
     };
-    let summary = (len > 0 && pos == len).then(|| story::summary_text(&session.rc.borrow(), lang));
+    // the end of the timeline is its outcome: what runs where, and why Pods wait if they do
+    let at_end = len > 0 && pos == len && state.pending.is_none();
+    let summary = use_memo((session.clone(), lang, at_end), |(s, lang, at_end)| {
+        at_end.then(|| {
+            let s = s.rc.borrow();
+            (story::summary_text(&s, *lang), story::pending_reason(&s))
+        })
+    });
     let narration_box = html! {
         <section class="narration" aria-live={if state.playing { "off" } else { "polite" }} aria-labelledby="narr-title">
             <h2 id="narr-title" class="sr-only">{t("narr.title")}</h2>
-            if let Some(l) = step_line.clone() {
-                <div class="step-line"><code>{l}</code></div>
-            }
-            <p class="narr-text" lang={lang.code()}>{narration}</p>
-            if let Some(sum) = summary {
-                <p class="summary" id="summary" lang={lang.code()}>{sum}</p>
+            if let Some((sum, why)) = (*summary).clone() {
+                <div class="step-line"><strong>{t("narr.outcome")}</strong></div>
+                <p class="summary narr-text" id="summary" lang={lang.code()}>{sum}</p>
+                if let Some((msg, at)) = why {
+                    <p class="summary-why" id="summary-why" lang={lang.code()}>
+                        {fill(t("sum.pending"), &[("msg", msg)])}{" "}
+                        <button class="btn small" id="summary-jump" onclick={dispatch.reform(move |_| Action::Seek(at))}>{t("sum.pending.jump")}</button>
+                    </p>
+                }
+            } else {
+                if let Some(l) = step_line.clone() {
+                    <div class="step-line"><code>{l}</code></div>
+                }
+                <p class="narr-text" lang={lang.code()}>{narration}</p>
             }
         </section>
     };
