@@ -175,9 +175,10 @@ impl Scenario {
 }
 
 /// The iframe's height (CSS px) before its page reports one: in a 700 px column the poster is
-/// about 850 px tall and the playing page about 910 (tests/e2e/embed.mjs measures both), so a
-/// host page without [`HOST_SCRIPT`] still shows the whole poster, and the page while it plays.
-pub const EMBED_HEIGHT: u32 = 920;
+/// about 910 px tall and the playing page, whose narration box has a fixed height so that it
+/// does not change while playing, about 1065 (tests/e2e/embed.mjs measures both), so a host
+/// page without [`HOST_SCRIPT`] still shows the whole poster, and the page while it plays.
+pub const EMBED_HEIGHT: u32 = 1070;
 
 /// The host page's half of the height reporting: the embedded page posts
 /// `{type: "kubesim:height", height}` on load and whenever its height changes (index.html's

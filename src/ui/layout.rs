@@ -327,6 +327,23 @@ pub fn travel(route: &[(f64, f64)], t: f64) -> (f64, f64) {
     point_at(route, margin + (1.0 - 2.0 * margin) * t.clamp(0.0, 1.0))
 }
 
+/// Where the packet's label (`w` wide, 20 high) is drawn at `t`: beside the point, trailing it
+/// along the way it travels, so that at rest it ends at the receiver's edge instead of covering
+/// the receiver's title (a write resting on etcd's box used to hide "etcd").
+pub fn label_origin(route: &[(f64, f64)], t: f64, w: f64) -> (f64, f64) {
+    let (x, y) = travel(route, t);
+    let (a, b) = (travel(route, (t - 0.02).max(0.0)), travel(route, (t + 0.02).min(1.0)));
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    if dx.abs() < 1e-6 && dy.abs() < 1e-6 {
+        return (x - w / 2.0, y - 10.0);
+    }
+    if dx.abs() >= dy.abs() {
+        (if dx > 0.0 { x - w } else { x }, y - 10.0)
+    } else {
+        (x - w / 2.0, if dy > 0.0 { y - 20.0 } else { y })
+    }
+}
+
 /// SVG `points` attribute text.
 pub fn points_attr(p: &[(f64, f64)]) -> String {
     p.iter().map(|(x, y)| format!("{:.1},{:.1}", x, y)).collect::<Vec<_>>().join(" ")
@@ -477,5 +494,20 @@ mod tests {
         assert_eq!(ellipsize("abcdefghij", 5), "ab…ij");
         assert_eq!(ease(0.0), 0.0);
         assert_eq!(ease(1.0), 1.0);
+    }
+
+    /// A label resting at the receiver stays outside its box: etcd's title is never covered.
+    #[test]
+    fn packet_labels_rest_outside_the_receiver() {
+        let l = Layout::new(&["node-1".to_string(), "node-2".to_string(), "node-3".to_string()]);
+        let w = 150.0;
+        for to in [Actor::Etcd, Actor::Kubectl, Actor::ApiServer] {
+            let from = if to == Actor::ApiServer { Actor::Etcd } else { Actor::ApiServer };
+            let route = if to == Actor::ApiServer { l.spoke(&from) } else { l.spoke(&to).into_iter().rev().collect() };
+            let (x0, y0) = label_origin(&route, 1.0, w);
+            let r = l.rect(&to).unwrap();
+            let overlaps = x0 < r.right() && x0 + w > r.x && y0 < r.bottom() && y0 + 20.0 > r.y;
+            assert!(!overlaps, "{:?}: label at ({}, {}) over {:?}", to, x0, y0, r);
+        }
     }
 }

@@ -124,6 +124,8 @@ pub struct State {
     pub pending: Option<Pending>,
     /// Console lines typed while a simulation runs: they run, in order, when it ends.
     pub queued: Vec<String>,
+    /// Bumped when an Apply's timeline is ready: a narrow page scrolls the diagram into view.
+    pub reveal: u64,
     /// The link the page was opened with, refused (shown until dismissed).
     pub link_error: Option<LinkError>,
     /// Story (the steps a post would show) or every message: what Play and the step buttons visit.
@@ -218,6 +220,7 @@ impl State {
             seed,
             pending: None,
             queued: Vec::new(),
+            reveal: 0,
             link_error: None,
             level: Level::Story,
             jump: Jump::Chapter,
@@ -273,6 +276,9 @@ impl State {
     /// from the command's first step; then the console lines typed meanwhile run.
     fn finish(&mut self, p: Pending) {
         if let Some(out) = p.apply {
+            if self.len() > p.start {
+                self.reveal += 1;
+            }
             let ok = out.code == 0;
             let text = out.combined();
             let marks = if ok { Vec::new() } else { locate_errors(&self.editor, &out.stderr) };

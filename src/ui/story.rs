@@ -94,10 +94,11 @@ pub struct StoryIndex {
     pub steps: Vec<usize>,
     pub chapters: Vec<Chapter>,
     pub rounds: Vec<Round>,
-    /// (round, signature) -> story steps of that kind so far.
-    seen: std::collections::HashMap<(usize, String), u8>,
-    /// (round, phase) -> chapter.
-    chapter_of: std::collections::HashMap<(usize, String), u32>,
+    /// key(round, signature) -> story steps of that kind so far (a map type the session already
+    /// uses: no new code in the page for it).
+    seen: std::collections::BTreeMap<u64, usize>,
+    /// key(round, phase) -> chapter.
+    chapter_of: std::collections::BTreeMap<u64, usize>,
     /// The latest story phase's rank in the current round.
     last_rank: u8,
 }
@@ -148,11 +149,20 @@ fn signature(m: &crate::trace::Message) -> String {
         MessageKind::EtcdTxn { op, key, .. } => format!("{} {}", op, parse_key(key).0),
         MessageKind::Watch { event_type, kind, .. } => format!("{} {}", event_type, kind),
         MessageKind::Runtime { call, detail } => format!("{} {}", call, if detail == "error" { "error" } else { "" }),
-        MessageKind::Net { hop, .. } => format!("{:?}", hop),
-        MessageKind::Fault { kind, .. } => format!("{:?}", kind),
+        MessageKind::Net { what, .. } => what.clone(),
+        MessageKind::Fault { what, .. } => what.clone(),
         MessageKind::Timer { what } => what.clone(),
     };
     format!("{}>{} {}", m.from, m.to, what)
+}
+
+/// A key for (round, text): FNV-1a of the text, mixed with the round.
+fn key(round: usize, text: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ (round as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    for b in text.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    h
 }
 
 /// The ReplicaSets whose spec.replicas a controller's request changed: (name, before, after).
@@ -365,20 +375,25 @@ pub fn extend(s: &Session, from: usize, ix: &mut StoryIndex) {
                 let scales = scales_of(s, i);
                 ix.rounds[round].scales.extend(scales);
             }
-            let n = ix.seen.entry((round, signature(&s.steps[i].msg))).or_insert(0);
-            if *n < SAME_KIND_MAX {
+            let n = ix.seen.entry(key(round, &signature(&s.steps[i].msg))).or_insert(0);
+            if *n < usize::from(SAME_KIND_MAX) {
                 *n += 1;
-                let key = (round, format!("{:?}", p));
-                let c = match ix.chapter_of.get(&key) {
+                let (k, _) = p.title_key();
+                let actor = match &p {
+                    Phase::Controller(a) => a.to_string(),
+                    _ => String::new(),
+                };
+                let pk = key(round, &format!("{}{}", k, actor));
+                let c = match ix.chapter_of.get(&pk) {
                     Some(c) => *c,
                     None => {
                         ix.chapters.push(Chapter { start: i, phase: p, segment: seg, round });
-                        let c = (ix.chapters.len() - 1) as u32;
-                        ix.chapter_of.insert(key, c);
+                        let c = ix.chapters.len() - 1;
+                        ix.chapter_of.insert(pk, c);
                         c
                     }
                 };
-                chapter = Some(c);
+                chapter = Some(c as u32);
             }
         }
         if chapter.is_some() {

@@ -135,6 +135,21 @@ export async function embed({ browser, url, check, assert, errors, shots }) {
         await frame.locator("#poster-play").click();
         await frame.locator("#counter").waitFor({ timeout: 30000 });
         await f.waitForFunction(() => { const m = /(\d+)\s*\/\s*(\d+)/.exec(((c) => c ? c.dataset.pos + " / " + c.dataset.len : "")(document.querySelector("#counter"))); return m && +m[1] >= 3; }, null, { timeout: 20000 });
+        // while it plays, the iframe keeps its height: the post's text below it does not jump
+        // (the issue's figure: at most one change in 20 s of play, after the first)
+        if (shot) {
+          await p.evaluate(() => {
+            const fr = document.querySelector("iframe");
+            window.__heights = [fr.style.height];
+            new MutationObserver(() => window.__heights.push(fr.style.height)).observe(fr, { attributes: true, attributeFilter: ["style"] });
+          });
+          await p.waitForTimeout(20000);
+          const hs = await p.evaluate(() => window.__heights);
+          const changes = hs.filter((h, i) => i > 0 && h !== hs[i - 1]).length;
+          const played = (await counter(f)).pos;
+          console.log(`     FIGURE embed height changes during 20 s of play at ${col} px (${lang}): ${changes} (heights ${[...new Set(hs)].join(", ")}; ${played} messages played)`);
+          assert(changes <= 1, `the iframe's height changed ${changes} times in 20 s of play: ${hs.join(", ")}`);
+        }
         const c1 = await counter(f);
         assert(c1.total > 100, "the scenario did not run: " + JSON.stringify(c1));
         assert((await f.getAttribute("#play", "aria-label")) === (lang === "ko" ? "일시정지" : "Pause"), "not playing");

@@ -238,9 +238,9 @@ pub fn audit_panel(p: &AuditProps) -> Html {
                                     <td class="num">{i + 1}</td>
                                     <td><span class={classes!("verb", r.verb.clone())}>{r.verb.clone()}</span></td>
                                     <td class="uri">{r.uri.clone()}</td>
-                                    <td class="name">{r.name.clone()}</td>
+                                    <td class="name">{breakable(&r.name)}</td>
                                     <td class="kind">{r.kind.clone()}</td>
-                                    <td class="user">{r.user.clone()}</td>
+                                    <td class="user">{breakable(&r.user)}</td>
                                     <td class="ua" title={r.user_agent.clone()}>{r.user_agent.clone()}</td>
                                     <td class="num code">{r.code}</td>
                                     <td class={classes!("level", r.level.clone())}>{r.level.clone()}</td>
@@ -263,4 +263,18 @@ pub fn audit_panel(p: &AuditProps) -> Html {
             {body}
         </div>
     }
+}
+
+/// A name that may break after `-`, `.`, `/` and `:` (a `<wbr>` there), never inside a word.
+fn breakable(name: &str) -> Html {
+    let mut parts: Vec<Html> = Vec::new();
+    let mut cur = String::new();
+    for ch in name.chars() {
+        cur.push(ch);
+        if matches!(ch, '-' | '.' | '/' | ':') {
+            parts.push(html! { <>{std::mem::take(&mut cur)}<wbr /></> });
+        }
+    }
+    parts.push(html! { {cur} });
+    parts.into_iter().collect()
 }

@@ -145,7 +145,7 @@ pub fn controls(p: &ControlsProps) -> Html {
                     <button class="icon-btn small" id="jump-next" aria-label={t("ctl.jump.next")} title={t("ctl.jump.next")} disabled={empty || p.pos >= p.len} onclick={d.reform(|_| Action::Jump(true))}>{icon(I_NEXT)}</button>
                 </div>
                 if let Some(i) = p.chapter {
-                    <span class="chapter" id="chapter">{p.chapters[i].1.clone()}</span>
+                    <span class="chapter" id="chapter" title={p.chapters[i].1.clone()}>{p.chapters[i].1.clone()}</span>
                 }
             </div>
             if let Some(seg) = &p.segment {

@@ -23,6 +23,9 @@ pub struct DiagramProps {
     pub animate: bool,
     pub anim: u64,
     pub layout: Rc<Layout>,
+    /// The end of the timeline: a narrow frame zooms out so every node is in view.
+    #[prop_or_default]
+    pub fit: bool,
 }
 
 fn rect(r: Rect, class: &'static str) -> Html {
@@ -229,9 +232,9 @@ pub fn diagram(p: &DiagramProps) -> Html {
             let route = l.route(m);
             let label = layout::packet_label(m);
             let w = layout::label_width(&label);
-            let (x, y) = layout::travel(&route, if p.animate { 0.0 } else { 1.0 });
+            let (x, y) = layout::label_origin(&route, if p.animate { 0.0 } else { 1.0 }, w);
             html! {
-                <g key={format!("pk-{}", p.anim)} ref={p.packet.clone()} class={classes!("packet", layout::kind_class(m))} transform={format!("translate({:.1},{:.1})", x - w / 2.0, y - 10.0)}>
+                <g key={format!("pk-{}", p.anim)} ref={p.packet.clone()} class={classes!("packet", layout::kind_class(m))} transform={format!("translate({:.1},{:.1})", x, y)}>
                     <rect width={fmt(w)} height="20" rx="10" />
                     <text x={fmt(w / 2.0)} y="14">{label}</text>
                 </g>
@@ -325,7 +328,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
     let onwheel = Callback::from(move |_: WheelEvent| mark());
     let min_width = if l.width > 1000.0 { format!("min-width: {:.0}px", l.width * 0.9) } else { String::new() };
     html! {
-        <figure class="diagram-wrap" {onpointerdown} {onpointermove} onpointerup={onpointerup.clone()} onpointercancel={onpointerup} {onwheel}>
+        <figure class={classes!("diagram-wrap", p.fit.then_some("fit"))} style={format!("--ratio: {:.4}", l.height / l.width.max(1.0))} {onpointerdown} {onpointermove} onpointerup={onpointerup.clone()} onpointercancel={onpointerup} {onwheel}>
             <svg class="diagram" viewBox={format!("0 0 {:.0} {:.0}", l.width, l.height)} style={min_width} role="img" aria-label={t("diagram.label")} preserveAspectRatio="xMidYMin meet">
                 {edges}
                 // kubectl

@@ -328,8 +328,9 @@ fn run_clock(packet: NodeRef, route: Vec<(f64, f64)>, label_w: f64, view_w: f64,
         let packet = packet.clone();
         move |t: f64| {
             if let Some(el) = packet.cast::<web_sys::Element>() {
-                let (x, y) = layout::travel(&route, t);
-                let _ = el.set_attribute("transform", &format!("translate({:.1},{:.1})", x - label_w / 2.0, y - 10.0));
+                let (x, _) = layout::travel(&route, t);
+                let (x0, y0) = layout::label_origin(&route, t, label_w);
+                let _ = el.set_attribute("transform", &format!("translate({:.1},{:.1})", x0, y0));
                 follow(&packet, x, view_w, 0.12);
             }
         }
@@ -554,6 +555,21 @@ pub fn app() -> Html {
         </div>
     };
 
+    // after Apply on a narrow screen (the editor above the diagram), bring the diagram, the
+    // controls and the narration into view
+    use_effect_with(state.reveal, |&reveal| {
+        if reveal > 0 {
+            let narrow = window().and_then(|w| w.inner_width().ok()).and_then(|v| v.as_f64()).map(|w| w < 1150.0).unwrap_or(false);
+            let target = window().and_then(|w| w.document()).and_then(|d| d.query_selector(".page:not(.embed) .right").ok().flatten());
+            if let (true, Some(el)) = (narrow, target) {
+                let opts = web_sys::ScrollIntoViewOptions::new();
+                opts.set_behavior(web_sys::ScrollBehavior::Smooth);
+                opts.set_block(web_sys::ScrollLogicalPosition::Start);
+                el.scroll_into_view_with_scroll_into_view_options(&opts);
+            }
+        }
+        || ()
+    });
     // a pending command continues one slice per task, sized from the last slice's duration so
     // that a slice (with the render after it) stays near SLICE_MS: the page keeps painting, and
     // takes clicks and console lines, between them
@@ -594,7 +610,7 @@ pub fn app() -> Html {
         />
     };
     let diagram = html! {
-        <Diagram session={session.clone()} pos={pos} lang={lang} packet={packet.clone()} animate={state.animate && !*reduced} anim={state.anim} layout={lay.clone()} />
+        <Diagram session={session.clone()} pos={pos} lang={lang} packet={packet.clone()} animate={state.animate && !*reduced} anim={state.anim} layout={lay.clone()} fit={len > 0 && pos == len && !state.playing && state.pending.is_none()} />
     };
     // chapters, the story's length and the components: once per session version and language
     let outline = use_memo((session.clone(), lang), |(s, lang)| {
