@@ -63,6 +63,11 @@ impl<'a> ClusterView<'a> {
         self.c.api.etcd().range(prefix, rev)
     }
 
+    /// The keys under a prefix as of `rev`, with their mod revision (no values).
+    pub fn etcd_key_revisions(&self, prefix: &str, rev: Option<i64>) -> Result<Vec<(String, i64)>, EtcdError> {
+        self.c.api.etcd().range_revisions(prefix, rev)
+    }
+
     /// The keys that exist now under a prefix.
     pub fn etcd_keys(&self, prefix: &str) -> Vec<String> {
         self.c.api.etcd().keys(prefix)

@@ -151,6 +151,23 @@ impl Etcd {
             .collect())
     }
 
+    /// Keys under a prefix at `rev` with their mod revision, values left where they are (the
+    /// page's etcd panel lists thousands of keys at every scrub: no value is copied).
+    pub fn range_revisions(&self, prefix: &str, rev: Option<i64>) -> Result<Vec<(String, i64)>, EtcdError> {
+        let r = self.check_rev(rev)?;
+        Ok(self
+            .history
+            .range(prefix.to_string()..)
+            .take_while(|(k, _)| k.starts_with(prefix))
+            .filter_map(|(k, versions)| {
+                // versions are in revision order
+                let i = versions.partition_point(|kv| kv.mod_revision <= r);
+                let kv = versions.get(i.checked_sub(1)?)?;
+                kv.value.is_some().then(|| (k.clone(), kv.mod_revision))
+            })
+            .collect())
+    }
+
     /// Keys under a prefix at the latest revision.
     pub fn keys(&self, prefix: &str) -> Vec<String> {
         self.history

@@ -88,7 +88,7 @@ pub(super) fn get(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) 
     let mut tables = Vec::new();
     for (info, objs) in fetched {
         if info.kind == "Event" && f.output.is_empty() && sort_field.is_none() {
-            tables.push(printers::print_events(&objs, wall_ms(cluster)));
+            tables.push(printers::print_events_owned(objs.clone(), wall_ms(cluster)));
         } else if f.output.is_empty() || wide {
             if !objs.is_empty() {
                 let mut table = printers::print_table(info.kind, &objs, wide, with_kind, wall_ms(cluster));

@@ -278,6 +278,7 @@ pub static TABLE: &[(&str, &str, &str)] = &[
     ("etcd.created", "(new key)", "(새 키)"),
     ("etcd.keys", "Keys at revision {rev}", "리비전 {rev}의 키"),
     ("etcd.meta", "create_revision {c} · mod_revision {m} · version {v}", "create_revision {c} · mod_revision {m} · version {v}"),
+    ("etcd.more", "… {n} more {res}: show all", "… {res} {n}개 더: 모두 보기"),
     ("etcd.none", "Select a key.", "키를 선택하세요."),
     ("etcd.value", "Value of {key} at revision {rev}", "리비전 {rev}에서 {key}의 값"),
     ("events.empty", "No events yet.", "아직 이벤트가 없습니다."),

@@ -177,6 +177,9 @@ pub struct Session {
     pub steps: Vec<Step>,
     pub segments: Vec<Segment>,
     pub audit_rows: Vec<AuditRow>,
+    /// The Audit panel's filter values (resources, verbs, users), each with the index of the row
+    /// it first appears in: the options at a step without reading every row.
+    audit_values: [Vec<(String, usize)>; 3],
     /// message id -> step index
     index: BTreeMap<MsgId, usize>,
     /// Everything run so far, as a `kubesim run` script: replaying it reproduces this session.
@@ -189,6 +192,8 @@ pub struct Session {
     staged: Vec<Step>,
     /// The story level, its chapters and rounds ([`super::story`]).
     story: StoryIndex,
+    /// The components that sent or received a message, in order of appearance (the jump menu).
+    components: Vec<String>,
     /// Where nodes were cut off and healed: (step, node, cut off from there on).
     partitions: Vec<(usize, String, bool)>,
 }
@@ -237,8 +242,7 @@ pub fn normalize(text: &str) -> String {
 
 /// A Pod's row of `kubectl get pods` (NAME, READY, STATUS, RESTARTS, …) as words.
 fn pod_row(pod: &Value, now_unix_ms: i64) -> Vec<String> {
-    let table = printers::print_table("Pod", std::slice::from_ref(pod), false, false, now_unix_ms);
-    table.lines().nth(1).unwrap_or("").split_whitespace().map(String::from).collect()
+    printers::print_pod_row(pod, now_unix_ms)
 }
 
 /// True when the editor holds a script (`kubectl …`/`sim …` lines) rather than a manifest.
@@ -292,12 +296,14 @@ impl Session {
             steps: Vec::new(),
             segments: Vec::new(),
             audit_rows: Vec::new(),
+            audit_values: Default::default(),
             index: BTreeMap::new(),
             log: String::new(),
             transcript: String::new(),
             settling: None,
             staged: Vec::new(),
             story: StoryIndex::default(),
+            components: Vec::new(),
             partitions: Vec::new(),
         }
     }
@@ -331,10 +337,10 @@ impl Session {
             None => (self.rev_at(start), self.audit_at(start)),
         };
         let seg = self.segments.len();
-        for m in self.cluster.trace().messages() {
-            if m.id <= self.last_id {
-                continue;
-            }
+        // the trace is in id order: start after the last message seen, not at its beginning
+        let msgs = self.cluster.trace().messages();
+        let from = msgs.partition_point(|m| m.id <= self.last_id);
+        for m in &msgs[from..] {
             if let MessageKind::EtcdTxn { revision, .. } = &m.kind {
                 rev = rev.max(*revision);
             }
@@ -352,7 +358,15 @@ impl Session {
                     }
                     if line_seq == seq {
                         if let Some(l) = view.audit().get(audit - dropped) {
-                            self.audit_rows.push(audit_row(l, start + self.staged.len()));
+                            let row = audit_row(l, start + self.staged.len());
+                            // the filters' values, each with the row it first appears in
+                            let n = self.audit_rows.len();
+                            for (k, v) in [&row.resource, &row.verb, &row.user].into_iter().enumerate() {
+                                if !(k == 0 && v.is_empty()) && !self.audit_values[k].iter().any(|(x, _)| x == v) {
+                                    self.audit_values[k].push((v.clone(), n));
+                                }
+                            }
+                            self.audit_rows.push(row);
                         }
                     }
                     audit += 1;
@@ -386,7 +400,20 @@ impl Session {
         let mut story = std::mem::take(&mut self.story);
         super::story::extend(self, start, &mut story);
         self.story = story;
+        for i in start..self.steps.len() {
+            for a in [&self.steps[i].msg.from, &self.steps[i].msg.to] {
+                let c = super::story::component_of(a);
+                if !self.components.contains(&c) {
+                    self.components.push(c);
+                }
+            }
+        }
         start
+    }
+
+    /// The components that sent or received a message, in order of appearance.
+    pub fn components(&self) -> &[String] {
+        &self.components
     }
 
     /// The story of the timeline ([`super::story`]).
@@ -693,10 +720,12 @@ impl Session {
 
     /// Objects of a resource in `ns` ("" = all) as of the position.
     pub fn objects(&self, resource: &str, ns: &str, pos: usize) -> Vec<Value> {
-        match meta::lookup(resource) {
-            Some(info) => self.cluster.view().objects(info, ns, Some(self.rev_at(pos))),
-            None => Vec::new(),
-        }
+        let Some(info) = meta::lookup(resource) else { return Vec::new() };
+        let view = self.cluster.view();
+        let rev = self.rev_at(pos);
+        // at the cluster's latest revision the watch cache has every object decoded already
+        let rev = (rev != view.etcd_revision()).then_some(rev);
+        view.objects(info, ns, rev)
     }
 
     /// One object as of the position.
@@ -864,7 +893,7 @@ impl Session {
         if evs.is_empty() {
             return "No resources found in default namespace.\n".into();
         }
-        printers::print_events(&evs, self.now_unix(pos))
+        printers::print_events_owned(evs, self.now_unix(pos))
     }
 
     /// The Events of the default namespace as `kubectl get events --watch` prints them when
@@ -919,15 +948,12 @@ impl Session {
     /// The values the Audit panel's filters offer: (resources, verbs, users) of the rows up to the
     /// position, each sorted and without repeats.
     pub fn audit_filter_options(&self, pos: usize) -> (Vec<String>, Vec<String>, Vec<String>) {
-        let mut sets: [std::collections::BTreeSet<&str>; 3] = Default::default();
-        for r in self.audit_upto(pos) {
-            if !r.resource.is_empty() {
-                sets[0].insert(&r.resource);
-            }
-            sets[1].insert(&r.verb);
-            sets[2].insert(&r.user);
-        }
-        let [a, b, c] = sets.map(|s| s.into_iter().map(str::to_string).collect::<Vec<_>>());
+        let n = self.audit_upto(pos).len();
+        let [a, b, c] = [0, 1, 2].map(|k| {
+            let mut v: Vec<String> = self.audit_values[k].iter().filter(|(_, first)| *first < n).map(|(x, _)| x.clone()).collect();
+            v.sort();
+            v
+        });
         (a, b, c)
     }
 
@@ -939,7 +965,7 @@ impl Session {
 
     /// Keys under /registry/ as of the position, with their mod revision.
     pub fn etcd_keys(&self, pos: usize) -> Vec<(String, i64)> {
-        self.cluster.view().etcd_range("/registry/", Some(self.rev_at(pos))).unwrap_or_default().into_iter().map(|kv| (kv.key, kv.mod_revision)).collect()
+        self.cluster.view().etcd_key_revisions("/registry/", Some(self.rev_at(pos))).unwrap_or_default()
     }
 
     /// The key written by the latest etcd transaction at or before the position.
@@ -1004,7 +1030,7 @@ impl Session {
                 let row = pod_row(p, now);
                 let ready = row.get(1).cloned().unwrap_or_default();
                 let status = row.get(2).cloned().unwrap_or_default();
-                let restarts = row.get(3).cloned().unwrap_or_else(|| "0".into());
+                let restarts = row.get(3).and_then(|r| r.split_whitespace().next()).map(String::from).unwrap_or_else(|| "0".into());
                 let node = meta::get_str(p, &["spec", "nodeName"]).to_string();
                 let all_ready = {
                     let mut it = ready.split('/');

@@ -676,3 +676,83 @@ mod tests {
         assert!(s.pending.is_none() && s.is_empty() && s.pos == 0 && s.apply.is_none());
     }
 }
+
+#[cfg(test)]
+mod probe {
+    use super::*;
+    /// `cargo test --release --lib probe -- --ignored --nocapture`: where a large Apply's time goes.
+    #[test]
+    #[ignore]
+    fn where_time_goes() {
+        let t = std::time::Instant::now();
+        let mut s = Rc::new(State::new(1, 1.0, Lang::En, presets::SEED_004.replace("replicas: 3", "replicas: 1000"), false));
+        s = s.update(Action::Apply);
+        println!("apply+first slice {:?}", t.elapsed());
+        let mut worst = (std::time::Duration::ZERO, 0);
+        let mut n = 0;
+        while s.pending.is_some() {
+            let t = std::time::Instant::now();
+            s = s.update(Action::SettleSlice { steps: 300, now_ms: 0.0 });
+            let d = t.elapsed();
+            if d > worst.0 {
+                worst = (d, n);
+            }
+            n += 1;
+        }
+        println!("{} slices, worst {:?} at {}", n, worst.0, worst.1);
+        // one delivery at a time: the most expensive single steps
+        let mut sess2 = Session::new(1);
+        let t = std::time::Instant::now();
+        let _ = sess2.apply_begin(&presets::SEED_004.replace("replicas: 3", "replicas: 1000"));
+        println!("apply_begin {:?}", t.elapsed());
+        let mut singles: Vec<(std::time::Duration, usize, String)> = Vec::new();
+        let mut k = 0;
+        loop {
+            let before = sess2.len();
+            let t = std::time::Instant::now();
+            let done = sess2.settle_some(1, &mut || false);
+            let d = t.elapsed();
+            let what = sess2.steps.get(before).map(|st| format!("{} -> {} {}", st.msg.from, st.msg.to, st.msg.label())).unwrap_or_default();
+            singles.push((d, k, what));
+            k += 1;
+            if done {
+                break;
+            }
+        }
+        singles.sort_by(|a, b| b.0.cmp(&a.0));
+        for x in singles.iter().take(8) {
+            println!("single {:?} at {} ({})", x.0, x.1, x.2);
+        }
+        let t = std::time::Instant::now();
+        let sess = s.session.rc.borrow();
+        let mut components: Vec<String> = Vec::new();
+        for st in &sess.steps {
+            for a in [&st.msg.from, &st.msg.to] {
+                let c = story::component_of(a);
+                if !components.contains(&c) {
+                    components.push(c);
+                }
+            }
+        }
+        println!("components {:?}", t.elapsed());
+        let t = std::time::Instant::now();
+        let sum = story::summary(&sess);
+        let _ = story::summary_text(&sum, Lang::En);
+        println!("summary {:?}", t.elapsed());
+        let t = std::time::Instant::now();
+        let _ = story::pending_reason(&sess, &sum);
+        println!("pending_reason {:?}", t.elapsed());
+        let t = std::time::Instant::now();
+        let _: Vec<String> = (0..sess.chapters().len()).map(|k| story::chapter_label(&sess, k, Lang::En)).collect();
+        println!("chapter labels {:?} ({})", t.elapsed(), sess.chapters().len());
+        let t = std::time::Instant::now();
+        let _ = super::super::narrate::narrate(&sess, s.pos, Lang::En);
+        println!("narrate {:?}", t.elapsed());
+        let t = std::time::Instant::now();
+        let txt = sess.events_text(sess.len() / 2);
+        println!("events_text {:?} ({} lines)", t.elapsed(), txt.lines().count());
+        let t = std::time::Instant::now();
+        let n = sess.objects("events", "default", sess.len() / 2).len();
+        println!("objects(events) {:?} ({})", t.elapsed(), n);
+    }
+}

@@ -515,8 +515,7 @@ pub fn summary(s: &Session) -> Summary {
 }
 
 /// The closing summary: "3 Pods Running on node-1, node-2, node-3 after 4.2 s of cluster time…".
-pub fn summary_text(s: &Session, lang: Lang) -> String {
-    let sum = summary(s);
+pub fn summary_text(sum: &Summary, lang: Lang) -> String {
     let n: usize = sum.running.iter().map(|r| r.1).sum();
     let mut pods = if n == 0 {
         tr(lang, "sum.nopods").to_string()
@@ -583,27 +582,27 @@ pub fn position_text(s: &Session, pos: usize, story_level: bool, lang: Lang) -> 
 }
 
 /// Why Pods stay Pending, when they do: the scheduler's latest FailedScheduling message and the
-/// position of the request that recorded it (the summary offers to jump there).
-pub fn pending_reason(s: &Session) -> Option<(String, usize)> {
+/// position of the request that recorded it (the summary offers to jump there). Read from the
+/// scheduler's last Event writes, newest first: no list of every Event.
+pub fn pending_reason(s: &Session, sum: &Summary) -> Option<(String, usize)> {
     let pos = s.len();
-    let pending = s.objects("pods", "", pos).iter().any(|p| meta::get_str(p, &["status", "phase"]) == "Pending" && meta::get_str(p, &["spec", "nodeName"]).is_empty() && !meta::is_deleting(p));
-    if !pending {
+    if !sum.others.iter().any(|(_, status)| status == "Pending") {
         return None;
     }
-    let ev = s
-        .objects("events", "", pos)
-        .into_iter()
-        .filter(|e| meta::get_str(e, &["reason"]) == "FailedScheduling")
-        .max_by_key(|e| meta::get_str(e, &["metadata", "resourceVersion"]).parse::<i64>().unwrap_or(0))?;
-    let note = meta::get_str(&ev, &["message"]).to_string();
-    let note = if note.is_empty() { meta::get_str(&ev, &["note"]).to_string() } else { note };
-    let name = meta::name(&ev).to_string();
-    // the request that wrote it: the scheduler's last one on that Event
-    let at = (0..pos).rev().find(|&i| {
+    (0..pos).rev().find_map(|i| {
         let m = &s.steps[i].msg;
-        m.from == Actor::Scheduler && matches!(&m.kind, MessageKind::Request { info, method, .. } if info.resource == "events" && method.as_str() != "GET" && (info.name == name || info.name.is_empty()))
-    })?;
-    Some((note, at + 1))
+        if m.from != Actor::Scheduler || !matches!(&m.kind, MessageKind::Request { info, method, .. } if info.resource == "events" && method.as_str() != "GET") {
+            return None;
+        }
+        let (key, rev) = writes_of(s, i).into_iter().next()?;
+        let ev = s.value_of_key(&key, rev)?;
+        if meta::get_str(&ev, &["reason"]) != "FailedScheduling" {
+            return None;
+        }
+        let note = meta::get_str(&ev, &["message"]);
+        let note = if note.is_empty() { meta::get_str(&ev, &["note"]) } else { note };
+        Some((note.to_string(), i + 1))
+    })
 }
 
 #[cfg(test)]
@@ -765,8 +764,8 @@ mod tests {
         let k = chapter_at(&s, bind + 1).unwrap();
         assert_eq!(s.chapters()[k].phase, Phase::Schedule);
         assert_eq!(chapter_label(&s, k, Lang::En), "Chapter 4 of 6: The scheduler binds Pods to nodes");
-        assert!(!summary_text(&s, Lang::Ko).contains(" s "), "{}", summary_text(&s, Lang::Ko));
-        assert!(summary_text(&s, Lang::Ko).contains("초"), "{}", summary_text(&s, Lang::Ko));
+        let ko = summary_text(&summary(&s), Lang::Ko);
+        assert!(!ko.contains(" s ") && ko.contains("초"), "{}", ko);
     }
 
     /// Pods that stay Pending: the summary says why (the scheduler's last FailedScheduling) and
@@ -775,11 +774,11 @@ mod tests {
     fn the_summary_explains_pending_pods() {
         let mut s = Session::new(1);
         s.apply(presets::TOO_BIG);
-        let (msg, at) = pending_reason(&s).expect("Pods are Pending");
+        let (msg, at) = pending_reason(&s, &summary(&s)).expect("Pods are Pending");
         assert!(msg.starts_with("0/3 nodes are available:"), "{}", msg);
         assert_eq!(s.steps[at - 1].msg.from, Actor::Scheduler);
         let mut ok = Session::new(1);
         ok.apply(presets::SEED_004);
-        assert_eq!(pending_reason(&ok), None);
+        assert_eq!(pending_reason(&ok, &summary(&ok)), None);
     }
 }

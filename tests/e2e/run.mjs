@@ -17,7 +17,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { chromium } from "playwright-core";
-import { serve, chromeArgs } from "./serve.mjs";
+import { serve, chromeArgs, watchPanics } from "./serve.mjs";
+import { perf } from "./perf.mjs";
 import { hostile } from "./hostile.mjs";
 import { embed } from "./embed.mjs";
 import { audit } from "./audit.mjs";
@@ -60,6 +61,7 @@ const url = `http://127.0.0.1:${server.address().port}${base}`;
 const browser = await chromium.launch({ executablePath, headless: !process.env.E2E_HEADFUL, args: chromeArgs });
 fs.mkdirSync(shots, { recursive: true });
 const errors = [];
+watchPanics(browser, errors);
 try {
   const ctx = await browser.newContext({ viewport: { width: 1440, height: 1000 }, locale: "en-US" });
   const page = await ctx.newPage();
@@ -670,6 +672,8 @@ try {
   await hostile({ browser, url, check, assert, errors, shots });
 
   await audit({ browser, url, check, assert, errors, shots });
+
+  await perf({ browser, url, check, assert, errors, shots });
 
   await check("no uncaught errors", async () => {
     assert(errors.length === 0, errors.join("\n"));

@@ -23,6 +23,27 @@ export function serve(dir, prefix) {
 export const chromeArgs = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
   "--disable-component-update", "--disable-sync", "--no-first-run"];
 
+// A panic in the page's wasm (the panic hook shows its overlay and logs `panicked at …` with
+// console.error, no pageerror): every page of every context of `browser` reports it to `errors`.
+export function watchPanics(browser, errors) {
+  const orig = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const c = await orig(...args);
+    c.on("page", (p) => p.on("console", (m) => {
+      if (m.type() === "error" && /panicked at/.test(m.text())) errors.push(m.text().split("\n")[0] + " (" + p.url().slice(0, 80) + ")");
+    }));
+    return c;
+  };
+  const origPage = browser.newPage.bind(browser);
+  browser.newPage = async (...args) => {
+    const p = await origPage(...args);
+    p.on("console", (m) => {
+      if (m.type() === "error" && /panicked at/.test(m.text())) errors.push(m.text().split("\n")[0]);
+    });
+    return p;
+  };
+}
+
 // Runs one suite (`suite({ browser, url, check, assert, errors, shots })`) on its own: serves
 // dist/ under a subpath, launches Chromium, prints each check and exits non-zero on a failure.
 // `node tests/e2e/hostile.mjs` (and embed.mjs, audit.mjs) call it when run directly.
@@ -43,6 +64,7 @@ export async function runAlone(name, suite) {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args: chromeArgs });
   fs.mkdirSync(shots, { recursive: true });
   const errors = [];
+  watchPanics(browser, errors);
   try {
     await suite({ browser, url: `http://127.0.0.1:${server.address().port}${base}`, check, assert, errors, shots });
     await check("no uncaught errors", async () => assert(errors.length === 0, errors.join("\n")));

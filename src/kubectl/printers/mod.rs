@@ -595,8 +595,9 @@ fn condition_true(pod: &Value, ctype: &str) -> bool {
     crate::api::meta::find_condition(ga(pod, &["status", "conditions"]), ctype).is_some_and(|c| gs(c, &["status"]) == "True")
 }
 
-/// `printPod`: READY, STATUS, RESTARTS exactly as the apiserver computes them.
-fn print_pod_row(pod: &Value, now_ms: i64) -> Vec<String> {
+/// `printPod`: READY, STATUS, RESTARTS exactly as the apiserver computes them (the wide row's
+/// cells: NAME, READY, STATUS, RESTARTS, AGE, IP, NODE, NOMINATED NODE, READINESS GATES).
+pub fn print_pod_row(pod: &Value, now_ms: i64) -> Vec<String> {
     let spec_containers = ga(pod, &["spec", "containers"]);
     let init_containers = ga(pod, &["spec", "initContainers"]);
     let mut restarts: i64 = 0;
@@ -1104,12 +1105,16 @@ fn table_columns_rows(kind: &str, objs: &[Value], wide: bool, now_ms: i64) -> (&
 /// `<object>.<hex nanoseconds>`, so this groups events per object, oldest first.
 /// (`kubectl events` and `describe` are the ones that sort by time.)
 pub fn print_events(events: &[Value], now_ms: i64) -> String {
-    let mut sorted: Vec<&Value> = events.iter().collect();
-    sorted.csort_by(|a, b| {
+    print_events_owned(events.to_vec(), now_ms)
+}
+
+/// [`print_events`] of events the caller owns: sorted in place, nothing copied (the page prints
+/// a thousand Events at every scrub).
+pub fn print_events_owned(mut events: Vec<Value>, now_ms: i64) -> String {
+    events.csort_by(|a, b| {
         (gs(a, &["metadata", "namespace"]), gs(a, &["metadata", "name"])).cmp(&(gs(b, &["metadata", "namespace"]), gs(b, &["metadata", "name"])))
     });
-    let owned: Vec<Value> = sorted.into_iter().cloned().collect();
-    print_table("Event", &owned, false, false, now_ms)
+    print_table("Event", &events, false, false, now_ms)
 }
 
 /// The time `SortableEvents` sorts by: series.lastObservedTime, else lastTimestamp, else

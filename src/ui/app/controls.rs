@@ -144,8 +144,8 @@ pub fn controls(p: &ControlsProps) -> Html {
                     </select>
                     <button class="icon-btn small" id="jump-next" aria-label={t("ctl.jump.next")} title={t("ctl.jump.next")} disabled={empty || p.pos >= p.len} onclick={d.reform(|_| Action::Jump(true))}>{icon(I_NEXT)}</button>
                 </div>
-                if let Some(i) = p.chapter {
-                    <span class="chapter" id="chapter" title={p.chapters[i].1.clone()}>{p.chapters[i].1.clone()}</span>
+                if let Some((_, label)) = p.chapter.and_then(|i| p.chapters.get(i)) {
+                    <span class="chapter" id="chapter" title={label.clone()}>{label.clone()}</span>
                 }
             </div>
             if let Some(seg) = &p.segment {

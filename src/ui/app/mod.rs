@@ -613,19 +613,11 @@ pub fn app() -> Html {
         <Diagram session={session.clone()} pos={pos} lang={lang} packet={packet.clone()} animate={state.animate && !*reduced} anim={state.anim} layout={lay.clone()} fit={len > 0 && pos == len && !state.playing && state.pending.is_none()} />
     };
     // chapters, the story's length and the components: once per session version and language
-    let outline = use_memo((session.clone(), lang), |(s, lang)| {
+    // (the timeline grows slice by slice while a command is simulated: its length is a dependency)
+    let outline = use_memo((session.clone(), lang, len), |(s, lang, _)| {
         let s = s.rc.borrow();
         let chapters: Vec<(usize, String)> = s.chapters().iter().enumerate().map(|(k, c)| (c.start + 1, story::chapter_label(&s, k, *lang))).collect();
-        let mut components: Vec<String> = Vec::new();
-        for st in &s.steps {
-            for a in [&st.msg.from, &st.msg.to] {
-                let c = story::component_of(a);
-                if !components.contains(&c) {
-                    components.push(c);
-                }
-            }
-        }
-        (chapters, s.story_len(), components)
+        (chapters, s.story_len(), s.components().to_vec())
     });
     let chapter = story::chapter_at(&session.rc.borrow(), pos);
     let controls = html! {
@@ -638,7 +630,8 @@ pub fn app() -> Html {
     let summary = use_memo((session.clone(), lang, at_end), |(s, lang, at_end)| {
         at_end.then(|| {
             let s = s.rc.borrow();
-            (story::summary_text(&s, *lang), story::pending_reason(&s))
+            let sum = story::summary(&s);
+            (story::summary_text(&sum, *lang), story::pending_reason(&s, &sum))
         })
     });
     let narration_box = html! {

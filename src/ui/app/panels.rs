@@ -28,16 +28,26 @@ pub fn panels(p: &PanelsProps) -> Html {
     let body_ref = use_node_ref();
     // the Events tab: list order (`kubectl get events`) or watch order (`kubectl get events --watch`)
     let watch_order = use_state(|| false);
-    let deps = (p.session.clone(), p.pos, p.tab, p.object.clone(), p.etcd_key.clone(), p.pod.clone(), lang, *watch_order);
+    // the etcd panel's resources listed in full
+    let expanded = use_state(std::collections::BTreeSet::<String>::new);
+    let expand = {
+        let expanded = expanded.clone();
+        Callback::from(move |res: String| {
+            let mut e = (*expanded).clone();
+            e.insert(res);
+            expanded.set(e);
+        })
+    };
+    let deps = (p.session.clone(), p.pos, p.tab, p.object.clone(), p.etcd_key.clone(), p.pod.clone(), lang, *watch_order, (*expanded).clone());
     let body = {
         let d = p.dispatch.clone();
         let watch_state = watch_order.clone();
-        use_memo(deps, move |(session, pos, tab, object, key, pod, lang, watch)| {
+        use_memo(deps, move |(session, pos, tab, object, key, pod, lang, watch, expanded)| {
             let s = session.rc.borrow();
             match tab {
                 Tab::Events => events(&s, *pos, *lang, *watch, &watch_state),
                 Tab::Audit => audit(session, *pos, *lang),
-                Tab::Etcd => etcd(&s, *pos, key.clone(), *lang, &d),
+                Tab::Etcd => etcd(&s, *pos, key.clone(), *lang, &d, expanded, &expand),
                 Tab::Objects => objects(&s, *pos, object.clone(), *lang, &d),
                 Tab::Rollout => rollout(&s, *pos, *lang),
                 Tab::Scheduler => scheduler(&s, *pos, pod.clone(), *lang, &d),
@@ -145,26 +155,59 @@ fn audit(session: &SessionRef, pos: usize, lang: Lang) -> Html {
     html! { <AuditPanel session={session.clone()} pos={pos} lang={lang} /> }
 }
 
-fn etcd(s: &Session, pos: usize, key: Option<String>, lang: Lang, d: &Callback<Action>) -> Html {
+/// A resource's keys listed in full up to this many; above, the newest [`ETCD_GROUP_NEWEST`]
+/// and a button for the rest.
+const ETCD_GROUP_SHOWN: usize = 40;
+const ETCD_GROUP_NEWEST: usize = 12;
+
+fn etcd(s: &Session, pos: usize, key: Option<String>, lang: Lang, d: &Callback<Action>, expanded: &std::collections::BTreeSet<String>, expand: &Callback<String>) -> Html {
     let t = |k: &str| tr(lang, k);
     let rev = s.rev_at(pos);
     let keys = s.etcd_keys(pos);
     let last = s.last_written_key(pos);
     let sel = key.filter(|k| keys.iter().any(|(x, _)| x == k)).or_else(|| last.clone().filter(|k| keys.iter().any(|(x, _)| x == k)));
-    let list: Html = keys
+    // keys grouped by resource; a large group (a thousand Pods, their Events) shows its most
+    // recently written keys and the selected one until it is opened: a scrub re-renders a few
+    // dozen rows, not thousands
+    let mut groups: Vec<(String, Vec<&(String, i64)>)> = Vec::new();
+    for kv in &keys {
+        let res = kv.0.strip_prefix("/registry/").unwrap_or(&kv.0).split('/').next().unwrap_or("").to_string();
+        match groups.last_mut() {
+            Some((r, v)) if *r == res => v.push(kv),
+            _ => groups.push((res, vec![kv])),
+        }
+    }
+    let item = |k: &String, mrev: i64| {
+        let on = sel.as_deref() == Some(k.as_str());
+        let recent = last.as_deref() == Some(k.as_str());
+        let kk = k.clone();
+        html! {
+            <li key={k.clone()}>
+                <button class={classes!("key", on.then_some("on"), recent.then_some("recent"))} aria-pressed={on.to_string()} onclick={d.reform(move |_| Action::SelectKey(Some(kk.clone())))}>
+                    <span class="k">{k.strip_prefix("/registry/").unwrap_or(k).to_string()}</span>
+                    <span class="rev">{mrev}</span>
+                </button>
+            </li>
+        }
+    };
+    let list: Html = groups
         .iter()
-        .map(|(k, mrev)| {
-            let on = sel.as_deref() == Some(k.as_str());
-            let recent = last.as_deref() == Some(k.as_str());
-            let kk = k.clone();
-            html! {
-                <li>
-                    <button class={classes!("key", on.then_some("on"), recent.then_some("recent"))} aria-pressed={on.to_string()} onclick={d.reform(move |_| Action::SelectKey(Some(kk.clone())))}>
-                        <span class="k">{k.strip_prefix("/registry/").unwrap_or(k).to_string()}</span>
-                        <span class="rev">{*mrev}</span>
-                    </button>
-                </li>
+        .map(|(res, v)| {
+            if v.len() <= ETCD_GROUP_SHOWN || expanded.contains(res) {
+                return v.iter().map(|(k, r)| item(k, *r)).collect::<Html>();
             }
+            // the newest writes, and the selected key, in key order
+            let mut newest: Vec<i64> = v.iter().map(|(_, r)| *r).collect();
+            newest.sort_unstable_by(|a, b| b.cmp(a));
+            let cut = newest[ETCD_GROUP_NEWEST - 1];
+            let shown: Html = v.iter().filter(|(k, r)| *r >= cut || sel.as_deref() == Some(k.as_str())).map(|(k, r)| item(k, *r)).collect();
+            let res2 = res.clone();
+            let more = fill(t("etcd.more"), &[("n", (v.len() - ETCD_GROUP_NEWEST).to_string()), ("res", res.clone())]);
+            let on_more = {
+                let expand = expand.clone();
+                Callback::from(move |_: MouseEvent| expand.emit(res2.clone()))
+            };
+            html! { <>{shown}<li key={format!("more-{}", res)}><button class="key more" onclick={on_more}>{more}</button></li></> }
         })
         .collect();
     let detail = match sel.as_deref().and_then(|k| s.etcd_entry(k, pos)) {
