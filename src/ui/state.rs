@@ -755,4 +755,24 @@ mod probe {
         let n = sess.objects("events", "default", sess.len() / 2).len();
         println!("objects(events) {:?} ({})", t.elapsed(), n);
     }
+
+    /// The replicaset controller's burst of creates: one delivery, many requests.
+    #[test]
+    #[ignore]
+    fn burst() {
+        let y = presets::SEED_004.replace("replicas: 3", "replicas: 1000");
+        let mut total = std::time::Duration::ZERO;
+        for _ in 0..15 {
+            let mut s = Session::new(1);
+            let _ = s.apply_begin(&y);
+            for _ in 0..11 {
+                s.settle_some(1, &mut || false);
+            }
+            let t = std::time::Instant::now();
+            s.settle_some(1, &mut || false);
+            total += t.elapsed();
+        }
+        println!("burst {:?} each", total / 15);
+    }
 }
+

@@ -533,6 +533,90 @@ try {
     }
   });
 
+  await check("the page as a learner meets it at 1400, 700 and 375 px in English and Korean: after Apply the diagram and narration are in view, positions speak the level's units, chapters by what a step does, the outcome at the end; screenshots", async () => {
+    for (const [width, height] of [[1400, 900], [700, 900], [375, 740]]) {
+      for (const lang of ["en", "ko"]) {
+        const c = await browser.newContext({ viewport: { width, height }, locale: lang === "ko" ? "ko-KR" : "en-US" });
+        const p = await c.newPage();
+        p.on("pageerror", (e) => errors.push(String(e)));
+        try {
+          await p.goto(url + "#lang=" + lang);
+          await p.waitForSelector("#apply");
+          if (lang === "ko") assert((await p.locator("#apply").textContent()) === "적용", "Korean Apply: " + (await p.locator("#apply").textContent()));
+          // before Apply the Play button is not the one that draws the eye
+          const playBg = await p.locator("#play").evaluate((b) => getComputedStyle(b).backgroundColor);
+          assert(playBg === "rgb(255, 255, 255)", "disabled Play is " + playBg);
+          await p.click("#apply");
+          await p.waitForSelector(".editor-status.ok");
+          await p.waitForTimeout(1200);
+          // in view: the diagram's top part and the first lines of the narration (the wide page
+          // shows both side by side with the editor; a narrow page scrolls to them)
+          const box = async (sel) => p.locator(sel).first().boundingBox();
+          const dia = await box(".diagram-wrap");
+          const narr = await box(".narr-text");
+          assert(dia.y < height - 100 && dia.y + 80 > 0, `${width} ${lang}: the diagram is not in view: ${JSON.stringify(dia)}`);
+          assert(narr.y >= -2 && narr.y < height - 30, `${width} ${lang}: the narration is not in view: ${JSON.stringify(narr)}`);
+          const ctl = await box("#play");
+          assert(ctl.y >= 0 && ctl.y + ctl.height <= height, `${width} ${lang}: Play is not reachable: ${JSON.stringify(ctl)}`);
+          // a readable diagram: at least 0.9 px a unit
+          const scale = await p.evaluate(() => document.querySelector("svg.diagram").getBoundingClientRect().width / 1000);
+          assert(scale >= 0.89, `${width}: diagram at ${scale.toFixed(2)} px a unit`);
+          // the page does not scroll sideways
+          const over = await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+          assert(over <= 1, `${width} ${lang}: the page scrolls sideways by ${over} px`);
+          // one notion of position
+          const pos = await p.locator("#counter").textContent();
+          assert(lang === "en" ? /^Story step \d+ of \d+ · message \d+ of \d+$/.test(pos) : /^이야기 \d+단계 중 \d+단계 · 메시지 \d+개 중 \d+번째$/.test(pos), "counter: " + pos);
+          const step = await p.locator(".step-line").textContent();
+          assert(!/#\d+/.test(step), "the step line still names a trace id: " + step);
+          if (width === 1400) await p.screenshot({ path: path.join(shots, `screenshot-page-${width}-${lang}.png`) });
+          else await p.screenshot({ path: path.join(shots, `screenshot-page-${width}-${lang}.png`) });
+          // the binding's chapter is the scheduler's
+          await p.click("#level-all");
+          const total = +(await p.locator("#counter").getAttribute("data-len"));
+          // the end: the outcome, in the page's language
+          await p.locator("#timeline").fill(String(total));
+          await p.waitForTimeout(200);
+          const sum = await p.locator("#summary").textContent();
+          assert(lang === "en" ? /after \d+\.\d s of cluster time/.test(sum) : /클러스터 시간 \d+\.\d초 뒤/.test(sum), "summary: " + sum);
+          const counter = await p.locator("#counter").textContent();
+          assert(counter.startsWith(lang === "en" ? "The outcome" : "결과"), "the end is the outcome: " + counter);
+          const body = await p.locator("body").textContent();
+          assert(!/node-\d 노드/.test(body), "Korean repeats 노드: " + (body.match(/.{20}node-\d 노드.{20}/) || [""])[0]);
+          if (width < 1150) {
+            const fit = await p.evaluate(() => { const w = document.querySelector(".diagram-wrap"); const s = document.querySelector("svg.diagram").getBoundingClientRect(); return [w.classList.contains("fit"), s.width, w.clientWidth]; });
+            assert(fit[0] && fit[1] <= fit[2] + 1, "the end does not show every node: " + fit);
+          }
+          await p.screenshot({ path: path.join(shots, `screenshot-page-${width}-${lang}-end.png`), fullPage: width > 1000 });
+        } finally {
+          await c.close();
+        }
+      }
+    }
+  });
+
+  await check("too big: Pods stay Pending and the outcome says why in the scheduler's words, with a button to that step", async () => {
+    const c = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: "en-US" });
+    const p = await c.newPage();
+    p.on("pageerror", (e) => errors.push(String(e)));
+    try {
+      await p.goto(url);
+      await p.waitForSelector("#apply");
+      await p.selectOption("select.preset", "2"); // PRESETS[2]: too-big
+      await p.click("#apply");
+      await p.waitForSelector(".editor-status.ok");
+      const total = +(await p.locator("#counter").getAttribute("data-len"));
+      await p.locator("#timeline").fill(String(total));
+      const why = await p.locator("#summary-why").textContent();
+      assert(/Why Pods are Pending: the scheduler's last word was “0\/3 nodes are available: /.test(why), why);
+      await p.click("#summary-jump");
+      const line = await p.locator(".step-line").textContent();
+      assert(/kube-scheduler → kube-apiserver · (POST|PATCH) events/.test(line), "jumped to: " + line);
+    } finally {
+      await c.close();
+    }
+  });
+
   await check("ConfigMap presets in Korean and at 700/375 px: the story runs and the console shows the configuration errors and values; screenshots", async () => {
     for (const [lang, width, title, want, shot] of [
       ["ko", 375, "컨피그맵과 시크릿으로 설정", "mode=prod", "screenshot-configmap-ko-375.png"],

@@ -8,7 +8,7 @@ use crate::ui::i18n::{fill, tr, Lang};
 use yew::prelude::*;
 
 /// Rows of the audit table shown at most (the newest that pass the filters).
-const AUDIT_ROWS: usize = 100;
+const AUDIT_ROWS: usize = 60;
 /// Rows of a query's results shown at most.
 const QUERY_ROWS: usize = 200;
 /// A cell of the results is cut after this many characters (`@message` is a whole event).
@@ -283,7 +283,7 @@ fn breakable(name: &str) -> String {
     o
 }
 
-/// The log's table as one piece of markup, every value escaped: a scrub replaces a hundred rows
+/// The log's table as one piece of markup, every value escaped: a scrub replaces sixty rows
 /// of nine cells at once instead of diffing them node by node (the panel's cost at 300 replicas).
 fn rows_table(rows: &[(usize, &crate::ui::model::AuditRow)], cur: Option<usize>, heads: [&str; 8]) -> Html {
     use std::fmt::Write;
