@@ -187,8 +187,8 @@ async fn language_switch_translates_ui_and_narration() {
     assert!(m.text(".narr-text").starts_with("Press Apply"));
     m.click(".lang button[lang=ko]").await;
     assert_eq!(m.text("#tab-events"), "이벤트");
-    assert_eq!(m.text("#apply"), "Apply (적용)");
-    assert!(m.text(".narr-text").starts_with("Apply(적용)를 누르면"));
+    assert_eq!(m.text("#apply"), "적용");
+    assert!(m.text(".narr-text").starts_with("적용을 누르면"));
     assert_eq!(doc().document_element().unwrap().get_attribute("lang").as_deref(), Some("ko"));
     m.click("#apply").await;
     m.click("#play").await;

@@ -627,6 +627,7 @@ pub fn app() -> Html {
     };
     // the end of the timeline is its outcome: what runs where, and why Pods wait if they do
     let at_end = len > 0 && pos == len && state.pending.is_none();
+    let last_is_story = at_end && session.rc.borrow().story_phase(len - 1).is_some();
     let summary = use_memo((session.clone(), lang, at_end), |(s, lang, at_end)| {
         at_end.then(|| {
             let s = s.rc.borrow();
@@ -639,12 +640,16 @@ pub fn app() -> Html {
             <h2 id="narr-title" class="sr-only">{t("narr.title")}</h2>
             if let Some((sum, why)) = (*summary).clone() {
                 <div class="step-line"><strong>{t("narr.outcome")}</strong></div>
-                <p class="summary narr-text" id="summary" lang={lang.code()}>{sum}</p>
+                <p class="summary" id="summary" lang={lang.code()}>{sum}</p>
                 if let Some((msg, at)) = why {
                     <p class="summary-why" id="summary-why" lang={lang.code()}>
                         {fill(t("sum.pending"), &[("msg", msg)])}{" "}
                         <button class="btn small" id="summary-jump" onclick={dispatch.reform(move |_| Action::Seek(at))}>{t("sum.pending.jump")}</button>
                     </p>
+                }
+                // the last step, when the story tells it (a refused request), after the outcome
+                if last_is_story {
+                    <p class="narr-text last" lang={lang.code()}>{narration.clone()}</p>
                 }
             } else {
                 if let Some(l) = step_line.clone() {
