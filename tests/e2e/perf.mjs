@@ -6,28 +6,13 @@
 // as the brief asks, speed is printed, not asserted: the checks assert behaviour (the timeline
 // completes and grows while it runs, the line is queued, Cancel restores the cluster).
 
-const SEED = (n) => `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: nginx-deployment
-  labels:
-    app: nginx
-spec:
-  replicas: ${n}
-  selector:
-    matchLabels:
-      app: nginx
-  template:
-    metadata:
-      labels:
-        app: nginx
-    spec:
-      containers:
-      - name: nginx
-        image: nginx:1.14.2
-        ports:
-        - containerPort: 80
-`;
+import fs from "node:fs";
+import path from "node:path";
+
+// seed 004's Deployment (the page's default manifest, from presets.rs) with n replicas
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
+const SEED_004 = fs.readFileSync(path.join(root, "src/ui/presets.rs"), "utf8").split('pub const SEED_004: &str = "')[1].split('";')[0];
+const SEED = (n) => SEED_004.replace("replicas: 3", `replicas: ${n}`);
 
 /// Issue 27's bounds, printed beside the figures.
 export const LONGEST_TASK_MS = 50;
