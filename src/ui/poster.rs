@@ -21,7 +21,9 @@ pub const END: &str = "<!-- /poster -->";
 /// The play icon of the page's controls (`controls.rs`).
 pub const PLAY_ICON: &str = "M7 4v16l13-8z";
 
-fn esc(s: &str) -> String {
+/// Text for markup in double-quoted attributes or element content: `& < > "` escaped (the Audit
+/// panel's table uses it too).
+pub(crate) fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 

@@ -90,6 +90,11 @@ pub struct Pending {
 }
 
 impl Pending {
+    /// A command just started at step `start` (`apply`: kubectl's output of an Apply).
+    fn new(apply: Option<kubectl::Output>, start: usize) -> Pending {
+        Pending { apply, start, steps: 0, time_ms: 0, started_ms: None, last_ms: 0.0 }
+    }
+
     /// Messages simulated per second of wall time so far.
     pub fn rate(&self) -> Option<f64> {
         let dt = self.last_ms - self.started_ms?;
@@ -320,7 +325,7 @@ impl State {
 
     fn begin_console(&mut self, line: String, stdin: &str) {
         let (_, start) = self.session.rc.borrow_mut().console_begin(&line, stdin);
-        let p = Pending { apply: None, start, steps: 0, time_ms: 0, started_ms: None, last_ms: 0.0 };
+        let p = Pending::new(None, start);
         let done = self.session.rc.borrow_mut().settle_some(super::model::FIRST_SLICE_STEPS, &mut || false);
         self.after_slice(done, p);
     }
@@ -388,7 +393,7 @@ impl State {
                 let (out, start) = s.session.rc.borrow_mut().apply_begin(&s.editor);
                 // small applies settle here, in one go; larger ones continue in slices
                 let done = s.session.rc.borrow_mut().settle_some(super::model::FIRST_SLICE_STEPS, &mut || false);
-                let p = Pending { apply: Some(out), start, steps: 0, time_ms: 0, started_ms: None, last_ms: 0.0 };
+                let p = Pending::new(Some(out), start);
                 s.after_slice(done, p);
             }
             Action::SettleSlice { steps, now_ms } => {

@@ -5,6 +5,7 @@
 use super::SessionRef;
 use crate::apiserver::audit::insights::Results;
 use crate::ui::i18n::{fill, tr, Lang};
+use crate::ui::poster::esc;
 use yew::prelude::*;
 
 /// Rows of the audit table shown at most (the newest that pass the filters).
@@ -254,28 +255,12 @@ pub fn audit_panel(p: &AuditProps) -> Html {
     }
 }
 
-/// Text for HTML: `& < > " '` escaped.
-fn esc(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&#39;"),
-            c => o.push(c),
-        }
-    }
-    o
-}
-
 /// A name, escaped, that may break after `-`, `.`, `/` and `:` (a `<wbr>` there), never inside
-/// a word.
+/// a word. (The escapes' entities contain none of those characters.)
 fn breakable(name: &str) -> String {
     let mut o = String::with_capacity(name.len() + 16);
-    for ch in name.chars() {
-        o.push_str(&esc(ch.encode_utf8(&mut [0; 4])));
+    for ch in esc(name).chars() {
+        o.push(ch);
         if matches!(ch, '-' | '.' | '/' | ':') {
             o.push_str("<wbr>");
         }
