@@ -16,6 +16,8 @@ const USAGE: &str = "usage:
   kubesim run SCRIPT [--seed N]        run a scenario script (SCRIPT may be - for stdin)
   kubesim apply FILE.yaml [--seed N]   apply to the default cluster, settle, print events and objects
   kubesim bench [--nodes N] [--pods N] [--deployments N] [--seed N]
+  kubesim bench scheduler [--nodes N] [--pods N] [--workload basic|affinity|spread] [--seed N]
+                                       the scheduler alone (scheduler_perf): pods bound per second
   kubesim fuzz [--seeds N] [--from S] [--seed S] [--ops K] [--no-faults]
                                        random workloads and faults over many seeds, invariants checked
   kubesim serve [--addr 127.0.0.1:6443] [--seed N] [--speed X] [--kubeconfig-out FILE]
@@ -165,8 +167,49 @@ fn check_flags(args: &[String], known: &[&str]) -> Result<(), String> {
 /// Steps between two progress lines of `kubesim bench` (on stderr; stdout stays one JSON line).
 const BENCH_PROGRESS_STEPS: u64 = 100_000;
 
+/// `kubesim bench scheduler`: the scheduler alone on upstream's scheduler_perf templates, from a
+/// pre-filled queue; one JSON line with pods/s (progress on stderr every 1,000 pods).
+fn bench_scheduler(args: &[String], seed: u64) -> Result<i32, String> {
+    use crate::scheduler::perf;
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{}", USAGE);
+        return Ok(0);
+    }
+    check_flags(args, &["--nodes", "--pods", "--workload", "--seed"])?;
+    let nodes = flag(args, "--nodes")?.unwrap_or(1000) as usize;
+    let pods = flag(args, "--pods")?.unwrap_or(10_000) as usize;
+    if nodes == 0 || nodes > 50_000 || pods > 1_000_000 {
+        return Err("--nodes must be between 1 and 50000, --pods at most 1000000".into());
+    }
+    let workload = match args.iter().position(|a| a == "--workload") {
+        Some(i) => {
+            let w = args.get(i + 1).ok_or("--workload needs a value")?;
+            perf::Workload::parse(w).ok_or_else(|| format!("unknown workload \"{}\": basic, affinity or spread", w))?
+        }
+        None => perf::Workload::Basic,
+    };
+    let t_setup = std::time::Instant::now();
+    let (mut cache, queue) = perf::setup(nodes, pods, workload);
+    let setup_s = t_setup.elapsed().as_secs_f64();
+    let t0 = std::time::Instant::now();
+    let out = perf::run(&mut cache, &queue, seed, &mut |done| {
+        eprintln!("kubesim bench scheduler: {} of {} pods, {:.0} pods/s", done, pods, done as f64 / t0.elapsed().as_secs_f64().max(1e-9));
+        true
+    });
+    let wall = t0.elapsed().as_secs_f64();
+    println!(
+        "{{\"workload\":\"{}\",\"nodes\":{},\"pods\":{},\"scheduled\":{},\"unschedulable\":{},\"nodes_used\":{},\"max_pods_per_node\":{},\"setup_s\":{:.3},\"wall_s\":{:.3},\"pods_per_s\":{:.1},\"peak_rss_mb\":{:.1}}}",
+        workload.name(), nodes, pods, out.scheduled, out.unschedulable, out.nodes_used, out.max_pods_per_node, setup_s, wall,
+        out.scheduled as f64 / wall.max(1e-9), peak_rss_mb()
+    );
+    Ok(0)
+}
+
 /// `kubesim bench`: N nodes, P pods spread over D Deployments, run until every pod is Running.
 fn bench(args: &[String], seed: u64) -> Result<i32, String> {
+    if args.first().map(String::as_str) == Some("scheduler") {
+        return bench_scheduler(&args[1..], seed);
+    }
     if args.iter().any(|a| a == "--help" || a == "-h") {
         println!("{}", USAGE);
         return Ok(0);

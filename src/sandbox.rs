@@ -40,11 +40,29 @@ pub fn default_cluster(seed: u64) -> Cluster {
     default_cluster_with(seed, ClusterConfig::default())
 }
 
+/// The region the default cluster's nodes are in, as a cloud provider labels them
+/// (`topology.kubernetes.io/region`). kubesim's learners read posts in Korean, so the default
+/// cluster is a three-zone cluster in the Seoul region, as a managed cluster there is.
+pub const DEFAULT_REGION: &str = "ap-northeast-2";
+
+/// The zone of the default cluster's `node-N`: one node per zone, `ap-northeast-2a`, `-2b`, `-2c`.
+pub fn default_zone(i: usize) -> String {
+    format!("{}{}", DEFAULT_REGION, (b'a' + ((i + 2) % 3) as u8) as char)
+}
+
+/// Adds the region and zone labels a cloud node carries.
+pub fn with_zone(mut cfg: NodeConfig, zone: &str) -> NodeConfig {
+    cfg.labels.retain(|(k, _)| k != "topology.kubernetes.io/zone" && k != "topology.kubernetes.io/region");
+    cfg.labels.push(("topology.kubernetes.io/region".into(), DEFAULT_REGION.into()));
+    cfg.labels.push(("topology.kubernetes.io/zone".into(), zone.into()));
+    cfg
+}
+
 /// The default cluster with another configuration (the page keeps more etcd history).
 pub fn default_cluster_with(seed: u64, config: ClusterConfig) -> Cluster {
     let mut c = control_plane(seed, config);
     for i in 1..=3 {
-        add_node(&mut c, NodeConfig::new(&format!("node-{}", i)));
+        add_node(&mut c, with_zone(NodeConfig::new(&format!("node-{}", i)), &default_zone(i)));
     }
     c.run_until_settled();
     c
@@ -153,6 +171,12 @@ pub fn sim_command_with_stdin(c: &mut Cluster, sb: &mut Sandbox, args: &[String]
                     "--cpu" => cfg.cpu = val,
                     "--memory" => cfg.memory = val,
                     "--pods" => cfg.pods = val.parse().map_err(|_| format!("--pods must be a number, got \"{}\"", val))?,
+                    "--zone" => {
+                        if !crate::api::validation::is_dns1123_subdomain(&val) {
+                            return Err(format!("invalid zone \"{}\": must be a lowercase RFC 1123 label", val));
+                        }
+                        cfg = with_zone(cfg, &val);
+                    }
                     "--label" => {
                         let (k, v) = val.split_once('=').ok_or_else(|| format!("--label expects key=value, got \"{}\"", val))?;
                         cfg.labels.push((k.to_string(), v.to_string()));

@@ -4,7 +4,8 @@
 //! - `kubectl …` — a kubectl command ([`crate::kubectl`]); `kubectl apply -f - <<EOF` … `EOF` heredocs feed stdin;
 //! - `sim settle` — run until nothing but background heartbeats is pending;
 //! - `sim advance 30s` — move virtual time forward (`500ms`, `30s`, `5m`, `1h`);
-//! - `sim node add NAME [--cpu 4] [--memory 8Gi] [--pods 110] [--label k=v]… [--taint k=v:Effect]…`;
+//! - `sim node add NAME [--cpu 4] [--memory 8Gi] [--pods 110] [--zone Z] [--label k=v]… [--taint k=v:Effect]…`
+//!   (`--zone` adds `topology.kubernetes.io/zone=Z` and the default cluster's region);
 //! - `sim node fail NAME` / `sim node recover NAME`;
 //! - `sim fault restart COMPONENT` — the component crashes and restarts (informers relist, work queue empty);
 //! - `sim fault watch-drop COMPONENT` — its watch connections close; the reflectors resume from

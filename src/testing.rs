@@ -17,6 +17,8 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("roundtrip"),
     scenario!("bad_input"),
     scenario!("pending_then_scheduled"),
+    scenario!("scheduling_affinity"),
+    scenario!("anti_affinity"),
     scenario!("image_pull_backoff"),
     scenario!("scale_up_down"),
     scenario!("cascading_delete"),

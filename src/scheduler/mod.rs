@@ -1,16 +1,18 @@
 //! kube-scheduler (`default-scheduler`).
 //!
-//! Real counterpart: `pkg/scheduler/` — `scheduler.go` and `eventhandlers.go` (informers, the
-//! scheduler cache), `internal/queue/scheduling_queue.go` (activeQ ordered by PrioritySort,
-//! backoffQ, unschedulable pods), `schedule_one.go` (`scheduleOne`, `schedulePod`,
-//! `findNodesThatFitPod`, `prioritizeNodes`, `selectHost`, `handleSchedulingFailure`, the binding
-//! cycle), and the plugins in [`plugins`].
+//! Real counterpart: `pkg/scheduler/` — `scheduler.go` and `eventhandlers.go` (informers feeding
+//! the scheduler cache, [`internal::cache`]), `backend/queue/scheduling_queue.go` (activeQ ordered
+//! by PrioritySort, backoffQ, unschedulable pods, queueing hints), `schedule_one.go`
+//! (`scheduleOne`, the binding cycle, `handleSchedulingFailure`; the cycle itself is
+//! [`schedule_one`]), and the framework with one folder per plugin ([`framework`]).
 //!
-//! One pod at a time: pop the highest-priority pod, filter every node, score the feasible ones,
-//! pick the best (ties broken by the seeded RNG), "assume" it in the cache and POST the `binding`
-//! subresource. On failure: the `FailedScheduling` event, the `PodScheduled=False` condition, and
-//! the pod waits until a cluster event (node added or changed, pod deleted) could make it fit.
-//! Every attempt keeps its per-node, per-plugin verdicts and scores for the page.
+//! One pod at a time: pop the highest-priority pod, refresh the snapshot from the cache (only the
+//! nodes whose generation moved), run the cycle on its `PodInfo` (decoded once), pick the best
+//! node (ties broken by the seeded RNG), `AssumePod` in the cache and POST the `binding`
+//! subresource (`FinishBinding`, or `ForgetPod` when it fails). On failure: the
+//! `FailedScheduling` event, the `PodScheduled=False` condition, and the pod waits in the
+//! unschedulable pods until an event that may help it. Every attempt keeps its per-node,
+//! per-plugin verdicts and scores for the page.
 //!
 //! Preemption: when no node fits and DefaultPreemption finds a node where evicting
 //! lower-priority Pods would make room, the victims get `DisruptionTarget`, are deleted and
@@ -19,15 +21,16 @@
 //!
 //! What kubesim simplifies: victims are evicted synchronously before the preemptor's status
 //! update (v1.34 evicts them asynchronously); PodDisruptionBudgets are not served, so none is
-//! respected;
-//! of the volume plugins only the pre-filters ([`volumebinding`]); no topology-spread or
-//! inter-pod-affinity plugins; the queueing hints are "any node or pod
-//! change may help" with upstream's 1 s → 10 s back-off, except that a Node update moves Pods
-//! only when one of its scheduling properties changed (`NodeSchedulingPropertiesChange`: a
-//! heartbeat is no event).
+//! respected. Queueing hints: a deleted Pod or an added Node moves every unschedulable pod; a
+//! Node update only when one of its scheduling properties changed
+//! (`NodeSchedulingPropertiesChange`: a heartbeat is no event); a Pod newly assigned to a node
+//! moves only pods InterPodAffinity or PodTopologySpread rejected, when it matches their
+//! affinity terms or spread selectors; upstream's 1 s → 10 s back-off applies.
 
-pub mod plugins;
-pub mod volumebinding;
+pub mod framework;
+pub mod internal;
+pub mod perf;
+pub mod schedule_one;
 
 use crate::api::meta::Resource;
 use crate::api::request::EventType;
@@ -37,7 +40,13 @@ use crate::client::leaderelection::{Election, Step};
 use crate::client::{Recorder, Store};
 use crate::cluster::{self, Component};
 use crate::trace::Actor;
-use plugins::{NodeInfo, ScheduleOutcome};
+use framework::interface::{PluginScore, Status};
+use framework::listers::Listers;
+use framework::plugins::{interpodaffinity, podtopologyspread};
+use framework::preemption::PreemptionCandidate;
+use framework::types::PodInfo;
+use internal::cache::{Cache, Snapshot};
+use schedule_one::ScheduleOutcome;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
@@ -94,6 +103,43 @@ pub struct Attempt {
     pub nodes: Vec<NodeVerdict>,
 }
 
+/// Why an attempt's node won, from its table: the only feasible node, a tie broken at random,
+/// or the plugins whose weighted scores put the winner ahead of the next best node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WinnerReason {
+    /// One node passed the filters: chosen without scoring.
+    Only { node: String },
+    /// Several nodes had the best total; `selectHost` drew `node` among them.
+    Tie { node: String, tied: Vec<String>, total: i64 },
+    /// `node` led `runner_up` by the `margins` (plugin, weighted difference), largest first.
+    Ahead { node: String, total: i64, runner_up: String, runner_up_total: i64, margins: Vec<(&'static str, i64)> },
+}
+
+impl Attempt {
+    /// The winning node's reason, when the attempt scheduled the pod and its table has the nodes.
+    pub fn winner_reason(&self) -> Option<WinnerReason> {
+        let node = self.result.strip_prefix("Scheduled to ")?.to_string();
+        let scored: Vec<&NodeVerdict> = self.nodes.iter().filter(|n| !n.scores.is_empty()).collect();
+        if scored.is_empty() {
+            return Some(WinnerReason::Only { node });
+        }
+        let winner = scored.iter().find(|n| n.node == node)?;
+        let tied: Vec<String> = scored.iter().filter(|n| n.total == winner.total).map(|n| n.node.clone()).collect();
+        if tied.len() > 1 {
+            return Some(WinnerReason::Tie { node, tied, total: winner.total });
+        }
+        let runner = scored.iter().filter(|n| n.node != node).max_by(|a, b| a.total.cmp(&b.total).then(b.node.cmp(&a.node)))?;
+        let mut margins: Vec<(&'static str, i64)> = winner
+            .scores
+            .iter()
+            .map(|s| (s.plugin, s.weighted - runner.scores.iter().find(|r| r.plugin == s.plugin).map(|r| r.weighted).unwrap_or(0)))
+            .filter(|(_, d)| *d != 0)
+            .collect();
+        margins.csort_by(|a, b| b.1.abs().cmp(&a.1.abs()).then(a.0.cmp(b.0)));
+        Some(WinnerReason::Ahead { node, total: winner.total, runner_up: runner.node.clone(), runner_up_total: runner.total, margins })
+    }
+}
+
 /// What one attempt found on one node.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NodeVerdict {
@@ -101,7 +147,7 @@ pub struct NodeVerdict {
     /// The filter plugins that ran, in order, up to the first that rejected the node.
     pub filters: Vec<FilterVerdict>,
     /// The score plugins' scores (empty when the node was filtered out).
-    pub scores: Vec<plugins::PluginScore>,
+    pub scores: Vec<PluginScore>,
     pub total: i64,
 }
 
@@ -115,19 +161,18 @@ pub struct FilterVerdict {
 
 pub struct Scheduler {
     pods: Store,
-    /// PersistentVolumeClaims and StorageClasses, for the volume pre-filters
-    claims: Store,
-    classes: Store,
-    nodes: BTreeMap<String, usize>,
-    infos: Vec<NodeInfo>,
-    /// pod key -> node it is assumed/bound to
-    assigned: BTreeMap<String, String>,
+    /// Namespaces, Services, ReplicaSets, StatefulSets, claims and classes, for the plugins.
+    listers: Listers,
+    /// The scheduler cache: NodeInfos with their pods (bound and assumed).
+    cache: Cache,
+    /// The nodes one cycle reads, refreshed from the cache at the start of each cycle.
+    snapshot: Snapshot,
     /// (priority desc, enqueue time, key)
     active: BTreeSet<(i64, i64, String)>,
     /// key -> its entry in `active`
     active_keys: BTreeMap<String, (i64, i64, String)>,
-    /// key -> (attempts, time it became unschedulable)
-    unschedulable: BTreeMap<String, (u32, i64)>,
+    /// key -> (attempts, time it became unschedulable, the plugins that rejected it)
+    unschedulable: BTreeMap<String, (u32, i64, BTreeSet<&'static str>)>,
     attempts_by_pod: BTreeMap<String, u32>,
     next_start_node_index: usize,
     armed: bool,
@@ -141,11 +186,9 @@ impl Default for Scheduler {
     fn default() -> Self {
         Scheduler {
             pods: Store::default(),
-            claims: Store::default(),
-            classes: Store::default(),
-            nodes: BTreeMap::new(),
-            infos: Vec::new(),
-            assigned: BTreeMap::new(),
+            listers: Listers::default(),
+            cache: Cache::default(),
+            snapshot: Snapshot::default(),
             active: BTreeSet::new(),
             active_keys: BTreeMap::new(),
             unschedulable: BTreeMap::new(),
@@ -234,50 +277,17 @@ impl Scheduler {
         self.unschedulable.remove(key);
     }
 
-    fn node_info_mut(&mut self, node: &str) -> Option<&mut NodeInfo> {
-        let i = *self.nodes.get(node)?;
-        self.infos.get_mut(i)
-    }
-
-    fn cache_add_pod(&mut self, pod: &Rc<Value>, node: &str) {
-        let key = meta::key(pod);
-        if self.assigned.get(&key).map(|n| n == node).unwrap_or(false) {
-            // an update of a pod already on this node (status): its requests did not change
-            let uid = meta::uid(pod);
-            if let Some(ni) = self.node_info_mut(node) {
-                if let Some(p) = ni.pods.iter_mut().find(|p| meta::uid(p) == uid) {
-                    *p = pod.clone();
-                }
-            }
-            return;
-        }
-        if let Some(old) = self.assigned.get(&key).cloned() {
-            if let Some(ni) = self.node_info_mut(&old) {
-                ni.pods.retain(|p| meta::key(p) != key);
-                ni.refresh();
-            }
-        }
-        if let Some(ni) = self.node_info_mut(node) {
-            ni.pods.push(pod.clone());
-            ni.refresh();
-            self.assigned.insert(key, node.to_string());
-        }
-    }
-
-    fn cache_remove_pod(&mut self, key: &str) {
-        if let Some(node) = self.assigned.remove(key) {
-            if let Some(ni) = self.node_info_mut(&node) {
-                ni.pods.retain(|p| meta::key(p) != key);
-                ni.refresh();
-            }
-        }
-    }
-
     /// A cluster event that may make unschedulable pods fit: move them to the active queue, or to
     /// the back-off queue until their back-off (1 s doubling to 10 s, counted from the last
-    /// attempt) has passed (`MoveAllToActiveOrBackoffQueue`).
-    fn move_all_to_active(&mut self, ctx: &mut Ctx) {
-        let entries: Vec<(String, u32, i64)> = self.unschedulable.iter().map(|(k, (n, t))| (k.clone(), *n, *t)).collect();
+    /// attempt) has passed (`MoveAllToActiveOrBackoffQueue`). `hint` is the queueing hint: which
+    /// of the unschedulable pods the event may help (all when `None`).
+    fn move_to_active_if(&mut self, ctx: &mut Ctx, hint: Option<&dyn Fn(&str, &BTreeSet<&'static str>) -> bool>) {
+        let entries: Vec<(String, u32, i64)> = self
+            .unschedulable
+            .iter()
+            .filter(|(k, (_, _, plugins))| hint.map(|h| h(k, plugins)).unwrap_or(true))
+            .map(|(k, (n, t, _))| (k.clone(), *n, *t))
+            .collect();
         for (k, n, last) in entries {
             let backoff = (POD_INITIAL_BACKOFF_MS << (n.saturating_sub(1)).min(4)).min(POD_MAX_BACKOFF_MS);
             let remaining = last + backoff - ctx.now;
@@ -293,22 +303,52 @@ impl Scheduler {
         }
     }
 
+    fn move_all_to_active(&mut self, ctx: &mut Ctx) {
+        self.move_to_active_if(ctx, None)
+    }
+
+    /// `AssignedPodAdded` with InterPodAffinity's and PodTopologySpread's queueing hints: a pod
+    /// newly placed on a node may satisfy an unschedulable pod's required affinity, or change the
+    /// skew of a spread constraint that selects it; other rejections cannot be helped by it.
+    fn assigned_pod_added(&mut self, ctx: &mut Ctx, added: &PodInfo) {
+        if !self.unschedulable.values().any(|(_, _, p)| p.contains(interpodaffinity::NAME) || p.contains(podtopologyspread::NAME)) {
+            return;
+        }
+        let helped: BTreeSet<String> = self
+            .unschedulable
+            .iter()
+            .filter(|(key, (_, _, plugins))| {
+                let Some(p) = self.pods.get_shared(key) else { return false };
+                let target = PodInfo::new(p.clone());
+                (plugins.contains(interpodaffinity::NAME) && target.required_affinity_terms.iter().any(|t| t.matches(added, None)))
+                    || (plugins.contains(podtopologyspread::NAME)
+                        && target.namespace == added.namespace
+                        && target.topology_spread_constraints.iter().any(|c| c.selector.matches(&added.labels)))
+            })
+            .map(|(k, _)| k.clone())
+            .collect();
+        self.move_to_active_if(ctx, Some(&|k: &str, _: &BTreeSet<&'static str>| helped.contains(k)));
+    }
+
     fn on_pod(&mut self, ctx: &mut Ctx, event_type: EventType, pod: Rc<Value>) {
         let key = meta::key(&pod);
         let old = self.pods.apply_shared(event_type, pod.clone());
         let node = meta::get_str(&pod, &["spec", "nodeName"]).to_string();
         if event_type == EventType::Deleted || is_terminal(&pod) {
             self.remove_from_queues(&key);
-            let had = self.assigned.contains_key(&key);
-            self.cache_remove_pod(&key);
-            if had {
+            if self.cache.remove_pod(&key) {
                 self.move_all_to_active(ctx);
             }
             return;
         }
         if !node.is_empty() {
             self.remove_from_queues(&key);
-            self.cache_add_pod(&pod, &node);
+            let newly_placed = self.cache.node_of(&key) != Some(node.as_str());
+            let info = Rc::new(PodInfo::new(pod));
+            self.cache.add_or_update_pod(info.clone());
+            if newly_placed {
+                self.assigned_pod_added(ctx, &info);
+            }
             return;
         }
         if !responsible(&pod) || meta::is_deleting(&pod) {
@@ -321,39 +361,29 @@ impl Scheduler {
         }
     }
 
-    fn on_node(&mut self, ctx: &mut Ctx, event_type: EventType, node: Value) {
+    fn on_node(&mut self, ctx: &mut Ctx, event_type: EventType, node: Rc<Value>) {
         let name = meta::name(&node).to_string();
-        match (event_type, self.nodes.get(&name).copied()) {
-            (EventType::Deleted, Some(i)) => {
-                self.infos.remove(i);
-                self.nodes = self.infos.iter().enumerate().map(|(i, n)| (n.name().to_string(), i)).collect();
-            }
+        let existing = self.cache.node(&name).map(|n| n.node.clone());
+        match (event_type, existing) {
+            (EventType::Deleted, Some(_)) => self.cache.remove_node(&name),
             (EventType::Deleted, None) => {}
-            (_, Some(i)) => {
-                let changed = node_scheduling_properties_change(&self.infos[i].node, &node);
-                let pods = std::mem::take(&mut self.infos[i].pods);
-                self.infos[i] = NodeInfo::with_shared_pods(node, pods);
-                self.infos[i].refresh();
+            (_, Some(old)) => {
+                let changed = node_scheduling_properties_change(&old, &node);
+                self.cache.add_or_update_node(node);
                 if changed {
                     self.move_all_to_active(ctx);
                 }
             }
             (_, None) => {
-                let mut ni = NodeInfo::new(node, Vec::new());
-                ni.refresh();
-                self.infos.push(ni);
-                self.nodes.insert(name, self.infos.len() - 1);
+                self.cache.add_or_update_node(node);
                 self.move_all_to_active(ctx);
             }
         }
     }
 
-    /// `scheduleOne` (the incoming pod's requests are computed once for the whole attempt).
+    /// `scheduleOne`: the next pod of the active queue, one cycle on a fresh snapshot, then the
+    /// binding cycle (assume, POST `binding`) or `handleSchedulingFailure`.
     fn schedule_one(&mut self, ctx: &mut Ctx) {
-        plugins::with_requests_memo(|| self.schedule_one_inner(ctx))
-    }
-
-    fn schedule_one_inner(&mut self, ctx: &mut Ctx) {
         let Some(first) = self.active.iter().next().cloned() else { return };
         self.active.remove(&first);
         self.active_keys.remove(&first.2);
@@ -363,19 +393,18 @@ impl Scheduler {
             return;
         }
         let tie = ctx.rng.next_u64();
-        let (outcome, next, verdicts) = match volumebinding::pre_filter(&pod, &self.claims, &self.classes) {
-            Some(st) if !self.infos.is_empty() => (plugins::schedule_rejected_at_pre_filter(&pod, &self.infos, self.next_start_node_index, st), self.next_start_node_index, Vec::new()),
-            _ => plugins::schedule_pod_with_verdicts(&pod, &self.infos, self.next_start_node_index, 0, tie),
-        };
-        self.next_start_node_index = next;
+        self.cache.update_snapshot(&mut self.snapshot);
+        let info = Rc::new(PodInfo::new(pod.clone()));
+        let cycle = schedule_one::schedule_pod(&info, &self.snapshot, &self.listers, self.next_start_node_index, 0, tie);
+        self.next_start_node_index = cycle.next_start_node_index;
         *self.attempts_by_pod.entry(key.clone()).or_default() += 1;
         let ns = meta::namespace(&pod).to_string();
         let name = meta::name(&pod).to_string();
-        match outcome {
+        match &cycle.outcome {
             ScheduleOutcome::Scheduled { node, scores, .. } => {
-                self.record_attempt(ctx, &pod, &format!("Scheduled to {}", node), &scores, &verdicts);
+                self.record_attempt(ctx, &info, &format!("Scheduled to {}", node), scores, &cycle);
                 // assume, then bind (the binding cycle)
-                self.cache_add_pod(&pod, &node);
+                self.cache.assume_pod(info.clone(), node);
                 let binding = json!({
                     "kind": "Binding",
                     "apiVersion": "v1",
@@ -384,26 +413,27 @@ impl Scheduler {
                 });
                 let resp = ctx.request(Method::Post, &format!("/api/v1/namespaces/{}/pods/{}/binding", ns, name), Some(binding));
                 if resp.ok() {
+                    self.cache.finish_binding(&key);
                     let msg = format!("Successfully assigned {}/{} to {}", ns, name, node);
                     self.recorder.event_v1(ctx, &pod, "Normal", "Scheduled", "Binding", &msg);
                 } else {
                     // forget the assumed pod and retry
-                    self.cache_remove_pod(&key);
-                    self.unschedulable.insert(key.clone(), (1, ctx.now));
+                    self.cache.forget_pod(&key);
+                    self.unschedulable.insert(key.clone(), (1, ctx.now, BTreeSet::new()));
                     self.move_all_to_active(ctx);
                 }
             }
-            ScheduleOutcome::Unschedulable { message, preemption, .. } => {
-                self.record_attempt(ctx, &pod, &message, &[], &verdicts);
-                let nominated = preemption.map(|c| {
-                    self.prepare_candidate(ctx, &pod, &c);
-                    c.node
+            ScheduleOutcome::Unschedulable { message, preemption, unschedulable_plugins } => {
+                self.record_attempt(ctx, &info, message, &[], &cycle);
+                let nominated = preemption.as_ref().map(|c| {
+                    self.prepare_candidate(ctx, &pod, c);
+                    c.node.clone()
                 });
-                self.handle_scheduling_failure_nominated(ctx, &pod, "Unschedulable", &message, nominated.as_deref());
+                self.handle_scheduling_failure_nominated(ctx, &pod, "Unschedulable", message, nominated.as_deref(), unschedulable_plugins.clone());
             }
             ScheduleOutcome::NoNodes => {
-                let message = format!("0/0 nodes are available: {}.", plugins::NO_NODES_AVAILABLE_MSG);
-                self.record_attempt(ctx, &pod, &message, &[], &verdicts);
+                let message = format!("0/0 nodes are available: {}.", schedule_one::NO_NODES_AVAILABLE_MSG);
+                self.record_attempt(ctx, &info, &message, &[], &cycle);
                 self.handle_scheduling_failure(ctx, &pod, "Unschedulable", &message);
             }
         }
@@ -411,7 +441,7 @@ impl Scheduler {
 
     /// DefaultPreemption's `PrepareCandidate`: each victim gets the `DisruptionTarget` condition,
     /// is deleted (with its own grace period) and records `Preempted`.
-    fn prepare_candidate(&mut self, ctx: &mut Ctx, pod: &Value, cand: &plugins::PreemptionCandidate) {
+    fn prepare_candidate(&mut self, ctx: &mut Ctx, pod: &Value, cand: &PreemptionCandidate) {
         let scheduler_name = match meta::get_str(pod, &["spec", "schedulerName"]) {
             "" => "default-scheduler",
             s => s,
@@ -444,15 +474,15 @@ impl Scheduler {
 
     /// `handleSchedulingFailure`: event, condition, and park the pod until something changes.
     fn handle_scheduling_failure(&mut self, ctx: &mut Ctx, pod: &Value, reason: &str, message: &str) {
-        self.handle_scheduling_failure_nominated(ctx, pod, reason, message, None)
+        self.handle_scheduling_failure_nominated(ctx, pod, reason, message, None, BTreeSet::new())
     }
 
     /// `handleSchedulingFailure`, with the node preemption nominated (`status.nominatedNodeName`,
     /// written in the same status patch as the condition).
-    fn handle_scheduling_failure_nominated(&mut self, ctx: &mut Ctx, pod: &Value, reason: &str, message: &str, nominated: Option<&str>) {
+    fn handle_scheduling_failure_nominated(&mut self, ctx: &mut Ctx, pod: &Value, reason: &str, message: &str, nominated: Option<&str>, plugins: BTreeSet<&'static str>) {
         let key = meta::key(pod);
         let n = *self.attempts_by_pod.get(&key).unwrap_or(&1);
-        self.unschedulable.insert(key, (n, ctx.now));
+        self.unschedulable.insert(key, (n, ctx.now, plugins));
         self.recorder.event_v1(ctx, pod, "Warning", "FailedScheduling", "Scheduling", message);
         let current = meta::get(pod, &["status", "conditions"])
             .and_then(|c| c.as_array())
@@ -491,31 +521,26 @@ impl Scheduler {
         ctx.after_background(300_000, Timer::Flush(meta::key(pod)));
     }
 
-    /// Keeps the attempt for the page. `verdicts` are the filter verdicts the search already
-    /// computed (by node index); nodes it did not reach are filtered here for the table.
-    fn record_attempt(&mut self, ctx: &Ctx, pod: &Value, result: &str, scores: &[plugins::NodeScore], verdicts: &[Option<plugins::Status>]) {
-        let full = self.infos.len() <= FULL_TABLE_MAX_NODES;
-        let by_node: BTreeMap<&str, &plugins::NodeScore> = scores.iter().map(|s| (s.node.as_str(), s)).collect();
+    /// Keeps the attempt for the page. The cycle's verdicts cover the nodes the search
+    /// evaluated; nodes it did not reach are filtered here for the table.
+    fn record_attempt(&mut self, ctx: &Ctx, pod: &PodInfo, result: &str, scores: &[framework::interface::NodeScore], cycle: &schedule_one::Cycle) {
+        let nodes_all = self.snapshot.node_info_list();
+        let full = nodes_all.len() <= FULL_TABLE_MAX_NODES;
+        let by_node: BTreeMap<&str, &framework::interface::NodeScore> = scores.iter().map(|s| (&*s.node, s)).collect();
         let mut nodes = Vec::new();
-        for (i, ni) in self.infos.iter().enumerate() {
+        for (i, ni) in nodes_all.iter().enumerate() {
             let score = by_node.get(ni.name()).copied();
             if !full && score.is_none() {
                 continue;
             }
             let filters: Vec<FilterVerdict> = if !full {
                 vec![]
-            } else if let Some(Some(st)) = verdicts.get(i) {
-                plugins::filter_trail(st).into_iter().map(|(p, rejected)| FilterVerdict { plugin: p.to_string(), rejected }).collect()
             } else {
-                let mut v: Vec<FilterVerdict> = plugins::run_filter_plugins(pod, ni)
-                    .into_iter()
-                    .map(|(plugin, st)| FilterVerdict { plugin, rejected: (!st.is_success()).then(|| st.message()) })
-                    .collect();
-                // plugins after the first failure did not run upstream
-                if let Some(i) = v.iter().position(|f| f.rejected.is_some()) {
-                    v.truncate(i + 1);
-                }
-                v
+                let st: Status = match cycle.verdicts.iter().find(|(j, _)| *j == i) {
+                    Some((_, st)) => st.clone(),
+                    None => framework::runtime::run_filter_plugins(&cycle.state, pod, ni),
+                };
+                framework::runtime::filter_trail(&cycle.state, &st).into_iter().map(|(p, rejected)| FilterVerdict { plugin: p.to_string(), rejected }).collect()
             };
             let (scores, total) = score.map(|s| (s.per_plugin.clone(), s.total)).unwrap_or_default();
             nodes.push(NodeVerdict { node: ni.name().to_string(), filters, scores, total });
@@ -528,7 +553,7 @@ impl Scheduler {
         if self.attempts.len() >= MAX_ATTEMPTS_KEPT {
             self.attempts.drain(..MAX_ATTEMPTS_KEPT / 2);
         }
-        self.attempts.push(Attempt { pod: meta::key(pod), time_ms: ctx.now, result: result.to_string(), nodes });
+        self.attempts.push(Attempt { pod: pod.key.clone(), time_ms: ctx.now, result: result.to_string(), nodes });
     }
 }
 
@@ -557,12 +582,26 @@ impl Component for Scheduler {
     fn start(&mut self, ctx: &mut Ctx) {
         let nodes = ctx.list_and_watch(meta::lookup("nodes").expect("nodes"), "", "", "");
         for n in nodes {
-            self.on_node(ctx, EventType::Added, n);
+            self.on_node(ctx, EventType::Added, Rc::new(n));
         }
         let claims = ctx.list_and_watch(meta::lookup("persistentvolumeclaims").expect("pvc"), "", "", "");
-        self.claims.replace(claims);
+        self.listers.claims.replace(claims);
         let classes = ctx.list_and_watch(meta::lookup("storageclasses").expect("sc"), "", "", "");
-        self.classes.replace(classes);
+        self.listers.classes.replace(classes);
+        // the listers InterPodAffinity's namespace selectors and PodTopologySpread's default
+        // spreading (DefaultSelector) read
+        for ns in ctx.list_and_watch(meta::lookup("namespaces").expect("namespaces"), "", "", "") {
+            self.listers.set_namespace(&ns, false);
+        }
+        for svc in ctx.list_and_watch(meta::lookup("services").expect("services"), "", "", "") {
+            self.listers.set_service(&svc, false);
+        }
+        for rs in ctx.list_and_watch(meta::lookup("replicasets").expect("replicasets"), "", "", "") {
+            self.listers.set_replicaset(&rs, false);
+        }
+        for ss in ctx.list_and_watch(meta::lookup("statefulsets").expect("statefulsets"), "", "", "") {
+            self.listers.set_statefulset(&ss, false);
+        }
         let pods = ctx.list_and_watch(meta::lookup("pods").expect("pods"), "", "", "status.phase!=Succeeded,status.phase!=Failed");
         for p in pods {
             self.on_pod(ctx, EventType::Added, Rc::new(p));
@@ -574,16 +613,20 @@ impl Component for Scheduler {
     fn handle(&mut self, ctx: &mut Ctx, input: Input) {
         match input {
             Input::Watch { resource: Resource::Pods, event_type, object } => self.on_pod(ctx, event_type, object),
-            Input::Watch { resource: Resource::Nodes, event_type, object } => self.on_node(ctx, event_type, (*object).clone()),
+            Input::Watch { resource: Resource::Nodes, event_type, object } => self.on_node(ctx, event_type, object),
+            Input::Watch { resource: Resource::Namespaces, event_type, object } => self.listers.set_namespace(&object, event_type == EventType::Deleted),
+            Input::Watch { resource: Resource::Services, event_type, object } => self.listers.set_service(&object, event_type == EventType::Deleted),
+            Input::Watch { resource: Resource::ReplicaSets, event_type, object } => self.listers.set_replicaset(&object, event_type == EventType::Deleted),
+            Input::Watch { resource: Resource::StatefulSets, event_type, object } => self.listers.set_statefulset(&object, event_type == EventType::Deleted),
             // VolumeBinding's and VolumeRestrictions' events: a claim added or bound, a class added
             Input::Watch { resource: Resource::PersistentVolumeClaims, event_type, object } => {
-                self.claims.apply_shared(event_type, object);
+                self.listers.claims.apply_shared(event_type, object);
                 if event_type != EventType::Deleted {
                     self.move_all_to_active(ctx);
                 }
             }
             Input::Watch { resource: Resource::StorageClasses, event_type, object } => {
-                self.classes.apply_shared(event_type, object);
+                self.listers.classes.apply_shared(event_type, object);
                 if event_type != EventType::Deleted {
                     self.move_all_to_active(ctx);
                 }

@@ -309,6 +309,10 @@ pub const SCRIPT_CONFIGMAP_MISSING: &str = include_str!("../../tests/scenarios/c
 /// RBAC: a user who may only read (403 with the reason, then a Role and a RoleBinding).
 pub const SCRIPT_RBAC_READ_ONLY: &str = include_str!("../../tests/scenarios/rbac_read_only.sh");
 
+/// Required pod anti-affinity on the hostname: 4 replicas on 3 nodes, one Pending with
+/// InterPodAffinity's reason, until a node is added.
+pub const SCRIPT_ANTI_AFFINITY: &str = include_str!("../../tests/scenarios/anti_affinity.sh");
+
 /// (id, translation key of the title, text).
 pub const PRESETS: &[(&str, &str, &str)] = &[
     ("seed", "preset.seed", SEED_004),
@@ -337,6 +341,7 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ("cronjob", "preset.cronjob", SCRIPT_CRONJOB),
     ("chaos", "preset.chaos", SCRIPT_CHAOS),
     ("partition", "preset.partition", SCRIPT_PARTITION),
+    ("anti-affinity", "preset.anti_affinity", SCRIPT_ANTI_AFFINITY),
 ];
 
 #[cfg(test)]
@@ -364,6 +369,12 @@ mod tests {
         assert_eq!(p.len(), 1);
         assert!(p[0].node.is_empty());
         assert!(s.events_text(s.len()).contains("FailedScheduling"));
+
+        let mut s = Session::new(1);
+        let (out, _) = s.apply(SCRIPT_ANTI_AFFINITY);
+        assert!(out.stdout.contains("3 node(s) didn't match pod anti-affinity rules"), "{}", out.stdout);
+        let p = s.pod_chips(s.len());
+        assert_eq!((p.len(), p.iter().filter(|c| c.node.is_empty()).count()), (4, 0), "{:?}", p);
 
         let mut s = Session::new(1);
         let (out, _) = s.apply(SCRIPT_SCALE_DELETE);

@@ -641,6 +641,41 @@ try {
     }
   });
 
+  await check("anti-affinity preset: one replica Pending with InterPodAffinity's FailedScheduling message, the Scheduler tab shows the plugin, then the new node runs it (1400 px English, 375 px Korean; screenshots)", async () => {
+    for (const [lang, width, title, shot] of [
+      ["en", 1400, "Anti-affinity keeps one replica Pending", "screenshot-anti-affinity.png"],
+      ["ko", 375, "안티어피니티", "screenshot-anti-affinity-ko-375.png"],
+    ]) {
+      const c = await browser.newContext({ viewport: { width, height: 1000 }, locale: lang === "ko" ? "ko-KR" : "en-US" });
+      const p = await c.newPage();
+      p.on("pageerror", (e) => errors.push(String(e)));
+      try {
+        await p.goto(url);
+        await p.waitForSelector("#apply");
+        const idx = await p.locator("select.preset option").evaluateAll((os, t) => os.findIndex((o) => o.textContent.startsWith(t)) - 1, title);
+        assert(idx >= 0, "no preset " + title);
+        await p.selectOption("select.preset", String(idx));
+        await p.click("#apply");
+        const want = "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules.";
+        await p.waitForFunction((w) => document.querySelector("#console-out").textContent.includes(w), want, { timeout: 90000 });
+        const out = await p.locator("#console-out").textContent();
+        assert(/web-[a-z0-9]+-[a-z0-9]{5}\s+0\/1\s+Pending/.test(out), "no Pending replica in: " + out.slice(0, 2000));
+        assert(/node-4/.test(out), "the added node runs nothing: " + out.slice(-1500));
+        if (width > 1000) {
+          await p.waitForSelector(".editor-status.ok");
+          const total = +(await p.locator("#counter").getAttribute("data-len"));
+          await p.locator("#timeline").fill(String(total));
+          await p.click("#tab-scheduler");
+          const panel = await p.locator(".sched-panel").textContent();
+          assert(/InterPodAffinity/.test(panel), "Scheduler tab without InterPodAffinity: " + panel.slice(0, 800));
+        }
+        await p.screenshot({ path: path.join(shots, shot), fullPage: true });
+      } finally {
+        await c.close();
+      }
+    }
+  });
+
   await check("kubectl edit in the console opens the object in the editor; saving sends the change, Cancel puts the manifest back", async () => {
     const c = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: "en-US" });
     const p = await c.newPage();

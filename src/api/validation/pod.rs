@@ -322,12 +322,19 @@ pub(super) fn validate_pod_spec(
             }
         }
     }
+    if let Some(aff) = get(spec, "affinity").filter(|a| !a.is_null()) {
+        errs.extend(validate_affinity(aff, &path.child("affinity")));
+    }
     let tolerations = get_arr(spec, "tolerations");
     if !tolerations.is_empty() {
         errs.extend(validate_tolerations(
             tolerations,
             &path.child("tolerations"),
         ));
+    }
+    let tsc = get_arr(spec, "topologySpreadConstraints");
+    if !tsc.is_empty() {
+        errs.extend(validate_topology_spread_constraints(tsc, &path.child("topologySpreadConstraints")));
     }
     let pcn = get_str(spec, "priorityClassName");
     if !pcn.is_empty() {
@@ -374,6 +381,112 @@ pub(super) fn validate_pod_spec(
                 .json_rendered(),
             );
         }
+    }
+    errs
+}
+
+/// `validateAffinity`: the pod affinity and anti-affinity terms (`validatePodAffinityTerm`:
+/// the label and namespace selectors, namespaces, `topologyKey` required and a qualified name;
+/// preferred terms' weight 1-100). Node affinity terms are not validated here.
+pub(super) fn validate_affinity(aff: &Value, path: &Path) -> Errs {
+    let mut errs = Vec::new();
+    for kind in ["podAffinity", "podAntiAffinity"] {
+        let Some(pa) = aff.get(kind).filter(|v| !v.is_null()) else { continue };
+        let kp = path.child(kind);
+        let req = kp.child("requiredDuringSchedulingIgnoredDuringExecution");
+        for (i, term) in get_arr(Some(pa), "requiredDuringSchedulingIgnoredDuringExecution").iter().enumerate() {
+            errs.extend(validate_pod_affinity_term(term, &req.index(i)));
+        }
+        let pref = kp.child("preferredDuringSchedulingIgnoredDuringExecution");
+        for (j, w) in get_arr(Some(pa), "preferredDuringSchedulingIgnoredDuringExecution").iter().enumerate() {
+            let weight = get_i64(Some(w), "weight").unwrap_or(0);
+            if !(1..=100).contains(&weight) {
+                errs.push(FieldError::invalid(pref.index(j).child("weight").as_str(), json!(weight), "must be in the range 1-100"));
+            }
+            errs.extend(validate_pod_affinity_term(w.get("podAffinityTerm").unwrap_or(&Value::Null), &pref.index(j).child("podAffinityTerm")));
+        }
+    }
+    errs
+}
+
+/// `validatePodAffinityTerm`.
+fn validate_pod_affinity_term(term: &Value, path: &Path) -> Errs {
+    let mut errs = validate_label_selector(term.get("labelSelector"), &path.child("labelSelector"));
+    errs.extend(validate_label_selector(term.get("namespaceSelector"), &path.child("namespaceSelector")));
+    for ns in get_arr(Some(term), "namespaces").iter().filter_map(Value::as_str) {
+        for m in name_is_dns_label(ns, false) {
+            errs.push(FieldError::invalid(path.child("namespace").as_str(), json!(ns), &m));
+        }
+    }
+    let key = get_str(Some(term), "topologyKey");
+    if key.is_empty() {
+        errs.push(FieldError::required(path.child("topologyKey").as_str(), "can not be empty"));
+    }
+    errs.extend(validate_label_name(key, &path.child("topologyKey")));
+    errs
+}
+
+/// `validateTopologySpreadConstraints`: maxSkew > 0, topologyKey required, whenUnsatisfiable
+/// supported, no two constraints with the same {topologyKey, whenUnsatisfiable}, minDomains
+/// positive and only with DoNotSchedule, the inclusion policies, matchLabelKeys not in the
+/// selector, and the selector itself.
+pub(super) fn validate_topology_spread_constraints(constraints: &[Value], path: &Path) -> Errs {
+    let mut errs = Vec::new();
+    for (i, c) in constraints.iter().enumerate() {
+        let p = path.index(i);
+        let c = Some(c);
+        let skew = get_i64(c, "maxSkew").unwrap_or(0);
+        if skew <= 0 {
+            errs.push(FieldError::invalid(p.child("maxSkew").as_str(), json!(skew), "must be greater than zero"));
+        }
+        let key = get_str(c, "topologyKey");
+        if key.is_empty() {
+            errs.push(FieldError::required(p.child("topologyKey").as_str(), "can not be empty"));
+        }
+        let action = get_str(c, "whenUnsatisfiable");
+        if action != "DoNotSchedule" && action != "ScheduleAnyway" {
+            errs.push(FieldError::not_supported(p.child("whenUnsatisfiable").as_str(), json!(action), &["DoNotSchedule", "ScheduleAnyway"]).json_rendered());
+        }
+        if constraints[i + 1..].iter().any(|o| get_str(Some(o), "topologyKey") == key && get_str(Some(o), "whenUnsatisfiable") == action) {
+            errs.push(FieldError::duplicate(p.child("{topologyKey, whenUnsatisfiable}").as_str(), json!(format!("{{{}, {}}}", key, action))));
+        }
+        if let Some(md) = get_i64(c, "minDomains") {
+            if md <= 0 {
+                errs.push(FieldError::invalid(p.child("minDomains").as_str(), json!(md), "must be greater than zero"));
+            }
+            if action != "DoNotSchedule" {
+                errs.push(FieldError::invalid(p.child("minDomains").as_str(), json!(md), &format!("can only use minDomains if whenUnsatisfiable=DoNotSchedule, not {}", action)));
+            }
+        }
+        for policy in ["nodeAffinityPolicy", "nodeTaintsPolicy"] {
+            if let Some(v) = get(c, policy).and_then(Value::as_str) {
+                if v != "Honor" && v != "Ignore" {
+                    errs.push(FieldError::not_supported(p.child(policy).as_str(), json!(v), &["Honor", "Ignore"]).json_rendered());
+                }
+            }
+        }
+        let keys = get_arr(c, "matchLabelKeys");
+        if !keys.is_empty() {
+            let sel = get(c, "labelSelector").filter(|s| !s.is_null());
+            let mut in_selector: Vec<&str> = Vec::new();
+            match sel {
+                Some(s) => {
+                    if let Some(ml) = s.get("matchLabels").and_then(Value::as_object) {
+                        in_selector.extend(ml.keys().map(String::as_str));
+                    }
+                    in_selector.extend(get_arr(Some(s), "matchExpressions").iter().map(|e| get_str(Some(e), "key")));
+                }
+                None => errs.push(FieldError::forbidden(p.child("matchLabelKeys").as_str(), "must not be specified when labelSelector is not set")),
+            }
+            for (k, key) in keys.iter().enumerate() {
+                let key = key.as_str().unwrap_or("");
+                errs.extend(validate_label_name(key, &p.child("matchLabelKeys").index(k)));
+                if in_selector.contains(&key) {
+                    errs.push(FieldError::invalid(p.child("matchLabelKeys").index(k).as_str(), json!(key), "exists in both matchLabelKeys and labelSelector"));
+                }
+            }
+        }
+        errs.extend(validate_label_selector(get(c, "labelSelector"), &p.child("labelSelector")));
     }
     errs
 }

@@ -8,7 +8,7 @@
 
 use crate::api::meta;
 use crate::apiserver::DS_TEMPLATE_GENERATION;
-use crate::scheduler::plugins::{required_node_affinity_matches, tolerations_tolerate_taint};
+use crate::scheduler::framework::types::{tolerations_tolerate_taint, NodeInfo, RequiredNodeAffinity, Taint, Toleration};
 use serde_json::{json, Value};
 
 /// `apps.DefaultDaemonSetUniqueLabelKey`.
@@ -136,14 +136,15 @@ pub fn node_should_run_daemon_pod(node: &Value, ds: &Value) -> Eligibility {
     let mut spec = meta::get(ds, &["spec", "template", "spec"]).cloned().unwrap_or(json!({}));
     add_daemon_pod_tolerations(&mut spec);
     let pod = json!({"metadata": meta::get(ds, &["spec", "template", "metadata"]).cloned().unwrap_or(json!({})), "spec": spec});
-    if !required_node_affinity_matches(&pod, node) {
+    let ni = NodeInfo::from_node(std::rc::Rc::new(node.clone()));
+    if !RequiredNodeAffinity::from_pod(&pod).matches(&ni.labels, ni.name()) {
         return no;
     }
-    let tolerations: Vec<Value> = meta::get_array(&pod, &["spec", "tolerations"]).to_vec();
+    let tolerations: Vec<Toleration> = meta::get_array(&pod, &["spec", "tolerations"]).iter().map(Toleration::from_json).collect();
     let untolerated = |effects: &[&str]| {
         meta::get_array(node, &["spec", "taints"])
             .iter()
-            .any(|t| effects.contains(&meta::get_str(t, &["effect"])) && !tolerations_tolerate_taint(&tolerations, t))
+            .any(|t| effects.contains(&meta::get_str(t, &["effect"])) && !tolerations_tolerate_taint(&tolerations, &Taint::from_json(t)))
     };
     if untolerated(&["NoSchedule", "NoExecute"]) {
         return Eligibility { should_run: false, should_continue_running: !untolerated(&["NoExecute"]) };

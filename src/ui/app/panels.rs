@@ -5,7 +5,7 @@ use super::audit::AuditPanel;
 use super::{Action, SessionRef, Tab};
 use crate::trace::format_ms;
 use crate::ui::i18n::{fill, tr, Lang};
-use crate::scheduler::Attempt;
+use crate::scheduler::{Attempt, WinnerReason};
 use crate::ui::model::Session;
 use yew::prelude::*;
 
@@ -446,6 +446,14 @@ fn scheduler(s: &Session, pos: usize, pod: Option<String>, lang: Lang, d: &Callb
                     }
                 })
                 .collect();
+            let why = a.winner_reason().map(|w| match w {
+                WinnerReason::Only { node } => fill(t("sched.only"), &[("node", node)]),
+                WinnerReason::Tie { node, tied, total } => fill(t("sched.tie"), &[("nodes", tied.join(", ")), ("total", total.to_string()), ("node", node)]),
+                WinnerReason::Ahead { node, total, runner_up, runner_up_total, margins } => {
+                    let m: Vec<String> = margins.iter().map(|(p, d)| format!("{p} {d:+}")).collect();
+                    fill(t("sched.nodewon"), &[("node", node), ("total", total.to_string()), ("runner", runner_up), ("runner_total", runner_up_total.to_string()), ("margins", m.join(", "))])
+                }
+            });
             html! {
                 <div class="attempt">
                     <h4>{fill(t("sched.attempt"), &[("t", time), ("result", result.clone())])}</h4>
@@ -453,6 +461,7 @@ fn scheduler(s: &Session, pos: usize, pod: Option<String>, lang: Lang, d: &Callb
                         <thead><tr><th>{t("sched.node")}</th><th>{t("sched.filters")}</th><th>{t("sched.scores")}</th><th>{t("sched.total")}</th></tr></thead>
                         <tbody>{rows}</tbody>
                     </table>
+                    if let Some(w) = why { <p class="sched-why">{w}</p> }
                 </div>
             }
         })
@@ -473,5 +482,5 @@ fn scheduler(s: &Session, pos: usize, pod: Option<String>, lang: Lang, d: &Callb
 
 /// The score plugin's weight in kube-scheduler's default profile.
 fn default_weight(plugin: &str) -> i64 {
-    crate::scheduler::plugins::SCORE_PLUGINS.iter().find(|(p, _)| *p == plugin).map(|(_, w)| *w).unwrap_or(1)
+    crate::scheduler::framework::runtime::SCORE_PLUGINS.iter().find(|(p, _)| *p == plugin).map(|(_, w)| *w).unwrap_or(1)
 }

@@ -1,4 +1,4 @@
-//! The volume pre-filters: a Pod whose claims are missing, being deleted or not yet bound is
+//! VolumeRestrictions' and VolumeBinding's pre-filters: a Pod whose claims are missing, being deleted or not yet bound is
 //! rejected before any node is tried.
 //!
 //! Real counterpart: `pkg/scheduler/framework/plugins/volumerestrictions` (`PreFilter`: every
@@ -12,44 +12,39 @@
 //! unbound claim, `volume.kubernetes.io/selected-node`) is not modelled; PersistentVolume node
 //! affinity and NodeVolumeLimits are not checked.
 
-use super::plugins::{Code, Status};
 use crate::api::meta;
 use crate::client::Store;
-use serde_json::Value;
+use crate::scheduler::framework::interface::{Code, Status};
+use crate::scheduler::framework::types::PodInfo;
 
-/// The names of the claims a Pod's volumes use, in volume order.
-pub fn pod_claim_names(pod: &Value) -> Vec<String> {
-    meta::get_array(pod, &["spec", "volumes"])
-        .iter()
-        .filter_map(|v| meta::str_at(v, &["persistentVolumeClaim", "claimName"]).map(String::from))
-        .collect()
-}
+pub const NAME: &str = "VolumeBinding";
+pub const VOLUME_RESTRICTIONS: &str = "VolumeRestrictions";
 
 /// VolumeRestrictions' then VolumeBinding's `PreFilter`; `None` when the Pod may go on to the
 /// node filters.
-pub fn pre_filter(pod: &Value, claims: &Store, classes: &Store) -> Option<Status> {
-    let names = pod_claim_names(pod);
+pub fn pre_filter(pod: &PodInfo, claims: &Store, classes: &Store) -> Option<Status> {
+    let names = &pod.claims;
     if names.is_empty() {
         return None;
     }
-    let ns = meta::namespace(pod);
-    for n in &names {
+    let ns = &pod.namespace;
+    for n in names {
         if claims.get(&format!("{}/{}", ns, n)).is_none() {
             let msg = format!("persistentvolumeclaim \"{}\" not found", n);
-            return Some(Status::new(Code::UnschedulableAndUnresolvable, "VolumeRestrictions", &[&msg]));
+            return Some(Status::new(Code::UnschedulableAndUnresolvable, VOLUME_RESTRICTIONS, &[&msg]));
         }
     }
     let mut unbound_immediate = false;
-    for n in &names {
+    for n in names {
         let claim = claims.get(&format!("{}/{}", ns, n))?;
         if meta::is_deleting(claim) {
             let msg = format!("persistentvolumeclaim \"{}\" is being deleted", n);
-            return Some(Status::new(Code::UnschedulableAndUnresolvable, "VolumeBinding", &[&msg]));
+            return Some(Status::new(Code::UnschedulableAndUnresolvable, NAME, &[&msg]));
         }
         let bound = !meta::get_str(claim, &["spec", "volumeName"]).is_empty();
         if bound && meta::get_str(claim, &["status", "phase"]) == "Lost" {
             let msg = format!("persistentvolumeclaim \"{}\" bound to non-existent persistentvolume \"{}\"", n, meta::get_str(claim, &["spec", "volumeName"]));
-            return Some(Status::new(Code::UnschedulableAndUnresolvable, "VolumeBinding", &[&msg]));
+            return Some(Status::new(Code::UnschedulableAndUnresolvable, NAME, &[&msg]));
         }
         if !bound {
             let class = meta::storage_class_of(claim);
@@ -60,7 +55,7 @@ pub fn pre_filter(pod: &Value, claims: &Store, classes: &Store) -> Option<Status
         }
     }
     if unbound_immediate {
-        return Some(Status::new(Code::UnschedulableAndUnresolvable, "VolumeBinding", &["pod has unbound immediate PersistentVolumeClaims"]));
+        return Some(Status::new(Code::UnschedulableAndUnresolvable, NAME, &["pod has unbound immediate PersistentVolumeClaims"]));
     }
     None
 }

@@ -1,0 +1,194 @@
+//! DefaultPreemption's PostFilter: find a node where evicting lower-priority pods lets the pod
+//! fit, and the fewest, least important victims there.
+//!
+//! Real counterpart: `pkg/scheduler/framework/preemption/preemption.go` (`Evaluator.Preempt`,
+//! `findCandidates`, `DryRunPreemption`, `SelectCandidate`, `pickOneNodeForPreemption`) and
+//! `plugins/defaultpreemption/default_preemption.go` (`PodEligibleToPreemptOthers`,
+//! `SelectVictimsOnNode` with the PreFilter extensions `RemovePod`/`AddPod` updating
+//! PodTopologySpread's and InterPodAffinity's cycle state, so that victims are also chosen for
+//! spread and affinity). What kubesim simplifies: PodDisruptionBudgets are not served, so none is
+//! respected; every node is a candidate (no `minCandidateNodesPercentage` sampling).
+
+use super::cycle_state::CycleState;
+use super::interface::{Code, Diagnosis, Status};
+use super::runtime::{run_filter_plugins, DYNAMIC_RESOURCES_ENABLED};
+use super::types::{NodeInfo, PodInfo};
+use crate::scheduler::internal::cache::Snapshot;
+use crate::scheduler::schedule_one::fit_error_message_from_diagnosis;
+use crate::sim::sort::CompactSort;
+use std::rc::Rc;
+
+pub const NAME: &str = "DefaultPreemption";
+
+/// A node where evicting `victims` lets the pod fit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PreemptionCandidate {
+    pub node: String,
+    /// (namespace, name) of the pods to evict, most important first.
+    pub victims: Vec<(String, String)>,
+}
+
+/// Outcome of DefaultPreemption's PostFilter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PreemptionOutcome {
+    /// Preemption cannot help; the message starts with `preemption: `.
+    Unschedulable(String),
+    /// The chosen node; the pod gets `status.nominatedNodeName` and the victims are deleted.
+    /// The FailedScheduling message then carries no PostFilter part.
+    Nominated(PreemptionCandidate),
+}
+
+/// `MoreImportantPod`: higher priority, then the earlier `status.startTime` (a pod that has not
+/// started counts as "now", i.e. latest).
+fn more_important(a: &PodInfo, b: &PodInfo) -> bool {
+    if a.priority != b.priority {
+        return a.priority > b.priority;
+    }
+    start_time_key(a) < start_time_key(b)
+}
+
+fn start_time_key(p: &PodInfo) -> &str {
+    p.start_time.as_deref().unwrap_or("\u{10FFFF}")
+}
+
+/// `SelectVictimsOnNode`: remove every lower-priority pod; if the pod still does not fit, the
+/// filter status explains why; otherwise reprieve victims from the most important down while the
+/// pod keeps fitting.
+fn select_victims_on_node(state: &CycleState, pod: &PodInfo, ni: &NodeInfo) -> Result<Vec<Rc<PodInfo>>, Status> {
+    let mut potential: Vec<Rc<PodInfo>> = ni.pods.iter().filter(|p| p.priority < pod.priority).cloned().collect();
+    if potential.is_empty() {
+        return Err(Status::new(Code::UnschedulableAndUnresolvable, NAME, &["No preemption victims found for incoming pod"]));
+    }
+    let mut trial = ni.clone();
+    let mut st = state.clone();
+    for p in &potential {
+        trial.remove_pod(&p.key);
+        update_state(&mut st, p, pod, &trial, -1);
+    }
+    let verdict = run_filter_plugins(&st, pod, &trial);
+    if !verdict.is_success() {
+        return Err(verdict);
+    }
+    potential.csort_by(|a, b| {
+        if more_important(a, b) {
+            std::cmp::Ordering::Less
+        } else if more_important(b, a) {
+            std::cmp::Ordering::Greater
+        } else {
+            std::cmp::Ordering::Equal
+        }
+    });
+    let mut victims = Vec::new();
+    for p in potential {
+        trial.add_pod(p.clone());
+        update_state(&mut st, &p, pod, &trial, 1);
+        if !run_filter_plugins(&st, pod, &trial).is_success() {
+            trial.remove_pod(&p.key);
+            update_state(&mut st, &p, pod, &trial, -1);
+            victims.push(p);
+        }
+    }
+    Ok(victims)
+}
+
+/// The PreFilter extensions (`AddPod`/`RemovePod`) of the plugins that keep cycle state.
+fn update_state(state: &mut CycleState, existing: &PodInfo, preemptor: &PodInfo, node: &NodeInfo, delta: i64) {
+    if let Some(s) = state.pod_topology_spread.as_mut() {
+        s.update_with_pod(existing, preemptor, node, delta);
+    }
+    if let Some(s) = state.inter_pod_affinity.as_mut() {
+        s.update_with_pod(existing, preemptor, node, delta);
+    }
+}
+
+/// `pickOneNodeForPreemption` without PDBs: lowest highest-victim priority, then lowest sum of
+/// victim priorities, then fewest victims, then the latest start among the highest-priority
+/// victims, then the first candidate.
+fn pick_one_node_for_preemption(cands: &[(String, Vec<Rc<PodInfo>>)]) -> Option<usize> {
+    if cands.is_empty() {
+        return None;
+    }
+    // A node that needs no eviction at all wins outright.
+    if let Some(i) = cands.iter().position(|(_, v)| v.is_empty()) {
+        return Some(i);
+    }
+    let mut best: Vec<usize> = (0..cands.len()).collect();
+    let keep_min = |best: &mut Vec<usize>, key: &dyn Fn(usize) -> i64| {
+        let m = best.iter().map(|&i| key(i)).min().unwrap_or(0);
+        best.retain(|&i| key(i) == m);
+    };
+    let highest = |i: usize| cands[i].1.iter().map(|p| p.priority).max().unwrap_or(i64::MIN);
+    keep_min(&mut best, &highest);
+    keep_min(&mut best, &|i: usize| cands[i].1.iter().map(|p| p.priority + (i32::MAX as i64 + 1)).sum());
+    keep_min(&mut best, &|i: usize| cands[i].1.len() as i64);
+    if best.len() > 1 {
+        // earliest start time among the highest-priority victims; the latest such node wins
+        let earliest = |i: usize| -> String {
+            let h = highest(i);
+            cands[i].1.iter().filter(|p| p.priority == h).map(|p| start_time_key(p).to_string()).min().unwrap_or_default()
+        };
+        let latest = best.iter().map(|&i| earliest(i)).max().unwrap_or_default();
+        best.retain(|&i| earliest(i) == latest);
+    }
+    best.first().copied()
+}
+
+/// DefaultPreemption's PostFilter (`Evaluator.Preempt`). `diagnosis` is the filter diagnosis of
+/// the failed attempt over every node of the snapshot.
+pub fn default_preemption(state: &CycleState, pod: &PodInfo, snapshot: &Snapshot, diagnosis: &Diagnosis) -> PreemptionOutcome {
+    // PodEligibleToPreemptOthers
+    if pod.preemption_never {
+        return PreemptionOutcome::Unschedulable("preemption: not eligible due to preemptionPolicy=Never.".into());
+    }
+    let nominated = pod.nominated_node_name.as_str();
+    if !nominated.is_empty() && diagnosis.status_of(nominated).code != Code::UnschedulableAndUnresolvable {
+        if let Some(ni) = snapshot.get(nominated) {
+            if ni.pods.iter().any(|p| p.priority < pod.priority && p.terminating_by_preemption) {
+                return PreemptionOutcome::Unschedulable("preemption: not eligible due to a terminating pod on the nominated node.".into());
+            }
+        }
+    }
+
+    // nodesWherePreemptionMightHelp + DryRunPreemption
+    let mut statuses: Vec<(String, Status)> = Vec::new();
+    let mut cands: Vec<(String, Vec<Rc<PodInfo>>)> = Vec::new();
+    for ni in snapshot.node_info_list() {
+        let name = ni.name().to_string();
+        if diagnosis.status_of(&name).code == Code::UnschedulableAndUnresolvable {
+            statuses.push((name, Status::new(Code::UnschedulableAndUnresolvable, NAME, &["Preemption is not helpful for scheduling"])));
+            continue;
+        }
+        match select_victims_on_node(state, pod, ni) {
+            Ok(v) => cands.push((name, v)),
+            Err(st) => statuses.push((name, st)),
+        }
+    }
+    if let Some(i) = pick_one_node_for_preemption(&cands) {
+        let (node, victims) = &cands[i];
+        return PreemptionOutcome::Nominated(PreemptionCandidate {
+            node: node.clone(),
+            victims: victims.iter().map(|p| (p.namespace.clone(), p.name.clone())).collect(),
+        });
+    }
+    let d = Diagnosis {
+        node_statuses: statuses,
+        absent_status: Some(Status::new(Code::UnschedulableAndUnresolvable, "", &["Preemption is not helpful for scheduling"])),
+        ..Diagnosis::default()
+    };
+    PreemptionOutcome::Unschedulable(format!("preemption: {}", fit_error_message_from_diagnosis(snapshot.num_nodes(), &d, None)))
+}
+
+/// `RunPostFilterPlugins`' message: the DynamicResources reason (v1.34, pods without claims), then
+/// DefaultPreemption's, joined by ", "; empty when preemption nominated a node.
+pub fn post_filter_message(preemption: &PreemptionOutcome) -> String {
+    match preemption {
+        PreemptionOutcome::Nominated(_) => String::new(),
+        PreemptionOutcome::Unschedulable(m) => {
+            if DYNAMIC_RESOURCES_ENABLED {
+                format!("no new claims to deallocate, {m}")
+            } else {
+                m.clone()
+            }
+        }
+    }
+}

@@ -1,0 +1,224 @@
+//! One scheduling cycle for one pod: PreFilter, Filter over the nodes from a round-robin start
+//! until enough fit, PostFilter (preemption) when none does, PreScore/Score, and `selectHost`.
+//!
+//! Real counterpart: `pkg/scheduler/schedule_one.go` (`schedulePod`, `findNodesThatFitPod`,
+//! `evaluateNominatedNode`, `findNodesThatPassFilters`, `numFeasibleNodesToFind`,
+//! `prioritizeNodes`, `selectHost`) and `framework/types.go` (`FitError.Error`). What kubesim
+//! simplifies: filtering is sequential, so "stop after N feasible nodes" is exact rather than
+//! racy; nominated pods of other pending pods are not added during filtering; randomness
+//! (`selectHost`'s reservoir sampling) is the caller's number.
+
+use super::framework::cycle_state::CycleState;
+use super::framework::interface::{Code, Diagnosis, NodeScore, Status};
+use super::framework::listers::Listers;
+use super::framework::preemption::{default_preemption, post_filter_message, PreemptionCandidate, PreemptionOutcome};
+use super::framework::runtime::{run_filter_plugins, run_pre_filter_plugins, run_pre_score_plugins, run_score_plugins};
+use super::framework::types::{NodeInfo, PodInfo};
+use super::internal::cache::Snapshot;
+use crate::sim::sort::CompactSort;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// `schedule_one.go`: never search fewer nodes than this (unless the cluster is smaller).
+pub const MIN_FEASIBLE_NODES_TO_FIND: i32 = 100;
+/// `schedule_one.go`: the adaptive percentage never drops below 5%.
+pub const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND: i32 = 5;
+/// `ErrNoNodesAvailable`: the scheduling error when the cluster has no nodes at all.
+pub const NO_NODES_AVAILABLE_MSG: &str = "no nodes available to schedule pods";
+
+/// Result of [`find_nodes_that_fit`].
+#[derive(Clone, Debug)]
+pub struct FindResult {
+    /// Indices (into the snapshot's node list) of feasible nodes, in search order.
+    pub feasible: Vec<usize>,
+    pub diagnosis: Diagnosis,
+    /// `sched.nextStartNodeIndex` for the next attempt.
+    pub next_start_node_index: usize,
+    /// The filter verdict of every node the search evaluated, by its index in the snapshot, in
+    /// search order (so the page's table needs no second filter run).
+    pub verdicts: Vec<(usize, Status)>,
+}
+
+/// `numFeasibleNodesToFind`: clusters under 100 nodes are searched fully; otherwise the
+/// percentage (0 = adaptive `50 - N/125`, floor 5%) of N, but at least 100.
+pub fn num_feasible_nodes_to_find(percentage_of_nodes_to_score: i32, num_all_nodes: i32) -> i32 {
+    if num_all_nodes < MIN_FEASIBLE_NODES_TO_FIND {
+        return num_all_nodes;
+    }
+    let mut percentage = percentage_of_nodes_to_score;
+    if percentage == 0 {
+        percentage = (50 - num_all_nodes / 125).max(MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND);
+    }
+    let num = (num_all_nodes as i64 * percentage as i64 / 100) as i32;
+    num.max(MIN_FEASIBLE_NODES_TO_FIND)
+}
+
+fn rejected_at_pre_filter(st: Status, next_start_node_index: usize) -> FindResult {
+    let mut diagnosis = Diagnosis { pre_filter_msg: Some(st.message()), ..Diagnosis::default() };
+    diagnosis.unschedulable_plugins.insert(st.plugin);
+    diagnosis.absent_status = Some(st);
+    FindResult { feasible: Vec::new(), diagnosis, next_start_node_index, verdicts: Vec::new() }
+}
+
+/// `findNodesThatFitPod`: PreFilter, the nominated node first (if the pod has one and it fits),
+/// then the filters over the candidates starting at `next_start_node_index`, stopping once
+/// `numFeasibleNodesToFind` feasible nodes were found.
+pub fn find_nodes_that_fit(state: &mut CycleState, pod: &PodInfo, snapshot: &Snapshot, listers: &Listers, next_start_node_index: usize, percentage_of_nodes_to_score: i32) -> FindResult {
+    let mut diagnosis = Diagnosis::default();
+    let nodes = snapshot.node_info_list();
+    let n_all = nodes.len();
+    let names = match run_pre_filter_plugins(state, pod, snapshot, listers) {
+        Err(st) => return rejected_at_pre_filter(st, next_start_node_index),
+        Ok(n) => n,
+    };
+
+    // A pod nominated by an earlier preemption tries its nominated node first.
+    if !pod.nominated_node_name.is_empty() {
+        if let Some(i) = snapshot.index_of(&pod.nominated_node_name) {
+            let st = run_filter_plugins(state, pod, &nodes[i]);
+            if st.is_success() {
+                return FindResult { feasible: vec![i], diagnosis, next_start_node_index, verdicts: vec![(i, st)] };
+            }
+        }
+    }
+
+    let candidates: Vec<usize> = match &names {
+        None => (0..n_all).collect(),
+        Some(set) => {
+            diagnosis.absent_status = Some(Status::new(Code::UnschedulableAndUnresolvable, "", &["node(s) didn't satisfy plugin(s) [NodeAffinity]"]));
+            diagnosis.unschedulable_plugins.insert("NodeAffinity");
+            (0..n_all).filter(|&i| set.contains(nodes[i].name())).collect()
+        }
+    };
+    let to_find = num_feasible_nodes_to_find(percentage_of_nodes_to_score, candidates.len() as i32).max(0) as usize;
+    let mut feasible = Vec::new();
+    let mut verdicts = Vec::with_capacity(to_find.min(n_all));
+    if !candidates.is_empty() {
+        for k in 0..candidates.len() {
+            if feasible.len() >= to_find {
+                break;
+            }
+            let i = candidates[(next_start_node_index % candidates.len() + k) % candidates.len()];
+            let st = run_filter_plugins(state, pod, &nodes[i]);
+            if st.is_success() {
+                feasible.push(i);
+            } else {
+                diagnosis.unschedulable_plugins.insert(st.plugin);
+                diagnosis.node_statuses.push((nodes[i].name().to_string(), st.clone()));
+            }
+            verdicts.push((i, st));
+        }
+    }
+    let processed = feasible.len() + diagnosis.node_statuses.len();
+    let next = if n_all == 0 { 0 } else { (next_start_node_index % n_all + processed) % n_all };
+    FindResult { feasible, diagnosis, next_start_node_index: next, verdicts }
+}
+
+/// `FitError.Error()` from a full diagnosis: `0/N nodes are available:` then either the PreFilter
+/// message or the reason histogram (each `"<count> <reason>"`, sorted as whole strings, so
+/// `10 ...` sorts before `2 ...`), then the PostFilter message.
+pub fn fit_error_message_from_diagnosis(num_all_nodes: usize, diagnosis: &Diagnosis, post_filter_msg: Option<&str>) -> String {
+    let mut msg = format!("0/{num_all_nodes} nodes are available:");
+    match diagnosis.pre_filter_msg.as_deref() {
+        Some(pf) if !pf.is_empty() => msg.push_str(&format!(" {pf}.")),
+        _ => {
+            let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+            for (_, st) in &diagnosis.node_statuses {
+                for r in &st.reasons {
+                    *reasons.entry(r.clone()).or_insert(0) += 1;
+                }
+            }
+            let explicit = diagnosis.node_statuses.len();
+            if explicit < num_all_nodes {
+                if let Some(abs) = &diagnosis.absent_status {
+                    for r in &abs.reasons {
+                        *reasons.entry(r.clone()).or_insert(0) += num_all_nodes - explicit;
+                    }
+                }
+            }
+            let mut hist: Vec<String> = reasons.iter().map(|(r, n)| format!("{n} {r}")).collect();
+            hist.csort();
+            if !hist.is_empty() {
+                msg.push_str(&format!(" {}.", hist.join(", ")));
+            }
+        }
+    }
+    if let Some(pf) = post_filter_msg {
+        if !pf.is_empty() {
+            msg.push(' ');
+            msg.push_str(pf);
+        }
+    }
+    msg
+}
+
+/// `FitError.Error()` for node statuses from Filter, followed by `" " + post_filter_msg`.
+pub fn fit_error_message(num_all_nodes: usize, node_statuses: &[(String, Status)], post_filter_msg: Option<&str>) -> String {
+    let d = Diagnosis { node_statuses: node_statuses.to_vec(), ..Diagnosis::default() };
+    fit_error_message_from_diagnosis(num_all_nodes, &d, post_filter_msg)
+}
+
+/// `selectHost`: the highest total wins; ties are broken uniformly at random upstream (reservoir
+/// sampling). kubesim takes the randomness from the caller: the `tie_breaker`-th (modulo) of the
+/// tied nodes, in `scores` order.
+pub fn select_host(scores: &[NodeScore], tie_breaker: u64) -> Option<String> {
+    let max = scores.iter().map(|s| s.total).max()?;
+    let tied: Vec<&NodeScore> = scores.iter().filter(|s| s.total == max).collect();
+    let pick = (tie_breaker % tied.len() as u64) as usize;
+    tied.get(pick).map(|s| s.node.to_string())
+}
+
+/// Outcome of [`schedule_pod`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScheduleOutcome {
+    /// Bind the pod to `node`. `scores` is empty when a single node was feasible (no scoring).
+    Scheduled { node: String, evaluated_nodes: usize, feasible_nodes: usize, scores: Vec<NodeScore> },
+    /// FailedScheduling with `message` (also the PodScheduled=False condition message, reason
+    /// `Unschedulable`). With `preemption: Some(..)` the pod should be nominated to that node and
+    /// the victims deleted.
+    Unschedulable { message: String, unschedulable_plugins: BTreeSet<&'static str>, preemption: Option<PreemptionCandidate> },
+    /// The cluster has no nodes: `no nodes available to schedule pods`.
+    NoNodes,
+}
+
+/// What one cycle did, for the page: the outcome, the next round-robin index, each evaluated
+/// node's filter verdict, and the cycle state (which plugins ran).
+pub struct Cycle {
+    pub outcome: ScheduleOutcome,
+    pub next_start_node_index: usize,
+    pub verdicts: Vec<(usize, Status)>,
+    pub state: CycleState,
+}
+
+/// `schedulePod` + PostFilter for one pod against the snapshot. `tie_breaker` is the caller's
+/// random number for `selectHost`.
+pub fn schedule_pod(pod: &PodInfo, snapshot: &Snapshot, listers: &Listers, next_start_node_index: usize, percentage_of_nodes_to_score: i32, tie_breaker: u64) -> Cycle {
+    let mut state = CycleState::default();
+    if snapshot.num_nodes() == 0 {
+        return Cycle { outcome: ScheduleOutcome::NoNodes, next_start_node_index, verdicts: Vec::new(), state };
+    }
+    let found = find_nodes_that_fit(&mut state, pod, snapshot, listers, next_start_node_index, percentage_of_nodes_to_score);
+    let next = found.next_start_node_index;
+    let evaluated = found.feasible.len() + found.diagnosis.node_statuses.len();
+    let nodes = snapshot.node_info_list();
+    let outcome = match found.feasible.len() {
+        0 => {
+            let pre = default_preemption(&state, pod, snapshot, &found.diagnosis);
+            let post = post_filter_message(&pre);
+            let message = fit_error_message_from_diagnosis(snapshot.num_nodes(), &found.diagnosis, Some(&post));
+            let preemption = match pre {
+                PreemptionOutcome::Nominated(c) => Some(c),
+                PreemptionOutcome::Unschedulable(_) => None,
+            };
+            ScheduleOutcome::Unschedulable { message, unschedulable_plugins: found.diagnosis.unschedulable_plugins.clone(), preemption }
+        }
+        1 => ScheduleOutcome::Scheduled { node: nodes[found.feasible[0]].name().to_string(), evaluated_nodes: evaluated, feasible_nodes: 1, scores: Vec::new() },
+        n => {
+            let feasible: Vec<&NodeInfo> = found.feasible.iter().map(|&i| &*nodes[i]).collect();
+            run_pre_score_plugins(&mut state, pod, &feasible, snapshot, listers);
+            let scores = run_score_plugins(&state, pod, &feasible, snapshot);
+            let node = select_host(&scores, tie_breaker).unwrap_or_default();
+            ScheduleOutcome::Scheduled { node, evaluated_nodes: evaluated, feasible_nodes: n, scores }
+        }
+    };
+    Cycle { outcome, next_start_node_index: next, verdicts: found.verdicts, state }
+}
