@@ -222,3 +222,204 @@ pub fn schedule_pod(pod: &PodInfo, snapshot: &Snapshot, listers: &Listers, next_
     };
     Cycle { outcome, next_start_node_index: next, verdicts: found.verdicts, state }
 }
+
+/// Test tables (cases from upstream's tests and hand-checked examples), with the shared
+/// fixtures of [`crate::scheduler::framework::testing`].
+#[cfg(test)]
+mod tests {
+    use crate::scheduler::framework::testing::*;
+
+    #[test]
+    fn fit_error_message_table() {
+        let st = |code, plugin: &'static str, r: &[&str]| Status::new(code, plugin, r);
+        let taint = "node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }";
+        struct C {
+            name: &'static str,
+            n: usize,
+            statuses: Vec<(String, Status)>,
+            post: Option<&'static str>,
+            want: &'static str,
+        }
+        let cases = [
+            C {
+                name: "kind cluster, sorted histogram",
+                n: 3,
+                statuses: vec![
+                    ("w1".into(), st(U, "NodeResourcesFit", &["Insufficient cpu"])),
+                    ("cp".into(), st(UU, "TaintToleration", &[taint])),
+                    ("w2".into(), st(U, "NodeResourcesFit", &["Insufficient cpu"])),
+                ],
+                post: Some("preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod."),
+                want: "0/3 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 Insufficient cpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.",
+            },
+            C {
+                name: "several reasons on one node count separately",
+                n: 2,
+                statuses: vec![
+                    ("a".into(), st(U, "NodeResourcesFit", &["Insufficient cpu", "Insufficient memory"])),
+                    ("b".into(), st(U, "NodeResourcesFit", &["Insufficient memory"])),
+                ],
+                post: None,
+                want: "0/2 nodes are available: 1 Insufficient cpu, 2 Insufficient memory.",
+            },
+            C {
+                name: "whole-string sort puts 10 before 2",
+                n: 12,
+                statuses: (0..12)
+                    .map(|i| if i < 10 { (format!("n{i}"), st(U, "NodeResourcesFit", &["Insufficient cpu"])) } else { (format!("n{i}"), st(UU, "NodeAffinity", &["node(s) didn't match Pod's node affinity/selector"])) })
+                    .collect(),
+                post: None,
+                want: "0/12 nodes are available: 10 Insufficient cpu, 2 node(s) didn't match Pod's node affinity/selector.",
+            },
+            C { name: "no statuses", n: 0, statuses: vec![], post: None, want: "0/0 nodes are available:" },
+        ];
+        for c in &cases {
+            assert_eq!(fit_error_message(c.n, &c.statuses, c.post), c.want, "{}", c.name);
+        }
+        // absent nodes (PreFilterResult) and PreFilter rejections
+        let d = Diagnosis {
+            node_statuses: vec![("n1".into(), st(U, "NodeResourcesFit", &["Too many pods"]))],
+            absent_status: Some(st(UU, "", &["node(s) didn't satisfy plugin(s) [NodeAffinity]"])),
+            ..Diagnosis::default()
+        };
+        assert_eq!(
+            fit_error_message_from_diagnosis(46, &d, None),
+            "0/46 nodes are available: 1 Too many pods, 45 node(s) didn't satisfy plugin(s) [NodeAffinity].",
+            "absent nodes"
+        );
+        let d = Diagnosis { pre_filter_msg: Some("pod affinity terms conflict".into()), ..Diagnosis::default() };
+        assert_eq!(
+            fit_error_message_from_diagnosis(3, &d, Some("preemption: x.")),
+            "0/3 nodes are available: pod affinity terms conflict. preemption: x.",
+            "prefilter message"
+        );
+    }
+
+    #[test]
+    fn num_feasible_nodes_to_find_table() {
+        struct C {
+            name: &'static str,
+            pct: i32,
+            n: i32,
+            want: i32,
+        }
+        let cases = [
+            C { name: "50 nodes: all", pct: 0, n: 50, want: 50 },
+            C { name: "100 nodes: 50% but floor 100", pct: 0, n: 100, want: 100 },
+            C { name: "1000 nodes: 42%", pct: 0, n: 1000, want: 420 },
+            C { name: "5000 nodes: 10%", pct: 0, n: 5000, want: 500 },
+            C { name: "10000 nodes: floor 5%", pct: 0, n: 10000, want: 500 },
+            C { name: "explicit 100%", pct: 100, n: 1000, want: 1000 },
+            C { name: "explicit 1% floors at 100", pct: 1, n: 1000, want: 100 },
+        ];
+        for c in &cases {
+            assert_eq!(num_feasible_nodes_to_find(c.pct, c.n), c.want, "{}", c.name);
+        }
+    }
+
+    #[test]
+    fn schedule_pod_table() {
+        struct C {
+            name: &'static str,
+            pod: Value,
+            nodes: Vec<NodeInfo>,
+            start: usize,
+            want: ScheduleOutcome,
+            next: usize,
+        }
+        let ds_pod = with(
+            pod("ds", None, None),
+            "spec/affinity",
+            json!({"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+                {"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["kind-worker"]}]}
+            ]}}}),
+        );
+        let mut full_ds_cluster = kind_cluster();
+        let mut full_node = full_ds_cluster[1].node.as_ref().clone();
+        full_node["status"]["allocatable"]["pods"] = json!("1");
+        full_ds_cluster[1] = ni(full_node, vec![pod("w1", Some("7500m"), None)]);
+        let conflict_pod = with(
+            pod("c", None, None),
+            "spec/affinity",
+            json!({"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+                {"matchFields": [
+                    {"key": "metadata.name", "operator": "In", "values": ["a"]},
+                    {"key": "metadata.name", "operator": "In", "values": ["b"]}
+                ]}
+            ]}}}),
+        );
+        let plugins = |v: &[&'static str]| v.iter().copied().collect::<BTreeSet<&'static str>>();
+        let cases = [
+            C {
+                name: "kind cluster full: FailedScheduling message",
+                pod: pod("p", Some("1"), None),
+                nodes: kind_cluster(),
+                start: 0,
+                want: ScheduleOutcome::Unschedulable {
+                    message: "0/3 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.".into(),
+                    unschedulable_plugins: plugins(&["NodeResourcesFit", "TaintToleration"]),
+                    preemption: None,
+                },
+                next: 0,
+            },
+            C {
+                name: "single feasible node is not scored",
+                pod: pod("p", Some("100m"), None),
+                nodes: kind_cluster()[..2].to_vec(),
+                start: 0,
+                want: ScheduleOutcome::Scheduled { node: "kind-worker".into(), evaluated_nodes: 2, feasible_nodes: 1, scores: vec![] },
+                next: 0,
+            },
+            C {
+                name: "DaemonSet-style pin on a full node",
+                pod: ds_pod,
+                nodes: full_ds_cluster,
+                start: 0,
+                want: ScheduleOutcome::Unschedulable {
+                    message: "0/3 nodes are available: 1 Too many pods, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. no new claims to deallocate, preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.".into(),
+                    unschedulable_plugins: plugins(&["NodeAffinity", "NodeResourcesFit"]),
+                    preemption: None,
+                },
+                next: 1,
+            },
+            C {
+                name: "PreFilter conflict",
+                pod: conflict_pod,
+                nodes: kind_cluster(),
+                start: 2,
+                want: ScheduleOutcome::Unschedulable {
+                    message: "0/3 nodes are available: pod affinity terms conflict. no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.".into(),
+                    unschedulable_plugins: plugins(&["NodeAffinity"]),
+                    preemption: None,
+                },
+                next: 2,
+            },
+            C { name: "no nodes", pod: pod("p", None, None), nodes: vec![], start: 0, want: ScheduleOutcome::NoNodes, next: 0 },
+        ];
+        for c in &cases {
+            let (got, next) = schedule_pod(&c.pod, &c.nodes, c.start, 0, 0);
+            assert_eq!(got, c.want, "{}", c.name);
+            assert_eq!(next, c.next, "{}: next start index", c.name);
+        }
+        // Two feasible workers: scored, and the tie breaker picks among equal totals.
+        let mut nodes = kind_cluster();
+        nodes[1] = ni(nodes[1].node.as_ref().clone(), vec![]);
+        nodes[2] = ni(nodes[2].node.as_ref().clone(), vec![]);
+        for (tb, want) in [(0u64, "kind-worker"), (1, "kind-worker2")] {
+            match schedule_pod(&pod("p", Some("1"), None), &nodes, 0, 0, tb).0 {
+                ScheduleOutcome::Scheduled { node, feasible_nodes, evaluated_nodes, scores } => {
+                    assert_eq!(node, want, "tie breaker {tb}");
+                    assert_eq!((feasible_nodes, evaluated_nodes, scores.len()), (2, 3, 2), "tie breaker {tb}: counts");
+                }
+                other => panic!("tie breaker {tb}: {other:?}"),
+            }
+        }
+        // A nominated pod goes straight to its nominated node when it fits.
+        let mut nominated = pod("p", Some("1"), None);
+        nominated["status"] = json!({"nominatedNodeName": "kind-worker2"});
+        match schedule_pod(&nominated, &nodes, 0, 0, 0).0 {
+            ScheduleOutcome::Scheduled { node, .. } => assert_eq!(node, "kind-worker2", "nominated node"),
+            other => panic!("nominated node: {other:?}"),
+        }
+    }
+}

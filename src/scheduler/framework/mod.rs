@@ -14,3 +14,5 @@ pub mod types;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+pub(crate) mod testing;

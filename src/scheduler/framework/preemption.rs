@@ -192,3 +192,90 @@ pub fn post_filter_message(preemption: &PreemptionOutcome) -> String {
         }
     }
 }
+
+/// Test tables (cases from upstream's tests and hand-checked examples), with the shared
+/// fixtures of [`crate::scheduler::framework::testing`].
+#[cfg(test)]
+mod tests {
+    use crate::scheduler::framework::testing::*;
+
+    #[test]
+    fn preemption_table() {
+        struct C {
+            name: &'static str,
+            pod: Value,
+            nodes: Vec<NodeInfo>,
+            want: PreemptionOutcome,
+        }
+        let big = pod("p", Some("1"), None);
+        let mut low = pod("low", Some("7500m"), None);
+        low["spec"]["priority"] = json!(-10);
+        let mut low2 = pod("low2", Some("500m"), None);
+        low2["spec"]["priority"] = json!(-10);
+        let mut never = big.clone();
+        never["spec"]["preemptionPolicy"] = json!("Never");
+        let mut huge = pod("p", Some("9"), None);
+        huge["spec"]["priority"] = json!(100);
+        let mut one_node = kind_cluster();
+        one_node[1] = ni(one_node[1].node.as_ref().clone(), vec![low.clone(), low2.clone()]);
+        let mut still_full = kind_cluster();
+        still_full[1] = ni(still_full[1].node.as_ref().clone(), vec![pod("w1", Some("7600m"), None), low2]);
+        let cases = [
+            C {
+                name: "kind cluster, equal priorities",
+                pod: big.clone(),
+                nodes: kind_cluster(),
+                want: PreemptionOutcome::Unschedulable(
+                    "preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.".into(),
+                ),
+            },
+            C {
+                name: "preemptionPolicy Never",
+                pod: never,
+                nodes: kind_cluster(),
+                want: PreemptionOutcome::Unschedulable("preemption: not eligible due to preemptionPolicy=Never.".into()),
+            },
+            C {
+                name: "pod larger than any node",
+                pod: huge,
+                nodes: kind_cluster(),
+                want: PreemptionOutcome::Unschedulable("preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.".into()),
+            },
+            C {
+                name: "low-priority victim makes room; the small one is reprieved",
+                pod: big.clone(),
+                nodes: one_node,
+                want: PreemptionOutcome::Nominated(PreemptionCandidate {
+                    node: "kind-worker".into(),
+                    victims: vec![("default".into(), "low".into())],
+                }),
+            },
+            C {
+                name: "evicting the only low-priority pod is not enough",
+                pod: big,
+                nodes: still_full,
+                want: PreemptionOutcome::Unschedulable(
+                    "preemption: 0/3 nodes are available: 1 Insufficient cpu, 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.".into(),
+                ),
+            },
+        ];
+        for c in &cases {
+            let found = find_nodes_that_fit(&c.pod, &c.nodes, 0, 0);
+            assert!(found.feasible.is_empty(), "{}: expected no feasible node", c.name);
+            assert_eq!(default_preemption(&c.pod, &c.nodes, &found.diagnosis), c.want, "{}", c.name);
+        }
+        // the brief's helper
+        let nodes = kind_cluster();
+        let found = find_nodes_that_fit(&pod("p", Some("1"), None), &nodes, 0, 0);
+        let d = Diagnosis { node_statuses: found.diagnosis.node_statuses.clone(), ..Diagnosis::default() };
+        let msg = match default_preemption(&pod("p", Some("1"), None), &nodes, &d) {
+            PreemptionOutcome::Unschedulable(m) => Some(m),
+            PreemptionOutcome::Nominated(_) => None,
+        };
+        assert_eq!(
+            msg.as_deref(),
+            Some("preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod."),
+            "preemption_message"
+        );
+    }
+}

@@ -1020,3 +1020,67 @@ impl NodeInfo {
         self.generation += 1;
     }
 }
+
+/// Test tables (cases from upstream's tests and hand-checked examples), with the shared
+/// fixtures of [`crate::scheduler::framework::testing`].
+#[cfg(test)]
+mod tests {
+    use crate::scheduler::framework::testing::*;
+
+    #[test]
+    fn pod_requests_table() {
+        struct C {
+            name: &'static str,
+            pod: Value,
+            non_zero: (i64, i64),
+            requested_cpu: i64,
+        }
+        let two = json!({"metadata": {"name": "p"}, "spec": {"containers": [
+            {"name": "a", "resources": {"requests": {"cpu": "200m"}}},
+            {"name": "b", "resources": {}}
+        ]}});
+        let explicit_zero = json!({"metadata": {"name": "p"}, "spec": {"containers": [
+            {"name": "a", "resources": {"requests": {"cpu": "0", "memory": "0"}}}
+        ]}});
+        let overhead = with(pod("p", Some("250m"), None), "spec/overhead", json!({"cpu": "50m"}));
+        let pod_level = with(pod("p", Some("100m"), Some("64Mi")), "spec/resources", json!({"requests": {"cpu": "1"}}));
+        let resized = with(
+            pod("p", Some("100m"), None),
+            "status/containerStatuses",
+            json!([{"name": "c", "resources": {"requests": {"cpu": "300m"}}}]),
+        );
+        let cases = [
+            C {
+                name: "missing requests get defaults",
+                pod: pod("p", None, None),
+                non_zero: (100, DEFAULT_MEMORY_REQUEST),
+                requested_cpu: 0,
+            },
+            C {
+                name: "per container defaults",
+                pod: two,
+                non_zero: (300, 2 * DEFAULT_MEMORY_REQUEST),
+                requested_cpu: 200,
+            },
+            C { name: "explicit zero stays zero", pod: explicit_zero, non_zero: (0, 0), requested_cpu: 0 },
+            C { name: "overhead is added", pod: overhead, non_zero: (300, DEFAULT_MEMORY_REQUEST), requested_cpu: 300 },
+            C {
+                name: "pod-level requests override",
+                pod: pod_level,
+                non_zero: (1000, 64 * 1024 * 1024),
+                requested_cpu: 1000,
+            },
+            C {
+                name: "status resources raise requests",
+                pod: resized,
+                non_zero: (300, DEFAULT_MEMORY_REQUEST),
+                requested_cpu: 300,
+            },
+        ];
+        for c in &cases {
+            assert_eq!(non_zero_pod_requests(&c.pod), c.non_zero, "{}: non-zero", c.name);
+            let n = ni(node("n", "4", "8Gi", 110), vec![c.pod.clone()]);
+            assert_eq!(n.requested.milli_cpu, c.requested_cpu, "{}: requested", c.name);
+        }
+    }
+}

@@ -35,3 +35,40 @@ pub fn score(pod: &PodInfo, ni: &NodeInfo, snapshot: &Snapshot) -> i64 {
     }
     (MAX_NODE_SCORE as i128 * (clamped - IMAGE_MIN_THRESHOLD) as i128 / span as i128) as i64
 }
+
+/// Test tables (cases from upstream's tests and hand-checked examples), with the shared
+/// fixtures of [`crate::scheduler::framework::testing`].
+#[cfg(test)]
+mod tests {
+    use crate::scheduler::framework::testing::*;
+
+    #[test]
+    fn image_locality_table() {
+        // One node with a 250Mi image, total 1 node: spread 1.
+        struct C {
+            name: &'static str,
+            size: i64,
+            containers: usize,
+            want: i64,
+        }
+        let cases = [
+            C { name: "below 23Mi scores 0", size: 10 * MB, containers: 1, want: 0 },
+            // (250Mi-23Mi)*100/(1000Mi-23Mi) = 227/977*100 = 23
+            C { name: "250Mi one container", size: 250 * MB, containers: 1, want: 23 },
+            C { name: "above 1000Mi is capped", size: 2000 * MB, containers: 1, want: 100 },
+            // two containers, only one image present: (250-23)/(2000-23) = 11
+            C { name: "two containers", size: 250 * MB, containers: 2, want: 11 },
+        ];
+        for c in &cases {
+            let mut n = node("n", "1", "1Gi", 110);
+            n["status"]["images"] = json!([{"names": ["app:v1"], "sizeBytes": c.size}]);
+            let nodes = vec![ni(n, vec![])];
+            let mut containers = vec![json!({"name": "a", "image": "app:v1"})];
+            if c.containers == 2 {
+                containers.push(json!({"name": "b", "image": "other:v1"}));
+            }
+            let p = json!({"metadata": {"name": "p"}, "spec": {"containers": containers}});
+            assert_eq!(score_image_locality(&p, &nodes[0], &nodes), c.want, "{}", c.name);
+        }
+    }
+}

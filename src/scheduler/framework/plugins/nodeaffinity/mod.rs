@@ -79,3 +79,151 @@ pub fn score(pod: &PodInfo, ni: &NodeInfo) -> i64 {
 pub fn normalize_score(scores: &mut [i64]) {
     default_normalize_score(MAX_NODE_SCORE, false, scores)
 }
+
+/// Test tables (cases from upstream's tests and hand-checked examples), with the shared
+/// fixtures of [`crate::scheduler::framework::testing`].
+#[cfg(test)]
+mod tests {
+    use crate::scheduler::framework::testing::*;
+
+    #[test]
+    fn node_affinity_table() {
+        let labelled = with(
+            node("n1", "4", "8Gi", 110),
+            "metadata/labels",
+            json!({"zone": "z1", "disk": "ssd", "cores": "8", "kubernetes.io/hostname": "n1"}),
+        );
+        let req = |terms: Value| {
+            with(
+                pod("p", None, None),
+                "spec/affinity",
+                json!({"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": terms}}}),
+            )
+        };
+        let expr = |key: &str, op: &str, values: Value| json!([{"matchExpressions": [{"key": key, "operator": op, "values": values}]}]);
+        let mismatch = || fail(UU, "NodeAffinity", &["node(s) didn't match Pod's node affinity/selector"]);
+        let n = || ni(labelled.clone(), vec![]);
+        run_cases(vec![
+            FilterCase {
+                name: "nodeSelector match",
+                pod: with(pod("p", None, None), "spec/nodeSelector", json!({"zone": "z1"})),
+                node: n(),
+                want: ok(),
+            },
+            FilterCase {
+                name: "nodeSelector mismatch",
+                pod: with(pod("p", None, None), "spec/nodeSelector", json!({"zone": "z2"})),
+                node: n(),
+                want: mismatch(),
+            },
+            FilterCase {
+                name: "nodeSelector missing label",
+                pod: with(pod("p", None, None), "spec/nodeSelector", json!({"gpu": "yes"})),
+                node: n(),
+                want: mismatch(),
+            },
+            FilterCase { name: "In match", pod: req(expr("zone", "In", json!(["z0", "z1"]))), node: n(), want: ok() },
+            FilterCase {
+                name: "In mismatch",
+                pod: req(expr("zone", "In", json!(["z2"]))),
+                node: n(),
+                want: mismatch(),
+            },
+            FilterCase { name: "NotIn match", pod: req(expr("zone", "NotIn", json!(["z2"]))), node: n(), want: ok() },
+            FilterCase {
+                name: "NotIn on missing label matches",
+                pod: req(expr("gpu", "NotIn", json!(["a"]))),
+                node: n(),
+                want: ok(),
+            },
+            FilterCase {
+                name: "NotIn mismatch",
+                pod: req(expr("zone", "NotIn", json!(["z1"]))),
+                node: n(),
+                want: mismatch(),
+            },
+            FilterCase { name: "Exists", pod: req(expr("disk", "Exists", json!([]))), node: n(), want: ok() },
+            FilterCase {
+                name: "Exists missing",
+                pod: req(expr("gpu", "Exists", json!([]))),
+                node: n(),
+                want: mismatch(),
+            },
+            FilterCase {
+                name: "DoesNotExist",
+                pod: req(expr("gpu", "DoesNotExist", json!([]))),
+                node: n(),
+                want: ok(),
+            },
+            FilterCase {
+                name: "DoesNotExist present",
+                pod: req(expr("disk", "DoesNotExist", json!([]))),
+                node: n(),
+                want: mismatch(),
+            },
+            FilterCase { name: "Gt true", pod: req(expr("cores", "Gt", json!(["4"]))), node: n(), want: ok() },
+            FilterCase { name: "Gt false", pod: req(expr("cores", "Gt", json!(["8"]))), node: n(), want: mismatch() },
+            FilterCase { name: "Lt true", pod: req(expr("cores", "Lt", json!(["16"]))), node: n(), want: ok() },
+            FilterCase {
+                name: "Gt on non-integer label",
+                pod: req(expr("zone", "Gt", json!(["1"]))),
+                node: n(),
+                want: mismatch(),
+            },
+            FilterCase {
+                name: "Gt with bad value is an error",
+                pod: req(expr("cores", "Gt", json!(["x"]))),
+                node: n(),
+                want: mismatch(),
+            },
+            FilterCase {
+                name: "In without values is an error",
+                pod: req(expr("zone", "In", json!([]))),
+                node: n(),
+                want: mismatch(),
+            },
+            FilterCase {
+                name: "matchFields name",
+                pod: req(json!([{"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["n1"]}]}])),
+                node: n(),
+                want: ok(),
+            },
+            FilterCase {
+                name: "matchFields other name",
+                pod: req(json!([{"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["n2"]}]}])),
+                node: n(),
+                want: mismatch(),
+            },
+            FilterCase {
+                name: "matchFields NotIn",
+                pod: req(json!([{"matchFields": [{"key": "metadata.name", "operator": "NotIn", "values": ["n2"]}]}])),
+                node: n(),
+                want: ok(),
+            },
+            FilterCase {
+                name: "terms are ORed",
+                pod: req(
+                    json!([{"matchExpressions": [{"key": "zone", "operator": "In", "values": ["z9"]}]}, {"matchExpressions": [{"key": "disk", "operator": "In", "values": ["ssd"]}]}]),
+                ),
+                node: n(),
+                want: ok(),
+            },
+            FilterCase {
+                name: "expressions are ANDed",
+                pod: req(
+                    json!([{"matchExpressions": [{"key": "zone", "operator": "In", "values": ["z1"]}, {"key": "disk", "operator": "In", "values": ["hdd"]}]}]),
+                ),
+                node: n(),
+                want: mismatch(),
+            },
+            FilterCase { name: "empty term selects nothing", pod: req(json!([{}])), node: n(), want: mismatch() },
+            FilterCase { name: "no terms selects nothing", pod: req(json!([])), node: n(), want: mismatch() },
+            FilterCase {
+                name: "nodeSelector and affinity both apply",
+                pod: with(req(expr("zone", "In", json!(["z1"]))), "spec/nodeSelector", json!({"disk": "hdd"})),
+                node: n(),
+                want: mismatch(),
+            },
+        ]);
+    }
+}

@@ -71,3 +71,135 @@ pub fn filter(pod: &PodInfo, ni: &NodeInfo) -> Status {
     let code = if insufficient.iter().any(|r| r.unresolvable) { Code::UnschedulableAndUnresolvable } else { Code::Unschedulable };
     Status { code, reasons: insufficient.into_iter().map(|r| r.reason).collect(), plugin: NAME }
 }
+
+/// Test tables (cases from upstream's tests and hand-checked examples), with the shared
+/// fixtures of [`crate::scheduler::framework::testing`].
+#[cfg(test)]
+mod tests {
+    use crate::scheduler::framework::testing::*;
+
+    #[test]
+    fn node_resources_fit_table() {
+        let full = |cpu: &str, mem: &str| ni(node("n1", "2", "4Gi", 110), vec![pod("q", Some(cpu), Some(mem))]);
+        let init_pod = json!({
+            "metadata": {"name": "p", "namespace": "default"},
+            "spec": {
+                "initContainers": [{"name": "i", "image": "busybox", "resources": {"requests": {"cpu": "1500m"}}}],
+                "containers": [{"name": "c", "image": "nginx", "resources": {"requests": {"cpu": "500m"}}}]
+            }
+        });
+        let sidecar_pod = json!({
+            "metadata": {"name": "p", "namespace": "default"},
+            "spec": {
+                "initContainers": [
+                    {"name": "s", "image": "envoy", "restartPolicy": "Always", "resources": {"requests": {"cpu": "600m"}}},
+                    {"name": "i", "image": "busybox", "resources": {"requests": {"cpu": "1"}}}
+                ],
+                "containers": [{"name": "c", "image": "nginx", "resources": {"requests": {"cpu": "500m"}}}]
+            }
+        });
+        let gpu_pod =
+            with(pod("p", None, None), "spec/containers/0/resources/requests", json!({"nvidia.com/gpu": "1"}));
+        run_cases(vec![
+            FilterCase { name: "fits", pod: pod("p", Some("500m"), Some("1Gi")), node: full("1", "1Gi"), want: ok() },
+            FilterCase {
+                name: "exactly fits",
+                pod: pod("p", Some("1"), Some("3Gi")),
+                node: full("1", "1Gi"),
+                want: ok(),
+            },
+            FilterCase {
+                name: "insufficient cpu",
+                pod: pod("p", Some("1500m"), None),
+                node: full("1", "1Gi"),
+                want: fail(U, "NodeResourcesFit", &["Insufficient cpu"]),
+            },
+            FilterCase {
+                name: "insufficient memory",
+                pod: pod("p", None, Some("4Gi")),
+                node: full("1", "1Gi"),
+                want: fail(U, "NodeResourcesFit", &["Insufficient memory"]),
+            },
+            FilterCase {
+                name: "both insufficient",
+                pod: pod("p", Some("1500m"), Some("3500Mi")),
+                node: full("1", "1Gi"),
+                want: fail(U, "NodeResourcesFit", &["Insufficient cpu", "Insufficient memory"]),
+            },
+            FilterCase {
+                name: "larger than the node is unresolvable",
+                pod: pod("p", Some("3"), None),
+                node: full("1", "1Gi"),
+                want: fail(UU, "NodeResourcesFit", &["Insufficient cpu"]),
+            },
+            FilterCase {
+                name: "no requests fits a full node",
+                pod: pod("p", None, None),
+                node: full("2", "4Gi"),
+                want: ok(),
+            },
+            FilterCase {
+                name: "too many pods",
+                pod: pod("p", None, None),
+                node: ni(node("n1", "2", "4Gi", 1), vec![pod("q", None, None)]),
+                want: fail(U, "NodeResourcesFit", &["Too many pods"]),
+            },
+            FilterCase {
+                name: "too many pods and insufficient cpu",
+                pod: pod("p", Some("1500m"), None),
+                node: ni(node("n1", "2", "4Gi", 1), vec![pod("q", Some("1"), None)]),
+                want: fail(U, "NodeResourcesFit", &["Too many pods", "Insufficient cpu"]),
+            },
+            FilterCase {
+                name: "init container max: 1500m fits 2 cores minus 500m",
+                pod: init_pod.clone(),
+                node: full("500m", "0"),
+                want: ok(),
+            },
+            FilterCase {
+                name: "init container max: 1500m does not fit 1 free core",
+                pod: init_pod,
+                node: full("1", "0"),
+                want: fail(U, "NodeResourcesFit", &["Insufficient cpu"]),
+            },
+            FilterCase {
+                name: "sidecar adds to the total: 1.6 cores needed",
+                pod: sidecar_pod.clone(),
+                node: full("400m", "0"),
+                want: ok(),
+            },
+            FilterCase {
+                name: "sidecar adds to the total: 1.6 > 1.5 free",
+                pod: sidecar_pod,
+                node: full("500m", "0"),
+                want: fail(U, "NodeResourcesFit", &["Insufficient cpu"]),
+            },
+            FilterCase {
+                name: "extended resource absent",
+                pod: gpu_pod.clone(),
+                node: full("0", "0"),
+                want: fail(UU, "NodeResourcesFit", &["Insufficient nvidia.com/gpu"]),
+            },
+            FilterCase {
+                name: "ephemeral storage",
+                pod: with(
+                    pod("p", None, None),
+                    "spec/containers/0/resources/requests",
+                    json!({"ephemeral-storage": "200Gi"}),
+                ),
+                node: full("0", "0"),
+                want: fail(UU, "NodeResourcesFit", &["Insufficient ephemeral-storage"]),
+            },
+        ]);
+        // A GPU node, via a properly built allocatable map.
+        let mut gpu_node = node("g", "2", "4Gi", 110);
+        gpu_node["status"]["allocatable"]["nvidia.com/gpu"] = json!("2");
+        let gpu = with(pod("p", None, None), "spec/containers/0/resources/requests", json!({"nvidia.com/gpu": "1"}));
+        assert_eq!(filter(&gpu, &ni(gpu_node.clone(), vec![])), ok(), "gpu fits");
+        assert_eq!(
+            filter(&gpu, &ni(gpu_node, vec![gpu.clone(), gpu.clone()])),
+            fail(U, "NodeResourcesFit", &["Insufficient nvidia.com/gpu"]),
+            "gpus used up"
+        );
+    }
+}

@@ -19,3 +19,45 @@ pub fn filter(pod: &PodInfo, ni: &NodeInfo) -> Status {
     }
     Status::new(Code::UnschedulableAndUnresolvable, NAME, &[ERR_REASON_UNSCHEDULABLE])
 }
+
+/// Test tables (cases from upstream's tests and hand-checked examples), with the shared
+/// fixtures of [`crate::scheduler::framework::testing`].
+#[cfg(test)]
+mod tests {
+    use crate::scheduler::framework::testing::*;
+
+    #[test]
+    fn node_unschedulable_table() {
+        let cordoned = with(node("n1", "4", "8Gi", 110), "spec/unschedulable", json!(true));
+        run_cases(vec![
+            FilterCase {
+                name: "schedulable node",
+                pod: pod("p", None, None),
+                node: ni(node("n1", "4", "8Gi", 110), vec![]),
+                want: ok(),
+            },
+            FilterCase {
+                name: "cordoned node rejects",
+                pod: pod("p", None, None),
+                node: ni(cordoned.clone(), vec![]),
+                want: fail(UU, "NodeUnschedulable", &["node(s) were unschedulable"]),
+            },
+            FilterCase {
+                name: "toleration of the unschedulable taint",
+                pod: with(
+                    pod("p", None, None),
+                    "spec/tolerations",
+                    json!([{"key": "node.kubernetes.io/unschedulable", "operator": "Exists", "effect": "NoSchedule"}]),
+                ),
+                node: ni(cordoned.clone(), vec![]),
+                want: ok(),
+            },
+            FilterCase {
+                name: "tolerate-everything toleration",
+                pod: with(pod("p", None, None), "spec/tolerations", json!([{"operator": "Exists"}])),
+                node: ni(cordoned, vec![]),
+                want: ok(),
+            },
+        ]);
+    }
+}
