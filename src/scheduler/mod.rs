@@ -526,29 +526,24 @@ impl Scheduler {
     fn record_attempt(&mut self, ctx: &Ctx, pod: &PodInfo, result: &str, scores: &[framework::interface::NodeScore], cycle: &schedule_one::Cycle) {
         let nodes_all = self.snapshot.node_info_list();
         let full = nodes_all.len() <= FULL_TABLE_MAX_NODES;
-        let by_node: BTreeMap<&str, &framework::interface::NodeScore> = scores.iter().map(|s| (&*s.node, s)).collect();
         let mut nodes = Vec::new();
-        for (i, ni) in nodes_all.iter().enumerate() {
-            let score = by_node.get(ni.name()).copied();
-            if !full && score.is_none() {
-                continue;
-            }
-            let filters: Vec<FilterVerdict> = if !full {
-                vec![]
-            } else {
+        if full {
+            let by_node: BTreeMap<&str, &framework::interface::NodeScore> = scores.iter().map(|s| (&*s.node, s)).collect();
+            for (i, ni) in nodes_all.iter().enumerate() {
                 let st: Status = match cycle.verdicts.iter().find(|(j, _)| *j == i) {
                     Some((_, st)) => st.clone(),
                     None => framework::runtime::run_filter_plugins(&cycle.state, pod, ni),
                 };
-                framework::runtime::filter_trail(&cycle.state, &st).into_iter().map(|(p, rejected)| FilterVerdict { plugin: p.to_string(), rejected }).collect()
-            };
-            let (scores, total) = score.map(|s| (s.per_plugin.clone(), s.total)).unwrap_or_default();
-            nodes.push(NodeVerdict { node: ni.name().to_string(), filters, scores, total });
-        }
-        if !full {
+                let filters = framework::runtime::filter_trail(&cycle.state, &st).into_iter().map(|(p, rejected)| FilterVerdict { plugin: p.to_string(), rejected }).collect();
+                let (scores, total) = by_node.get(ni.name()).map(|s| (s.per_plugin.clone(), s.total)).unwrap_or_default();
+                nodes.push(NodeVerdict { node: ni.name().to_string(), filters, scores, total });
+            }
+        } else {
             // large clusters: keep the 20 best-scored nodes of the attempt, not hundreds
-            nodes.csort_by(|a, b| b.total.cmp(&a.total).then(a.node.cmp(&b.node)));
-            nodes.truncate(20);
+            let mut best: Vec<&framework::interface::NodeScore> = scores.iter().collect();
+            best.csort_by(|a, b| b.total.cmp(&a.total).then(a.node.cmp(&b.node)));
+            best.truncate(20);
+            nodes = best.into_iter().map(|s| NodeVerdict { node: s.node.to_string(), filters: vec![], scores: s.per_plugin.clone(), total: s.total }).collect();
         }
         if self.attempts.len() >= MAX_ATTEMPTS_KEPT {
             self.attempts.drain(..MAX_ATTEMPTS_KEPT / 2);

@@ -869,12 +869,13 @@ pub struct NodeInfo {
     /// The Node as delivered by the informer (for the page; plugins read the typed fields).
     pub node: Rc<Value>,
     name: Rc<str>,
-    pub labels: Labels,
-    pub taints: Vec<Taint>,
+    /// The Node's facts are shared by the copies the cache makes on write.
+    pub labels: Rc<Labels>,
+    pub taints: Rc<Vec<Taint>>,
     pub unschedulable: bool,
     pub allocatable: Resource,
     /// Images present on the node: every name from `status.images[].names` -> `sizeBytes`.
-    pub image_sizes: BTreeMap<String, i64>,
+    pub image_sizes: Rc<BTreeMap<String, i64>>,
     /// Pods assigned to the node that are not terminated.
     pub pods: Vec<Rc<PodInfo>>,
     /// The subset of `pods` with pod (anti-)affinity terms, and with required anti-affinity.
@@ -907,11 +908,11 @@ impl NodeInfo {
         allocatable.add_list(&resource_list(at(&node, &["status", "allocatable"])));
         NodeInfo {
             name: Rc::from(s(at(&node, &["metadata", "name"]))),
-            labels: labels_of(at(&node, &["metadata", "labels"])),
-            taints: arr(at(&node, &["spec", "taints"])).iter().map(Taint::from_json).collect(),
+            labels: Rc::new(labels_of(at(&node, &["metadata", "labels"]))),
+            taints: Rc::new(arr(at(&node, &["spec", "taints"])).iter().map(Taint::from_json).collect()),
             unschedulable: at(&node, &["spec", "unschedulable"]).and_then(Value::as_bool) == Some(true),
             allocatable,
-            image_sizes,
+            image_sizes: Rc::new(image_sizes),
             node,
             pods: Vec::new(),
             pods_with_affinity: Vec::new(),

@@ -294,7 +294,7 @@ pub enum MatchKey {
 }
 
 /// Selectors remembered at once (the oldest is dropped first).
-const MEMO_KEYS: usize = 16;
+const MEMO_KEYS: usize = 64;
 
 impl Snapshot {
     /// A snapshot of these nodes in this order (tests and tools).
@@ -356,16 +356,20 @@ impl Snapshot {
     /// changed: kubesim's stand-in for the parallel counting upstream does, with its result.
     pub fn count_per_node(&self, key: &MatchKey, count: impl Fn(&NodeInfo) -> i64) -> Vec<i64> {
         let mut memo = self.memo.borrow_mut();
-        let pos = match memo.iter().position(|(k, _)| k == key) {
-            Some(p) => p,
+        // least recently used first: a hit moves to the back
+        match memo.iter().position(|(k, _)| k == key) {
+            Some(p) => {
+                let e = memo.remove(p);
+                memo.push(e);
+            }
             None => {
                 if memo.len() >= MEMO_KEYS {
                     memo.remove(0);
                 }
                 memo.push((key.clone(), Vec::new()));
-                memo.len() - 1
             }
-        };
+        }
+        let pos = memo.len() - 1;
         let counts = &mut memo[pos].1;
         if counts.len() != self.nodes.len() {
             counts.clear();
@@ -387,16 +391,19 @@ impl Snapshot {
     /// moved since they were last computed for this key.
     pub fn deltas_per_node(&self, key: &ScoreKey, all_nodes: bool, f: impl Fn(&NodeInfo) -> Vec<(String, i64)>) -> Vec<(usize, Rc<[(String, i64)]>)> {
         let mut memo = self.deltas.borrow_mut();
-        let pos = match memo.iter().position(|(k, _)| k == key) {
-            Some(p) => p,
+        match memo.iter().position(|(k, _)| k == key) {
+            Some(p) => {
+                let e = memo.remove(p);
+                memo.push(e);
+            }
             None => {
                 if memo.len() >= MEMO_KEYS {
                     memo.remove(0);
                 }
                 memo.push((key.clone(), Vec::new()));
-                memo.len() - 1
             }
-        };
+        }
+        let pos = memo.len() - 1;
         let cached = &mut memo[pos].1;
         if cached.len() != self.nodes.len() {
             cached.clear();

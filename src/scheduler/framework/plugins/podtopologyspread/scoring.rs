@@ -6,6 +6,7 @@ use crate::scheduler::framework::listers::Listers;
 use crate::scheduler::framework::types::{NodeInfo, PodInfo};
 use crate::scheduler::internal::cache::{MatchKey, Snapshot};
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 /// `preScoreState`.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -16,6 +17,9 @@ pub struct PreScoreState {
     /// Per constraint (hostname aside): matching pods per topology value of the feasible nodes.
     pub topology_value_to_pod_counts: Vec<BTreeMap<String, i64>>,
     pub topology_normalizing_weight: Vec<f64>,
+    /// Per hostname constraint: the feasible nodes' matching pods, counted once through the
+    /// snapshot's per-node memo (Score reads them instead of counting again).
+    pub hostname_counts: Vec<BTreeMap<Rc<str>, i64>>,
 }
 
 /// `topologyNormalizingWeight`: log(size + 2).
@@ -67,12 +71,19 @@ pub fn pre_score(pod: &PodInfo, feasible: &[&NodeInfo], snapshot: &Snapshot, lis
         })
         .collect();
     let nodes = snapshot.node_info_list();
+    s.hostname_counts = vec![BTreeMap::new(); s.constraints.len()];
     for (i, c) in s.constraints.iter().enumerate() {
-        if c.topology_key == LABEL_HOSTNAME {
-            continue; // counted on the node itself at Score
-        }
         let key = MatchKey::Spread { namespace: pod.namespace.clone(), selector: c.selector.clone() };
         let counts = snapshot.count_per_node(&key, |ni| count_pods_match_selector(&ni.pods, &c.selector, &pod.namespace));
+        if c.topology_key == LABEL_HOSTNAME {
+            // counted on the node itself at Score
+            for ni in feasible {
+                if let Some(n) = snapshot.index_of(ni.name()) {
+                    s.hostname_counts[i].insert(ni.name_rc(), counts[n]);
+                }
+            }
+            continue;
+        }
         for (n, ni) in nodes.iter().enumerate() {
             if require_all_topologies && !node_labels_match_spread_constraints(&ni.labels, &s.constraints) {
                 continue;
@@ -99,7 +110,10 @@ pub fn score(s: &PreScoreState, pod: &PodInfo, ni: &NodeInfo) -> i64 {
     for (i, c) in s.constraints.iter().enumerate() {
         let Some(value) = ni.labels.get(&c.topology_key) else { continue };
         let cnt = if c.topology_key == LABEL_HOSTNAME {
-            count_pods_match_selector(&ni.pods, &c.selector, &pod.namespace)
+            match s.hostname_counts.get(i).and_then(|m| m.get(ni.name())) {
+                Some(n) => *n,
+                None => count_pods_match_selector(&ni.pods, &c.selector, &pod.namespace),
+            }
         } else {
             s.topology_value_to_pod_counts[i].get(value).copied().unwrap_or(0)
         };
