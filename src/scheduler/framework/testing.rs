@@ -209,3 +209,16 @@ pub(crate) fn kind_cluster() -> Vec<NodeInfo> {
 pub(crate) fn meta_name(v: &Value) -> &str {
     s(v.pointer("/metadata/name"))
 }
+
+/// `cache.NewSnapshot(pods, nodes)` as upstream's plugin tests build it: each node with the pods
+/// bound to it (`spec.nodeName`).
+pub(crate) fn node_infos_of(nodes: &[Value], pods: &[Value]) -> Vec<NodeInfo> {
+    nodes
+        .iter()
+        .map(|n| {
+            let name = n["metadata"]["name"].as_str().unwrap_or("");
+            let here = pods.iter().filter(|p| p["spec"]["nodeName"].as_str() == Some(name)).cloned().collect();
+            NodeInfo::new(n.clone(), here)
+        })
+        .collect()
+}

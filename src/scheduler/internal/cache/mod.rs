@@ -293,8 +293,27 @@ pub enum MatchKey {
     Term(AffinityTerm),
 }
 
-/// Selectors remembered at once (the oldest is dropped first).
+/// Selectors remembered at once (the least recently used is dropped first).
 const MEMO_KEYS: usize = 64;
+
+/// The memo's entry for `key`, made (empty) when missing; least recently used first, so a hit
+/// moves to the back and the front is dropped when the memo is full.
+fn lru_entry<'a, K: PartialEq + Clone, V>(memo: &'a mut Vec<(K, Vec<V>)>, key: &K) -> &'a mut Vec<V> {
+    match memo.iter().position(|(k, _)| k == key) {
+        Some(p) => {
+            let e = memo.remove(p);
+            memo.push(e);
+        }
+        None => {
+            if memo.len() >= MEMO_KEYS {
+                memo.remove(0);
+            }
+            memo.push((key.clone(), Vec::new()));
+        }
+    }
+    let last = memo.len() - 1;
+    &mut memo[last].1
+}
 
 impl Snapshot {
     /// A snapshot of these nodes in this order (tests and tools).
@@ -356,21 +375,7 @@ impl Snapshot {
     /// changed: kubesim's stand-in for the parallel counting upstream does, with its result.
     pub fn count_per_node(&self, key: &MatchKey, count: impl Fn(&NodeInfo) -> i64) -> Vec<i64> {
         let mut memo = self.memo.borrow_mut();
-        // least recently used first: a hit moves to the back
-        match memo.iter().position(|(k, _)| k == key) {
-            Some(p) => {
-                let e = memo.remove(p);
-                memo.push(e);
-            }
-            None => {
-                if memo.len() >= MEMO_KEYS {
-                    memo.remove(0);
-                }
-                memo.push((key.clone(), Vec::new()));
-            }
-        }
-        let pos = memo.len() - 1;
-        let counts = &mut memo[pos].1;
+        let counts = lru_entry(&mut memo, key);
         if counts.len() != self.nodes.len() {
             counts.clear();
             counts.resize(self.nodes.len(), (u64::MAX, 0));
@@ -391,20 +396,7 @@ impl Snapshot {
     /// moved since they were last computed for this key.
     pub fn deltas_per_node(&self, key: &ScoreKey, all_nodes: bool, f: impl Fn(&NodeInfo) -> Vec<(String, i64)>) -> Vec<(usize, Rc<[(String, i64)]>)> {
         let mut memo = self.deltas.borrow_mut();
-        match memo.iter().position(|(k, _)| k == key) {
-            Some(p) => {
-                let e = memo.remove(p);
-                memo.push(e);
-            }
-            None => {
-                if memo.len() >= MEMO_KEYS {
-                    memo.remove(0);
-                }
-                memo.push((key.clone(), Vec::new()));
-            }
-        }
-        let pos = memo.len() - 1;
-        let cached = &mut memo[pos].1;
+        let cached = lru_entry(&mut memo, key);
         if cached.len() != self.nodes.len() {
             cached.clear();
             cached.resize(self.nodes.len(), (u64::MAX, Rc::from(Vec::new())));

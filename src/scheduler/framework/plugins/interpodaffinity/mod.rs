@@ -179,14 +179,7 @@ mod tests {
                 nodes.push(node(n, &[]));
             }
         }
-        nodes
-            .iter()
-            .map(|n| {
-                let name = n["metadata"]["name"].as_str().unwrap();
-                let here = pods.iter().filter(|p| p["spec"]["nodeName"].as_str() == Some(name)).cloned().collect();
-                NodeInfo::new(n.clone(), here)
-            })
-            .collect()
+        crate::scheduler::framework::testing::node_infos_of(&nodes, pods)
     }
 
     fn ns_labels(l: &[(&str, &str)]) -> Labels {

@@ -234,14 +234,7 @@ mod tests {
 
     /// `cache.NewSnapshot(existingPods, nodes)`: each node with the pods bound to it.
     fn node_infos(nodes: &[Value], pods: &[Value]) -> Vec<NodeInfo> {
-        nodes
-            .iter()
-            .map(|n| {
-                let name = n["metadata"]["name"].as_str().unwrap();
-                let here = pods.iter().filter(|p| p["spec"]["nodeName"].as_str() == Some(name)).cloned().collect();
-                NodeInfo::new(n.clone(), here)
-            })
-            .collect()
+        crate::scheduler::framework::testing::node_infos_of(nodes, pods)
     }
 
     struct FilterCase {
