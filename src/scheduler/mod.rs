@@ -535,7 +535,7 @@ impl Scheduler {
                     None => framework::runtime::run_filter_plugins(&cycle.state, pod, ni),
                 };
                 let filters = framework::runtime::filter_trail(&cycle.state, &st).into_iter().map(|(p, rejected)| FilterVerdict { plugin: p.to_string(), rejected }).collect();
-                let (scores, total) = by_node.get(ni.name()).map(|s| (s.per_plugin.clone(), s.total)).unwrap_or_default();
+                let (scores, total) = by_node.get(ni.name()).map(|s| (s.per_plugin.to_vec(), s.total)).unwrap_or_default();
                 nodes.push(NodeVerdict { node: ni.name().to_string(), filters, scores, total });
             }
         } else {
@@ -543,7 +543,7 @@ impl Scheduler {
             let mut best: Vec<&framework::interface::NodeScore> = scores.iter().collect();
             best.csort_by(|a, b| b.total.cmp(&a.total).then(a.node.cmp(&b.node)));
             best.truncate(20);
-            nodes = best.into_iter().map(|s| NodeVerdict { node: s.node.to_string(), filters: vec![], scores: s.per_plugin.clone(), total: s.total }).collect();
+            nodes = best.into_iter().map(|s| NodeVerdict { node: s.node.to_string(), filters: vec![], scores: s.per_plugin.to_vec(), total: s.total }).collect();
         }
         if self.attempts.len() >= MAX_ATTEMPTS_KEPT {
             self.attempts.drain(..MAX_ATTEMPTS_KEPT / 2);

@@ -12,7 +12,7 @@ use super::framework::cycle_state::CycleState;
 use super::framework::interface::{Code, Diagnosis, NodeScore, Status};
 use super::framework::listers::Listers;
 use super::framework::preemption::{default_preemption, post_filter_message, PreemptionCandidate, PreemptionOutcome};
-use super::framework::runtime::{run_filter_plugins, run_pre_filter_plugins, run_pre_score_plugins, run_score_plugins};
+use super::framework::runtime::{run_filter_plugins, run_pre_filter_plugins, run_pre_score_plugins_at, run_score_plugins};
 use super::framework::types::{NodeInfo, PodInfo};
 use super::internal::cache::Snapshot;
 use crate::sim::sort::CompactSort;
@@ -33,8 +33,9 @@ pub struct FindResult {
     pub diagnosis: Diagnosis,
     /// `sched.nextStartNodeIndex` for the next attempt.
     pub next_start_node_index: usize,
-    /// The filter verdict of every node the search evaluated, by its index in the snapshot, in
-    /// search order (so the page's table needs no second filter run).
+    /// The rejections of the nodes the search evaluated, by their index in the snapshot, in
+    /// search order (the page's table filters again only the nodes that passed or were not
+    /// reached).
     pub verdicts: Vec<(usize, Status)>,
 }
 
@@ -81,31 +82,35 @@ pub fn find_nodes_that_fit(state: &mut CycleState, pod: &PodInfo, snapshot: &Sna
         }
     }
 
-    let candidates: Vec<usize> = match &names {
-        None => (0..n_all).collect(),
-        Some(set) => {
-            diagnosis.absent_status = Some(Status::new(Code::UnschedulableAndUnresolvable, "", &["node(s) didn't satisfy plugin(s) [NodeAffinity]"]));
-            diagnosis.unschedulable_plugins.insert("NodeAffinity");
-            (0..n_all).filter(|&i| set.contains(nodes[i].name())).collect()
-        }
-    };
-    let to_find = num_feasible_nodes_to_find(percentage_of_nodes_to_score, candidates.len() as i32).max(0) as usize;
-    let mut feasible = Vec::new();
-    let mut verdicts = Vec::with_capacity(to_find.min(n_all));
-    if !candidates.is_empty() {
-        for k in 0..candidates.len() {
+    // the candidates: every node, or the ones NodeAffinity's PreFilter named
+    let named: Option<Vec<usize>> = names.as_ref().map(|set| {
+        diagnosis.absent_status = Some(Status::new(Code::UnschedulableAndUnresolvable, "", &["node(s) didn't satisfy plugin(s) [NodeAffinity]"]));
+        diagnosis.unschedulable_plugins.insert("NodeAffinity");
+        (0..n_all).filter(|&i| set.contains(nodes[i].name())).collect()
+    });
+    let n_candidates = named.as_ref().map(Vec::len).unwrap_or(n_all);
+    let to_find = num_feasible_nodes_to_find(percentage_of_nodes_to_score, n_candidates as i32).max(0) as usize;
+    let mut feasible = Vec::with_capacity(to_find.min(n_candidates));
+    let mut verdicts = Vec::new();
+    if n_candidates > 0 {
+        let start = next_start_node_index % n_candidates;
+        for k in 0..n_candidates {
             if feasible.len() >= to_find {
                 break;
             }
-            let i = candidates[(next_start_node_index % candidates.len() + k) % candidates.len()];
+            let j = if start + k >= n_candidates { start + k - n_candidates } else { start + k };
+            let i = match &named {
+                Some(c) => c[j],
+                None => j,
+            };
             let st = run_filter_plugins(state, pod, &nodes[i]);
             if st.is_success() {
                 feasible.push(i);
             } else {
                 diagnosis.unschedulable_plugins.insert(st.plugin);
                 diagnosis.node_statuses.push((nodes[i].name().to_string(), st.clone()));
+                verdicts.push((i, st));
             }
-            verdicts.push((i, st));
         }
     }
     let processed = feasible.len() + diagnosis.node_statuses.len();
@@ -214,7 +219,7 @@ pub fn schedule_pod(pod: &PodInfo, snapshot: &Snapshot, listers: &Listers, next_
         1 => ScheduleOutcome::Scheduled { node: nodes[found.feasible[0]].name().to_string(), evaluated_nodes: evaluated, feasible_nodes: 1, scores: Vec::new() },
         n => {
             let feasible: Vec<&NodeInfo> = found.feasible.iter().map(|&i| &*nodes[i]).collect();
-            run_pre_score_plugins(&mut state, pod, &feasible, snapshot, listers);
+            run_pre_score_plugins_at(&mut state, pod, &feasible, &found.feasible, snapshot, listers);
             let scores = run_score_plugins(&state, pod, &feasible, snapshot);
             let node = select_host(&scores, tie_breaker).unwrap_or_default();
             ScheduleOutcome::Scheduled { node, evaluated_nodes: evaluated, feasible_nodes: n, scores }

@@ -55,8 +55,40 @@ impl Status {
 pub struct NodeScore {
     /// The node's name, shared with its NodeInfo.
     pub node: Rc<str>,
-    pub per_plugin: Vec<PluginScore>,
+    pub per_plugin: PluginScores,
     pub total: i64,
+}
+
+/// The score plugins' verdicts on one node, kept inline (at most one per score plugin of the
+/// profile): a cycle scores hundreds of nodes and allocates nothing per node.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PluginScores {
+    items: [Option<PluginScore>; MAX_SCORE_PLUGINS],
+    len: usize,
+}
+
+/// Score plugins in the default profile.
+pub const MAX_SCORE_PLUGINS: usize = 8;
+
+impl PluginScores {
+    pub fn push(&mut self, s: PluginScore) {
+        if self.len < MAX_SCORE_PLUGINS {
+            self.items[self.len] = Some(s);
+            self.len += 1;
+        }
+    }
+    pub fn iter(&self) -> impl Iterator<Item = &PluginScore> {
+        self.items[..self.len].iter().flatten()
+    }
+    pub fn to_vec(&self) -> Vec<PluginScore> {
+        self.iter().cloned().collect()
+    }
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
 }
 
 /// One score plugin's verdict on one node: its raw score, normalized to 0..100, and weighted.

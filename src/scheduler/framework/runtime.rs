@@ -174,7 +174,7 @@ pub fn run_filter(plugin: Plugin, state: &CycleState, pod: &PodInfo, ni: &NodeIn
 
 /// `RunFilterPlugins`: the plugins in order, stopping at the first failure; the node's verdict.
 pub fn run_filter_plugins(state: &CycleState, pod: &PodInfo, ni: &NodeInfo) -> Status {
-    for p in FILTERS {
+    for &p in FILTERS.iter() {
         if state.skip_filter_plugins.contains(p) {
             continue;
         }
@@ -206,11 +206,17 @@ pub fn filter_trail(state: &CycleState, st: &Status) -> Vec<(&'static str, Optio
 
 /// `RunPreScorePlugins`: each score plugin decides whether it runs for this pod.
 pub fn run_pre_score_plugins(state: &mut CycleState, pod: &PodInfo, feasible: &[&NodeInfo], snapshot: &Snapshot, listers: &Listers) {
+    let idx: Vec<usize> = feasible.iter().map(|n| snapshot.index_of(n.name()).unwrap_or(usize::MAX)).collect();
+    run_pre_score_plugins_at(state, pod, feasible, &idx, snapshot, listers)
+}
+
+/// [`run_pre_score_plugins`] with the feasible nodes' indices in the snapshot (the cycle has them).
+pub fn run_pre_score_plugins_at(state: &mut CycleState, pod: &PodInfo, feasible: &[&NodeInfo], feasible_idx: &[usize], snapshot: &Snapshot, listers: &Listers) {
     state.skip_score_plugins.clear();
     if !nodeaffinity::pre_score(pod) {
         state.skip_score_plugins.insert(Plugin::NodeAffinity);
     }
-    match podtopologyspread::scoring::pre_score(pod, feasible, snapshot, listers) {
+    match podtopologyspread::scoring::pre_score_at(pod, feasible, feasible_idx, snapshot, listers) {
         Some(s) => state.pod_topology_spread_score = Some(s),
         None => {
             state.skip_score_plugins.insert(Plugin::PodTopologySpread);
@@ -230,8 +236,8 @@ pub fn run_pre_score_plugins(state: &mut CycleState, pod: &PodInfo, feasible: &[
 /// `RunScorePlugins`: each plugin that was not skipped scores every feasible node, normalises
 /// across them, and its scores are multiplied by its weight.
 pub fn run_score_plugins(state: &CycleState, pod: &PodInfo, feasible: &[&NodeInfo], snapshot: &Snapshot) -> Vec<NodeScore> {
-    let n_plugins = SCORES.iter().filter(|(p, _)| !state.skip_score_plugins.contains(*p)).count();
-    let mut out: Vec<NodeScore> = feasible.iter().map(|n| NodeScore { node: n.name_rc(), per_plugin: Vec::with_capacity(n_plugins), total: 0 }).collect();
+    let mut out: Vec<NodeScore> = feasible.iter().map(|n| NodeScore { node: n.name_rc(), per_plugin: Default::default(), total: 0 }).collect();
+    let mut norm: Vec<i64> = Vec::with_capacity(feasible.len());
     let prefer_no_schedule = tainttoleration::prefer_no_schedule_tolerations(pod);
     let mut raw: Vec<i64> = Vec::with_capacity(feasible.len());
     for (plugin, weight) in SCORES {
@@ -244,7 +250,7 @@ pub fn run_score_plugins(state: &CycleState, pod: &PodInfo, feasible: &[&NodeInf
             Plugin::NodeAffinity => raw.extend(feasible.iter().map(|ni| nodeaffinity::score(pod, ni))),
             Plugin::NodeResourcesFit => raw.extend(feasible.iter().map(|ni| noderesources::least_allocated::score(pod, ni))),
             Plugin::PodTopologySpread => match &state.pod_topology_spread_score {
-                Some(s) => raw.extend(feasible.iter().map(|ni| podtopologyspread::scoring::score(s, pod, ni))),
+                Some(s) => raw.extend(feasible.iter().enumerate().map(|(k, ni)| podtopologyspread::scoring::score_at(s, pod, ni, Some(k)))),
                 None => raw.resize(feasible.len(), 0),
             },
             Plugin::InterPodAffinity => match &state.inter_pod_affinity_score {
@@ -255,7 +261,8 @@ pub fn run_score_plugins(state: &CycleState, pod: &PodInfo, feasible: &[&NodeInf
             Plugin::ImageLocality => raw.extend(feasible.iter().map(|ni| imagelocality::score(pod, ni, snapshot))),
             _ => raw.resize(feasible.len(), 0),
         }
-        let mut norm = raw.clone();
+        norm.clear();
+        norm.extend_from_slice(&raw);
         match plugin {
             Plugin::TaintToleration => tainttoleration::normalize_score(&mut norm),
             Plugin::NodeAffinity => nodeaffinity::normalize_score(&mut norm),

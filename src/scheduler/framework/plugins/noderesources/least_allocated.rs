@@ -8,6 +8,9 @@ pub fn least_requested_score(requested: i64, capacity: i64) -> i64 {
     if capacity == 0 || requested > capacity {
         return 0;
     }
+    if (0..i64::MAX / MAX_NODE_SCORE).contains(&capacity) && requested >= 0 {
+        return (capacity - requested) * MAX_NODE_SCORE / capacity;
+    }
     ((capacity as i128 - requested as i128) * MAX_NODE_SCORE as i128 / capacity as i128) as i64
 }
 

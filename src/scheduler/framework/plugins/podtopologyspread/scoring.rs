@@ -6,7 +6,6 @@ use crate::scheduler::framework::listers::Listers;
 use crate::scheduler::framework::types::{NodeInfo, PodInfo};
 use crate::scheduler::internal::cache::{MatchKey, Snapshot};
 use std::collections::{BTreeMap, BTreeSet};
-use std::rc::Rc;
 
 /// `preScoreState`.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -17,9 +16,9 @@ pub struct PreScoreState {
     /// Per constraint (hostname aside): matching pods per topology value of the feasible nodes.
     pub topology_value_to_pod_counts: Vec<BTreeMap<String, i64>>,
     pub topology_normalizing_weight: Vec<f64>,
-    /// Per hostname constraint: the feasible nodes' matching pods, counted once through the
-    /// snapshot's per-node memo (Score reads them instead of counting again).
-    pub hostname_counts: Vec<BTreeMap<Rc<str>, i64>>,
+    /// Per hostname constraint: the feasible nodes' matching pods in feasible order, counted
+    /// once through the snapshot's per-node memo (Score reads them instead of counting again).
+    pub hostname_counts: Vec<Vec<i64>>,
 }
 
 /// `topologyNormalizingWeight`: log(size + 2).
@@ -34,6 +33,12 @@ pub fn score_for_count(cnt: i64, max_skew: i64, weight: f64) -> f64 {
 
 /// `PreScore`: `None` (Skip) when the pod has no ScheduleAnyway constraint and no default applies.
 pub fn pre_score(pod: &PodInfo, feasible: &[&NodeInfo], snapshot: &Snapshot, listers: &Listers) -> Option<PreScoreState> {
+    let idx: Vec<usize> = feasible.iter().map(|n| snapshot.index_of(n.name()).unwrap_or(usize::MAX)).collect();
+    pre_score_at(pod, feasible, &idx, snapshot, listers)
+}
+
+/// [`pre_score`] with the feasible nodes' indices in the snapshot.
+pub fn pre_score_at(pod: &PodInfo, feasible: &[&NodeInfo], feasible_idx: &[usize], snapshot: &Snapshot, listers: &Listers) -> Option<PreScoreState> {
     if snapshot.num_nodes() == 0 {
         return None;
     }
@@ -54,9 +59,9 @@ pub fn pre_score(pod: &PodInfo, feasible: &[&NodeInfo], snapshot: &Snapshot, lis
             if c.topology_key == LABEL_HOSTNAME {
                 continue;
             }
-            let value = ni.labels.get(&c.topology_key).cloned().unwrap_or_default();
-            if !s.topology_value_to_pod_counts[i].contains_key(&value) {
-                s.topology_value_to_pod_counts[i].insert(value, 0);
+            let value = ni.labels.get(&c.topology_key).map(String::as_str).unwrap_or("");
+            if !s.topology_value_to_pod_counts[i].contains_key(value) {
+                s.topology_value_to_pod_counts[i].insert(value.to_string(), 0);
                 topo_size[i] += 1;
             }
         }
@@ -71,24 +76,23 @@ pub fn pre_score(pod: &PodInfo, feasible: &[&NodeInfo], snapshot: &Snapshot, lis
         })
         .collect();
     let nodes = snapshot.node_info_list();
-    s.hostname_counts = vec![BTreeMap::new(); s.constraints.len()];
+    s.hostname_counts = vec![Vec::new(); s.constraints.len()];
+    // the inclusion policies hold for every node when the pod selects no nodes and taints are ignored
+    let no_node_affinity = pod.required_node_affinity.node_selector.is_empty() && pod.required_node_affinity.terms.is_none();
     for (i, c) in s.constraints.iter().enumerate() {
         let key = MatchKey::Spread { namespace: pod.namespace.clone(), selector: c.selector.clone() };
         let counts = snapshot.count_per_node(&key, |ni| count_pods_match_selector(&ni.pods, &c.selector, &pod.namespace));
         if c.topology_key == LABEL_HOSTNAME {
             // counted on the node itself at Score
-            for ni in feasible {
-                if let Some(n) = snapshot.index_of(ni.name()) {
-                    s.hostname_counts[i].insert(ni.name_rc(), counts[n]);
-                }
-            }
+            s.hostname_counts[i] = feasible_idx.iter().zip(feasible).map(|(&n, ni)| counts.get(n).copied().unwrap_or_else(|| count_pods_match_selector(&ni.pods, &c.selector, &pod.namespace))).collect();
             continue;
         }
+        let every_node = no_node_affinity && !c.honor_node_taints;
         for (n, ni) in nodes.iter().enumerate() {
             if require_all_topologies && !node_labels_match_spread_constraints(&ni.labels, &s.constraints) {
                 continue;
             }
-            if !c.match_node_inclusion_policies(pod, ni, &pod.required_node_affinity) {
+            if !every_node && !c.match_node_inclusion_policies(pod, ni, &pod.required_node_affinity) {
                 continue;
             }
             let value = ni.labels.get(&c.topology_key).map(String::as_str).unwrap_or("");
@@ -103,6 +107,11 @@ pub fn pre_score(pod: &PodInfo, feasible: &[&NodeInfo], snapshot: &Snapshot, lis
 /// `Score`: the sum over constraints of `scoreForCount` of the matching pods in the node's
 /// domain (on the node itself for hostname), rounded.
 pub fn score(s: &PreScoreState, pod: &PodInfo, ni: &NodeInfo) -> i64 {
+    score_at(s, pod, ni, None)
+}
+
+/// [`score`] for the `k`-th feasible node of PreScore (its hostname counts are read, not counted).
+pub fn score_at(s: &PreScoreState, pod: &PodInfo, ni: &NodeInfo, k: Option<usize>) -> i64 {
     if s.ignored_nodes.contains(ni.name()) {
         return 0;
     }
@@ -110,7 +119,7 @@ pub fn score(s: &PreScoreState, pod: &PodInfo, ni: &NodeInfo) -> i64 {
     for (i, c) in s.constraints.iter().enumerate() {
         let Some(value) = ni.labels.get(&c.topology_key) else { continue };
         let cnt = if c.topology_key == LABEL_HOSTNAME {
-            match s.hostname_counts.get(i).and_then(|m| m.get(ni.name())) {
+            match k.and_then(|k| s.hostname_counts.get(i).and_then(|v| v.get(k))) {
                 Some(n) => *n,
                 None => count_pods_match_selector(&ni.pods, &c.selector, &pod.namespace),
             }
