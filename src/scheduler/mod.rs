@@ -29,6 +29,7 @@
 
 pub mod framework;
 pub mod internal;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod perf;
 pub mod schedule_one;
 
@@ -343,7 +344,9 @@ impl Scheduler {
         }
         if !node.is_empty() {
             self.remove_from_queues(&key);
-            let newly_placed = self.cache.node_of(&key) != Some(node.as_str());
+            // `addPodToCache` → `AssignedPodAdded`: a pod the informer sees on its node for the
+            // first time, including one this scheduler assumed and bound
+            let newly_placed = self.cache.node_of(&key) != Some(node.as_str()) || self.cache.is_assumed(&key);
             let info = Rc::new(PodInfo::new(pod));
             self.cache.add_or_update_pod(info.clone());
             if newly_placed {

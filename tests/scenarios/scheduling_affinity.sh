@@ -171,3 +171,28 @@ spec:
     image: nginx:1.27
 EOF
 kubectl get pods bad-spread bad-affinity
+# 6. Required pod affinity: the app waits for its database, and is retried as soon as the
+#    database Pod is placed (InterPodAffinity's queueing hint).
+kubectl apply -f - <<EOF
+apiVersion: v1
+kind: Pod
+metadata:
+  name: api
+spec:
+  affinity:
+    podAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - labelSelector:
+          matchLabels:
+            app: db
+        topologyKey: topology.kubernetes.io/zone
+  containers:
+  - name: api
+    image: nginx:1.27
+EOF
+sim settle
+kubectl get pod api
+kubectl get events --field-selector involvedObject.name=api
+kubectl run db --image=redis:7 --labels=app=db
+sim settle
+kubectl get pods api db -o wide

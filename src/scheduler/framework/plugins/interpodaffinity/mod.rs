@@ -39,15 +39,26 @@ pub fn count_of(m: &TopologyCounts, key: &str, value: &str) -> i64 {
 /// `topologyToMatchedTermCount.update`: only for nodes that carry the key; an entry down to
 /// zero is removed.
 pub fn update(m: &mut TopologyCounts, node_labels: &Labels, key: &str, value: i64) {
-    if let Some(v) = node_labels.get(key) {
-        let values = m.entry(key.to_string()).or_default();
-        let e = values.entry(v.clone()).or_insert(0);
-        *e += value;
-        if *e == 0 {
-            values.remove(v);
-            if values.is_empty() {
-                m.remove(key);
-            }
+    let Some(v) = node_labels.get(key) else { return };
+    // look up before inserting: most updates find their pair (no key copied)
+    let values = match m.get_mut(key) {
+        Some(values) => values,
+        None => m.entry(key.to_string()).or_default(),
+    };
+    let now = match values.get_mut(v.as_str()) {
+        Some(e) => {
+            *e += value;
+            *e
+        }
+        None => {
+            values.insert(v.clone(), value);
+            value
+        }
+    };
+    if now == 0 {
+        values.remove(v.as_str());
+        if values.is_empty() {
+            m.remove(key);
         }
     }
 }
