@@ -248,6 +248,7 @@ impl Cache {
         }
         if self.images_changed || self.structure_changed {
             snap.rebuild_image_counts();
+            snap.domains.borrow_mut().clear();
         }
         self.dirty.clear();
         self.structure_changed = false;
@@ -271,6 +272,24 @@ pub struct Snapshot {
     /// Per-node InterPodAffinity score contributions, with the node's generation (see
     /// [`Snapshot::deltas_per_node`]).
     deltas: RefCell<Vec<(ScoreKey, Vec<(u64, Rc<[(String, i64)]>)>)>>,
+    /// Per topology key, every node's domain (see [`Snapshot::domains`]); rebuilt when a Node
+    /// object changes.
+    domains: RefCell<Vec<(String, Rc<Domains>)>>,
+}
+
+/// The topology domains of one key: their values, and each node's (in snapshot order).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Domains {
+    /// The distinct values, sorted; "" stands for nodes without the key (`node.Labels[key]`).
+    pub values: Vec<String>,
+    /// Per node: the index of its value in `values`.
+    pub of_node: Vec<u32>,
+}
+
+impl Domains {
+    pub fn index_of(&self, value: &str) -> Option<usize> {
+        self.values.binary_search_by(|v| v.as_str().cmp(value)).ok()
+    }
 }
 
 /// What InterPodAffinity's PreScore reads of the incoming pod: a node's contribution to the
@@ -413,6 +432,32 @@ impl Snapshot {
             }
         }
         out
+    }
+
+    /// Every node's domain for `key`, computed once per key until a Node object changes: the
+    /// spreading plugins sum counts by domain without looking up a label per node.
+    pub fn domains(&self, key: &str) -> Rc<Domains> {
+        let mut memo = self.domains.borrow_mut();
+        if let Some((_, d)) = memo.iter().find(|(k, _)| k == key) {
+            return d.clone();
+        }
+        let mut values: Vec<String> = self.nodes.iter().map(|n| n.labels.get(key).cloned().unwrap_or_default()).collect();
+        values.sort();
+        values.dedup();
+        let of_node = self
+            .nodes
+            .iter()
+            .map(|n| {
+                let v = n.labels.get(key).map(String::as_str).unwrap_or("");
+                values.binary_search_by(|x| x.as_str().cmp(v)).unwrap_or(0) as u32
+            })
+            .collect();
+        let d = Rc::new(Domains { values, of_node });
+        if memo.len() >= MEMO_KEYS {
+            memo.remove(0);
+        }
+        memo.push((key.to_string(), d.clone()));
+        d
     }
 
     /// `ImageStateSummary.NumNodes`.

@@ -4,7 +4,8 @@ use super::{constraints_for, count_pods_match_selector, node_labels_match_spread
 use crate::scheduler::framework::interface::MAX_NODE_SCORE;
 use crate::scheduler::framework::listers::Listers;
 use crate::scheduler::framework::types::{NodeInfo, PodInfo};
-use crate::scheduler::internal::cache::{MatchKey, Snapshot};
+use crate::scheduler::internal::cache::{Domains, MatchKey, Snapshot};
+use std::rc::Rc;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// `preScoreState`.
@@ -50,19 +51,43 @@ pub fn pre_score_at(pod: &PodInfo, feasible: &[&NodeInfo], feasible_idx: &[usize
     }
     let mut s = PreScoreState { topology_value_to_pod_counts: vec![BTreeMap::new(); constraints.len()], constraints, ..PreScoreState::default() };
     let mut topo_size = vec![0usize; s.constraints.len()];
-    for ni in feasible {
+    // each constraint's domains (the node's value of its key, "" without it), read by index
+    let domains: Vec<Option<Rc<Domains>>> = s.constraints.iter().map(|c| (c.topology_key != LABEL_HOSTNAME).then(|| snapshot.domains(&c.topology_key))).collect();
+    let mut seen: Vec<Vec<bool>> = domains.iter().map(|d| vec![false; d.as_ref().map(|d| d.values.len()).unwrap_or(0)]).collect();
+    for (k, ni) in feasible.iter().enumerate() {
         if require_all_topologies && !node_labels_match_spread_constraints(&ni.labels, &s.constraints) {
             s.ignored_nodes.insert(ni.name().to_string());
             continue;
         }
-        for (i, c) in s.constraints.iter().enumerate() {
-            if c.topology_key == LABEL_HOSTNAME {
-                continue;
+        for i in 0..s.constraints.len() {
+            let Some(d) = &domains[i] else { continue };
+            let dom = match feasible_idx.get(k).and_then(|&n| d.of_node.get(n)) {
+                Some(&x) => x as usize,
+                None => d.index_of(ni.labels.get(&s.constraints[i].topology_key).map(String::as_str).unwrap_or("")).unwrap_or(usize::MAX),
+            };
+            match seen[i].get_mut(dom) {
+                Some(seen) if !*seen => {
+                    *seen = true;
+                    topo_size[i] += 1;
+                }
+                Some(_) => {}
+                None => {
+                    // a node the snapshot does not hold (tests): keyed by its value
+                    let v = ni.labels.get(&s.constraints[i].topology_key).cloned().unwrap_or_default();
+                    if !s.topology_value_to_pod_counts[i].contains_key(&v) {
+                        s.topology_value_to_pod_counts[i].insert(v, 0);
+                        topo_size[i] += 1;
+                    }
+                }
             }
-            let value = ni.labels.get(&c.topology_key).map(String::as_str).unwrap_or("");
-            if !s.topology_value_to_pod_counts[i].contains_key(value) {
-                s.topology_value_to_pod_counts[i].insert(value.to_string(), 0);
-                topo_size[i] += 1;
+        }
+    }
+    for (i, d) in domains.iter().enumerate() {
+        if let Some(d) = d {
+            for (x, v) in d.values.iter().enumerate() {
+                if seen[i][x] {
+                    s.topology_value_to_pod_counts[i].insert(v.clone(), 0);
+                }
             }
         }
     }
@@ -88,6 +113,8 @@ pub fn pre_score_at(pod: &PodInfo, feasible: &[&NodeInfo], feasible_idx: &[usize
             continue;
         }
         let every_node = no_node_affinity && !c.honor_node_taints;
+        let Some(d) = &domains[i] else { continue };
+        let mut sums = vec![0i64; d.values.len()];
         for (n, ni) in nodes.iter().enumerate() {
             if require_all_topologies && !node_labels_match_spread_constraints(&ni.labels, &s.constraints) {
                 continue;
@@ -95,9 +122,11 @@ pub fn pre_score_at(pod: &PodInfo, feasible: &[&NodeInfo], feasible_idx: &[usize
             if !every_node && !c.match_node_inclusion_policies(pod, ni, &pod.required_node_affinity) {
                 continue;
             }
-            let value = ni.labels.get(&c.topology_key).map(String::as_str).unwrap_or("");
-            if let Some(count) = s.topology_value_to_pod_counts[i].get_mut(value) {
-                *count += counts[n];
+            sums[d.of_node[n] as usize] += counts[n];
+        }
+        for (v, count) in s.topology_value_to_pod_counts[i].iter_mut() {
+            if let Some(x) = d.index_of(v) {
+                *count += sums[x];
             }
         }
     }
