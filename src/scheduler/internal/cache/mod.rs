@@ -99,7 +99,7 @@ pub struct Cache {
     dirty: BTreeSet<String>,
     /// Nodes added or removed, or a zone changed: the snapshot's list is rebuilt.
     structure_changed: bool,
-    /// A Node object changed (images): the image counts are recomputed.
+    /// A Node's images or labels changed: the image counts and topology domains are recomputed.
     images_changed: bool,
 }
 
@@ -134,6 +134,8 @@ impl Cache {
         let zone = zone_key(&fresh);
         match self.nodes.get_mut(&name) {
             Some(existing) => {
+                // a heartbeat changes neither: the snapshot's image counts and domains stay
+                self.images_changed |= existing.image_sizes != fresh.image_sizes || existing.labels != fresh.labels;
                 Rc::make_mut(existing).set_node(node);
                 self.dirty.insert(name.clone());
                 if self.zones.get(&name) != Some(&zone) {
@@ -149,9 +151,9 @@ impl Cache {
                 self.zones.insert(name.clone(), zone.clone());
                 self.tree.add(&zone, &name);
                 self.structure_changed = true;
+                self.images_changed = true;
             }
         }
-        self.images_changed = true;
     }
 
     /// `RemoveNode`: the node and the pods the cache kept on it.
