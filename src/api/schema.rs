@@ -691,6 +691,17 @@ fn normalize_value(schema: &Schema, ty: &TypeRef, v: &mut Value) {
                         normalize_value(schema, field_type, item);
                     }
                 }
+                // `omitempty`: an empty map or slice is not stored (etcd keeps protobuf; the
+                // JSON a client reads back has no `annotations: {}`), except the few fields Go
+                // writes without it
+                map.retain(|k, item| {
+                    let empty = match item {
+                        Value::Object(o) => o.is_empty() && matches!(def.fields.get(k.as_str()).map(|t| &t.kind), Some(TypeKind::Map(_))),
+                        Value::Array(a) => a.is_empty(),
+                        _ => false,
+                    };
+                    !empty || NOT_OMITEMPTY.contains(&(def.name.as_str(), k.as_str()))
+                });
             }
         }
         TypeKind::Slice(elem) => {
@@ -730,6 +741,29 @@ fn normalize_value(schema: &Schema, ty: &TypeRef, v: &mut Value) {
         _ => {}
     }
 }
+
+/// The map and slice fields of the served kinds whose JSON tag has no `omitempty` (the OpenAPI
+/// documents list them as `required`; `rules` of Role and ClusterRole are the optional ones):
+/// an empty one is kept. `tests` checks the list against `src/serve/openapi/definitions.json`.
+const NOT_OMITEMPTY: &[(&str, &str)] = &[
+    ("PodSpec", "containers"),
+    ("NodeSelector", "nodeSelectorTerms"),
+    ("TopologySelectorLabelRequirement", "values"),
+    ("PodFailurePolicy", "rules"),
+    ("PodFailurePolicyOnExitCodesRequirement", "values"),
+    ("SuccessPolicy", "rules"),
+    ("CephFSPersistentVolumeSource", "monitors"),
+    ("CephFSVolumeSource", "monitors"),
+    ("RBDPersistentVolumeSource", "monitors"),
+    ("RBDVolumeSource", "monitors"),
+    ("PodExtendedResourceClaimStatus", "requestMappings"),
+    ("Endpoint", "addresses"),
+    ("EndpointSlice", "endpoints"),
+    ("PolicyRule", "verbs"),
+    ("Role", "rules"),
+    ("ClusterRole", "rules"),
+    ("TokenRequestSpec", "audiences"),
+];
 
 /// An array element or map value: null becomes the Go zero value where it has a JSON form.
 fn normalize_element(schema: &Schema, ty: &TypeRef, v: &mut Value) {
@@ -1000,6 +1034,38 @@ fn time_extra_text(value: &str, rest: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// `NOT_OMITEMPTY` is every map and slice field the OpenAPI definitions mark `required`
+    /// (their JSON tags have no `omitempty`), plus the two optional `rules`.
+    #[test]
+    fn not_omitempty_lists_the_required_maps_and_slices() {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/serve/openapi/definitions.json")).expect("definitions.json");
+        let defs: Value = serde_json::from_str(&text).expect("json");
+        let mut want = Vec::new();
+        for (name, d) in defs.as_object().expect("object") {
+            let required: Vec<&str> = d["required"].as_array().map(|a| a.iter().filter_map(|x| x.as_str()).collect()).unwrap_or_default();
+            for (field, p) in d["properties"].as_object().into_iter().flatten() {
+                let collection = p["type"] == "array" || (p["type"] == "object" && p.get("additionalProperties").is_some());
+                if collection && required.contains(&field.as_str()) && !name.contains(".authorization.") && !name.contains(".apimachinery.") {
+                    want.push((name.rsplit('.').next().unwrap_or("").to_string(), field.clone()));
+                }
+            }
+        }
+        for (s, f) in &want {
+            assert!(NOT_OMITEMPTY.contains(&(s.as_str(), f.as_str())), "{}.{} has no omitempty", s, f);
+        }
+        assert_eq!(want.len() + 2, NOT_OMITEMPTY.len(), "{:?}", want);
+    }
+
+    /// Empty maps and slices are dropped where Go's `omitempty` drops them (so a no-op apply
+    /// of `annotations: {}` or `nodeSelector: {}` changes nothing), kept where it does not.
+    #[test]
+    fn empty_maps_and_slices_are_not_stored() {
+        let mut pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "annotations": {}, "labels": {}},
+            "spec": {"nodeSelector": {}, "containers": [], "volumes": [], "securityContext": {}, "tolerations": []}});
+        normalize("v1", "Pod", &mut pod);
+        assert_eq!(pod, json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {"containers": [], "securityContext": {}}}));
+    }
 
     fn yaml(text: &str) -> Value {
         serde_yaml::from_str(text).expect("test YAML parses")

@@ -127,6 +127,10 @@ pub struct ApiServer {
     /// The first requests of the control plane's own users (`system:…`) that authorization
     /// refused, as `USER VERB URI` (at most 32): the bootstrap policy must let them all through.
     system_denials: Vec<String>,
+    /// Set while a request with `dryRun=All` is handled: [`ApiServer::store`] and
+    /// [`ApiServer::remove`] check their preconditions and answer as if they wrote, but etcd and
+    /// the watch cache are untouched (the registry's `DryRunnableStorage`).
+    dry_run: bool,
 }
 
 impl Default for ApiServer {
@@ -258,6 +262,7 @@ impl ApiServer {
             rbac: None,
             decisions: Default::default(),
             system_denials: Vec::new(),
+            dry_run: false,
         }
     }
 
@@ -378,6 +383,9 @@ impl ApiServer {
         if let Some(m) = obj.get_mut("metadata").and_then(|m| m.as_object_mut()) {
             m.remove("resourceVersion");
         }
+        if self.dry_run {
+            return self.dry_run_store(info, obj, key, name, expected_rev);
+        }
         let text = serde_json::to_string(obj).unwrap_or_default();
         match self.etcd.put_if(&key, text, expected_rev) {
             Ok(rev) => {
@@ -403,8 +411,39 @@ impl ApiServer {
         }
     }
 
+    /// `DryRunnableStorage`'s Create and GuaranteedUpdate with `dryRun`: the same precondition
+    /// answers as a write (`AlreadyExists`, `Conflict`), nothing written. A created object has no
+    /// resourceVersion (upstream copies the object it would have stored); an updated one keeps
+    /// the stored one.
+    fn dry_run_store(&mut self, info: &'static ResourceInfo, obj: &mut Value, key: String, name: String, expected_rev: i64) -> Result<Change, Response> {
+        let current = self.cache.get(&key).map(|(v, r)| (v.clone(), *r));
+        match (&current, expected_rev) {
+            (None, 0) => {}
+            (Some(_), 0) => {
+                return Err(err(
+                    409,
+                    "AlreadyExists",
+                    format!("{} \"{}\" already exists", info.qualified(), name),
+                    Some(json!({"name": name, "group": info.group, "kind": info.resource})),
+                ))
+            }
+            (Some((_, r)), e) if *r == e => {
+                meta::set(obj, &["metadata", "resourceVersion"], json!(e.to_string()));
+            }
+            _ => return Err(conflict(info, &name)),
+        }
+        Ok(Change { op: "PUT", key, revision: 0, resource: info, old: current.map(|(v, _)| v), new: Some(Rc::new(obj.clone())) })
+    }
+
     fn remove(&mut self, info: &'static ResourceInfo, obj: &Value, rev: i64) -> Result<Change, Response> {
         let key = info.etcd_key(meta::namespace(obj), meta::name(obj));
+        if self.dry_run {
+            // DryRunnableStorage.Delete: the object must exist and the preconditions hold
+            return match self.cache.get(&key) {
+                Some((old, r)) if *r == rev => Ok(Change { op: "DELETE", key, revision: 0, resource: info, old: Some(old.clone()), new: None }),
+                _ => Err(conflict(info, meta::name(obj))),
+            };
+        }
         match self.etcd.delete_if(&key, rev) {
             Ok(r) => {
                 self.rbac_changed(info);
@@ -543,9 +582,17 @@ impl ApiServer {
                 if size > self.limits.max_body_bytes {
                     err(413, "RequestEntityTooLarge", "Request entity too large: limit is 3145728".into(), None)
                 } else {
-                    match self.dispatch(req, t, user, now_ms, rng, &mut changes, &mut watch_registered) {
-                        Ok(r) => r,
+                    match dry_run_option(req, ri) {
                         Err(r) => r,
+                        Ok(dry_run) => {
+                            self.dry_run = dry_run;
+                            let r = self.dispatch(req, t, user, now_ms, rng, &mut changes, &mut watch_registered);
+                            if std::mem::take(&mut self.dry_run) {
+                                // nothing was stored: no etcd transaction, no watch event
+                                changes.clear();
+                            }
+                            r.unwrap_or_else(|r| r)
+                        }
                     }
                 }
             }
@@ -677,6 +724,37 @@ impl ApiServer {
         })
     }
 
+}
+
+/// The `dryRun` query parameter of a write (`CreateOptions`, `UpdateOptions`, `PatchOptions`,
+/// `DeleteOptions`): only `All` is accepted (`ValidateDryRun`); reads ignore it.
+fn dry_run_option(req: &Request, ri: &RequestInfo) -> Result<bool, Response> {
+    let method = req.method;
+    let options = match method {
+        Method::Get => return Ok(false),
+        Method::Post => "CreateOptions",
+        Method::Put => "UpdateOptions",
+        Method::Patch => "PatchOptions",
+        Method::Delete => "DeleteOptions",
+    };
+    let mut values: Vec<&str> = ri.query.iter().filter(|(k, _)| k == "dryRun").map(|(_, v)| v.as_str()).collect();
+    // a DELETE's DeleteOptions body carries it too (client-go's `Delete` sends it there)
+    if method == Method::Delete {
+        if let Some(a) = req.body.as_ref().and_then(|b| b.get("dryRun")).and_then(|d| d.as_array()) {
+            values.extend(a.iter().filter_map(|v| v.as_str()));
+        }
+    }
+    if values.iter().all(|v| *v == "All") {
+        return Ok(!values.is_empty());
+    }
+    let list = values.iter().map(|v| format!("{:?}", v)).collect::<Vec<_>>().join(", ");
+    let detail = format!("Unsupported value: []string{{{}}}: supported values: \"All\"", list);
+    Err(err(
+        422,
+        "Invalid",
+        format!("{}.meta.k8s.io \"\" is invalid: dryRun: {}", options, detail),
+        Some(json!({"group": "meta.k8s.io", "kind": options, "causes": [{"reason": "FieldValueNotSupported", "message": detail, "field": "dryRun"}]})),
+    ))
 }
 
 /// `PatchOptions.meta.k8s.io "" is invalid: …` (ValidatePatchOptions), 422.

@@ -48,7 +48,13 @@ impl ApiServer {
         if sub == "finalize" && info.kind == "Namespace" {
             // the namespace's FinalizeStrategy: only spec.finalizers changes
             let mut merged = old.clone();
-            merged["spec"]["finalizers"] = meta::get(&new, &["spec", "finalizers"]).cloned().unwrap_or(json!([]));
+            match meta::get(&new, &["spec", "finalizers"]).filter(|f| f.as_array().is_some_and(|a| !a.is_empty())) {
+                Some(f) => merged["spec"]["finalizers"] = f.clone(),
+                // omitempty: the namespace is stored with `spec: {}`
+                None => {
+                    meta::remove(&mut merged, &["spec", "finalizers"]);
+                }
+            }
             new = merged;
         } else if sub == "status" {
             // status strategy: only status (and, for Deployments, annotations) change
