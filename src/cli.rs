@@ -6,7 +6,7 @@
 //! - `kubesim fuzz [--seeds N] [--from S] [--seed S] [--ops K] [--no-faults]` — the VOPR-style run
 //!   ([`crate::vopr`]): random workloads and faults per seed, invariants checked; a failing seed
 //!   prints the command and the script that replay it;
-//! - `kubesim serve [--addr 127.0.0.1:6443] [--seed N] [--speed X] [--kubeconfig-out FILE]` — the
+//! - `kubesim serve [--addr 127.0.0.1:6443] [--seed N] [--speed X] [--epoch now|fixed|TIME] [--kubeconfig-out FILE]` — the
 //!   cluster behind the Kubernetes REST API for the real kubectl (not in WASI builds: see `serve`).
 
 use crate::{kubectl, sandbox, script};
@@ -20,7 +20,7 @@ const USAGE: &str = "usage:
                                        the scheduler alone (scheduler_perf): pods bound per second
   kubesim fuzz [--seeds N] [--from S] [--seed S] [--ops K] [--no-faults]
                                        random workloads and faults over many seeds, invariants checked
-  kubesim serve [--addr 127.0.0.1:6443] [--seed N] [--speed X] [--kubeconfig-out FILE]
+  kubesim serve [--addr 127.0.0.1:6443] [--seed N] [--speed X] [--epoch now|fixed|TIME] [--kubeconfig-out FILE]
                                        serve the Kubernetes API over plain HTTP for the real kubectl";
 
 fn read_input(path: &str) -> Result<String, String> {
@@ -106,7 +106,7 @@ fn serve(args: &[String], seed: u64) -> Result<i32, String> {
         println!("{}", USAGE);
         return Ok(0);
     }
-    check_flags(args, &["--addr", "--seed", "--speed", "--kubeconfig-out"])?;
+    check_flags(args, &["--addr", "--seed", "--speed", "--kubeconfig-out", "--epoch"])?;
     let value = |name: &str| -> Result<Option<String>, String> {
         match args.iter().position(|a| a == name) {
             Some(i) => args.get(i + 1).cloned().map(Some).ok_or_else(|| format!("{} needs a value", name)),
@@ -116,6 +116,9 @@ fn serve(args: &[String], seed: u64) -> Result<i32, String> {
     let mut opts = crate::serve::Options { seed, ..Default::default() };
     if let Some(a) = value("--addr")? {
         opts.addr = a;
+    }
+    if let Some(e) = value("--epoch")? {
+        opts.epoch_ms = crate::serve::parse_epoch(&e)?;
     }
     if let Some(s) = value("--speed")? {
         opts.speed = s.parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0).ok_or_else(|| format!("--speed expects a number >= 0, got \"{}\"", s))?;

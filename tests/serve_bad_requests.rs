@@ -12,7 +12,7 @@ use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
 fn start() -> Server {
-    Server::start(&Options { addr: "127.0.0.1:0".into(), seed: 1, speed: 0.0 }).expect("start")
+    Server::start(&Options { addr: "127.0.0.1:0".into(), seed: 1, speed: 0.0, epoch_ms: kubesim::api::time::EPOCH_MS }).expect("start")
 }
 
 /// A response: status code, headers (lower-cased names), body (de-chunked if chunked).
@@ -144,7 +144,8 @@ fn bad_requests_get_upstream_answers() {
         ("body over the limit (declared)", format!("POST {} HTTP/1.1\r\nHost: kubesim\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{{", leases, over).into_bytes(), 413,
             "Request entity too large: limit is 3145728".into()),
         ("request line that is not HTTP", b"HELLO\r\n\r\n".to_vec(), 400, "400 Bad Request".into()),
-        ("binary garbage", b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03 \r\n\r\n".to_vec(), 400, "400 Bad Request".into()),
+        ("TLS ClientHello on the plain port", b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03 \r\n\r\n".to_vec(), 400, "Client sent an HTTPS request to an HTTP server.".into()),
+        ("binary garbage, no line end", b"\x00\x01\x02junk".to_vec(), 400, "400 Bad Request".into()),
         ("method that is not a token", b"G(T /version HTTP/1.1\r\nHost: x\r\n\r\n".to_vec(), 400, "400 Bad Request".into()),
         ("target that is not a path", b"GET version HTTP/1.1\r\nHost: x\r\n\r\n".to_vec(), 400, "400 Bad Request".into()),
         ("HTTP/2 over HTTP/1 framing", b"GET /version HTTP/2.0\r\nHost: x\r\n\r\n".to_vec(), 505, "505 HTTP Version Not Supported: unsupported protocol version".into()),

@@ -158,7 +158,10 @@ pub fn selectors(data: &[u8]) {
     let fields = kubesim::apiserver::parse_field_selector(s);
     let printed = fields.iter().map(|(k, op, v)| format!("{}{}{}", k, if op == "=" { "==" } else { op }, v)).collect::<Vec<_>>().join(",");
     assert_eq!(kubesim::apiserver::parse_field_selector(&printed), fields, "field selector round trip through {:?}", printed);
-    let _ = kubesim::apiserver::field_selector_matches(&fields, &Value::Null);
+    for resource in ["pods", "nodes", "events", "replicasets", "configmaps"] {
+        let _ = kubesim::apiserver::field_selector_matches(resource, &fields, &Value::Null);
+        let _ = kubesim::apiserver::convert_field_selector(resource, s);
+    }
 }
 
 /// `resource.Quantity`: a quantity that parses prints a canonical form that parses to the same

@@ -31,6 +31,7 @@ pub mod authorizer;
 mod binding;
 mod create;
 mod delete;
+pub mod fields;
 pub mod fault;
 mod rbac;
 pub mod review;
@@ -44,7 +45,8 @@ use delete::{finalizers, pod_awaits_kubelet};
 use update::to_scale;
 pub use create::qos_class;
 pub use service::{KUBERNETES_SERVICE_IP, NODE_PORT_MAX, NODE_PORT_MIN, SERVICE_CIDR};
-pub use watch::{field_selector_matches, parse_field_selector, WatchDelivery, Watcher};
+pub use fields::{convert_field_selector, field_selector_matches, parse_field_selector};
+pub use watch::{WatchDelivery, Watcher};
 /// `apps/v1` DaemonSets carry the internal `spec.templateGeneration` as this annotation.
 pub const DS_TEMPLATE_GENERATION: &str = "deprecated.daemonset.template.generation";
 use crate::api::meta::ResourceInfo;
@@ -116,7 +118,7 @@ pub struct ApiServer {
     /// revision for history (time travel, `sim etcd get --rev`).
     cache: BTreeMap<String, (Rc<Value>, i64)>,
     /// The kubelet call a `pods/log` request resolved to, taken into its [`Outcome`].
-    pending_proxy: Option<LogProxy>,
+    pending_proxy: Option<Proxy>,
     /// Injected API errors waiting for their requests ([`fault`]).
     faults: Vec<fault::ApiFault>,
     /// The RBAC authorizer's view of the RBAC objects, rebuilt after one of them changes.
@@ -131,7 +133,13 @@ pub struct ApiServer {
     /// [`ApiServer::remove`] check their preconditions and answer as if they wrote, but etcd and
     /// the watch cache are untouched (the registry's `DryRunnableStorage`).
     dry_run: bool,
+    /// `apiserver_request_total`: requests by (verb, dry run, group, version, resource,
+    /// subresource, scope, code), as the metrics filter counts them.
+    request_counts: BTreeMap<RequestKey, u64>,
 }
+
+/// The labels of one `apiserver_request_total` series.
+pub type RequestKey = (&'static str, bool, String, String, String, String, &'static str, u16);
 
 impl Default for ApiServer {
     fn default() -> Self {
@@ -148,7 +156,7 @@ pub struct Outcome {
     /// Set for `?watch=true` requests: the watcher was registered.
     pub watch_registered: bool,
     /// Set for `pods/log`: the call to make to the node's kubelet (the cluster makes it).
-    pub proxy: Option<LogProxy>,
+    pub proxy: Option<Proxy>,
     /// The authorizers' decision on the request (shared with the decision cache).
     pub authz: Option<Rc<authorizer::Authorized>>,
 }
@@ -223,6 +231,13 @@ fn conflict(info: &ResourceInfo, name: &str) -> Response {
     )
 }
 
+/// The API server's `NotFoundHandler` (an unknown path, resource or subresource): a Status whose
+/// `details` is present and empty, as `NewGenericServerResponse` makes it — clients read
+/// `details.name` (kubectl debug tells "ephemeral containers are disabled" by it).
+pub(crate) fn resource_not_found() -> Response {
+    err(404, "NotFound", "the server could not find the requested resource".into(), Some(json!({})))
+}
+
 fn bad_request(message: String) -> Response {
     err(400, "BadRequest", message, None)
 }
@@ -263,6 +278,7 @@ impl ApiServer {
             decisions: Default::default(),
             system_denials: Vec::new(),
             dry_run: false,
+            request_counts: BTreeMap::new(),
         }
     }
 
@@ -299,7 +315,11 @@ impl ApiServer {
         &self.audit_seq
     }
 
-    /// Requests handled so far.
+    /// `apiserver_request_total`'s series so far.
+    pub fn request_counts(&self) -> &BTreeMap<RequestKey, u64> {
+        &self.request_counts
+    }
+
     /// Requests of the control plane's own users that authorization refused (see
     /// `system_denials`): none in a healthy cluster.
     pub fn system_denials(&self) -> &[String] {
@@ -321,7 +341,7 @@ impl ApiServer {
 
     /// Resolves a parsed request to a served resource (the REST mapper's part of the handler chain).
     fn resolve<'a>(&self, ri: &'a RequestInfo) -> Result<Target<'a>, Response> {
-        let not_found = || err(404, "NotFound", "the server could not find the requested resource".into(), None);
+        let not_found = resource_not_found;
         if !ri.is_resource_request || (ri.api_prefix == "api" && ri.api_version != "v1") {
             return Err(not_found());
         }
@@ -598,6 +618,10 @@ impl ApiServer {
             }
         };
         self.record_audit(req, ri, target.as_ref().ok(), who, acting.as_ref(), &authz, &response, now_ms, audit_id, self.requests);
+        if ri.is_resource_request {
+            let key = request_key(req, ri, response.code);
+            *self.request_counts.entry(key).or_insert(0) += 1;
+        }
         let deliveries = self.fan_out(&changes);
         Outcome { response, changes, deliveries, watch_registered, proxy: self.pending_proxy.take(), authz: Some(authz) }
     }
@@ -615,11 +639,12 @@ impl ApiServer {
     ) -> Result<Response, Response> {
         let info = t.info;
         if info.namespaced && t.ri.namespace.is_empty() && req.method != Method::Get {
-            return Err(err(404, "NotFound", "the server could not find the requested resource".into(), None));
+            return Err(resource_not_found());
         }
         match (req.method, t.ri.name.is_empty(), t.ri.subresource.as_str()) {
             (Method::Get, true, _) => {
                 if t.q("watch") == Some("true") {
+                    convert_field_selector(info.resource, t.q("fieldSelector").unwrap_or("")).map_err(bad_request)?;
                     *watch_registered = true;
                     return Ok(Response { code: 200, body: json!({}) });
                 }
@@ -629,8 +654,13 @@ impl ApiServer {
             (Method::Get, false, "log") if info.resource == "pods" => {
                 let (pod, _) = self.read(info, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(info, &t.ri.name))?;
                 let proxy = LogProxy::for_pod(&pod, t.q("container"), t.q("previous") == Some("true")).map_err(bad_request)?;
-                self.pending_proxy = Some(proxy);
+                self.pending_proxy = Some(Proxy::Logs(proxy));
                 // the body is the kubelet's answer, which the cluster puts in
+                Ok(Response { code: 200, body: Value::String(String::new()) })
+            }
+            (Method::Get, false, "proxy") if matches!(info.resource, "pods" | "services") => {
+                let proxy = self.proxy_location(t)?;
+                self.pending_proxy = Some(Proxy::Http(proxy));
                 Ok(Response { code: 200, body: Value::String(String::new()) })
             }
             (Method::Get, false, "scale") => {
@@ -667,7 +697,8 @@ impl ApiServer {
             }
             (Method::Delete, false, "") => self.delete(req, t, now_ms, changes),
             (Method::Delete, true, "") if info.namespaced => self.delete_collection(req, t, now_ms, changes),
-            _ => Err(err(405, "MethodNotAllowed", "the server does not allow this method on the requested resource".into(), None)),
+            // errors.NewMethodNotSupported
+            _ => Err(err(405, "MethodNotAllowed", "the server does not allow this method on the requested resource".into(), Some(json!({"group": info.group, "kind": info.resource})))),
         }
     }
 
@@ -706,11 +737,11 @@ impl ApiServer {
 
     fn list(&self, t: &Target) -> Result<Response, Response> {
         let labels = meta::parse_label_selector(t.q("labelSelector").unwrap_or("")).map_err(bad_request)?;
-        let fields = parse_field_selector(t.q("fieldSelector").unwrap_or(""));
+        let fields = convert_field_selector(t.info.resource, t.q("fieldSelector").unwrap_or("")).map_err(bad_request)?;
         let prefix = t.info.etcd_collection_prefix(&t.ri.namespace);
         let items: Vec<Value> = self
             .list_shared(&prefix)
-            .filter(|o| meta::label_selector_matches(&labels, &meta::labels(o)) && field_selector_matches(&fields, o))
+            .filter(|o| meta::label_selector_matches(&labels, &meta::labels(o)) && field_selector_matches(t.info.resource, &fields, o))
             .map(|o| Value::clone(o))
             .collect();
         Ok(Response {
@@ -724,6 +755,29 @@ impl ApiServer {
         })
     }
 
+}
+
+/// The labels the metrics filter gives a request (`metrics.CleanVerb`, `CleanScope`).
+fn request_key(req: &Request, ri: &RequestInfo, code: u16) -> RequestKey {
+    let verb = match (req.method, ri.verb) {
+        (_, "watch") => "WATCH",
+        (_, "list") => "LIST",
+        (Method::Get, _) => "GET",
+        (Method::Post, _) => "POST",
+        (Method::Put, _) => "PUT",
+        (Method::Patch, _) if req.patch_type == PatchType::Apply => "APPLY",
+        (Method::Patch, _) => "PATCH",
+        (Method::Delete, _) => "DELETE",
+    };
+    let scope = if !ri.name.is_empty() || ri.verb == "create" {
+        "resource"
+    } else if !ri.namespace.is_empty() {
+        "namespace"
+    } else {
+        "cluster"
+    };
+    let dry_run = ri.query("dryRun").is_some();
+    (verb, dry_run, ri.api_group.clone(), ri.api_version.clone(), ri.resource.clone(), ri.subresource.clone(), scope, code)
 }
 
 /// The `dryRun` query parameter of a write (`CreateOptions`, `UpdateOptions`, `PatchOptions`,
@@ -776,6 +830,82 @@ fn conflict_msg(info: &ResourceInfo, name: &str, msg: String) -> Response {
     )
 }
 
+
+/// A call the API server makes on a client's behalf (the cluster, which is the network, makes it).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Proxy {
+    /// `pods/log`: to the kubelet of the Pod's node.
+    Logs(LogProxy),
+    /// `pods/NAME/proxy/…`, `services/NAME/proxy/…`: an HTTP GET to a Pod's IP and port.
+    Http(HttpProxy),
+}
+
+/// Where `pods/NAME[:PORT]/proxy/PATH` and `services/NAME[:PORT]/proxy/PATH` go: the Pod's IP
+/// (for a Service, an address of its Endpoints picked at random, as `ResourceLocation` does,
+/// not its ClusterIP) and port, and the path after `/proxy`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HttpProxy {
+    pub ip: String,
+    pub port: i64,
+    pub path: String,
+}
+
+impl ApiServer {
+    /// The registries' `ResourceLocation` (`pkg/registry/core/pod/strategy.go`,
+    /// `pkg/registry/core/service/storage/storage.go`) for the proxy subresources.
+    fn proxy_location(&self, t: &Target) -> Result<HttpProxy, Response> {
+        let info = t.info;
+        // [scheme:]name[:port]
+        let id = t.ri.name.as_str();
+        let parts: Vec<&str> = id.split(':').collect();
+        let (name, port) = match parts.as_slice() {
+            [n] => (*n, ""),
+            [n, p] => (*n, *p),
+            [_, n, p] => (*n, *p),
+            _ => return Err(bad_request(format!("invalid request {:?}", id))),
+        };
+        let marker = format!("/{}/{}/proxy", info.resource, id);
+        let path = t.ri.path.find(&marker).map(|i| &t.ri.path[i + marker.len()..]).unwrap_or("");
+        let path = if path.is_empty() { "/".to_string() } else { path.to_string() };
+        let unavailable = |msg: String| err(503, "ServiceUnavailable", msg, None);
+        let (obj, _) = self.read(info, &t.ri.namespace, name).ok_or_else(|| not_found(info, name))?;
+        if info.resource == "pods" {
+            let port = if port.is_empty() {
+                meta::get_array(&obj, &["spec", "containers"]).iter().find_map(|c| meta::get_array(c, &["ports"]).first().and_then(|p| meta::get_i64(p, &["containerPort"]))).unwrap_or(80)
+            } else {
+                port.parse().map_err(|_| bad_request(format!("invalid port {:?}", port)))?
+            };
+            let ip = meta::get_str(&obj, &["status", "podIP"]).to_string();
+            if ip.is_empty() {
+                return Err(bad_request("address not allowed".into()));
+            }
+            return Ok(HttpProxy { ip, port, path });
+        }
+        let mut port_name = port.to_string();
+        if let Ok(n) = port.parse::<i64>() {
+            match meta::get_array(&obj, &["spec", "ports"]).iter().find(|p| meta::get_i64(p, &["port"]) == Some(n)) {
+                Some(p) => port_name = meta::get_str(p, &["name"]).to_string(),
+                None => return Err(unavailable(format!("no service port {} found for service \"{}\"", n, name))),
+            }
+        }
+        let eps = self.read(meta::lookup("endpoints").expect("endpoints"), &t.ri.namespace, name).map(|(e, _)| e);
+        let subsets = eps.as_ref().map(|e| meta::get_array(e, &["subsets"]).to_vec()).unwrap_or_default();
+        if subsets.is_empty() {
+            return Err(unavailable(format!("no endpoints available for service \"{}\"", name)));
+        }
+        for ss in &subsets {
+            let addrs = meta::get_array(ss, &["addresses"]);
+            if addrs.is_empty() {
+                continue;
+            }
+            if let Some(p) = meta::get_array(ss, &["ports"]).iter().find(|p| meta::get_str(p, &["name"]) == port_name) {
+                let ip = meta::get_str(&addrs[0], &["ip"]).to_string();
+                return Ok(HttpProxy { ip, port: meta::get_i64(p, &["port"]).unwrap_or(0), path });
+            }
+        }
+        Err(unavailable(format!("no endpoints available for service \"{}\"", id)))
+    }
+}
 
 /// `pods/log`: kube-apiserver validates the request (`pkg/registry/core/pod/strategy.go`
 /// `LogLocation`) and proxies it to the kubelet of the pod's node. The handler returns this in its

@@ -153,7 +153,7 @@ impl ApiServer {
             }
             self.check_replicas_limit(info, &new)?;
         } else {
-            return Err(err(404, "NotFound", "the server could not find the requested resource".into(), None));
+            return Err(resource_not_found());
         }
         if new == old {
             // no-op update: etcd is not written (the registry's "unchanged" shortcut)

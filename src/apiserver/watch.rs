@@ -3,7 +3,7 @@
 //! Real counterparts: `staging/src/k8s.io/apiserver/pkg/storage/cacher/cacher.go` (the watch cache's
 //! dispatch, with "triggers" indexing watchers by `spec.nodeName`), `cache_watcher.go`
 //! (ADDED/MODIFIED/DELETED as an object enters, changes in or leaves a watcher's selection) and
-//! `k8s.io/apimachinery/pkg/fields` (`ParseSelector` for the equality forms).
+//! the field selectors of [`super::fields`].
 //!
 //! What kubesim simplifies: no bookmarks and no resourceVersion replay; a watcher receives the
 //! events of changes made after it registered.
@@ -65,7 +65,7 @@ impl ApiServer {
     /// Whether an object matches a watch's namespace and selectors.
     pub fn watcher_matches(w: &Watcher, v: &Value) -> bool {
         (w.namespace.is_empty() || meta::namespace(v) == w.namespace)
-            && field_selector_matches(&w.field_selector, v)
+            && field_selector_matches(w.resource, &w.field_selector, v)
             && (w.label_selector.is_empty() || meta::label_selector_matches(&w.label_selector, &meta::labels(v)))
     }
 
@@ -106,7 +106,7 @@ impl ApiServer {
                         None => false,
                         Some(v) => {
                             (w.namespace.is_empty() || meta::namespace(v) == w.namespace)
-                                && field_selector_matches(&w.field_selector, v)
+                                && field_selector_matches(w.resource, &w.field_selector, v)
                                 && (w.label_selector.is_empty() || meta::label_selector_matches(&w.label_selector, &meta::labels(v)))
                         }
                     }
@@ -138,54 +138,5 @@ impl ApiServer {
             }
         }
         out
-    }
-}
-
-/// `fields.ParseSelector` for the equality forms (`spec.nodeName=node-1`, `status.phase!=Failed`).
-/// As `splitTerm` does, a term splits at the first position where `!=`, `==` or `=` starts
-/// (`a=b==c` is `a` = `b==c`).
-pub fn parse_field_selector(s: &str) -> Vec<(String, String, String)> {
-    s.split(',')
-        .filter(|p| !p.is_empty())
-        .filter_map(|p| {
-            let (i, op) = p.char_indices().find_map(|(i, _)| ["!=", "==", "="].into_iter().find(|op| p[i..].starts_with(op)).map(|op| (i, op)))?;
-            let (k, v) = (&p[..i], &p[i + op.len()..]);
-            Some((k.to_string(), if op == "!=" { "!=" } else { "=" }.to_string(), v.to_string()))
-        })
-        .collect()
-}
-
-pub fn field_selector_matches(sel: &[(String, String, String)], obj: &Value) -> bool {
-    sel.iter().all(|(k, op, v)| {
-        let mut cur = Some(obj);
-        for seg in k.split('.') {
-            cur = cur.and_then(|c| c.get(seg));
-        }
-        let eq = match cur {
-            Some(Value::String(s)) => s == v,
-            Some(Value::Number(n)) => n.to_string() == *v,
-            Some(Value::Bool(b)) => b.to_string() == *v,
-            _ => v.is_empty(),
-        };
-        if op == "!=" {
-            !eq
-        } else {
-            eq
-        }
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn field_selector_splits_at_the_first_operator() {
-        // found by fuzzing: `a=b==c` split at `==` (key `a=b`), which prints back as `a=b=c`
-        let t = |k: &str, op: &str, v: &str| (k.to_string(), op.to_string(), v.to_string());
-        assert_eq!(parse_field_selector("a=b==c"), vec![t("a", "=", "b==c")]);
-        assert_eq!(parse_field_selector("a==b!=c"), vec![t("a", "=", "b!=c")]);
-        assert_eq!(parse_field_selector("spec.nodeName=node-1,status.phase!=Failed,x,,metadata.name==p"), vec![t("spec.nodeName", "=", "node-1"), t("status.phase", "!=", "Failed"), t("metadata.name", "=", "p")]);
-        assert_eq!(parse_field_selector("é!=ü=="), vec![t("é", "!=", "ü==")]);
     }
 }

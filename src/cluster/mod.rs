@@ -463,7 +463,7 @@ fn send(
     req: Request,
     cause: Option<MsgId>,
     foreground: &mut usize,
-) -> (Response, MsgId, Option<crate::apiserver::LogProxy>) {
+) -> (Response, MsgId, Option<crate::apiserver::Proxy>) {
     let mut sent = send_batch(api, trace, queue, timing, rng, now, actor, identity, vec![req], cause, foreground);
     sent.pop().unwrap_or_else(|| (Response { code: 500, body: Value::Null }, 0, None))
 }
@@ -486,7 +486,7 @@ fn send_batch(
     reqs: Vec<Request>,
     cause: Option<MsgId>,
     foreground: &mut usize,
-) -> Vec<(Response, MsgId, Option<crate::apiserver::LogProxy>)> {
+) -> Vec<(Response, MsgId, Option<crate::apiserver::Proxy>)> {
     let mut t0 = *now;
     let n = reqs.len();
     // injected API errors (`sim fault api-error`) answer before the handlers run; a 429 makes
@@ -562,7 +562,7 @@ fn send_batch(
         return out;
     }
     // answers in the order the requests were given
-    let mut all: Vec<(usize, (Response, MsgId, Option<crate::apiserver::LogProxy>))> = order.into_iter().zip(out).collect();
+    let mut all: Vec<(usize, (Response, MsgId, Option<crate::apiserver::Proxy>))> = order.into_iter().zip(out).collect();
     all.extend(failed.into_iter().map(|(k, r, id)| (k, (r, id, None))));
     all.sort_by_key(|(k, _)| *k);
     all.into_iter().map(|(_, x)| x).collect()
@@ -629,6 +629,11 @@ pub struct ClusterConfig {
     pub cluster_cidr: crate::api::net::Cidr,
     /// kube-controller-manager's `--node-cidr-mask-size`.
     pub node_cidr_mask_size: u8,
+    /// The virtual time the cluster starts at, in milliseconds after kubesim's epoch
+    /// ([`crate::api::time::EPOCH_MS`], 2026-01-01T00:00:00Z). 0 for the page and the scenario
+    /// scripts (their transcripts are stable); `kubesim serve` starts at the host's wall time, so
+    /// that the ages a real client computes from timestamps are right.
+    pub start_ms: i64,
 }
 
 impl Default for ClusterConfig {
@@ -640,6 +645,7 @@ impl Default for ClusterConfig {
             limits: Limits::default(),
             cluster_cidr: crate::api::net::Cidr::parse(crate::controllers::nodeipam::DEFAULT_CLUSTER_CIDR).expect("cluster CIDR"),
             node_cidr_mask_size: crate::controllers::nodeipam::DEFAULT_NODE_CIDR_MASK_SIZE,
+            start_ms: 0,
         }
     }
 }
@@ -708,7 +714,7 @@ impl Cluster {
         let trace = Trace::new(config.trace_limit);
         let api = ApiServer::new(config.limits.clone());
         let mut c = Cluster {
-            now: 0,
+            now: config.start_ms,
             seed,
             rng: Rng::new(seed),
             api,
@@ -939,6 +945,11 @@ impl Cluster {
         self.client_impersonation = imp;
     }
 
+    /// The API server's `apiserver_request_total` series (for `kubesim serve`'s `/metrics`).
+    pub fn api_request_counts(&self) -> &std::collections::BTreeMap<crate::apiserver::RequestKey, u64> {
+        self.api.request_counts()
+    }
+
     pub fn client_request(&mut self, identity: &Identity, req: Request) -> Response {
         let with_headers;
         let identity = match (&self.client_impersonation, &identity.impersonate) {
@@ -951,8 +962,10 @@ impl Cluster {
         let mut now = self.now;
         let (mut resp, id, proxy) = send(&mut self.api, &mut self.trace, &mut self.queue, &self.config.timing, &mut self.rng, &mut now, &Actor::Kubectl, identity, req, None, &mut self.foreground);
         self.now = now;
-        if let Some(proxy) = proxy {
-            resp = self.proxy_logs(&proxy, id);
+        match proxy {
+            Some(crate::apiserver::Proxy::Logs(p)) => resp = self.proxy_logs(&p, id),
+            Some(crate::apiserver::Proxy::Http(p)) => resp = self.proxy_http(&p, id),
+            None => {}
         }
         resp
     }

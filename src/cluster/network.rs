@@ -247,6 +247,22 @@ impl Cluster {
     }
 
     /// A request to an address no Service rule matches: straight to a Pod IP, or nowhere.
+    /// kube-apiserver's proxy subresources: the API server dials the Pod's IP and port itself
+    /// (from the control-plane node, no Service rules) and passes the answer back; a failed dial
+    /// is a 503 (`error trying to reach service: …`).
+    pub(crate) fn proxy_http(&mut self, p: &crate::apiserver::HttpProxy, cause: MsgId) -> Response {
+        let me = Actor::ApiServer;
+        let start = self.trace.push(self.now, me.clone(), me.clone(), MessageKind::Net { hop: NetHop::Request, what: format!("GET http://{}:{}{} (proxy)", p.ip, p.port, p.path) }, Some(cause));
+        match self.direct(&me, start, &p.ip, p.port, &p.path, &p.ip) {
+            HttpResult::Ok(body) => Response { code: 200, body: Value::String(body) },
+            HttpResult::Status(code, body) => Response { code, body: Value::String(body) },
+            HttpResult::Failed(_) => {
+                let msg = format!("error trying to reach service: dial tcp {}:{}: connect: connection refused", p.ip, p.port);
+                Response { code: 503, body: json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure", "message": msg, "reason": "ServiceUnavailable", "code": 503}) }
+            }
+        }
+    }
+
     fn direct(&mut self, client: &Actor, start: MsgId, ip: &str, port: i64, path: &str, host: &str) -> HttpResult {
         let pod_ip = net::Cidr::parse(proxier::CLUSTER_CIDR).map(|c| net::parse_ipv4(ip).map(|i| c.contains(i)).unwrap_or(false)).unwrap_or(false);
         if !pod_ip {

@@ -47,7 +47,7 @@ pub(super) fn get(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) 
         if names.is_empty() {
             let resp = kubectl(cluster, Method::Get, &list_path_fields(info, ns, f.all_namespaces, &f.selector, &f.field_selector), None);
             if !resp.ok() {
-                out.err(&server_error(&resp, None));
+                out.err(&server_error(&enhance_list_error(resp, info, &f.selector, &f.field_selector), None));
                 continue;
             }
             objs = resp.body.get("items").and_then(|i| i.as_array()).cloned().unwrap_or_default();
@@ -466,4 +466,20 @@ mod tests {
             assert_eq!(got.as_deref().map_err(|e| e.as_str()), want, "{}", name);
         }
     }
+}
+
+/// cli-runtime's `EnhanceListError`: a 400 or 404 to a LIST names what was listed, and with
+/// which selectors (`Unable to find "/v1, Resource=pods" that match label selector "", field
+/// selector "foo=bar": field label not supported: foo`).
+pub(super) fn enhance_list_error(mut resp: crate::api::request::Response, info: &meta::ResourceInfo, selector: &str, fields: &str) -> crate::api::request::Response {
+    if resp.code == 400 || resp.code == 404 {
+        let subject = format!("{}/{}, Resource={}", info.group, info.version, info.resource);
+        let msg = if selector.is_empty() && fields.is_empty() {
+            format!("Unable to list {:?}: {}", subject, resp.message())
+        } else {
+            format!("Unable to find {:?} that match label selector {:?}, field selector {:?}: {}", subject, selector, fields, resp.message())
+        };
+        resp.body["message"] = json!(msg);
+    }
+    resp
 }

@@ -219,12 +219,55 @@ fn wait_for_request(r: &mut BufReader<TcpStream>) -> io::Result<bool> {
     }
 }
 
+/// Bytes that cannot begin an HTTP/1.x request.
+#[derive(Debug, PartialEq)]
+enum WrongProtocol {
+    /// A TLS record (`0x16 0x03 …`, a ClientHello): a client speaking HTTPS to this port.
+    Tls,
+    /// A method that is not a token (binary junk, a stray protocol).
+    Junk,
+}
+
+/// Looks at the first bytes received: after optional empty lines, a request line starts with a
+/// method token and a space. Bytes that break that are refused at once (Go reads on to the end
+/// of the line, which a binary client may never send, and answers `400 Bad Request` then).
+fn wrong_protocol(buf: &[u8]) -> Option<WrongProtocol> {
+    if buf.len() >= 2 && buf[0] == 0x16 && buf[1] == 0x03 {
+        return Some(WrongProtocol::Tls);
+    }
+    let start = buf.iter().position(|&c| c != b'\r' && c != b'\n')?;
+    for &c in &buf[start..] {
+        if c == b' ' {
+            return None;
+        }
+        if !is_token(&[c]) {
+            return Some(WrongProtocol::Junk);
+        }
+    }
+    None
+}
+
 /// Reads the next request of a connection; `Ok(None)` at a clean end of stream (or an idle
 /// connection's timeout). A request that cannot be served is answered here (see the module
 /// doc) and comes back as an `InvalidData` error, after which the connection is done.
 pub fn read_request(r: &mut BufReader<TcpStream>) -> io::Result<Option<HttpRequest>> {
     if !wait_for_request(r)? {
         return Ok(None);
+    }
+    // what cannot start a request line is answered at once, not after a line that may never come
+    match wrong_protocol(r.buffer()) {
+        Some(WrongProtocol::Tls) => {
+            // Go's `net/http` answers the reverse case (plain HTTP to its TLS port) with
+            // "HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n";
+            // this is that answer turned round. A TLS client reads it as "first record does not
+            // look like a TLS handshake".
+            let _ = r.get_mut().write_all(b"HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTPS request to an HTTP server.\n");
+            let _ = r.get_mut().flush();
+            linger_close(r);
+            return Err(refused("TLS handshake on the plain HTTP port"));
+        }
+        Some(WrongProtocol::Junk) => return Err(refuse(r, "400 Bad Request", "400 Bad Request")),
+        None => {}
     }
     let _ = r.get_ref().set_read_timeout(Some(READ_HEADER_TIMEOUT));
     let mut budget = MAX_HEADER_BYTES;
@@ -465,5 +508,16 @@ mod tests {
         assert_eq!(request_path(b"api/v1"), None);
         assert_eq!(request_path(b"/a\x01b"), None);
         assert!(is_token(b"GET") && !is_token(b"G T") && !is_token(b""));
+    }
+
+    #[test]
+    fn wrong_protocols_are_told_from_the_first_bytes() {
+        assert_eq!(wrong_protocol(b"\x16\x03\x01\x02\x00\x01"), Some(WrongProtocol::Tls));
+        assert_eq!(wrong_protocol(b"\x00\x01junk"), Some(WrongProtocol::Junk));
+        assert_eq!(wrong_protocol(b"GE\x01T / HTTP/1.1"), Some(WrongProtocol::Junk));
+        assert_eq!(wrong_protocol(b"\r\nGET / HTTP/1.1\r\n"), None);
+        // a method still arriving, or a request line to be judged whole
+        assert_eq!(wrong_protocol(b"GE"), None);
+        assert_eq!(wrong_protocol(b"PRI * HTTP/2.0"), None);
     }
 }

@@ -115,11 +115,35 @@ pub struct Options {
     pub seed: u64,
     /// Virtual milliseconds per wall-clock millisecond; 0 = only `POST /kubesim/v1/advance`.
     pub speed: f64,
+    /// When the simulated clock starts, in Unix milliseconds: the host's wall time by default
+    /// (`--epoch now`, whole seconds), so that every age a client computes from a timestamp is
+    /// right; `--epoch fixed` is kubesim's own epoch (2026-01-01T00:00:00Z, as the page and the
+    /// scenario scripts use), or an RFC 3339 time.
+    pub epoch_ms: i64,
+}
+
+/// The host's wall time in Unix milliseconds, rounded down to the second.
+pub fn wall_clock_epoch() -> i64 {
+    let ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(crate::api::time::EPOCH_MS);
+    ms - ms % 1000
+}
+
+/// `--epoch`: `now`, `fixed` or an RFC 3339 time at or after kubesim's epoch.
+pub fn parse_epoch(s: &str) -> Result<i64, String> {
+    match s {
+        "now" => Ok(wall_clock_epoch().max(crate::api::time::EPOCH_MS)),
+        "fixed" => Ok(crate::api::time::EPOCH_MS),
+        t => match crate::api::time::parse_rfc3339_unix(t) {
+            Some(ms) if ms >= crate::api::time::EPOCH_MS => Ok(ms),
+            Some(_) => Err(format!("--epoch {}: kubesim's clock cannot start before {}", t, crate::api::time::unix_rfc3339(crate::api::time::EPOCH_MS))),
+            None => Err(format!("--epoch expects now, fixed or an RFC 3339 time (2026-01-01T00:00:00Z), got \"{}\"", t)),
+        },
+    }
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { addr: "127.0.0.1:6443".into(), seed: 1, speed: 1.0 }
+        Options { addr: "127.0.0.1:6443".into(), seed: 1, speed: 1.0, epoch_ms: wall_clock_epoch().max(crate::api::time::EPOCH_MS) }
     }
 }
 
@@ -192,8 +216,10 @@ impl Server {
         let (tx, rx) = mpsc::channel::<Job>();
         let (ready_tx, ready_rx) = mpsc::channel::<()>();
         let (seed, speed) = (opts.seed, if opts.speed.is_finite() { opts.speed.max(0.0) } else { 0.0 });
+        let epoch_ms = opts.epoch_ms.max(crate::api::time::EPOCH_MS);
         thread::Builder::new().name("kubesim-cluster".into()).spawn(move || {
-            let cluster = crate::sandbox::default_cluster(seed);
+            let config = crate::cluster::ClusterConfig { start_ms: epoch_ms - crate::api::time::EPOCH_MS, ..Default::default() };
+            let cluster = crate::sandbox::default_cluster_with(seed, config);
             let sandbox = crate::sandbox::Sandbox::attach(&cluster);
             let mut sim = Sim { cluster, sandbox, speed, last: Instant::now(), carry: 0.0 };
             let _ = ready_tx.send(());
@@ -289,6 +315,7 @@ pub fn run(opts: &Options, kubeconfig_out: &std::path::Path) -> Result<(), Strin
     } else {
         println!("  WARNING: plain HTTP on a non-loopback address ({}), no TLS and no authentication", addr.ip());
     }
+    println!("  the simulated clock started at {}", crate::api::time::unix_rfc3339(opts.epoch_ms.max(crate::api::time::EPOCH_MS)));
     if opts.speed > 0.0 {
         println!("  virtual time runs at {} x wall time", opts.speed);
     } else {
@@ -299,6 +326,32 @@ pub fn run(opts: &Options, kubeconfig_out: &std::path::Path) -> Result<(), Strin
     loop {
         thread::park();
     }
+}
+
+/// `/metrics`: a few of kube-apiserver's own series in the Prometheus text format —
+/// `apiserver_request_total` (every request the simulated API server handled, the control
+/// plane's own included, by verb, resource and code), `apiserver_storage_objects` (objects
+/// stored per resource), `etcd_current_revision`-style head revision and the virtual clock.
+fn metrics(c: &Cluster) -> String {
+    let mut out = String::new();
+    out.push_str("# HELP apiserver_request_total [STABLE] Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.\n# TYPE apiserver_request_total counter\n");
+    for ((verb, dry, group, version, resource, sub, scope, code), n) in c.api_request_counts() {
+        out.push_str(&format!(
+            "apiserver_request_total{{code=\"{}\",component=\"apiserver\",dry_run=\"{}\",group=\"{}\",resource=\"{}\",scope=\"{}\",subresource=\"{}\",verb=\"{}\",version=\"{}\"}} {}\n",
+            code, if *dry { "All" } else { "" }, group, resource, scope, sub, verb, version, n
+        ));
+    }
+    out.push_str("# HELP apiserver_storage_objects [STABLE] Number of stored objects at the time of last check split by kind. In case of a fetching error, the value will be -1.\n# TYPE apiserver_storage_objects gauge\n");
+    let v = c.view();
+    for info in RESOURCES.iter() {
+        let prefix = info.etcd_collection_prefix("");
+        let n = v.etcd_keys(&prefix).len();
+        let name = if info.group.is_empty() { info.resource.to_string() } else { format!("{}.{}", info.resource, info.group) };
+        out.push_str(&format!("apiserver_storage_objects{{resource=\"{}\"}} {}\n", name, n));
+    }
+    out.push_str(&format!("# HELP kubesim_etcd_revision The simulated etcd's head revision (not a kube-apiserver metric).\n# TYPE kubesim_etcd_revision gauge\nkubesim_etcd_revision {}\n", v.etcd_revision()));
+    out.push_str(&format!("# HELP kubesim_virtual_time_seconds The simulated clock, in Unix seconds (not a kube-apiserver metric).\n# TYPE kubesim_virtual_time_seconds gauge\nkubesim_virtual_time_seconds {}\n", (crate::api::time::EPOCH_MS + c.now()) / 1000));
+    out
 }
 
 fn status(code: u16, reason: &str, message: &str) -> Value {
@@ -406,6 +459,7 @@ fn route(h: &Handle, req: &http::HttpRequest, path: &str, peer: &str, server_add
         "/apis" if get => return Reply::json(200, &discovery::api_group_list()),
         "/api/v1" if get => return Reply::json(200, &discovery::api_resource_list("", "v1").unwrap_or(json!({}))),
         "/healthz" | "/livez" | "/readyz" if get => return Reply::text(200, "ok"),
+        "/metrics" if get => return h.call(|s| Reply::text(200, &metrics(&s.cluster))).unwrap_or_else(|| Reply::json(503, &status(503, "ServiceUnavailable", "the simulated cluster stopped"))),
         "/openapi/v3" if get => return Reply::json(200, &discovery::openapi_v3_root()),
         "/openapi/v2" if get => {
             let (content_type, body) = discovery::openapi_v2(req.header("accept"));
@@ -503,7 +557,7 @@ fn compact(h: &Handle, req: &http::HttpRequest) -> Reply {
 }
 
 fn not_found() -> Reply {
-    Reply::json(404, &status(404, "NotFound", "the server could not find the requested resource"))
+    Reply::json(404, &crate::apiserver::resource_not_found().body)
 }
 
 /// The request kubesim's API server takes, or the error reply.
@@ -648,14 +702,26 @@ fn resource_info(ri: &RequestInfo) -> Option<&'static ResourceInfo> {
     RESOURCES.iter().find(|r| r.resource == ri.resource && r.group == ri.api_group)
 }
 
+/// Whether kube-apiserver has a handler for the request's resource (the REST mapper's part):
+/// one that does not is a 404 before its body is read, whatever its content type.
+fn served(ri: &RequestInfo) -> bool {
+    let group = if ri.api_group == "events.k8s.io" { "" } else { ri.api_group.as_str() };
+    ri.is_resource_request && (meta::by_resource(group, &ri.resource).is_some() || crate::apiserver::review::REVIEWS.iter().any(|(g, r, ..)| *g == ri.api_group && *r == ri.resource))
+}
+
 fn resource_request(h: &Handle, req: &http::HttpRequest, peer: &str) -> Reply {
+    if let Some(m) = [Method::Get, Method::Post, Method::Put, Method::Patch, Method::Delete].into_iter().find(|m| m.as_str() == req.method) {
+        if !served(&RequestInfo::parse(m, &req.target)) {
+            return not_found();
+        }
+    }
     let r = match to_request(req) {
         Ok(r) => r,
         Err(reply) => return reply,
     };
     let id = identity(req, peer);
     let ri = RequestInfo::parse(r.method, &r.path);
-    if matches!(ri.subresource.as_str(), "exec" | "attach" | "portforward" | "proxy") {
+    if matches!(ri.subresource.as_str(), "exec" | "attach" | "portforward") {
         let msg = format!("kubesim serve does not implement {}/{} (it needs a streaming upgrade to the kubelet); kubesim's own kubectl simulates exec", ri.resource, ri.subresource);
         return Reply::json(501, &status(501, "NotImplemented", &msg));
     }
@@ -668,7 +734,12 @@ fn resource_request(h: &Handle, req: &http::HttpRequest, peer: &str) -> Reply {
     h.call(move |s| {
         let mut resp: Response = s.cluster.client_request(&id, r);
         if let Value::String(text) = &resp.body {
-            return Reply::text(resp.code, text);
+            let mut reply = Reply::text(resp.code, text);
+            if text.starts_with("<!DOCTYPE html") || text.starts_with("<html") {
+                // a proxied web page, as nginx labels it
+                reply.content_type = "text/html";
+            }
+            return reply;
         }
         if is_list && resp.ok() && (limit.is_some() || cont.is_some()) {
             if let Err(reply) = paginate(&mut resp.body, limit, cont.as_deref()) {
@@ -777,7 +848,7 @@ impl WatchCursor {
     fn matches(&self, o: &Value) -> bool {
         (self.name.is_empty() || meta::name(o) == self.name)
             && meta::label_selector_matches(&self.labels, &meta::labels(o))
-            && crate::apiserver::field_selector_matches(&self.fields, o)
+            && crate::apiserver::field_selector_matches(self.info.resource, &self.fields, o)
     }
 
     /// A BOOKMARK's object: the watched kind with only the resourceVersion the cursor has sent
