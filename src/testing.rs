@@ -19,6 +19,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("pending_then_scheduled"),
     scenario!("scheduling_affinity"),
     scenario!("anti_affinity"),
+    scenario!("dry_run"),
     scenario!("image_pull_backoff"),
     scenario!("scale_up_down"),
     scenario!("cascading_delete"),

@@ -680,6 +680,9 @@ pub struct Cluster {
     /// kubectl's `--as`/`--as-group` for the command being run: the `Impersonate-*` headers its
     /// requests carry ([`Cluster::set_client_impersonation`]).
     client_impersonation: Option<crate::api::request::Impersonation>,
+    /// kubectl's `--dry-run=server`: its writes carry `dryRun=All`
+    /// ([`Cluster::set_client_dry_run`]).
+    client_dry_run: bool,
 }
 
 /// The subscriber number of kubectl's watch: not a component, so its deliveries go to
@@ -730,6 +733,7 @@ impl Cluster {
             partitioned: std::collections::BTreeMap::new(),
             busy: None,
             client_impersonation: None,
+            client_dry_run: false,
         };
         // kube-apiserver's bootstrap controller creates the system namespaces.
         let apiserver_id = Identity {
@@ -950,7 +954,16 @@ impl Cluster {
         self.api.request_counts()
     }
 
-    pub fn client_request(&mut self, identity: &Identity, req: Request) -> Response {
+    /// kubectl's `--dry-run=server` for the requests that follow: every write gets `dryRun=All`.
+    pub fn set_client_dry_run(&mut self, on: bool) {
+        self.client_dry_run = on;
+    }
+
+    pub fn client_request(&mut self, identity: &Identity, mut req: Request) -> Response {
+        if self.client_dry_run && req.method != Method::Get && !req.path.contains("dryRun=") {
+            let sep = if req.path.contains('?') { '&' } else { '?' };
+            req.path = format!("{}{}dryRun=All", req.path, sep);
+        }
         let with_headers;
         let identity = match (&self.client_impersonation, &identity.impersonate) {
             (Some(imp), None) => {

@@ -40,7 +40,7 @@ pub(super) fn label(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output
     if resp.ok() {
         let unchanged = meta::labels(&resp.body) == labels;
         let word = if unchanged { "not labeled" } else if removing && patch.values().all(|v| v.is_null()) { "unlabeled" } else { "labeled" };
-        out.out(&format!("{}/{} {}", info.singular, name, word));
+        out.out(&format!("{}/{} {}", info.kubectl_prefix(), name, word));
     } else {
         out.err(&server_error(&resp, None));
     }

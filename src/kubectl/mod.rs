@@ -428,8 +428,32 @@ pub fn run(cluster: &mut Cluster, args: &[String], stdin: Option<&str>, read_fil
         return out;
     }
     cluster.set_client_impersonation(flags.as_user.clone().map(|user| crate::api::request::Impersonation { user, groups: flags.as_group.clone() }));
-    run_command(cluster, cmd, &flags, &ns, stdin, read_file, &mut out);
+    // --dry-run: server sends every write with dryRun=All; client, where a command does not
+    // build the object itself, is answered the same way (nothing is stored either way)
+    let dry = match flags.dry_run.as_deref() {
+        None | Some("none") => None,
+        Some("server") => Some(" (server dry run)"),
+        Some("client") => Some(" (dry run)"),
+        Some(other) => {
+            out.err(&format!("error: Invalid dry-run value ({}). Must be \"none\", \"server\", or \"client\".", other));
+            return out;
+        }
+    };
+    cluster.set_client_dry_run(dry.is_some());
+    let mut inner = Output::default();
+    run_command(cluster, cmd, &flags, &ns, stdin, read_file, &mut inner);
+    cluster.set_client_dry_run(false);
     cluster.set_client_impersonation(None);
+    if let Some(suffix) = dry {
+        // the name printer's `%s (server dry run)` operation
+        let mark = |text: &str| text.lines().map(|l| if is_operation_line(l) { format!("{}{}\n", l, suffix) } else { format!("{}\n", l) }).collect::<String>();
+        inner.stdout = mark(&inner.stdout);
+        inner.all = mark(&inner.all);
+    }
+    out.stdout.push_str(&inner.stdout);
+    out.stderr.push_str(&inner.stderr);
+    out.all.push_str(&inner.all);
+    out.code = inner.code;
     out
 }
 
@@ -488,6 +512,13 @@ fn run_command(cluster: &mut Cluster, cmd: &str, flags: &Flags, ns: &str, stdin:
         "edit" => edit::edit(cluster, flags, &ns, stdin, out),
         other => out.err(&unknown_command(other)),
     }
+}
+
+/// A line the name printer wrote for an operation (`deployment.apps/web created`,
+/// `service "web" deleted`), which `--dry-run` marks.
+fn is_operation_line(l: &str) -> bool {
+    const OPS: &[&str] = &["created", "configured", "unchanged", "deleted", "labeled", "unlabeled", "annotated", "scaled", "updated", "patched", "exposed", "tainted", "untainted", "cordoned", "uncordoned", "restarted", "paused", "resumed", "serviceaccount updated", "env updated", "resource requirements updated"];
+    !l.starts_with(' ') && !l.contains('\t') && !l.contains("  ") && (l.contains('/') || l.contains(" \"")) && OPS.iter().any(|op| l.ends_with(op)) && !l.starts_with("error") && !l.starts_with("Error") && !l.starts_with("Warning")
 }
 
 fn kubectl(cluster: &mut Cluster, method: Method, path: &str, body: Option<Value>) -> Response {
