@@ -18,7 +18,9 @@
 //! is not `Send` and could not sit in a `Mutex` shared between threads anyway.
 //!
 //! # Time
-//! The virtual clock is paced to wall time × `speed`: before each job, and every 100 ms when no
+//! The cluster's clock starts at [`Options::epoch_ms`]: the host's wall time by default, so that
+//! the ages real clients compute from timestamps are right (the page and the scenario scripts
+//! start at kubesim's fixed epoch instead). The virtual clock is paced to wall time × `speed`: before each job, and every 100 ms when no
 //! job arrives (the owner thread waits on its channel with a 100 ms timeout — that is the
 //! background ticker), the cluster is advanced by the wall time elapsed since the last advance ×
 //! `speed` ([`Cluster::advance`]). `speed` 0 freezes the clock: it then moves only on
@@ -73,7 +75,9 @@
 //!   customresourcedefinitions` (empty: where kubectl looks for a kind it does not know), and
 //!   `POST /kubesim/v1/exec` (one script line through kubesim's own kubectl, for
 //!   tests/serve_compare.rs);
-//! - not served: `exec`, `attach`, `port-forward`, `proxy`, `cp` (501); aggregated discovery
+//! - `services/NAME/proxy/…` and `pods/NAME/proxy/…` (the API server's `Proxy::Http`, answered
+//!   through the cluster's data path), `/metrics` ([`metrics`]);
+//! - not served: `exec`, `attach`, `port-forward`, `cp` (501); aggregated discovery
 //!   (`application/json;g=apidiscovery.k8s.io;v=v2` is answered in the legacy format, and
 //!   kubectl falls back to it).
 //!
