@@ -184,7 +184,11 @@ pub fn status_error(code: u16, reason: &str, message: &str, details: Option<Valu
         "reason": reason,
         "code": code,
     });
-    if let Some(d) = details {
+    if let Some(mut d) = details {
+        // StatusDetails' fields are all omitempty: no `"group": ""` for the core group
+        if let Some(o) = d.as_object_mut() {
+            o.retain(|_, v| v.as_str() != Some(""));
+        }
         s["details"] = d;
     }
     s
@@ -641,6 +645,10 @@ impl ApiServer {
         if info.namespaced && t.ri.namespace.is_empty() && req.method != Method::Get {
             return Err(resource_not_found());
         }
+        if !t.ri.subresource.is_empty() && !has_subresource(info, &t.ri.subresource) {
+            // no handler is registered for it: the mux's NotFoundHandler
+            return Err(resource_not_found());
+        }
         match (req.method, t.ri.name.is_empty(), t.ri.subresource.as_str()) {
             (Method::Get, true, _) => {
                 if t.q("watch") == Some("true") {
@@ -755,6 +763,25 @@ impl ApiServer {
         })
     }
 
+}
+
+/// The subresources kubesim's API server has handlers for (`kubesim serve` lists the same in
+/// discovery; `exec`, `attach` and `portforward` are answered by the shells).
+pub fn has_subresource(info: &ResourceInfo, sub: &str) -> bool {
+    match (info.kind, sub) {
+        ("Deployment" | "ReplicaSet" | "StatefulSet", "scale") => true,
+        ("Pod", "binding" | "log" | "proxy" | "exec" | "attach" | "portforward") => true,
+        ("Service", "proxy") => true,
+        ("Namespace", "finalize") => true,
+        ("ServiceAccount", "token") => true,
+        (kind, "status") => !no_status_subresource(kind),
+        _ => false,
+    }
+}
+
+/// Kinds whose storage has no `status` subresource.
+pub fn no_status_subresource(kind: &str) -> bool {
+    matches!(kind, "Event" | "Lease" | "Endpoints" | "ControllerRevision" | "StorageClass" | "PriorityClass" | "EndpointSlice" | "ConfigMap" | "Secret" | "ServiceAccount" | "Role" | "ClusterRole" | "RoleBinding" | "ClusterRoleBinding")
 }
 
 /// The labels the metrics filter gives a request (`metrics.CleanVerb`, `CleanScope`).

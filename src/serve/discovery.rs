@@ -103,12 +103,14 @@ fn subresources(r: &ResourceInfo) -> Vec<(&'static str, &'static str, &'static s
         "Pod" => {
             out.push(("binding", "Binding", "", "", &["create"][..]));
             out.push(("log", "Pod", "", "", &["get"][..]));
+            out.push(("proxy", "PodProxyOptions", "", "", &["create", "delete", "get", "patch", "update"][..]));
         }
+        "Service" => out.push(("proxy", "ServiceProxyOptions", "", "", &["create", "delete", "get", "patch", "update"][..])),
         "Namespace" => out.push(("finalize", "Namespace", "", "", &["update"][..])),
         "ServiceAccount" => out.push(("token", "TokenRequest", "authentication.k8s.io", "v1", &["create"][..])),
         _ => {}
     }
-    if !matches!(r.kind, "Event" | "Lease" | "Endpoints" | "ControllerRevision" | "StorageClass" | "PriorityClass" | "EndpointSlice" | "ConfigMap" | "Secret" | "ServiceAccount" | "Role" | "ClusterRole" | "RoleBinding" | "ClusterRoleBinding") {
+    if !crate::apiserver::no_status_subresource(r.kind) {
         out.push(("status", r.kind, "", "", GPU));
     }
     out

@@ -384,6 +384,75 @@ def a_deployment_rolls_out_as_virtual_time_advances():
     assert CORE.list_namespaced_pod("py", label_selector="app=web").items == []
 
 
+def etcd_revision():
+    r = HTTP.request("GET", SERVER + "/metrics")
+    assert r.status == 200, r.status
+    for line in r.data.decode().splitlines():
+        if line.startswith("kubesim_etcd_revision "):
+            return int(line.split()[1])
+    raise AssertionError("no kubesim_etcd_revision in /metrics")
+
+
+@check
+def dry_run_all_answers_every_write_and_stores_nothing():
+    ensure_namespace("dry")
+    APPS.create_namespaced_deployment("dry", deployment("live"))
+    before = etcd_revision()
+    created = CORE.create_namespaced_config_map("dry", {"metadata": {"name": "cm"}, "data": {"a": "b"}}, dry_run="All")
+    assert created.metadata.uid and not created.metadata.resource_version, created.metadata
+    svc = CORE.create_namespaced_service("dry", {"metadata": {"name": "s"}, "spec": {"type": "NodePort", "ports": [{"port": 80}]}}, dry_run="All")
+    assert svc.spec.cluster_ip and svc.spec.ports[0].node_port, svc.spec
+    patched = APPS.patch_namespaced_deployment("live", "dry", {"spec": {"replicas": 5}}, dry_run="All")
+    assert patched.spec.replicas == 5 and patched.metadata.generation == 2, (patched.spec.replicas, patched.metadata.generation)
+    APPS.delete_namespaced_deployment("live", "dry", dry_run="All")
+    APPS.delete_namespaced_deployment("live", "dry", body=client.V1DeleteOptions(dry_run=["All"]))
+    expect_api_error(409, CORE.create_namespace, {"metadata": {"name": "dry"}}, dry_run="All")
+    assert etcd_revision() == before, (before, etcd_revision())
+    live = APPS.read_namespaced_deployment("live", "dry")
+    assert live.spec.replicas == 1 and live.metadata.generation == 1, (live.spec.replicas, live.metadata.generation)
+    expect_api_error(404, CORE.read_namespaced_config_map, "cm", "dry")
+    e = expect_api_error(422, CORE.create_namespaced_config_map, "dry", {"metadata": {"name": "cm"}}, dry_run="Some")
+    assert "dryRun: Unsupported value" in status_of(e)["message"], e.body
+
+
+@check
+def field_selectors_are_checked_per_resource():
+    nodes = CORE.list_node(field_selector="spec.unschedulable=false").items
+    assert len(nodes) == 3, [n.metadata.name for n in nodes]
+    e = expect_api_error(400, CORE.list_namespaced_pod, "default", field_selector="foo=bar")
+    assert status_of(e)["message"] == "field label not supported: foo", e.body
+    e = expect_api_error(400, CORE.list_namespaced_config_map, "default", field_selector="data.a=b")
+    assert "is not a known field selector" in status_of(e)["message"], e.body
+
+
+@check
+def a_not_found_status_carries_details():
+    r = HTTP.request("GET", SERVER + "/api/v1/namespaces/default/pods/nope/ephemeralcontainers")
+    body = json.loads(r.data)
+    assert r.status == 404 and body.get("details") == {}, (r.status, body)
+    e = expect_api_error(404, CORE.read_namespaced_pod, "nope", "default")
+    assert status_of(e)["details"] == {"name": "nope", "kind": "pods"}, e.body
+
+
+@check
+def the_proxy_subresources_reach_the_pod():
+    ensure_namespace("prx")
+    d = deployment("prx")
+    d["spec"]["template"]["spec"]["containers"] = d["spec"]["template"]["spec"]["containers"][:1]
+    APPS.create_namespaced_deployment("prx", d)
+    CORE.create_namespaced_service("prx", {"metadata": {"name": "prx"}, "spec": {"selector": {"app": "prx"}, "ports": [{"port": 80}]}})
+    for _ in range(30):
+        eps = CORE.read_namespaced_endpoints("prx", "prx") if any(e.metadata.name == "prx" for e in CORE.list_namespaced_endpoints("prx").items) else None
+        if eps and eps.subsets and eps.subsets[0].addresses:
+            break
+        advance("2s")
+    page = CORE.connect_get_namespaced_service_proxy_with_path("prx", "prx", "")
+    assert "Welcome to nginx!" in page, page[:200]
+    pod = CORE.list_namespaced_pod("prx").items[0].metadata.name
+    page = CORE.connect_get_namespaced_pod_proxy(pod, "prx")
+    assert "Welcome to nginx!" in page, page[:200]
+
+
 @check
 def kubectl_1_37_from_the_wheel_reads_the_same_cluster():
     kubectl = os.path.join(os.path.dirname(sys.executable), "kubectl")

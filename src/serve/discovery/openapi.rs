@@ -269,7 +269,8 @@ fn gv_paths(group: &'static str, version: &'static str, by_gvk: &BTreeMap<(Strin
             ));
         }
         out.push(PathItem { path: item.clone(), name_of: Some(k), namespaced: r.namespaced, ops: item_ops });
-        for (sub, sub_kind, g, v, sub_verbs) in subresources(r) {
+        // (the proxy subresources' connect operations are not published: kubectl never reads them)
+        for (sub, sub_kind, g, v, sub_verbs) in subresources(r).into_iter().filter(|s| s.0 != "proxy") {
             let sub_gvk: Gvk = if g.is_empty() { (group, version, sub_kind) } else { (g, v, sub_kind) };
             let sub_def = def_of(by_gvk, sub_gvk);
             let cap = cap(sub);
