@@ -23,6 +23,8 @@ pub enum Actor {
     ControllerManager,
     DeploymentController,
     ReplicaSetController,
+    /// The ReplicationController manager (`replication-controller`).
+    ReplicationController,
     GarbageCollector,
     NodeController,
     /// Node IPAM in kube-controller-manager (`node-ipam-controller`).
@@ -84,6 +86,7 @@ impl Actor {
             Actor::ControllerManager => "kube-controller-manager".into(),
             Actor::DeploymentController => "deployment-controller".into(),
             Actor::ReplicaSetController => "replicaset-controller".into(),
+            Actor::ReplicationController => "replication-controller".into(),
             Actor::GarbageCollector => "garbage-collector".into(),
             Actor::NodeController => "node-controller".into(),
             Actor::NodeIpamController => "node-ipam-controller".into(),

@@ -149,6 +149,7 @@ fn python_client_examples_run_unchanged() {
         ("configmap.py", "[INFO] configmap `test-configmap` deleted"),
         ("node.py", "node-3"),
         ("service.py", "[INFO] service `frontend-service` deleted"),
+        ("replication_controller.py", "[INFO] replication-controller `frontend-replication-controller` deleted"),
         ("deployment_rolling_restart.py", "[INFO] deployment `nginx-deployment` restarted"),
         ("accept_header.py", "NodeList"),
         ("request_timeout.py", "frontend.cnf"),
@@ -185,5 +186,5 @@ fn python_client_examples_run_unchanged() {
     assert_eq!(code, None, "watch_recovery.py ended by itself:\n{}", out);
     assert!(out.lines().any(|l| l.starts_with("Event: ") && l.contains(" ADDED watched")), "no ADDED event for the new Pod:\n{}", out);
     let _ = std::fs::remove_dir_all(&dir);
-    eprintln!("serve_python examples: 8 examples in {:.1} s", t0.elapsed().as_secs_f64());
+    eprintln!("serve_python examples: 9 examples in {:.1} s", t0.elapsed().as_secs_f64());
 }

@@ -9,6 +9,7 @@
 //! - `kubectl diff -f` shows exactly what would change (exit 1) and changes nothing; a file equal
 //!   to the live state diffs empty (exit 0) — empty maps are not stored, so no
 //!   `annotations: {}` — and a deleted Service is not re-created by a diff;
+//! - `kubectl apply --prune -l app=web` prunes an applied object the file no longer has;
 //! - `kubectl debug POD -it` ends with kubectl's own message for a cluster without ephemeral
 //!   containers, not a panic (the 404 Status carries `details`);
 //! - field selectors: `spec.unschedulable=false` lists the three nodes; an unsupported label is
@@ -254,6 +255,15 @@ fn real_kubectl_can_trust_kubesim_serve() {
         assert!(r.out.contains("deployment.apps/web patched (no change)"), "[{}] {}", label, r.out);
         assert_eq!(env.etcd_revision(), before, "[{}] a patch of empty maps wrote to etcd", label);
         assert_eq!(env.kubectl(&["get", "deployment", "web", "-o", "jsonpath={.metadata.generation}"]).out, generation, "[{}] an empty nodeSelector bumped generation", label);
+        checks += 1;
+
+        // apply --prune: kubectl's default allowlist maps (ReplicationController and Ingress are
+        // served), and an applied object the file no longer has is pruned
+        std::fs::write(dir.join("cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\n  labels:\n    app: web\ndata:\n  a: b\n").unwrap();
+        ok(&env.kubectl(&["apply", "-f", &f("cm.yaml")]), "apply configmap");
+        let r = env.kubectl(&["apply", "--prune", "-l", "app=web", "-f", &f("empty.yaml")]);
+        assert!(r.code == 0 && r.out.contains("configmap/extra pruned"), "[{}] apply --prune: {}", label, r.out);
+        assert!(env.kubectl(&["get", "configmap", "extra"]).out.contains("NotFound"), "[{}] prune left the ConfigMap", label);
         checks += 1;
 
         // debug: kubectl's own message, not a nil-pointer panic

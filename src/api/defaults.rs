@@ -166,6 +166,27 @@ pub fn set_object_defaults_replica_set(obj: &mut Value) {
     }
 }
 
+/// `SetObjectDefaults_ReplicationController`: `SetDefaults_ReplicationController` (the selector
+/// and the labels are the template's labels when empty, replicas 1), then the template.
+pub fn set_object_defaults_replication_controller(obj: &mut Value) {
+    let tpl_labels = obj.pointer("/spec/template/metadata/labels").filter(|l| l.as_object().is_some_and(|m| !m.is_empty())).cloned();
+    if let Some(labels) = tpl_labels {
+        if obj.pointer("/spec/selector").and_then(Value::as_object).is_none_or(|m| m.is_empty()) {
+            obj["spec"]["selector"] = labels.clone();
+        }
+        if obj.pointer("/metadata/labels").and_then(Value::as_object).is_none_or(|m| m.is_empty()) {
+            obj["metadata"]["labels"] = labels;
+        }
+    }
+    let Some(spec) = obj.as_object_mut().and_then(|root| ensure_obj(root, "spec")) else {
+        return;
+    };
+    set_ptr_default(spec, "replicas", json!(1));
+    if let Some(tpl) = spec.get_mut("template").and_then(Value::as_object_mut) {
+        set_defaults_pod_template_spec_map(tpl);
+    }
+}
+
 /// `SetObjectDefaults_DaemonSet`: `SetDefaults_DaemonSet` (a RollingUpdate strategy with
 /// maxUnavailable 1 and maxSurge 0, revisionHistoryLimit 10), then the template.
 pub fn set_object_defaults_daemon_set(obj: &mut Value) {

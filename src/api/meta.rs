@@ -38,6 +38,9 @@ pub enum Resource {
     ClusterRoles,
     RoleBindings,
     ClusterRoleBindings,
+    ReplicationControllers,
+    Ingresses,
+    IngressClasses,
 }
 
 impl Resource {
@@ -151,6 +154,9 @@ pub const RESOURCES: &[ResourceInfo] = &[
     ResourceInfo { id: Resource::RoleBindings, resource: "rolebindings", singular: "rolebinding", kind: "RoleBinding", group: "rbac.authorization.k8s.io", version: "v1", namespaced: true, etcd_prefix: "rolebindings", short_names: &[] },
     ResourceInfo { id: Resource::ClusterRoleBindings, resource: "clusterrolebindings", singular: "clusterrolebinding", kind: "ClusterRoleBinding", group: "rbac.authorization.k8s.io", version: "v1", namespaced: false, etcd_prefix: "clusterrolebindings", short_names: &[] },
     ResourceInfo { id: Resource::EndpointSlices, resource: "endpointslices", singular: "endpointslice", kind: "EndpointSlice", group: "discovery.k8s.io", version: "v1", namespaced: true, etcd_prefix: "endpointslices", short_names: &[] },
+    ResourceInfo { id: Resource::ReplicationControllers, resource: "replicationcontrollers", singular: "replicationcontroller", kind: "ReplicationController", group: "", version: "v1", namespaced: true, etcd_prefix: "controllers", short_names: &["rc"] },
+    ResourceInfo { id: Resource::Ingresses, resource: "ingresses", singular: "ingress", kind: "Ingress", group: "networking.k8s.io", version: "v1", namespaced: true, etcd_prefix: "ingress", short_names: &["ing"] },
+    ResourceInfo { id: Resource::IngressClasses, resource: "ingressclasses", singular: "ingressclass", kind: "IngressClass", group: "networking.k8s.io", version: "v1", namespaced: false, etcd_prefix: "ingressclasses", short_names: &[] },
 ];
 
 /// Find a resource by any name kubectl accepts: plural, singular, short name, kind, or `deployments.apps`.

@@ -758,6 +758,7 @@ const NOT_OMITEMPTY: &[(&str, &str)] = &[
     ("RBDVolumeSource", "monitors"),
     ("PodExtendedResourceClaimStatus", "requestMappings"),
     ("Endpoint", "addresses"),
+    ("HTTPIngressRuleValue", "paths"),
     ("EndpointSlice", "endpoints"),
     ("PolicyRule", "verbs"),
     ("Role", "rules"),
@@ -1341,7 +1342,8 @@ status: {}
             ("configmap", "v1", "ConfigMap", true),
             ("secret", "v1", "Secret", true),
             ("serviceaccount", "v1", "ServiceAccount", true),
-            ("ingress not in schema", "networking.k8s.io/v1", "Ingress", false),
+            ("ingress", "networking.k8s.io/v1", "Ingress", true),
+            ("poddisruptionbudget not in schema", "policy/v1", "PodDisruptionBudget", false),
             ("kind is case-sensitive", "apps/v1", "deployment", false),
         ];
         for (name, api_version, kind, want) in cases {
@@ -1837,8 +1839,8 @@ status: {}
             },
             Case {
                 name: "kinds outside the schema are not checked",
-                api_version: "networking.k8s.io/v1",
-                kind: "Ingress",
+                api_version: "policy/v1",
+                kind: "PodDisruptionBudget",
                 obj: json!({"whatever": 1}),
                 want: None,
             },
@@ -1965,8 +1967,8 @@ status: {}
             },
             N {
                 name: "unknown kind untouched",
-                api_version: "networking.k8s.io/v1",
-                kind: "Ingress",
+                api_version: "policy/v1",
+                kind: "PodDisruptionBudget",
                 input: json!({"data": null}),
                 want: json!({"data": null}),
             },

@@ -144,6 +144,17 @@ impl ApiServer {
                 meta::set(&mut obj, &["metadata", "generation"], json!(1));
                 meta::remove(&mut obj, &["status"]);
             }
+            "ReplicationController" => {
+                defaults::set_object_defaults_replication_controller(&mut obj);
+                meta::set(&mut obj, &["metadata", "generation"], json!(1));
+                meta::remove(&mut obj, &["status"]);
+            }
+            // the ingress strategies: generation 1, an empty status (its controller fills it)
+            "Ingress" => {
+                meta::set(&mut obj, &["metadata", "generation"], json!(1));
+                meta::set(&mut obj, &["status"], json!({"loadBalancer": {}}));
+            }
+            "IngressClass" => meta::set(&mut obj, &["metadata", "generation"], json!(1)),
             "CronJob" => {
                 defaults::set_object_defaults_cron_job(&mut obj);
                 meta::set(&mut obj, &["metadata", "generation"], json!(1));
@@ -219,6 +230,7 @@ impl ApiServer {
         let errs = match info.kind {
             "Deployment" => validation::validate_deployment(&obj),
             "ReplicaSet" => validation::validate_replica_set(&obj),
+            "ReplicationController" => validation::validate_replication_controller(&obj),
             "DaemonSet" => validation::validate_daemon_set(&obj),
             "StatefulSet" => validation::validate_stateful_set(&obj),
             "PersistentVolumeClaim" => validation::validate_pvc(&obj),

@@ -134,7 +134,9 @@ pub struct ApiServer {
     /// the watch cache are untouched (the registry's `DryRunnableStorage`).
     dry_run: bool,
     /// `apiserver_request_total`: requests by (verb, dry run, group, version, resource,
-    /// subresource, scope, code), as the metrics filter counts them.
+    /// subresource, scope, code), as the metrics filter counts them (`kubesim serve`'s
+    /// `/metrics`; not in the page's build).
+    #[cfg(not(target_arch = "wasm32"))]
     request_counts: BTreeMap<RequestKey, u64>,
 }
 
@@ -282,6 +284,7 @@ impl ApiServer {
             decisions: Default::default(),
             system_denials: Vec::new(),
             dry_run: false,
+            #[cfg(not(target_arch = "wasm32"))]
             request_counts: BTreeMap::new(),
         }
     }
@@ -320,6 +323,7 @@ impl ApiServer {
     }
 
     /// `apiserver_request_total`'s series so far.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn request_counts(&self) -> &BTreeMap<RequestKey, u64> {
         &self.request_counts
     }
@@ -622,6 +626,7 @@ impl ApiServer {
             }
         };
         self.record_audit(req, ri, target.as_ref().ok(), who, acting.as_ref(), &authz, &response, now_ms, audit_id, self.requests);
+        #[cfg(not(target_arch = "wasm32"))]
         if ri.is_resource_request {
             let key = request_key(req, ri, response.code);
             *self.request_counts.entry(key).or_insert(0) += 1;
@@ -666,6 +671,7 @@ impl ApiServer {
                 // the body is the kubelet's answer, which the cluster puts in
                 Ok(Response { code: 200, body: Value::String(String::new()) })
             }
+            #[cfg(not(target_arch = "wasm32"))]
             (Method::Get, false, "proxy") if matches!(info.resource, "pods" | "services") => {
                 let proxy = self.proxy_location(t)?;
                 self.pending_proxy = Some(Proxy::Http(proxy));
@@ -769,7 +775,7 @@ impl ApiServer {
 /// discovery; `exec`, `attach` and `portforward` are answered by the shells).
 pub fn has_subresource(info: &ResourceInfo, sub: &str) -> bool {
     match (info.kind, sub) {
-        ("Deployment" | "ReplicaSet" | "StatefulSet", "scale") => true,
+        ("Deployment" | "ReplicaSet" | "StatefulSet" | "ReplicationController", "scale") => true,
         ("Pod", "binding" | "log" | "proxy" | "exec" | "attach" | "portforward") => true,
         ("Service", "proxy") => true,
         ("Namespace", "finalize") => true,
@@ -781,10 +787,11 @@ pub fn has_subresource(info: &ResourceInfo, sub: &str) -> bool {
 
 /// Kinds whose storage has no `status` subresource.
 pub fn no_status_subresource(kind: &str) -> bool {
-    matches!(kind, "Event" | "Lease" | "Endpoints" | "ControllerRevision" | "StorageClass" | "PriorityClass" | "EndpointSlice" | "ConfigMap" | "Secret" | "ServiceAccount" | "Role" | "ClusterRole" | "RoleBinding" | "ClusterRoleBinding")
+    matches!(kind, "Event" | "Lease" | "Endpoints" | "ControllerRevision" | "StorageClass" | "PriorityClass" | "EndpointSlice" | "ConfigMap" | "Secret" | "ServiceAccount" | "Role" | "ClusterRole" | "RoleBinding" | "ClusterRoleBinding" | "IngressClass")
 }
 
 /// The labels the metrics filter gives a request (`metrics.CleanVerb`, `CleanScope`).
+#[cfg(not(target_arch = "wasm32"))]
 fn request_key(req: &Request, ri: &RequestInfo, code: u16) -> RequestKey {
     let verb = match (req.method, ri.verb) {
         (_, "watch") => "WATCH",
@@ -863,7 +870,9 @@ fn conflict_msg(info: &ResourceInfo, name: &str, msg: String) -> Response {
 pub enum Proxy {
     /// `pods/log`: to the kubelet of the Pod's node.
     Logs(LogProxy),
-    /// `pods/NAME/proxy/…`, `services/NAME/proxy/…`: an HTTP GET to a Pod's IP and port.
+    /// `pods/NAME/proxy/…`, `services/NAME/proxy/…`: an HTTP GET to a Pod's IP and port
+    /// (`kubesim serve` only: the page's console has no `get --raw` nor `kubectl proxy`).
+    #[cfg(not(target_arch = "wasm32"))]
     Http(HttpProxy),
 }
 
@@ -877,6 +886,7 @@ pub struct HttpProxy {
     pub path: String,
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl ApiServer {
     /// The registries' `ResourceLocation` (`pkg/registry/core/pod/strategy.go`,
     /// `pkg/registry/core/service/storage/storage.go`) for the proxy subresources.

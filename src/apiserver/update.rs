@@ -79,6 +79,7 @@ impl ApiServer {
             match info.kind {
                 "Deployment" => defaults::set_object_defaults_deployment(&mut new),
                 "ReplicaSet" => defaults::set_object_defaults_replica_set(&mut new),
+                "ReplicationController" => defaults::set_object_defaults_replication_controller(&mut new),
                 "Job" => defaults::set_object_defaults_job(&mut new),
                 "StatefulSet" => defaults::set_object_defaults_stateful_set(&mut new),
                 "PersistentVolumeClaim" => defaults::set_object_defaults_pvc(&mut new),
@@ -115,7 +116,7 @@ impl ApiServer {
             let ann_changed = meta::get(&old, &["metadata", "annotations"]) != meta::get(&new, &["metadata", "annotations"]);
             let bump = match info.kind {
                 "Deployment" => spec_changed || ann_changed,
-                "ReplicaSet" | "Pod" | "DaemonSet" | "Job" | "CronJob" | "StatefulSet" => spec_changed,
+                "ReplicaSet" | "ReplicationController" | "Pod" | "DaemonSet" | "Job" | "CronJob" | "StatefulSet" | "Ingress" | "IngressClass" => spec_changed,
                 _ => false,
             };
             if bump {
@@ -125,6 +126,7 @@ impl ApiServer {
             let errs = match info.kind {
                 "Deployment" => validation::validate_deployment_update(&new, &old),
                 "ReplicaSet" => validation::validate_replica_set_update(&new, &old),
+                "ReplicationController" => validation::validate_replication_controller_update(&new, &old),
                 "DaemonSet" => validation::validate_daemon_set_update(&new, &old),
                 "StatefulSet" => validation::validate_stateful_set_update(&new, &old),
                 "PersistentVolumeClaim" => validation::validate_pvc_update(&new, &old),
@@ -188,7 +190,12 @@ pub(super) fn to_scale(obj: &Value) -> Value {
         "spec": {"replicas": meta::get_i64(obj, &["spec", "replicas"]).unwrap_or(0)},
         "status": {
             "replicas": meta::get_i64(obj, &["status", "replicas"]).unwrap_or(0),
-            "selector": meta::selector_string(meta::get(obj, &["spec", "selector"])),
+            "selector": if meta::kind(obj) == "ReplicationController" || meta::get(obj, &["spec", "selector", "matchLabels"]).is_none() && meta::get(obj, &["spec", "selector", "matchExpressions"]).is_none() && meta::get(obj, &["spec", "selector"]).is_some_and(|s| s.as_object().is_some_and(|m| m.values().all(Value::is_string))) {
+                // an RC's selector is a label map
+                meta::get(obj, &["spec", "selector"]).and_then(Value::as_object).map(|m| m.iter().map(|(k, v)| format!("{}={}", k, v.as_str().unwrap_or(""))).collect::<Vec<_>>().join(",")).unwrap_or_default()
+            } else {
+                meta::selector_string(meta::get(obj, &["spec", "selector"]))
+            },
         },
     })
 }

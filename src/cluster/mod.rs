@@ -950,6 +950,7 @@ impl Cluster {
     }
 
     /// The API server's `apiserver_request_total` series (for `kubesim serve`'s `/metrics`).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn api_request_counts(&self) -> &std::collections::BTreeMap<crate::apiserver::RequestKey, u64> {
         self.api.request_counts()
     }
@@ -977,6 +978,7 @@ impl Cluster {
         self.now = now;
         match proxy {
             Some(crate::apiserver::Proxy::Logs(p)) => resp = self.proxy_logs(&p, id),
+            #[cfg(not(target_arch = "wasm32"))]
             Some(crate::apiserver::Proxy::Http(p)) => resp = self.proxy_http(&p, id),
             None => {}
         }

@@ -247,6 +247,7 @@ impl Cluster {
     }
 
     /// A request to an address no Service rule matches: straight to a Pod IP, or nowhere.
+    #[cfg(not(target_arch = "wasm32"))]
     /// kube-apiserver's proxy subresources: the API server dials the Pod's IP and port itself
     /// (from the control-plane node, no Service rules) and passes the answer back; a failed dial
     /// is a 503 (`error trying to reach service: …`).

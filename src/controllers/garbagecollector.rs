@@ -13,7 +13,8 @@
 //! - **Orphan**: the `orphan` finalizer; the collector removes the owner reference from each
 //!   dependent, then the finalizer.
 //!
-//! What kubesim simplifies: only Deployments, ReplicaSets and Pods are tracked; no virtual nodes.
+//! What kubesim simplifies: only the kinds of `TRACKED` are tracked (the workloads, their Pods,
+//! claims and revisions); no virtual nodes.
 
 use crate::api::meta::Resource;
 use crate::api::request::EventType;
@@ -31,10 +32,10 @@ use serde_json::{json, Value};
 
 #[derive(Default)]
 pub struct GarbageCollector {
-    stores: [Store; 9],
+    stores: [Store; TRACKED.len()],
 }
 
-const TRACKED: [Resource; 9] = [Resource::Deployments, Resource::ReplicaSets, Resource::DaemonSets, Resource::StatefulSets, Resource::PersistentVolumeClaims, Resource::ControllerRevisions, Resource::CronJobs, Resource::Jobs, Resource::Pods];
+const TRACKED: [Resource; 10] = [Resource::Deployments, Resource::ReplicaSets, Resource::ReplicationControllers, Resource::DaemonSets, Resource::StatefulSets, Resource::PersistentVolumeClaims, Resource::ControllerRevisions, Resource::CronJobs, Resource::Jobs, Resource::Pods];
 
 fn finalizers(o: &Value) -> Vec<String> {
     meta::get(o, &["metadata", "finalizers"])

@@ -37,6 +37,7 @@ pub fn install(c: &mut Cluster) {
     let controllers: Vec<Box<dyn Hosted>> = vec![
         Box::new(deployment::DeploymentController::default()),
         Box::new(replicaset::ReplicaSetController::default()),
+        Box::new(replicaset::ReplicaSetController::new(replicaset::Flavor::REPLICATION_CONTROLLER)),
         Box::new(daemon::DaemonSetsController::default()),
         Box::new(statefulset::StatefulSetController::default()),
         Box::new(job::JobController::default()),

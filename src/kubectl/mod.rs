@@ -587,7 +587,7 @@ fn resource_name_args(pos: &[String]) -> Result<(&'static meta::ResourceInfo, St
 }
 
 /// The resources in the `all` category (`categories: [all]` in their discovery documents).
-const ALL_CATEGORY: &[&str] = &["pods", "services", "daemonsets", "deployments", "replicasets", "statefulsets", "cronjobs", "jobs"];
+const ALL_CATEGORY: &[&str] = &["pods", "replicationcontrollers", "services", "daemonsets", "deployments", "replicasets", "statefulsets", "cronjobs", "jobs"];
 
 /// Splits `deploy/nginx` or `deploy nginx a b` into (resource, names).
 fn targets(pos: &[String]) -> Result<Vec<(&'static meta::ResourceInfo, Vec<String>)>, String> {
@@ -607,7 +607,7 @@ fn targets(pos: &[String]) -> Result<Vec<(&'static meta::ResourceInfo, Vec<Strin
     for r in first.split(',') {
         if r == "all" {
             // the "all" category, in discovery order (core, apps, batch; kubesim serves no
-            // replicationcontrollers nor horizontalpodautoscalers)
+            // horizontalpodautoscalers)
             for name in ALL_CATEGORY {
                 out.push((meta::lookup(name).expect("served"), pos[1..].to_vec()));
             }

@@ -17,7 +17,7 @@ pub(super) fn scale(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output
         Err(e) => return out.err(&e),
     };
     for (info, names) in ts {
-        if !matches!(info.kind, "Deployment" | "ReplicaSet" | "StatefulSet") {
+        if !matches!(info.kind, "Deployment" | "ReplicaSet" | "StatefulSet" | "ReplicationController") {
             out.err(&format!("error: no scaler has been implemented for {{\"{}\" \"{}\"}}", info.group, info.kind));
             continue;
         }

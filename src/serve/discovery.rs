@@ -87,7 +87,7 @@ const CLUSTER_VERBS: &[&str] = &["create", "delete", "get", "list", "patch", "up
 
 /// The `kubectl get all` category, as upstream declares it.
 fn in_all(r: &ResourceInfo) -> bool {
-    matches!(r.kind, "Pod" | "Service" | "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet" | "Job" | "CronJob")
+    matches!(r.kind, "Pod" | "ReplicationController" | "Service" | "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet" | "Job" | "CronJob")
 }
 
 /// The subresources kubesim's API server handles (see `apiserver::dispatch`), as
@@ -96,7 +96,7 @@ fn subresources(r: &ResourceInfo) -> Vec<(&'static str, &'static str, &'static s
     const GPU: &[&str] = &["get", "patch", "update"];
     let mut out = Vec::new();
     match r.kind {
-        "Deployment" | "ReplicaSet" | "StatefulSet" => out.push(("scale", "Scale", "autoscaling", "v1", GPU)),
+        "Deployment" | "ReplicaSet" | "StatefulSet" | "ReplicationController" => out.push(("scale", "Scale", "autoscaling", "v1", GPU)),
         _ => {}
     }
     match r.kind {

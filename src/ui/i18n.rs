@@ -167,6 +167,7 @@ pub static TABLE: &[(&str, &str, &str)] = &[
     ("actor.pvc", "the PersistentVolume controller", "퍼시스턴트볼륨 컨트롤러"),
     ("actor.pvcprot", "the PVC protection controller", "PVC 보호 컨트롤러"),
     ("actor.pvprot", "the PV protection controller", "PV 보호 컨트롤러"),
+    ("actor.rcc", "the replication controller manager", "레플리케이션 컨트롤러 매니저"),
     ("actor.rootca", "the root CA publisher", "루트 CA 게시자(root-ca-cert-publisher)"),
     ("actor.rqc", "the resource quota controller", "리소스쿼터 컨트롤러"),
     ("actor.rsc", "the replicaset controller", "레플리카셋 컨트롤러"),

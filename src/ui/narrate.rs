@@ -26,6 +26,7 @@ pub fn actor_name(lang: Lang, a: &Actor) -> String {
         Actor::EndpointsController => tr(lang, "actor.epc").into(),
         Actor::EndpointSliceController => tr(lang, "actor.epsc").into(),
         Actor::DaemonSetController => tr(lang, "actor.dsc").into(),
+        Actor::ReplicationController => tr(lang, "actor.rcc").into(),
         Actor::StatefulSetController => tr(lang, "actor.stsc").into(),
         Actor::PersistentVolumeController => tr(lang, "actor.pvc").into(),
         Actor::StorageProvisioner => tr(lang, "actor.prov").into(),

@@ -343,6 +343,31 @@ pub(super) fn validate_replica_set_spec(spec: Option<&Value>) -> Errs {
 }
 
 
+/// `ValidateReplicationController` (core/v1): the ReplicaSet's rules over a selector that is a
+/// plain label map, which must not be empty (`ValidateNonEmptySelector`).
+pub fn validate_replication_controller(obj: &Value) -> Vec<FieldError> {
+    let mut errs = validate_object_meta(obj, true, name_is_dns_subdomain);
+    errs.extend(validate_replication_controller_spec(obj.get("spec")));
+    errs
+}
+
+/// `ValidateReplicationControllerUpdate` (the selector of an RC may change).
+pub fn validate_replication_controller_update(new: &Value, old: &Value) -> Vec<FieldError> {
+    let mut errs = validate_object_meta_update(new, old);
+    errs.extend(validate_replication_controller_spec(new.get("spec")));
+    errs
+}
+
+fn validate_replication_controller_spec(spec: Option<&Value>) -> Errs {
+    let selector = get(spec, "selector").and_then(Value::as_object).filter(|m| !m.is_empty());
+    let Some(selector) = selector else {
+        return vec![FieldError::required("spec.selector", "")];
+    };
+    let mut as_rs = spec.cloned().unwrap_or(Value::Null);
+    as_rs["selector"] = serde_json::json!({"matchLabels": selector});
+    validate_replica_set_spec(Some(&as_rs))
+}
+
 /// `ValidateDaemonSet`.
 pub fn validate_daemon_set(obj: &Value) -> Vec<FieldError> {
     let mut errs = validate_object_meta(obj, true, name_is_dns_subdomain);

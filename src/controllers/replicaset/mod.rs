@@ -12,6 +12,11 @@
 //! The creates of one slow-start batch, and the deletes of one sync, leave together as upstream's
 //! goroutines do (`Ctx::request_batch`: one round trip for the batch); the Events follow them.
 //!
+//! The same controller is kube-controller-manager's `replication-controller` (upstream's
+//! `pkg/controller/replication` is this code behind a conversion adapter): [`Flavor`] says which
+//! kind it manages; a ReplicationController's label-map selector plays no part here, since the
+//! Pods it controls are found by owner reference.
+//!
 //! What kubesim simplifies: orphan Pods are not adopted; the Events of a batch are written after it
 //! (upstream's event broadcaster writes them in the background).
 
@@ -37,7 +42,21 @@ pub type Timer = SyncTimer;
 type Ctx<'a> = cluster::Ctx<'a, Timer>;
 type Input = cluster::Input<Timer>;
 
+/// Which workload the controller manages: ReplicaSets (apps/v1) or ReplicationControllers (v1).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Flavor {
+    pub resource: Resource,
+    /// Its name in kube-controller-manager, its service account and its Events' source.
+    pub name: &'static str,
+}
+
+impl Flavor {
+    pub const REPLICA_SET: Flavor = Flavor { resource: Resource::ReplicaSets, name: "replicaset-controller" };
+    pub const REPLICATION_CONTROLLER: Flavor = Flavor { resource: Resource::ReplicationControllers, name: "replication-controller" };
+}
+
 pub struct ReplicaSetController {
+    flavor: Flavor,
     replica_sets: Store,
     pods: Store,
     queue: WorkQueue,
@@ -50,38 +69,44 @@ pub struct ReplicaSetController {
 
 impl Default for ReplicaSetController {
     fn default() -> Self {
-        ReplicaSetController {
-            replica_sets: Store::default(),
-            pods: Store::default(),
-            queue: WorkQueue::default(),
-            recorder: Recorder::new("replicaset-controller", ""),
-            expectations: Expectations::default(),
-            by_owner: OwnerIndex::default(),
-        }
+        ReplicaSetController::new(Flavor::REPLICA_SET)
     }
 }
 
-fn owner_rs_key(pod: &Value) -> Option<String> {
+fn owner_rs_key(pod: &Value, kind: &str) -> Option<String> {
     let r = meta::controller_of(pod)?;
-    if meta::get_str(r, &["kind"]) != "ReplicaSet" {
+    if meta::get_str(r, &["kind"]) != kind {
         return None;
     }
     Some(format!("{}/{}", meta::namespace(pod), meta::get_str(r, &["name"])))
 }
 
 impl ReplicaSetController {
+    pub fn new(flavor: Flavor) -> Self {
+        ReplicaSetController {
+            flavor,
+            replica_sets: Store::default(),
+            pods: Store::default(),
+            queue: WorkQueue::default(),
+            recorder: Recorder::new(flavor.name, ""),
+            expectations: Expectations::default(),
+            by_owner: OwnerIndex::default(),
+        }
+    }
+
     /// The pods controlled by this ReplicaSet (`claimPods` without adoption).
     fn pods_for(&self, rs: &Value) -> Vec<&Value> {
         self.by_owner.keys(meta::uid(rs)).filter_map(|k| self.pods.get(k)).collect()
     }
 
     /// `GetPodFromTemplate`.
-    fn pod_from_template(rs: &Value) -> Value {
+    fn pod_from_template(&self, rs: &Value) -> Value {
+        let info = self.flavor.resource.info();
         let tpl = meta::get(rs, &["spec", "template"]).cloned().unwrap_or(json!({}));
         let mut md = json!({
             "generateName": format!("{}-", meta::name(rs)),
             "namespace": meta::namespace(rs),
-            "ownerReferences": [meta::new_controller_ref(rs, "apps/v1", "ReplicaSet")],
+            "ownerReferences": [meta::new_controller_ref(rs, &info.api_version(), info.kind)],
         });
         for f in ["labels", "annotations", "finalizers"] {
             if let Some(v) = meta::get(&tpl, &["metadata", f]) {
@@ -105,7 +130,7 @@ impl ReplicaSetController {
             // failure is the last one.
             for batch in ru::slow_start_batches(count, ru::SLOW_START_INITIAL_BATCH_SIZE) {
                 let path = format!("/api/v1/namespaces/{}/pods", meta::namespace(rs));
-                let reqs = (0..batch).map(|_| Request::new(Method::Post, path.clone(), Some(Self::pod_from_template(rs)))).collect();
+                let reqs = (0..batch).map(|_| Request::new(Method::Post, path.clone(), Some(self.pod_from_template(rs)))).collect();
                 for resp in ctx.request_batch(reqs) {
                     if resp.ok() {
                         created += 1;
@@ -197,7 +222,7 @@ impl ReplicaSetController {
         if rs.get("status") != Some(&new_status) {
             let mut copy = rs.clone();
             copy["status"] = new_status.clone();
-            let path = format!("/apis/apps/v1/namespaces/{}/replicasets/{}/status", meta::namespace(&rs), meta::name(&rs));
+            let path = format!("{}/status", self.flavor.resource.info().object_path(meta::namespace(&rs), meta::name(&rs)));
             let resp = ctx.request(Method::Put, &path, Some(copy));
             if resp.ok() {
                 self.replica_sets.apply(EventType::Modified, &resp.body);
@@ -231,19 +256,22 @@ impl Component for ReplicaSetController {
     type Timer = Timer;
 
     fn restarted(&self) -> Option<Self> {
-        Some(Self::default())
+        Some(Self::new(self.flavor))
     }
 
     fn actor(&self) -> Actor {
-        Actor::ReplicaSetController
+        match self.flavor.resource {
+            Resource::ReplicationControllers => Actor::ReplicationController,
+            _ => Actor::ReplicaSetController,
+        }
     }
 
     fn identity(&self) -> Identity {
-        controller_identity("replicaset-controller", "replicaset-controller")
+        controller_identity(self.flavor.name, self.flavor.name)
     }
 
     fn start(&mut self, ctx: &mut Ctx) {
-        let rs = ctx.list_and_watch(meta::lookup("replicasets").expect("rs"), "", "", "");
+        let rs = ctx.list_and_watch(self.flavor.resource.info(), "", "", "");
         self.replica_sets.replace(rs);
         let pods = ctx.list_and_watch(meta::lookup("pods").expect("pods"), "", "", "");
         for p in &pods {
@@ -258,7 +286,7 @@ impl Component for ReplicaSetController {
 
     fn handle(&mut self, ctx: &mut Ctx, input: Input) {
         match input {
-            Input::Watch { resource: Resource::ReplicaSets, event_type, object } => {
+            Input::Watch { resource, event_type, object } if resource == self.flavor.resource => {
                 self.replica_sets.apply_shared(event_type, object.clone());
                 if event_type == EventType::Deleted {
                     self.expectations.delete(&meta::key(&object));
@@ -268,7 +296,7 @@ impl Component for ReplicaSetController {
             Input::Watch { resource: Resource::Pods, event_type, object } => {
                 let old = self.pods.apply_shared(event_type, object.clone());
                 self.by_owner.index(event_type, &object, old.as_deref());
-                if let Some(k) = owner_rs_key(&object) {
+                if let Some(k) = owner_rs_key(&object, self.flavor.resource.info().kind) {
                     self.expectations.observe_pod(&k, event_type, &object, old.as_deref());
                     if self.replica_sets.get(&k).is_some() {
                         self.queue.enqueue(ctx, &k, Timer::Worker);

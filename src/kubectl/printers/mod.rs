@@ -283,6 +283,8 @@ const ENDPOINT_SLICE_COLUMNS: &[Column] = &[name_col(0), col("AddressType", 0), 
 /// `leaseColumnDefinitions` (`pkg/printers/internalversion/printers.go`): NAME, HOLDER, AGE.
 const LEASE_COLUMNS: &[Column] = &[name_col(0), col("Holder", 0), col("Age", 0)];
 const DEFAULT_COLUMNS: &[Column] = &[name_col(0), col("Age", 0)];
+const INGRESS_COLUMNS: &[Column] = &[name_col(0), col("Class", 0), col("Hosts", 0), col("Address", 0), col("Ports", 0), col("Age", 0)];
+const INGRESS_CLASS_COLUMNS: &[Column] = &[name_col(0), col("Controller", 0), col("Parameters", 0), col("Age", 0)];
 
 /// `strings.ToLower(GroupKind.String())`, the prefix of `deployment.apps/web`.
 fn kind_prefix(kind: &str) -> String {
@@ -383,6 +385,47 @@ fn print_replica_set_row(rs: &Value, now_ms: i64) -> Vec<String> {
         images,
         format_label_selector(get(rs, &["spec", "selector"])),
     ]
+}
+
+/// `printReplicationController`: a ReplicaSet's columns, the selector a plain label map.
+fn print_replication_controller_row(rc: &Value, now_ms: i64) -> Vec<String> {
+    let mut row = print_replica_set_row(rc, now_ms);
+    let selector = get(rc, &["spec", "selector"]).and_then(Value::as_object).map(|m| m.iter().map(|(k, v)| format!("{}={}", k, v.as_str().unwrap_or(""))).collect::<Vec<_>>().join(",")).unwrap_or_default();
+    row[7] = if selector.is_empty() { "<none>".into() } else { selector };
+    row
+}
+
+/// `printIngress`: class, hosts (`formatHosts`: at most three, then `+ N more...`; `*` when no
+/// rule names one), the load balancer's addresses, and `80` or `80, 443` with TLS.
+fn print_ingress_row(ing: &Value, now_ms: i64) -> Vec<String> {
+    let class = match gs(ing, &["spec", "ingressClassName"]) {
+        "" => "<none>".to_string(),
+        c => c.to_string(),
+    };
+    let hosts: Vec<&str> = get(ing, &["spec", "rules"]).and_then(Value::as_array).map(|rs| rs.iter().filter_map(|r| r.get("host").and_then(Value::as_str)).filter(|h| !h.is_empty()).collect()).unwrap_or_default();
+    let hosts = match hosts.len() {
+        0 => "*".to_string(),
+        n if n > 3 => format!("{} + {} more...", hosts[..3].join(","), n - 3),
+        _ => hosts.join(","),
+    };
+    let address = get(ing, &["status", "loadBalancer", "ingress"]).and_then(Value::as_array).map(|a| a.iter().filter_map(|i| i.get("ip").or_else(|| i.get("hostname")).and_then(Value::as_str)).collect::<Vec<_>>().join(",")).unwrap_or_default();
+    let tls = get(ing, &["spec", "tls"]).and_then(Value::as_array).is_some_and(|t| !t.is_empty());
+    vec![gs(ing, &["metadata", "name"]).to_string(), class, hosts, address, if tls { "80, 443" } else { "80" }.to_string(), age(ing, now_ms)]
+}
+
+/// `printIngressClass`.
+fn print_ingress_class_row(ic: &Value, now_ms: i64) -> Vec<String> {
+    let params = match get(ic, &["spec", "parameters"]) {
+        Some(p) => {
+            let kind_name = format!("{}/{}", gs(p, &["kind"]), gs(p, &["name"]));
+            match gs(p, &["apiGroup"]) {
+                "" => kind_name,
+                g => format!("{}/{}", g, kind_name),
+            }
+        }
+        None => "<none>".to_string(),
+    };
+    vec![gs(ic, &["metadata", "name"]).to_string(), gs(ic, &["spec", "controller"]).to_string(), params, age(ic, now_ms)]
 }
 
 /// `printDaemonSet`.
@@ -1035,6 +1078,9 @@ fn table_columns_rows(kind: &str, objs: &[Value], wide: bool, now_ms: i64) -> (&
     let (columns, rows): (&[Column], Vec<Vec<String>>) = match kind {
         "Deployment" => (DEPLOYMENT_COLUMNS, objs.iter().map(|o| print_deployment_row(o, now_ms)).collect()),
         "ReplicaSet" => (REPLICASET_COLUMNS, objs.iter().map(|o| print_replica_set_row(o, now_ms)).collect()),
+        "ReplicationController" => (REPLICASET_COLUMNS, objs.iter().map(|o| print_replication_controller_row(o, now_ms)).collect()),
+        "Ingress" => (INGRESS_COLUMNS, objs.iter().map(|o| print_ingress_row(o, now_ms)).collect()),
+        "IngressClass" => (INGRESS_CLASS_COLUMNS, objs.iter().map(|o| print_ingress_class_row(o, now_ms)).collect()),
         "CronJob" => (CRONJOB_COLUMNS, objs.iter().map(|o| print_cron_job_row(o, now_ms)).collect()),
         "Job" => (JOB_COLUMNS, objs.iter().map(|o| print_job_row(o, now_ms)).collect()),
         "DaemonSet" => (DAEMONSET_COLUMNS, objs.iter().map(|o| print_daemon_set_row(o, now_ms)).collect()),

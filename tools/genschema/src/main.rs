@@ -16,7 +16,7 @@
 //!
 //! Usage (from this directory): `cargo run --release > ../../src/api/schema_data.txt`
 
-use k8s_openapi::api::{apps::v1 as apps, authentication::v1 as authentication, authorization::v1 as authorization, batch::v1 as batch, core::v1 as core, discovery::v1 as discovery, rbac::v1 as rbac, scheduling::v1 as scheduling, storage::v1 as storage};
+use k8s_openapi::api::{apps::v1 as apps, authentication::v1 as authentication, authorization::v1 as authorization, batch::v1 as batch, core::v1 as core, discovery::v1 as discovery, networking::v1 as networking, rbac::v1 as rbac, scheduling::v1 as scheduling, storage::v1 as storage};
 use schemars::{generate::SchemaSettings, SchemaGenerator};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -29,6 +29,7 @@ const PACKAGES: &[(&str, &str, &str)] = &[
     ("io.k8s.api.authentication.v1", "authentication", "v1"),
     ("io.k8s.api.authorization.v1", "authorization", "v1"),
     ("io.k8s.api.discovery.v1", "discovery", "v1"),
+    ("io.k8s.api.networking.v1", "networking", "v1"),
     ("io.k8s.api.rbac.v1", "rbac", "v1"),
     ("io.k8s.api.scheduling.v1", "scheduling", "v1"),
     ("io.k8s.api.storage.v1", "storage", "v1"),
@@ -380,6 +381,9 @@ fn main() {
             def_of::<discovery::EndpointSlice>(&mut generator),
         ),
         ("v1", "Event", def_of::<core::Event>(&mut generator)),
+        ("v1", "ReplicationController", def_of::<core::ReplicationController>(&mut generator)),
+        ("networking.k8s.io/v1", "Ingress", def_of::<networking::Ingress>(&mut generator)),
+        ("networking.k8s.io/v1", "IngressClass", def_of::<networking::IngressClass>(&mut generator)),
         ("v1", "Namespace", def_of::<core::Namespace>(&mut generator)),
         ("v1", "Node", def_of::<core::Node>(&mut generator)),
         ("v1", "Pod", def_of::<core::Pod>(&mut generator)),
