@@ -19,11 +19,12 @@
 //! Without `/usr/bin/kubectl` the test prints SKIPPED and fails unless `KUBESIM_ALLOW_SKIP=1`.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use kubesim::serve::{Options, Server};
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 const KUBECTL_132: &str = "/usr/bin/kubectl";
 
@@ -91,45 +92,12 @@ impl Env {
     /// for the object to be gone, finalizers included) gets the time it waits for: after 1 s of
     /// wall time the clock moves 1 s every 50 ms; after 2 minutes of cluster time it is stopped.
     fn real(&self, kubectl: &str, args: &[String], stdin: Option<&str>) -> String {
-        let (mut reader, writer) = std::io::pipe().expect("pipe");
-        let mut c = Command::new(kubectl);
-        c.env("KUBECONFIG", self.dir.join("kubeconfig"))
-            .env("HOME", &self.dir)
-            .env("KUBECACHEDIR", self.dir.join("cache"))
-            .env("KUBECTL_KUBERC", "false")
-            .args(args)
-            .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
-            .stdout(writer.try_clone().expect("pipe"))
-            .stderr(writer);
-        let mut child = c.spawn().expect("running kubectl");
-        drop(c);
-        if let Some(text) = stdin {
-            child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
-        }
-        let collector = std::thread::spawn(move || {
-            let mut out = String::new();
-            let _ = reader.read_to_string(&mut out);
-            out
-        });
-        let started = std::time::Instant::now();
-        let mut advanced = 0;
-        let mut stopped = false;
-        while child.try_wait().unwrap().is_none() {
-            std::thread::sleep(std::time::Duration::from_millis(50));
-            if started.elapsed() > std::time::Duration::from_secs(1) {
-                if advanced >= 120 {
-                    // e.g. a PVC a Pod still uses: Terminating until the Pod goes, as in a real cluster
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    stopped = true;
-                    break;
-                }
-                self.server.advance(1000);
-                advanced += 1;
-            }
-        }
-        let mut text = collector.join().unwrap();
-        if stopped {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let pace = common::Pace { patience: std::time::Duration::from_secs(1), tick: std::time::Duration::from_millis(50), max_seconds: 120 };
+        let run = common::run_kubectl(&self.server, kubectl, &self.dir, &args, stdin, pace);
+        let mut text = run.out;
+        if run.stopped {
+            // e.g. a PVC a Pod still uses: Terminating until the Pod goes, as in a real cluster
             text.push_str("<still waiting after 2 minutes of cluster time: stopped>\n");
         }
         text

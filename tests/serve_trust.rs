@@ -27,6 +27,9 @@
 //! Without `/usr/bin/kubectl` the test says SKIPPED and fails unless `KUBESIM_ALLOW_SKIP=1`.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
+use common::Run;
 use kubesim::serve::{Options, Server};
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -40,11 +43,6 @@ struct Env {
     kubectl: String,
 }
 
-struct Run {
-    code: i32,
-    out: String,
-}
-
 impl Env {
     fn start(kubectl: &str, tag: &str, opts: Options) -> Env {
         let server = Server::start(&opts).expect("start");
@@ -55,47 +53,10 @@ impl Env {
         Env { server, dir, kubectl: kubectl.to_string() }
     }
 
-    /// Runs kubectl (stdout and stderr together); on a frozen clock, a command still running
-    /// after half a second gets a virtual second every 20 ms, for at most `max_s` of them.
+    /// Runs kubectl; on a frozen clock, a command still running after half a second gets a
+    /// virtual second every 20 ms, for at most `max_s` of them.
     fn kubectl_with(&self, args: &[&str], stdin: Option<&str>, max_s: u32) -> Run {
-        let (mut reader, writer) = std::io::pipe().expect("pipe");
-        let mut c = Command::new(&self.kubectl);
-        c.env("KUBECONFIG", self.dir.join("kubeconfig"))
-            .env("HOME", &self.dir)
-            .env("KUBECACHEDIR", self.dir.join("cache"))
-            .env("KUBECTL_KUBERC", "false")
-            .args(args)
-            .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
-            .stdout(writer.try_clone().expect("pipe"))
-            .stderr(writer);
-        let mut child = c.spawn().expect("running kubectl");
-        drop(c);
-        if let Some(text) = stdin {
-            child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
-        }
-        let collector = std::thread::spawn(move || {
-            let mut out = String::new();
-            let _ = reader.read_to_string(&mut out);
-            out
-        });
-        let started = Instant::now();
-        let mut advanced = 0;
-        let status = loop {
-            if let Some(s) = child.try_wait().unwrap() {
-                break s;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-            if started.elapsed() > Duration::from_millis(500) {
-                if advanced >= max_s {
-                    let _ = child.kill();
-                    break child.wait().unwrap();
-                }
-                self.server.advance(1000);
-                advanced += 1;
-            }
-        };
-        let out = collector.join().unwrap();
-        Run { code: status.code().unwrap_or(-1), out }
+        common::run_kubectl(&self.server, &self.kubectl, &self.dir, args, stdin, common::Pace { patience: Duration::from_millis(500), tick: Duration::from_millis(20), max_seconds: max_s })
     }
 
     fn kubectl(&self, args: &[&str]) -> Run {
