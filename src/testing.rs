@@ -20,6 +20,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("scheduling_affinity"),
     scenario!("anti_affinity"),
     scenario!("dry_run"),
+    scenario!("rc_and_ingress"),
     scenario!("image_pull_backoff"),
     scenario!("scale_up_down"),
     scenario!("cascading_delete"),

@@ -231,6 +231,8 @@ impl ApiServer {
             "Deployment" => validation::validate_deployment(&obj),
             "ReplicaSet" => validation::validate_replica_set(&obj),
             "ReplicationController" => validation::validate_replication_controller(&obj),
+            "Ingress" => validation::validate_ingress(&obj),
+            "IngressClass" => validation::validate_ingress_class(&obj),
             "DaemonSet" => validation::validate_daemon_set(&obj),
             "StatefulSet" => validation::validate_stateful_set(&obj),
             "PersistentVolumeClaim" => validation::validate_pvc(&obj),

@@ -127,6 +127,8 @@ impl ApiServer {
                 "Deployment" => validation::validate_deployment_update(&new, &old),
                 "ReplicaSet" => validation::validate_replica_set_update(&new, &old),
                 "ReplicationController" => validation::validate_replication_controller_update(&new, &old),
+                "Ingress" => validation::validate_ingress(&new),
+                "IngressClass" => validation::validate_ingress_class(&new),
                 "DaemonSet" => validation::validate_daemon_set_update(&new, &old),
                 "StatefulSet" => validation::validate_stateful_set_update(&new, &old),
                 "PersistentVolumeClaim" => validation::validate_pvc_update(&new, &old),

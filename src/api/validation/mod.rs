@@ -990,6 +990,7 @@ fn validate_object_meta_update(new: &Value, old: &Value) -> Errs {
 
 mod apps;
 mod config;
+mod networking;
 mod node;
 mod pod;
 mod rbac;
@@ -998,6 +999,7 @@ mod scheduling;
 mod storage;
 pub use apps::*;
 pub use config::*;
+pub use networking::*;
 pub use node::*;
 pub use pod::*;
 pub use rbac::*;

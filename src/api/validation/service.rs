@@ -21,7 +21,7 @@ const DNS1035_LABEL_FMT: &str = "[a-z]([-a-z0-9]*[a-z0-9])?";
 const DNS1035_LABEL_ERR_MSG: &str = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
 
 /// `IsDNS1035Label`.
-fn dns1035_label_errors(s: &str) -> Vec<String> {
+pub(super) fn dns1035_label_errors(s: &str) -> Vec<String> {
     let mut errs = Vec::new();
     if s.len() > DNS1123_LABEL_MAX_LENGTH {
         errs.push(max_len_error(DNS1123_LABEL_MAX_LENGTH));
