@@ -118,7 +118,10 @@ fn subresources(r: &ResourceInfo) -> Vec<(&'static str, &'static str, &'static s
 
 /// `GET /api/v1` or `/apis/GROUP/VERSION`: `APIResourceList`, or None for an unknown group version.
 pub fn api_resource_list(group: &str, version: &str) -> Option<Value> {
-    let rs: Vec<&ResourceInfo> = RESOURCES.iter().filter(|r| r.group == group && r.version == version).collect();
+    // installer.go sorts a group version's paths, so its resources come in name order (and
+    // `kubectl get all` prints pods, replicationcontrollers, services as on a real cluster)
+    let mut rs: Vec<&ResourceInfo> = RESOURCES.iter().filter(|r| r.group == group && r.version == version).collect();
+    rs.sort_by_key(|r| r.resource);
     let reviews: Vec<Value> = REVIEW_RESOURCES
         .iter()
         .filter(|(g, ..)| *g == group && version == "v1")
