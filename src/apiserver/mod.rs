@@ -141,7 +141,9 @@ pub struct ApiServer {
 }
 
 /// The labels of one `apiserver_request_total` series.
-pub type RequestKey = (&'static str, bool, String, String, String, String, &'static str, u16);
+/// (For a served resource the names are the table's: no allocation per request on the hot path;
+/// an `events.k8s.io` request counts under the core Event storage it is served by.)
+pub type RequestKey = (&'static str, bool, &'static str, &'static str, &'static str, String, &'static str, u16);
 
 impl Default for ApiServer {
     fn default() -> Self {
@@ -242,6 +244,10 @@ fn conflict(info: &ResourceInfo, name: &str) -> Response {
 /// `details.name` (kubectl debug tells "ephemeral containers are disabled" by it).
 pub(crate) fn resource_not_found() -> Response {
     err(404, "NotFound", "the server could not find the requested resource".into(), Some(json!({})))
+}
+
+fn already_exists(info: &ResourceInfo, name: &str) -> Response {
+    err(409, "AlreadyExists", format!("{} \"{}\" already exists", info.qualified(), name), Some(json!({"name": name, "group": info.group, "kind": info.resource})))
 }
 
 fn bad_request(message: String) -> Response {
@@ -425,12 +431,7 @@ impl ApiServer {
             }
             Err(EtcdError::TxnFailed { current }) => {
                 if expected_rev == 0 && current.is_some() {
-                    Err(err(
-                        409,
-                        "AlreadyExists",
-                        format!("{} \"{}\" already exists", info.qualified(), name),
-                        Some(json!({"name": name, "group": info.group, "kind": info.resource})),
-                    ))
+                    Err(already_exists(info, &name))
                 } else {
                     Err(conflict(info, &name))
                 }
@@ -447,14 +448,7 @@ impl ApiServer {
         let current = self.cache.get(&key).map(|(v, r)| (v.clone(), *r));
         match (&current, expected_rev) {
             (None, 0) => {}
-            (Some(_), 0) => {
-                return Err(err(
-                    409,
-                    "AlreadyExists",
-                    format!("{} \"{}\" already exists", info.qualified(), name),
-                    Some(json!({"name": name, "group": info.group, "kind": info.resource})),
-                ))
-            }
+            (Some(_), 0) => return Err(already_exists(info, &name)),
             (Some((_, r)), e) if *r == e => {
                 meta::set(obj, &["metadata", "resourceVersion"], json!(e.to_string()));
             }
@@ -627,8 +621,8 @@ impl ApiServer {
         };
         self.record_audit(req, ri, target.as_ref().ok(), who, acting.as_ref(), &authz, &response, now_ms, audit_id, self.requests);
         #[cfg(not(target_arch = "wasm32"))]
-        if ri.is_resource_request {
-            let key = request_key(req, ri, response.code);
+        if let Ok(t) = &target {
+            let key = request_key(req, ri, t.info, response.code);
             *self.request_counts.entry(key).or_insert(0) += 1;
         }
         let deliveries = self.fan_out(&changes);
@@ -792,7 +786,7 @@ pub fn no_status_subresource(kind: &str) -> bool {
 
 /// The labels the metrics filter gives a request (`metrics.CleanVerb`, `CleanScope`).
 #[cfg(not(target_arch = "wasm32"))]
-fn request_key(req: &Request, ri: &RequestInfo, code: u16) -> RequestKey {
+fn request_key(req: &Request, ri: &RequestInfo, info: &'static ResourceInfo, code: u16) -> RequestKey {
     let verb = match (req.method, ri.verb) {
         (_, "watch") => "WATCH",
         (_, "list") => "LIST",
@@ -811,7 +805,7 @@ fn request_key(req: &Request, ri: &RequestInfo, code: u16) -> RequestKey {
         "cluster"
     };
     let dry_run = ri.query("dryRun").is_some();
-    (verb, dry_run, ri.api_group.clone(), ri.api_version.clone(), ri.resource.clone(), ri.subresource.clone(), scope, code)
+    (verb, dry_run, info.group, info.version, info.resource, ri.subresource.clone(), scope, code)
 }
 
 /// The `dryRun` query parameter of a write (`CreateOptions`, `UpdateOptions`, `PatchOptions`,
