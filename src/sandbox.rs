@@ -456,7 +456,7 @@ pub fn bench_apply(c: &mut Cluster, pods: usize, deployments: usize) -> String {
 /// Pods in phase Running (read directly from storage: a shell-side inspection).
 pub fn count_running(c: &Cluster) -> usize {
     let Some(info) = meta::lookup("pods") else { return 0 };
-    c.view().objects(info, "", None).iter().filter(|p| meta::get_str(p, &["status", "phase"]) == "Running").count()
+    c.view().objects_shared(info, "").iter().filter(|p| meta::get_str(p, &["status", "phase"]) == "Running").count()
 }
 
 /// What `curl` prints for a result: the body, or its error on stderr (as `Err`, for the shells).

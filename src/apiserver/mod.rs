@@ -398,6 +398,12 @@ impl ApiServer {
             .collect()
     }
 
+    /// The objects of a resource in `ns` as they are now, shared with the watch cache (no copy).
+    pub fn list_objects_shared(&self, info: &ResourceInfo, ns: &str) -> Vec<Rc<Value>> {
+        let prefix = info.etcd_collection_prefix(ns);
+        self.list_shared(&prefix).cloned().collect()
+    }
+
     /// The cached objects under an etcd key prefix, in key order (as etcd's range returns them).
     fn list_shared<'a>(&'a self, prefix: &'a str) -> impl Iterator<Item = &'a Rc<Value>> + 'a {
         self.cache.range(prefix.to_string()..).take_while(move |(k, _)| k.starts_with(prefix)).map(|(_, (v, _))| v)
@@ -743,26 +749,83 @@ impl ApiServer {
         }
     }
 
+    /// A list, served from the watch cache in key order. With `limit`, one page: the cache is
+    /// read from the continue token's key and stops once the page is full (O(page), not a pass
+    /// over every object), as the etcd3 store's `GetList` pages; `continue` is upstream's token
+    /// (`storage.EncodeContinue`: base64url of `{"v":"meta.k8s.io/v1","rv":N,"start":KEY}`, the
+    /// key relative to the list's prefix) and `remainingItemCount` is set when no selector
+    /// filters the list. What kubesim simplifies: a continued page reads the objects as they are
+    /// now (upstream reads at the token's revision) and carries the token's resourceVersion.
     fn list(&self, t: &Target) -> Result<Response, Response> {
         let labels = meta::parse_label_selector(t.q("labelSelector").unwrap_or("")).map_err(bad_request)?;
         let fields = convert_field_selector(t.info.resource, t.q("fieldSelector").unwrap_or("")).map_err(bad_request)?;
         let prefix = t.info.etcd_collection_prefix(&t.ri.namespace);
-        let items: Vec<Value> = self
-            .list_shared(&prefix)
-            .filter(|o| meta::label_selector_matches(&labels, &meta::labels(o)) && field_selector_matches(t.info.resource, &fields, o))
-            .map(|o| Value::clone(o))
-            .collect();
+        let limit = t.q("limit").and_then(|l| l.parse::<i64>().ok()).filter(|l| *l > 0).map(|l| l as usize);
+        let (start, rv) = match t.q("continue").filter(|c| !c.is_empty()) {
+            None => (String::new(), self.etcd.revision()),
+            Some(token) => decode_continue(token)?,
+        };
+        let selective = !labels.is_empty() || !fields.is_empty();
+        let mut cursor = self.cache.range(format!("{}{}", prefix, start)..).take_while(|(k, _)| k.starts_with(&prefix));
+        let mut items: Vec<Value> = Vec::new();
+        let mut last: Option<&str> = None;
+        for (k, (o, _)) in cursor.by_ref() {
+            if meta::label_selector_matches(&labels, &meta::labels(o)) && field_selector_matches(t.info.resource, &fields, o) {
+                items.push(Value::clone(o));
+                if limit == Some(items.len()) {
+                    last = Some(k);
+                    break;
+                }
+            }
+        }
+        let mut metadata = json!({"resourceVersion": rv.to_string()});
+        if let Some(last) = last {
+            let remaining = if selective { usize::from(cursor.next().is_some()) } else { cursor.count() };
+            if remaining > 0 {
+                let token = json!({"v": "meta.k8s.io/v1", "rv": rv, "start": format!("{}\u{0}", &last[prefix.len()..])});
+                metadata["continue"] = json!(crate::api::base64::encode_url(token.to_string().as_bytes()));
+                if !selective {
+                    metadata["remainingItemCount"] = json!(remaining);
+                }
+            }
+        }
         Ok(Response {
             code: 200,
             body: json!({
                 "kind": format!("{}List", t.info.kind),
                 "apiVersion": t.info.api_version(),
-                "metadata": {"resourceVersion": self.etcd.revision().to_string()},
+                "metadata": metadata,
                 "items": items,
             }),
         })
     }
 
+}
+
+/// `storage.DecodeContinue`: the token's start key (relative to the list's prefix) and
+/// resourceVersion, or its errors as the 400 the list handler answers.
+fn decode_continue(token: &str) -> Result<(String, i64), Response> {
+    let bad = |why: String| bad_request(format!("continue key is not valid{}", why));
+    let bytes = crate::api::base64::decode(token).ok_or_else(|| bad(": illegal base64 data".into()))?;
+    let v: Value = serde_json::from_slice(&bytes).map_err(|e| bad(format!(": {}", e)))?;
+    let version = meta::get_str(&v, &["v"]);
+    if version != "meta.k8s.io/v1" {
+        return Err(bad(format!(": server does not recognize this encoded version {}", version)));
+    }
+    let rv = v.get("rv").and_then(Value::as_i64).unwrap_or(0);
+    if rv == 0 {
+        return Err(bad(": incorrect encoded start resourceVersion (version meta.k8s.io/v1)".into()));
+    }
+    let start = meta::get_str(&v, &["start"]);
+    if start.is_empty() {
+        return Err(bad(": encoded start key empty (version meta.k8s.io/v1)".into()));
+    }
+    // path.Clean must leave "/" + start unchanged: the key cannot climb out of the list's prefix
+    let key = if start.starts_with('/') { start.to_string() } else { format!("/{}", start) };
+    if key.split('/').skip(1).any(|s| s.is_empty() || s == "." || s == "..") {
+        return Err(bad(format!(": {}", start)));
+    }
+    Ok((key[1..].to_string(), rv))
 }
 
 /// The subresources kubesim's API server has handlers for (`kubesim serve` lists the same in

@@ -57,6 +57,11 @@ impl Store {
         let prefix = format!("{}/", ns);
         self.items.range(prefix.clone()..).take_while(move |(k, _)| k.starts_with(&prefix)).map(|(_, v)| &**v)
     }
+    /// Like [`Store::in_namespace`], the shared objects (cloning one is cheap).
+    pub fn in_namespace_shared<'a>(&'a self, ns: &'a str) -> impl Iterator<Item = &'a Rc<Value>> + 'a {
+        let prefix = format!("{}/", ns);
+        self.items.range(prefix.clone()..).take_while(move |(k, _)| k.starts_with(&prefix)).map(|(_, v)| v)
+    }
     pub fn values(&self) -> impl Iterator<Item = &Value> {
         self.items.values().map(|v| &**v)
     }

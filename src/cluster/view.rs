@@ -37,6 +37,12 @@ impl<'a> ClusterView<'a> {
         self.c.api.list_objects(info, ns, rev)
     }
 
+    /// Objects of a resource in `ns` ("" = all namespaces) as they are now, shared with the API
+    /// server's watch cache: no copy (read-only).
+    pub fn objects_shared(&self, info: &ResourceInfo, ns: &str) -> Vec<std::rc::Rc<Value>> {
+        self.c.api.list_objects_shared(info, ns)
+    }
+
     /// One object as it is now.
     pub fn object(&self, info: &ResourceInfo, ns: &str, name: &str) -> Option<Value> {
         self.c.api.peek(info, ns, name)

@@ -126,7 +126,7 @@ impl NodeLifecycleController {
 
     /// `monitorNodeHealth`.
     fn monitor_node_health(&mut self, ctx: &mut Ctx) {
-        let nodes: Vec<Value> = self.nodes.values().cloned().collect();
+        let nodes: Vec<std::rc::Rc<Value>> = self.nodes.items.values().cloned().collect();
         for node in nodes {
             let name = meta::name(&node).to_string();
             let ready = ready_condition(&node).map(|c| meta::get_str(c, &["status"]).to_string()).unwrap_or_default();
@@ -195,7 +195,7 @@ impl NodeLifecycleController {
 
     /// The taint-eviction controller: delete pods whose NoExecute toleration has run out.
     fn evict_expired(&mut self, ctx: &mut Ctx, node_name: &str) {
-        let Some(node) = self.nodes.get(node_name).cloned() else { return };
+        let Some(node) = self.nodes.get_shared(node_name).cloned() else { return };
         let Some(taint) = has_taint(&node, UNREACHABLE_TAINT, "NoExecute") else { return };
         let added = meta::get(&taint, &["timeAdded"]).and_then(|t| t.as_str()).and_then(time::parse_rfc3339).unwrap_or(ctx.now);
         for pod in self.pods_on(node_name) {

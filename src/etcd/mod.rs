@@ -226,16 +226,17 @@ impl Etcd {
     fn write(&mut self, key: &str, value: Option<String>) -> i64 {
         self.revision += 1;
         let rev = self.revision;
-        let prev = self.latest(key).cloned();
+        // the previous version's counters only (not a copy of its value)
+        let prev = self.latest(key).map(|p| (p.create_revision, p.version));
         let kv = KeyValue {
             key: key.to_string(),
             create_revision: if value.is_none() {
                 0
             } else {
-                prev.as_ref().map(|p| p.create_revision).unwrap_or(rev)
+                prev.map(|p| p.0).unwrap_or(rev)
             },
             mod_revision: rev,
-            version: if value.is_none() { 0 } else { prev.as_ref().map(|p| p.version).unwrap_or(0) + 1 },
+            version: if value.is_none() { 0 } else { prev.map(|p| p.1).unwrap_or(0) + 1 },
             value,
         };
         self.history.entry(key.to_string()).or_default().push(kv);

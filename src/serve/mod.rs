@@ -71,7 +71,7 @@
 //!   plus DeleteOptions, Eviction, Scale and Binding (and ConfigMap, Secret, ServiceAccount, so
 //!   that the API server answers for those); malformed bytes answer 400, a kind outside the
 //!   table 415;
-//! - `limit`/`continue` on lists ([`paginate`]), `GET /apis/apiextensions.k8s.io/v1/
+//! - `limit`/`continue` on lists (paged by the API server's list from its watch cache), `GET /apis/apiextensions.k8s.io/v1/
 //!   customresourcedefinitions` (empty: where kubectl looks for a kind it does not know), and
 //!   `POST /kubesim/v1/exec` (one script line through kubesim's own kubectl, for
 //!   tests/serve_compare.rs);
@@ -733,10 +733,8 @@ fn resource_request(h: &Handle, req: &http::HttpRequest, peer: &str) -> Reply {
     let info = resource_info(&ri);
     let include = ri.query("includeObject").unwrap_or("").to_string();
     let is_list = ri.name.is_empty();
-    let limit = ri.query("limit").and_then(|l| l.parse::<usize>().ok()).filter(|l| *l > 0);
-    let cont = ri.query("continue").filter(|c| !c.is_empty()).map(str::to_string);
     h.call(move |s| {
-        let mut resp: Response = s.cluster.client_request(&id, r);
+        let resp: Response = s.cluster.client_request(&id, r);
         if let Value::String(text) = &resp.body {
             let mut reply = Reply::text(resp.code, text);
             if text.starts_with("<!DOCTYPE html") || text.starts_with("<html") {
@@ -744,11 +742,6 @@ fn resource_request(h: &Handle, req: &http::HttpRequest, peer: &str) -> Reply {
                 reply.content_type = "text/html";
             }
             return reply;
-        }
-        if is_list && resp.ok() && (limit.is_some() || cont.is_some()) {
-            if let Err(reply) = paginate(&mut resp.body, limit, cont.as_deref()) {
-                return reply;
-            }
         }
         if as_table && resp.ok() {
             if let Some(info) = info {
@@ -770,43 +763,6 @@ fn resource_request(h: &Handle, req: &http::HttpRequest, peer: &str) -> Reply {
         Reply::json(resp.code, &resp.body)
     })
     .unwrap_or_else(|| Reply::json(503, &status(503, "ServiceUnavailable", "the simulated cluster stopped")))
-}
-
-/// `limit`/`continue` on a list, as the storage layer pages etcd: items in key order from after
-/// the continue token's `start` key, at most `limit` of them; when more remain, `continue` is a
-/// token naming the last key returned (base64 of `{"v":"meta.k8s.io/v1","rv":N,"start":KEY}`, the
-/// shape of upstream's `storage.EncodeContinue`) and `remainingItemCount` counts the rest.
-/// kubesim serve pages the list its API server answered whole, so every page reads the state
-/// at the time of its own request.
-fn paginate(body: &mut Value, limit: Option<usize>, cont: Option<&str>) -> Result<(), Reply> {
-    let key = |o: &Value| format!("{}/{}", meta::namespace(o), meta::name(o));
-    let start = match cont {
-        None => String::new(),
-        Some(token) => {
-            let bad = |why: &str| Reply::json(400, &status(400, "BadRequest", &format!("continue key is not valid: {}", why)));
-            let bytes = crate::ui::fragment::b64_decode(token).ok_or_else(|| bad("illegal base64 data"))?;
-            let v: Value = serde_json::from_slice(&bytes).map_err(|e| bad(&e.to_string()))?;
-            if meta::get_str(&v, &["v"]) != "meta.k8s.io/v1" {
-                return Err(bad("server does not recognize this encoded key"));
-            }
-            meta::get_str(&v, &["start"]).to_string()
-        }
-    };
-    let rv: i64 = meta::get_str(body, &["metadata", "resourceVersion"]).parse().unwrap_or(0);
-    let Some(items) = body.get_mut("items").and_then(Value::as_array_mut) else { return Ok(()) };
-    let mut rest: Vec<Value> = std::mem::take(items).into_iter().filter(|o| start.is_empty() || key(o) > start).collect();
-    let page: Vec<Value> = match limit {
-        Some(n) if rest.len() > n => rest.drain(..n).collect(),
-        _ => std::mem::take(&mut rest),
-    };
-    let last = page.last().map(key);
-    *items = page;
-    if let (false, Some(last)) = (rest.is_empty(), last) {
-        let token = json!({"v": "meta.k8s.io/v1", "rv": rv, "start": format!("{}\u{0}", last)});
-        body["metadata"]["continue"] = json!(crate::ui::fragment::b64_encode(token.to_string().as_bytes()));
-        body["metadata"]["remainingItemCount"] = json!(rest.len());
-    }
-    Ok(())
 }
 
 /// Whether the client closed its end (a watch has nothing to read from it otherwise).
@@ -1073,28 +1029,6 @@ fn serve_watch(h: &Handle, req: &http::HttpRequest, peer: &str, w: &mut TcpStrea
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[test]
-    fn lists_page_with_limit_and_continue() {
-        let list = || json!({"metadata": {"resourceVersion": "42"}, "items": (1..=5).map(|i| json!({"metadata": {"namespace": "default", "name": format!("p{}", i)}})).collect::<Vec<_>>()});
-        let names = |b: &Value| b["items"].as_array().unwrap().iter().map(|o| meta::name(o).to_string()).collect::<Vec<_>>();
-        let mut first = list();
-        assert!(paginate(&mut first, Some(2), None).is_ok());
-        assert_eq!(names(&first), ["p1", "p2"]);
-        assert_eq!(first["metadata"]["remainingItemCount"], 3);
-        let token = first["metadata"]["continue"].as_str().unwrap().to_string();
-        let mut second = list();
-        assert!(paginate(&mut second, Some(2), Some(&token)).is_ok());
-        assert_eq!(names(&second), ["p3", "p4"]);
-        let token = second["metadata"]["continue"].as_str().unwrap().to_string();
-        let mut last = list();
-        assert!(paginate(&mut last, Some(2), Some(&token)).is_ok());
-        assert_eq!(names(&last), ["p5"]);
-        assert!(last["metadata"].get("continue").is_none());
-        let mut bad = list();
-        let reply = paginate(&mut bad, Some(2), Some("%%%")).err().unwrap();
-        assert_eq!(reply.code, 400);
-    }
-
     #[test]
     fn go_durations() {
         assert_eq!(parse_go_duration("30s"), Some(30_000));

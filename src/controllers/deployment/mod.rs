@@ -31,6 +31,7 @@ use crate::client::{Recorder, Store, WorkQueue};
 use crate::cluster::{self, Component};
 use crate::trace::Actor;
 use serde_json::{json, Value};
+use std::rc::Rc;
 use util as du;
 
 /// The deployment controller's timers.
@@ -183,9 +184,17 @@ impl DeploymentController {
         let ns = meta::namespace(d).to_string();
         let uid = meta::uid(d).to_string();
         let selector = meta::get(d, &["spec", "selector"]).cloned();
-        let candidates: Vec<Value> = self.replica_sets.in_namespace(&ns).cloned().collect();
+        // Only the ReplicaSets this Deployment controls or could adopt are copied (the others in
+        // the namespace are skipped without a copy: a namespace of 100 Deployments has 100 of them).
+        let candidates: Vec<Rc<Value>> = self
+            .replica_sets
+            .in_namespace_shared(&ns)
+            .filter(|rs| meta::controller_of(rs).map_or(true, |o| meta::get_str(o, &["uid"]) == uid))
+            .cloned()
+            .collect();
         let mut owned = Vec::new();
         for rs in candidates {
+            let rs = Rc::unwrap_or_clone(rs);
             let matches = meta::selector_matches(selector.as_ref(), &meta::labels(&rs));
             match meta::controller_of(&rs).map(|o| meta::get_str(o, &["uid"]).to_string()) {
                 Some(owner) if owner == uid => {
