@@ -74,6 +74,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("rbac_read_only"),
     scenario!("rbac_errors"),
     scenario!("kubectl_set_env"),
+    scenario!("event_ttl"),
 ];
 
 /// Reads the `# seed: N` header.

@@ -68,6 +68,12 @@ pub struct Change {
     pub new: Option<Rc<Value>>,
 }
 
+/// kube-apiserver's `--event-ttl` (default one hour): every write of an Event attaches an etcd
+/// lease of this length (`registry/core/event/storage`'s TTLFunc), so an Event not written again
+/// is deleted by etcd an hour later. kubesim expires it exactly then (upstream's lease manager
+/// reuses a lease for a minute of writes, so a real Event lives up to a minute longer).
+pub const EVENT_TTL_MS: i64 = 60 * 60 * 1000;
+
 /// Limits, stated and enforced.
 #[derive(Clone, Debug)]
 pub struct Limits {
@@ -402,6 +408,22 @@ impl ApiServer {
     pub fn list_objects_shared(&self, info: &ResourceInfo, ns: &str) -> Vec<Rc<Value>> {
         let prefix = info.etcd_collection_prefix(ns);
         self.list_shared(&prefix).cloned().collect()
+    }
+
+    /// An Event's etcd lease ran out (`--event-ttl`): etcd deletes the key and the watch cache
+    /// sends every watcher its DELETED event, as kube-apiserver's cacher does when etcd's watch
+    /// reports the lease's deletion. Nothing happens if the key was written again since
+    /// `revision` (the new write has its own lease) or is gone.
+    pub fn expire_lease(&mut self, key: &str, revision: i64) -> Option<(Change, Vec<(usize, WatchDelivery)>)> {
+        let info = meta::lookup("events")?;
+        if self.cache.get(key).map(|(_, r)| *r) != Some(revision) {
+            return None;
+        }
+        let r = self.etcd.delete_if(key, revision).ok()?;
+        let old = self.cache.remove(key).map(|(v, _)| v);
+        let change = Change { op: "DELETE", key: key.to_string(), revision: r, resource: info, old, new: None };
+        let deliveries = self.fan_out(std::slice::from_ref(&change));
+        Some((change, deliveries))
     }
 
     /// The cached objects under an etcd key prefix, in key order (as etcd's range returns them).

@@ -532,6 +532,13 @@ fn send_batch(
                 MessageKind::EtcdTxn { op: ch.op, key: ch.key.clone(), revision: ch.revision },
                 Some(*req_id),
             );
+            if ch.op == "PUT" && ch.revision > 0 && ch.resource.resource == "events" {
+                let expiry = LeaseExpiry { key: ch.key.clone(), revision: ch.revision };
+                queue.push(
+                    t0 + 1 + crate::apiserver::EVENT_TTL_MS,
+                    Delivery { to: LEASE_EXPIRY, input: Input::Timer(Box::new(expiry)), cause: Some(*req_id), background: true, visible: None },
+                );
+            }
         }
     }
     let t1 = t0 + timing.api_rtt_ms;
@@ -688,6 +695,14 @@ pub struct Cluster {
 /// The subscriber number of kubectl's watch: not a component, so its deliveries go to
 /// [`Cluster::take_client_events`].
 const CLIENT_SUBSCRIBER: usize = usize::MAX;
+/// The queue's address for etcd's lease expiries (an Event's `--event-ttl`).
+const LEASE_EXPIRY: usize = usize::MAX - 1;
+
+/// An etcd lease that runs out: the key it was attached to by the write at `revision`.
+struct LeaseExpiry {
+    key: String,
+    revision: i64,
+}
 
 /// The identity kubectl uses in a kubeadm cluster (facts §9).
 pub fn kubectl_identity() -> Identity {
@@ -1076,6 +1091,14 @@ impl Cluster {
             }
             return true;
         }
+        if d.to == LEASE_EXPIRY {
+            if let Input::Timer(t) = d.input {
+                if let Ok(lease) = t.downcast::<LeaseExpiry>() {
+                    self.expire_lease(&lease, d.cause);
+                }
+            }
+            return true;
+        }
         let actor = match self.components.get(d.to) {
             Some(c) if c.component.is_some() => c.actor.clone(),
             _ => return true,
@@ -1105,6 +1128,17 @@ impl Cluster {
         let input = d.input;
         self.with_component(d.to, cause, |comp, ctx| comp.handle_erased(ctx, input));
         true
+    }
+
+    /// etcd deletes a key whose lease ran out (in the trace: etcd's DELETE, sent to the API
+    /// server's watch on etcd) and the watch cache tells the watchers, in the background.
+    fn expire_lease(&mut self, lease: &LeaseExpiry, cause: Option<MsgId>) {
+        let Some((change, deliveries)) = self.api.expire_lease(&lease.key, lease.revision) else { return };
+        let id = self.trace.push(self.now, Actor::Etcd, Actor::ApiServer, MessageKind::EtcdTxn { op: change.op, key: change.key, revision: change.revision }, cause);
+        for (sub, d) in deliveries {
+            let input = Input::Watch { resource: d.resource.id, event_type: d.event_type, object: d.object };
+            self.queue.push(self.now + self.config.timing.watch_delay_ms, Delivery { to: sub, input, cause: Some(id), background: true, visible: None });
+        }
     }
 
     /// Foreground work is pending: `settle` would go on.

@@ -570,7 +570,9 @@ pub fn narration(s: &Session, pos: usize, lang: Lang) -> Said {
             let ch = s.cluster.view().etcd_change_at(*revision);
             let version = ch.as_ref().map(|c| c.kv.version).unwrap_or(0);
             v.push(("version", version.to_string()));
-            if *op == "DELETE" {
+            if *op == "DELETE" && m.from == Actor::Etcd {
+                said("n.etcd.expire", &v)
+            } else if *op == "DELETE" {
                 said("n.etcd.delete", &v)
             } else if ch.as_ref().map(|c| c.prev.is_none()).unwrap_or(false) {
                 said("n.etcd.create", &v)
