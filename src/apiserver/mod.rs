@@ -628,7 +628,7 @@ impl ApiServer {
             }
             Err(r) => r.clone(),
             Ok(t) => {
-                let size = req.body.as_ref().map(|b| serde_json::to_string(b).map(|s| s.len()).unwrap_or(0)).unwrap_or(0);
+                let size = req.body.as_ref().map(encoded_len).unwrap_or(0);
                 if size > self.limits.max_body_bytes {
                     err(413, "RequestEntityTooLarge", "Request entity too large: limit is 3145728".into(), None)
                 } else {
@@ -720,13 +720,15 @@ impl ApiServer {
                 if t.q("force").is_some() {
                     return Err(patch_options_invalid("force", "Forbidden: may not be specified for non-apply patch", "FieldValueForbidden"));
                 }
-                let (current, _) = self.read(info, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(info, &t.ri.name))?;
-                let patch = req.body.clone().unwrap_or(json!({}));
-                let mut target = if sub == "scale" { to_scale(&current) } else { current.clone() };
+                let (current, _) = self.read_shared(info, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(info, &t.ri.name))?;
+                let empty = json!({});
+                let patch = req.body.as_ref().unwrap_or(&empty);
+                let mut target = if sub == "scale" { to_scale(&current) } else { Value::clone(&current) };
+                drop(current);
                 match req.patch_type {
-                    PatchType::Merge => patch::merge_patch(&mut target, &patch),
-                    PatchType::Strategic => patch::strategic_merge_patch(&mut target, &patch),
-                    PatchType::Json => patch::json_patch(&mut target, &patch).map_err(|e| err(422, "Invalid", e, None))?,
+                    PatchType::Merge => patch::merge_patch(&mut target, patch),
+                    PatchType::Strategic => patch::strategic_merge_patch(&mut target, patch),
+                    PatchType::Json => patch::json_patch(&mut target, patch).map_err(|e| err(422, "Invalid", e, None))?,
                     PatchType::Apply => unreachable!("server-side apply is the arm above"),
                 }
                 self.update(t, sub, target, false, now_ms, rng, changes)
@@ -822,6 +824,23 @@ impl ApiServer {
         })
     }
 
+}
+
+/// The length of a value's compact JSON encoding, counted without building the text.
+fn encoded_len(v: &Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0 += b.len();
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut c = Count(0);
+    let _ = serde_json::to_writer(&mut c, v);
+    c.0
 }
 
 /// `storage.DecodeContinue`: the token's start key (relative to the list's prefix) and

@@ -10,12 +10,13 @@ use super::*;
 impl ApiServer {
     pub(super) fn update(&mut self, t: &Target, sub: &str, mut body: Value, is_put: bool, now_ms: i64, rng: &mut Rng, changes: &mut Vec<Change>) -> Result<Response, Response> {
         let info = t.info;
-        let (old, old_rev) = self.read(info, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(info, &t.ri.name))?;
+        // the stored object, shared with the watch cache (copied only where a strategy merges)
+        let (old, old_rev) = self.read_shared(info, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(info, &t.ri.name))?;
         if sub == "scale" {
             // autoscaling/v1 Scale → spec.replicas
             let replicas = meta::get_i64(&body, &["spec", "replicas"]).unwrap_or(0);
             let rv = meta::resource_version(&body).to_string();
-            let mut new = old.clone();
+            let mut new = Value::clone(&old);
             meta::set(&mut new, &["spec", "replicas"], json!(replicas));
             if !rv.is_empty() {
                 meta::set(&mut new, &["metadata", "resourceVersion"], json!(rv));
@@ -47,7 +48,7 @@ impl ApiServer {
         }
         if sub == "finalize" && info.kind == "Namespace" {
             // the namespace's FinalizeStrategy: only spec.finalizers changes
-            let mut merged = old.clone();
+            let mut merged = Value::clone(&old);
             match meta::get(&new, &["spec", "finalizers"]).filter(|f| f.as_array().is_some_and(|a| !a.is_empty())) {
                 Some(f) => merged["spec"]["finalizers"] = f.clone(),
                 // omitempty: the namespace is stored with `spec: {}`
@@ -58,8 +59,11 @@ impl ApiServer {
             new = merged;
         } else if sub == "status" {
             // status strategy: only status (and, for Deployments, annotations) change
-            let mut merged = old.clone();
-            merged["status"] = new.get("status").cloned().unwrap_or(json!({}));
+            let mut merged = Value::clone(&old);
+            merged["status"] = match new.get_mut("status") {
+                Some(st) => std::mem::take(st),
+                None => json!({}),
+            };
             if info.kind == "Deployment" || info.kind == "ReplicaSet" || info.kind == "Pod" {
                 if let Some(a) = meta::get(&new, &["metadata", "annotations"]) {
                     meta::set(&mut merged, &["metadata", "annotations"], a.clone());
@@ -159,9 +163,9 @@ impl ApiServer {
         } else {
             return Err(resource_not_found());
         }
-        if new == old {
+        if new == *old {
             // no-op update: etcd is not written (the registry's "unchanged" shortcut)
-            return Ok(Response { code: 200, body: old });
+            return Ok(Response { code: 200, body: Value::clone(&old) });
         }
         // finalizers emptied on an object being deleted: it goes away now
         // (a namespace also waits for its spec.finalizers: ShouldDeleteNamespaceDuringUpdate)

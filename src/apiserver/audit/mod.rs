@@ -31,7 +31,7 @@ pub mod policy;
 pub mod regex;
 
 use super::*;
-use crate::kubectl::printers::{json_number, json_string};
+use crate::kubectl::printers::{push_json_number, json_string};
 use policy::{Attributes, Level, Stage};
 
 /// `--audit-log-truncate-max-event-size` as kubesim sets it: CloudWatch Logs' 256 KiB entry limit.
@@ -342,19 +342,32 @@ fn write(v: &Value, shape: Shape, out: &mut String) {
         Value::Object(m) => {
             let kind = m.get("kind").and_then(Value::as_str).unwrap_or("");
             let order = shape.order(kind);
-            let rank = |k: &str| order.iter().position(|o| *o == k).unwrap_or(usize::MAX);
             // StatusDetails' strings are `omitempty`
-            let omit = |k: &str| shape == Shape::StatusDetails && (m[k] == "" || (k == "retryAfterSeconds" && m[k] == 0));
-            let mut keys: Vec<(usize, &String)> = m.keys().filter(|k| !omit(k)).map(|k| (rank(k), k)).collect();
-            keys.sort();
+            let omit = |k: &str, v: &Value| shape == Shape::StatusDetails && (v == "" || (k == "retryAfterSeconds" && *v == 0));
             out.push('{');
-            for (i, (_, k)) in keys.iter().enumerate() {
-                if i > 0 {
+            let mut first = true;
+            let mut field = |k: &str, v: &Value, out: &mut String| {
+                if omit(k, v) {
+                    return;
+                }
+                if !first {
                     out.push(',');
                 }
+                first = false;
                 json_string(k, out);
                 out.push(':');
-                write(&m[k.as_str()], shape.child(k), out);
+                write(v, shape.child(k), out);
+            };
+            // the struct's fields in declaration order, then the rest in key order (the map's)
+            for name in order {
+                if let Some(v) = m.get(*name) {
+                    field(name, v, out);
+                }
+            }
+            for (k, v) in m {
+                if !order.contains(&k.as_str()) {
+                    field(k, v, out);
+                }
             }
             out.push('}');
         }
@@ -369,7 +382,7 @@ fn write(v: &Value, shape: Shape, out: &mut String) {
             out.push(']');
         }
         Value::String(s) => json_string(s, out),
-        Value::Number(n) => out.push_str(&json_number(n)),
+        Value::Number(n) => push_json_number(n, out),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Null => out.push_str("null"),
     }

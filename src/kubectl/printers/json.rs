@@ -105,24 +105,56 @@ pub(crate) fn json_number(n: &serde_json::Number) -> String {
     }
 }
 
-/// Go's JSON string escaping with HTML escaping on (the default of json.Marshal).
+/// Go's JSON string escaping with HTML escaping on (the default of json.Marshal). Runs of bytes
+/// that need no escape are copied at once (this writes every audit line and `-o json`).
 pub(crate) fn json_string(s: &str, out: &mut String) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
+    let b = s.as_bytes();
+    let (mut start, mut i) = (0, 0);
+    while i < b.len() {
+        let c = b[i];
+        let line_sep = c == 0xE2 && b.get(i + 1) == Some(&0x80) && matches!(b.get(i + 2), Some(0xA8 | 0xA9));
+        if !(c < 0x20 || matches!(c, b'"' | b'\\' | b'<' | b'>' | b'&') || line_sep) {
+            i += 1;
+            continue;
         }
+        out.push_str(&s[start..i]);
+        match c {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            0x08 => out.push_str("\\b"),
+            0x0c => out.push_str("\\f"),
+            0xE2 => {
+                out.push_str(if b[i + 2] == 0xA8 { "\\u2028" } else { "\\u2029" });
+                i += 2;
+            }
+            c => {
+                out.push_str("\\u00");
+                out.push(HEX[(c >> 4) as usize] as char);
+                out.push(HEX[(c & 15) as usize] as char);
+            }
+        }
+        i += 1;
+        start = i;
     }
+    out.push_str(&s[start..]);
     out.push('"');
+}
+
+/// [`json_number`] appended to `out` (an integer without an allocation).
+pub(crate) fn push_json_number(n: &serde_json::Number, out: &mut String) {
+    use std::fmt::Write;
+    if let Some(i) = n.as_i64() {
+        let _ = write!(out, "{}", i);
+    } else if let Some(u) = n.as_u64() {
+        let _ = write!(out, "{}", u);
+    } else {
+        out.push_str(&go_json_float(n.as_f64().unwrap_or(0.0)));
+    }
 }
 
 pub(super) fn json_value(v: &Value, indent: usize, out: &mut String) {
@@ -196,3 +228,46 @@ pub fn list_to_json(objs: &[Value]) -> String {
     to_json(&list_object(objs))
 }
 
+
+#[cfg(test)]
+mod escaping_tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Go's encoder, one rune at a time (the reference the run-copying version must match).
+    fn reference(s: &str) -> String {
+        let mut out = String::from("\"");
+        for c in s.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
+                '\u{8}' => out.push_str("\\b"),
+                '\u{c}' => out.push_str("\\f"),
+                '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => out.push_str(&format!("\\u{:04x}", c as u32)),
+                c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+        out
+    }
+
+    #[test]
+    fn json_string_escapes_as_go_does() {
+        let cases = ["", "plain", "a\"b\\c", "<a href=\"x\">&amp;</a>", "tab\tnl\ncr\r\u{8}\u{c}\u{1}\u{1f}", "한국어 ü é", "\u{2028}x\u{2029}", "€\u{2027}\u{202a}", "end\u{2028}", "\u{e2}"];
+        for s in cases {
+            let mut out = String::new();
+            json_string(s, &mut out);
+            assert_eq!(out, reference(s), "{:?}", s);
+        }
+        let mut n = String::new();
+        for v in [json!(0), json!(-42), json!(u64::MAX), json!(1.5), json!(1e21)] {
+            n.clear();
+            push_json_number(v.as_number().unwrap(), &mut n);
+            assert_eq!(n, json_number(v.as_number().unwrap()));
+        }
+    }
+}

@@ -38,7 +38,7 @@ mod tabwriter;
 mod yaml;
 pub use json::{list_to_json, to_json};
 use crate::sim::sort::CompactSort;
-pub(crate) use json::{json_number, json_string};
+pub(crate) use json::{json_string, push_json_number};
 pub(crate) use tabwriter::tabwriter;
 use json::{go_g_float, list_object};
 pub use yaml::{list_to_yaml, to_yaml};
