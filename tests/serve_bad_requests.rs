@@ -12,7 +12,7 @@ use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
 fn start() -> Server {
-    Server::start(&Options { addr: "127.0.0.1:0".into(), seed: 1, speed: 0.0, epoch_ms: kubesim::api::time::EPOCH_MS }).expect("start")
+    Server::start(&Options { addr: "127.0.0.1:0".into(), seed: 1, speed: 0.0, epoch_ms: kubesim::api::time::EPOCH_MS, ..Options::default() }).expect("start")
 }
 
 /// A response: status code, headers (lower-cased names), body (de-chunked if chunked).
@@ -450,4 +450,28 @@ fn a_watch_that_is_never_read_is_dropped_and_stalls_nobody() {
     assert!(!stalled.raw.ends_with(b"0\r\n\r\n"), "dropped, not ended");
     let r = raw(addr, &req("GET", "/version", "", ""));
     assert_eq!(r.code, 200);
+}
+
+#[test]
+fn connections_over_the_cap_get_max_in_flights_429() {
+    let server = Server::start(&Options { addr: "127.0.0.1:0".into(), seed: 1, speed: 0.0, epoch_ms: kubesim::api::time::EPOCH_MS, max_connections: 3 }).expect("start");
+    let addr = server.addr();
+    // three idle keep-alive connections take every place
+    let held: Vec<TcpStream> = (0..3).map(|_| TcpStream::connect(addr).expect("connect")).collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let r = raw(addr, &req("GET", "/version", "", ""));
+    assert_eq!(r.code, 429);
+    assert_eq!(r.header("retry-after"), "1");
+    assert_eq!(r.text(), "Too many requests, please try again later.\n");
+    // a place frees when a connection closes
+    drop(held);
+    let t = Instant::now();
+    loop {
+        let r = raw(addr, &req("GET", "/version", "", ""));
+        if r.code == 200 {
+            break;
+        }
+        assert!(t.elapsed() < Duration::from_secs(10), "still {} after the connections closed", r.code);
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }

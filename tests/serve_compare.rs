@@ -81,7 +81,7 @@ struct Env {
 
 impl Env {
     fn start(seed: u64, dir: &Path) -> Env {
-        let server = Server::start(&Options { addr: "127.0.0.1:0".into(), seed, speed: 0.0, epoch_ms: kubesim::api::time::EPOCH_MS }).expect("start");
+        let server = Server::start(&Options { addr: "127.0.0.1:0".into(), seed, speed: 0.0, epoch_ms: kubesim::api::time::EPOCH_MS, ..Options::default() }).expect("start");
         std::fs::create_dir_all(dir).unwrap();
         std::fs::write(dir.join("kubeconfig"), server.kubeconfig()).unwrap();
         Env { server, dir: dir.to_path_buf() }

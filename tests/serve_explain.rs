@@ -150,7 +150,7 @@ fn kubectl_explain_reads_kubesim_openapi() {
         assert!(std::env::var("KUBESIM_ALLOW_SKIP").is_ok_and(|v| v == "1"), "serve_explain needs {} (set KUBESIM_ALLOW_SKIP=1 to skip on purpose)", KUBECTL);
         return;
     }
-    let server = Server::start(&Options { addr: "127.0.0.1:0".into(), seed: 1, speed: 0.0, epoch_ms: kubesim::api::time::EPOCH_MS }).expect("start");
+    let server = Server::start(&Options { addr: "127.0.0.1:0".into(), seed: 1, speed: 0.0, epoch_ms: kubesim::api::time::EPOCH_MS, ..Options::default() }).expect("start");
     let dir = std::env::temp_dir().join(format!("kubesim-serve-explain-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -233,7 +233,7 @@ fn kubectl_explain_reads_kubesim_openapi() {
     // a newer kubectl reads the same documents
     let newer = std::env::var("KUBECTL_NEW").unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/.venv/bin/kubectl").into());
     if Path::new(&newer).exists() {
-        let env2 = Env { server: Server::start(&Options { addr: "127.0.0.1:0".into(), seed: 1, speed: 0.0, epoch_ms: kubesim::api::time::EPOCH_MS }).expect("start"), dir: env.dir.join("newer"), kubectl: newer.clone() };
+        let env2 = Env { server: Server::start(&Options { addr: "127.0.0.1:0".into(), seed: 1, speed: 0.0, epoch_ms: kubesim::api::time::EPOCH_MS, ..Options::default() }).expect("start"), dir: env.dir.join("newer"), kubectl: newer.clone() };
         std::fs::create_dir_all(&env2.dir).unwrap();
         std::fs::write(env2.dir.join("kubeconfig"), env2.server.kubeconfig()).unwrap();
         explain_v3(&env2);

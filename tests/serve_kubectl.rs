@@ -60,7 +60,7 @@ fn real_kubectl_drives_kubesim_serve() {
         return;
     }
     let t0 = Instant::now();
-    let server = Server::start(&Options { addr: "127.0.0.1:0".into(), seed: 1, speed: 0.0, epoch_ms: kubesim::api::time::EPOCH_MS }).expect("start");
+    let server = Server::start(&Options { addr: "127.0.0.1:0".into(), seed: 1, speed: 0.0, epoch_ms: kubesim::api::time::EPOCH_MS, ..Options::default() }).expect("start");
     assert_ne!(server.addr().port(), 0);
     let dir = std::env::temp_dir().join(format!("kubesim-serve-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

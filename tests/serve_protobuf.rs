@@ -87,7 +87,7 @@ fn kubectl_typed_clients_send_protobuf() {
         return;
     }
     let t0 = Instant::now();
-    let server = Server::start(&Options { addr: "127.0.0.1:0".into(), seed: 1, speed: 0.0, epoch_ms: kubesim::api::time::EPOCH_MS }).expect("start");
+    let server = Server::start(&Options { addr: "127.0.0.1:0".into(), seed: 1, speed: 0.0, epoch_ms: kubesim::api::time::EPOCH_MS, ..Options::default() }).expect("start");
     let dir = std::env::temp_dir().join(format!("kubesim-serve-protobuf-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("kubeconfig"), server.kubeconfig()).unwrap();

@@ -33,7 +33,7 @@ fn python_client_drives_kubesim_serve() {
         panic!("the Python client suite did not run: {} (set KUBESIM_ALLOW_SKIP=1 to allow skipping)", why);
     }
     let t0 = Instant::now();
-    let server = Server::start(&Options { addr: "127.0.0.1:0".into(), seed: 1, speed: 0.0, epoch_ms: kubesim::api::time::EPOCH_MS }).expect("start");
+    let server = Server::start(&Options { addr: "127.0.0.1:0".into(), seed: 1, speed: 0.0, epoch_ms: kubesim::api::time::EPOCH_MS, ..Options::default() }).expect("start");
     let dir = std::env::temp_dir().join(format!("kubesim-serve-python-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let kubeconfig = dir.join("kubeconfig");
@@ -102,7 +102,7 @@ fn python_client_examples_run_unchanged() {
         return;
     }
     let t0 = Instant::now();
-    let server = Server::start(&Options { addr: "127.0.0.1:0".into(), seed: 1, speed: 5.0, epoch_ms: kubesim::serve::wall_clock_epoch() }).expect("start");
+    let server = Server::start(&Options { addr: "127.0.0.1:0".into(), seed: 1, speed: 5.0, epoch_ms: kubesim::serve::wall_clock_epoch(), ..Options::default() }).expect("start");
     let dir = std::env::temp_dir().join(format!("kubesim-serve-pyex-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let kubeconfig = dir.join("kubeconfig");

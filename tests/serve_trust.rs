@@ -145,7 +145,7 @@ fn real_kubectl_can_trust_kubesim_serve() {
     let t0 = Instant::now();
     let mut checks = 0;
     for (label, bin) in kubectls() {
-        let frozen = Options { addr: "127.0.0.1:0".into(), seed: 3, speed: 0.0, epoch_ms: kubesim::serve::wall_clock_epoch() };
+        let frozen = Options { addr: "127.0.0.1:0".into(), seed: 3, speed: 0.0, epoch_ms: kubesim::serve::wall_clock_epoch(), ..Options::default() };
         let env = Env::start(&bin, label, frozen);
         let dir = env.dir.clone();
         std::fs::write(dir.join("deploy.yaml"), DEPLOYMENT.replace("replicas: 5", "replicas: 2")).unwrap();
@@ -309,7 +309,7 @@ fn real_kubectl_can_trust_kubesim_serve() {
         assert!(t.elapsed() < Duration::from_secs(5), "[{}] the TLS client waited {:?}", label, t.elapsed());
         checks += 1;
     }
-    let env = Env::start("/usr/bin/kubectl", "junk", Options { addr: "127.0.0.1:0".into(), seed: 1, speed: 0.0, epoch_ms: kubesim::api::time::EPOCH_MS });
+    let env = Env::start("/usr/bin/kubectl", "junk", Options { addr: "127.0.0.1:0".into(), seed: 1, speed: 0.0, epoch_ms: kubesim::api::time::EPOCH_MS, ..Options::default() });
     let mut s = TcpStream::connect(env.server.addr()).expect("connect");
     s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
     s.write_all(b"\x00\x01\x02junk").unwrap();

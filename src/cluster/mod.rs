@@ -641,7 +641,16 @@ pub struct ClusterConfig {
     /// scripts (their transcripts are stable); `kubesim serve` starts at the host's wall time, so
     /// that the ages a real client computes from timestamps are right.
     pub start_ms: i64,
+    /// kube-apiserver's `--etcd-compaction-interval` (5 minutes upstream): every interval its
+    /// compactor compacts etcd to the revision it saw at the interval before, so a watch can
+    /// resume from anything younger than one interval. 0 = never: the page and the scripts
+    /// keep every revision for time travel and `sim etcd get --rev` (bounded by
+    /// `limits.etcd_history`); `kubesim serve` compacts as kube-apiserver does.
+    pub etcd_compaction_interval_ms: i64,
 }
+
+/// kube-apiserver's default `--etcd-compaction-interval`.
+pub const ETCD_COMPACTION_INTERVAL_MS: i64 = 5 * 60 * 1000;
 
 impl Default for ClusterConfig {
     fn default() -> Self {
@@ -653,6 +662,7 @@ impl Default for ClusterConfig {
             cluster_cidr: crate::api::net::Cidr::parse(crate::controllers::nodeipam::DEFAULT_CLUSTER_CIDR).expect("cluster CIDR"),
             node_cidr_mask_size: crate::controllers::nodeipam::DEFAULT_NODE_CIDR_MASK_SIZE,
             start_ms: 0,
+            etcd_compaction_interval_ms: 0,
         }
     }
 }
@@ -697,6 +707,14 @@ pub struct Cluster {
 const CLIENT_SUBSCRIBER: usize = usize::MAX;
 /// The queue's address for etcd's lease expiries (an Event's `--event-ttl`).
 const LEASE_EXPIRY: usize = usize::MAX - 1;
+
+/// The queue's address for kube-apiserver's etcd compactor.
+const COMPACTOR: usize = usize::MAX - 2;
+
+/// The compactor's next tick: the revision it saw at the tick before (0: none yet).
+struct CompactorTick {
+    previous: i64,
+}
 
 /// An etcd lease that runs out: the key it was attached to by the write at `revision`.
 struct LeaseExpiry {
@@ -750,6 +768,10 @@ impl Cluster {
             client_impersonation: None,
             client_dry_run: false,
         };
+        // kube-apiserver's compactor, when configured (its first tick only records a revision)
+        if c.config.etcd_compaction_interval_ms > 0 {
+            c.compactor_tick(0);
+        }
         // kube-apiserver's bootstrap controller creates the system namespaces.
         let apiserver_id = Identity {
             username: "system:apiserver".into(),
@@ -1091,6 +1113,14 @@ impl Cluster {
             }
             return true;
         }
+        if d.to == COMPACTOR {
+            if let Input::Timer(t) = d.input {
+                if let Ok(tick) = t.downcast::<CompactorTick>() {
+                    self.compactor_tick(tick.previous);
+                }
+            }
+            return true;
+        }
         if d.to == LEASE_EXPIRY {
             if let Input::Timer(t) = d.input {
                 if let Ok(lease) = t.downcast::<LeaseExpiry>() {
@@ -1138,6 +1168,19 @@ impl Cluster {
         for (sub, d) in deliveries {
             let input = Input::Watch { resource: d.resource.id, event_type: d.event_type, object: d.object };
             self.queue.push(self.now + self.config.timing.watch_delay_ms, Delivery { to: sub, input, cause: Some(id), background: true, visible: None });
+        }
+    }
+
+    /// One tick of kube-apiserver's compactor (`storage/etcd3/compact.go`): compact to the
+    /// revision of the tick before, remember this one, come back in an interval.
+    fn compactor_tick(&mut self, previous: i64) {
+        if previous > 0 {
+            self.api.compact_etcd(previous);
+        }
+        let interval = self.config.etcd_compaction_interval_ms;
+        if interval > 0 {
+            let tick = CompactorTick { previous: self.api.etcd().revision() };
+            self.queue.push(self.now + interval, Delivery { to: COMPACTOR, input: Input::Timer(Box::new(tick)), cause: None, background: true, visible: None });
         }
     }
 

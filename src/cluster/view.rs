@@ -89,6 +89,11 @@ impl<'a> ClusterView<'a> {
         self.c.api.etcd().change_at(rev)
     }
 
+    /// The change at `rev` borrowed from etcd: key, value after, value before (no copy).
+    pub fn etcd_change_ref(&self, rev: i64) -> Option<(&'a str, Option<&'a str>, Option<&'a str>)> {
+        self.c.api.etcd().change_ref(rev)
+    }
+
     /// The audit events kept in memory, oldest first, one `audit.k8s.io/v1` JSON line each.
     pub fn audit(&self) -> &'a [String] {
         self.c.api.audit_log()

@@ -265,6 +265,17 @@ impl Etcd {
         Ok(out)
     }
 
+    /// The change made at exactly `rev` without copying it: the key, its value after the change
+    /// (None: a delete) and the value before it. A caller that skips most keys (a watch on one
+    /// prefix) looks at the key first.
+    pub fn change_ref(&self, rev: i64) -> Option<(&str, Option<&str>, Option<&str>)> {
+        let key = self.log.get(&rev)?;
+        let versions = self.history.get(key)?;
+        let idx = versions.iter().rposition(|kv| kv.mod_revision == rev)?;
+        let prev = if idx > 0 { versions[idx - 1].value.as_deref() } else { None };
+        Some((key.as_str(), versions[idx].value.as_deref(), prev))
+    }
+
     /// The change made at exactly `rev`, if it is still in history.
     pub fn change_at(&self, rev: i64) -> Option<WatchEvent> {
         let key = self.log.get(&rev)?;

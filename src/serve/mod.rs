@@ -124,6 +124,8 @@ pub struct Options {
     /// right; `--epoch fixed` is kubesim's own epoch (2026-01-01T00:00:00Z, as the page and the
     /// scenario scripts use), or an RFC 3339 time.
     pub epoch_ms: i64,
+    /// Connections served at once ([`MAX_CONNECTIONS`]).
+    pub max_connections: usize,
 }
 
 /// The host's wall time in Unix milliseconds, rounded down to the second.
@@ -147,13 +149,19 @@ pub fn parse_epoch(s: &str) -> Result<i64, String> {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { addr: "127.0.0.1:6443".into(), seed: 1, speed: 1.0, epoch_ms: wall_clock_epoch().max(crate::api::time::EPOCH_MS) }
+        Options { addr: "127.0.0.1:6443".into(), seed: 1, speed: 1.0, epoch_ms: wall_clock_epoch().max(crate::api::time::EPOCH_MS), max_connections: MAX_CONNECTIONS }
     }
 }
 
 /// A watch whose client has taken no write for this long is dropped, as kube-apiserver drops a
 /// watcher that does not keep up ([`Server::set_watch_write_timeout`] changes it).
 pub const WATCH_WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Connections served at once (each has a thread). One more is answered as kube-apiserver's
+/// max-in-flight filter answers a request over `--max-requests-inflight` (400, plus 200
+/// mutating): `429 Too many requests, please try again later.` with `Retry-After: 1`, and
+/// closed; client-go waits and retries.
+pub const MAX_CONNECTIONS: usize = 1000;
 
 /// The state the owner thread keeps.
 struct Sim {
@@ -164,6 +172,32 @@ struct Sim {
     last: Instant,
     /// Virtual milliseconds owed but not yet advanced (below 1 ms).
     carry: f64,
+    /// The objects of recent revisions as watches send them, decoded from etcd's JSON once for
+    /// every watch stream (20 `kubectl get -w` decode a Pod's change once, not 20 times).
+    decoded: Decoded,
+}
+
+/// [`Sim::decoded`]: revision → (the value after, the value before), at most
+/// [`DECODED_REVISIONS`] revisions (the oldest go first).
+#[derive(Default)]
+struct Decoded(std::collections::BTreeMap<i64, (Option<std::rc::Rc<Value>>, Option<std::rc::Rc<Value>>)>);
+
+/// How many revisions' decoded objects serve keeps for its watch streams.
+const DECODED_REVISIONS: usize = 4096;
+
+impl Decoded {
+    fn get(&mut self, rev: i64, value: Option<&str>, prev: Option<&str>) -> (Option<std::rc::Rc<Value>>, Option<std::rc::Rc<Value>>) {
+        if let Some(hit) = self.0.get(&rev) {
+            return hit.clone();
+        }
+        let parse = |s: Option<&str>| s.and_then(|s| serde_json::from_str::<Value>(s).ok()).map(std::rc::Rc::new);
+        let entry = (parse(value), parse(prev));
+        self.0.insert(rev, entry.clone());
+        while self.0.len() > DECODED_REVISIONS {
+            self.0.pop_first();
+        }
+        entry
+    }
 }
 
 impl Sim {
@@ -221,11 +255,16 @@ impl Server {
         let (ready_tx, ready_rx) = mpsc::channel::<()>();
         let (seed, speed) = (opts.seed, if opts.speed.is_finite() { opts.speed.max(0.0) } else { 0.0 });
         let epoch_ms = opts.epoch_ms.max(crate::api::time::EPOCH_MS);
+        let max_connections = opts.max_connections.max(1);
         thread::Builder::new().name("kubesim-cluster".into()).spawn(move || {
-            let config = crate::cluster::ClusterConfig { start_ms: epoch_ms - crate::api::time::EPOCH_MS, ..Default::default() };
+            let config = crate::cluster::ClusterConfig {
+                start_ms: epoch_ms - crate::api::time::EPOCH_MS,
+                etcd_compaction_interval_ms: crate::cluster::ETCD_COMPACTION_INTERVAL_MS,
+                ..Default::default()
+            };
             let cluster = crate::sandbox::default_cluster_with(seed, config);
             let sandbox = crate::sandbox::Sandbox::attach(&cluster);
-            let mut sim = Sim { cluster, sandbox, speed, last: Instant::now(), carry: 0.0 };
+            let mut sim = Sim { cluster, sandbox, speed, last: Instant::now(), carry: 0.0, decoded: Decoded::default() };
             let _ = ready_tx.send(());
             loop {
                 match rx.recv_timeout(Duration::from_millis(100)) {
@@ -246,12 +285,30 @@ impl Server {
         let handle = Handle { tx, watch_write_timeout_ms: std::sync::Arc::new(std::sync::atomic::AtomicU64::new(WATCH_WRITE_TIMEOUT.as_millis() as u64)) };
         let h = handle.clone();
         thread::Builder::new().name("kubesim-accept".into()).spawn(move || {
+            use std::io::Write as _;
+            let open = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
             for conn in listener.incoming() {
-                let Ok(stream) = conn else { continue };
-                let h = h.clone();
-                let _ = thread::Builder::new().name("kubesim-conn".into()).spawn(move || {
-                    let _ = serve_connection(&h, stream, addr);
+                let Ok(mut stream) = conn else { continue };
+                if open.load(std::sync::atomic::Ordering::Acquire) >= max_connections {
+                    let body = "Too many requests, please try again later.\n";
+                    let _ = write!(
+                        stream,
+                        "HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 1\r\nX-Content-Type-Options: nosniff\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{}",
+                        body.len(),
+                        body
+                    );
+                    continue;
+                }
+                open.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+                let (h, mine) = (h.clone(), open.clone());
+                let spawned = thread::Builder::new().name("kubesim-conn".into()).spawn(move || {
+                    // counted down even if the connection's thread panics
+                    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| serve_connection(&h, stream, addr)));
+                    mine.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
                 });
+                if spawned.is_err() {
+                    open.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+                }
             }
         })?;
         Ok(Server { addr, handle })
@@ -825,7 +882,7 @@ impl WatchCursor {
     /// The events since the cursor, as upstream's watch cache turns etcd changes into them
     /// (an update that leaves the selector is a DELETED, one that enters it an ADDED). None when
     /// etcd has compacted revisions the cursor had not read: the stream must end.
-    fn poll(&mut self, c: &Cluster) -> Option<Vec<(&'static str, Value)>> {
+    fn poll(&mut self, c: &Cluster, decoded: &mut Decoded) -> Option<Vec<(&'static str, Value)>> {
         let view = c.view();
         if self.rev < view.etcd_compact_revision() {
             return None;
@@ -834,12 +891,11 @@ impl WatchCursor {
         let mut out = Vec::new();
         while self.rev < head {
             self.rev += 1;
-            let Some(ch) = view.etcd_change_at(self.rev) else { continue };
-            if !ch.kv.key.starts_with(&self.prefix) {
+            let Some((key, value, prev)) = view.etcd_change_ref(self.rev) else { continue };
+            if !key.starts_with(&self.prefix) {
                 continue;
             }
-            let parse = |s: &Option<String>| s.as_deref().and_then(|s| serde_json::from_str::<Value>(s).ok());
-            let (new, old) = (parse(&ch.kv.value), ch.prev.as_ref().and_then(|p| parse(&p.value)));
+            let (new, old) = decoded.get(self.rev, value, prev);
             let new_matches = new.as_ref().is_some_and(|o| self.matches(o));
             let old_matches = old.as_ref().is_some_and(|o| self.matches(o));
             let (event, obj) = match (new, new_matches, old_matches) {
@@ -849,7 +905,7 @@ impl WatchCursor {
                 (None, _, true) => ("DELETED", old.unwrap_or_default()),
                 _ => continue,
             };
-            let mut obj = obj;
+            let mut obj = Value::clone(&obj);
             meta::set(&mut obj, &["metadata", "resourceVersion"], json!(self.rev.to_string()));
             if obj.get("kind").is_none() {
                 obj["kind"] = json!(self.info.kind);
@@ -950,9 +1006,9 @@ fn serve_watch(h: &Handle, req: &http::HttpRequest, peer: &str, w: &mut TcpStrea
             }
             _ => {
                 cursor.rev = head;
-                for o in view.objects(cursor.info, &ns, None) {
+                for o in view.objects_shared(cursor.info, &ns) {
                     if cursor.matches(&o) {
-                        initial.push(("ADDED", o));
+                        initial.push(("ADDED", Value::clone(&o)));
                     }
                 }
             }
@@ -1000,7 +1056,7 @@ fn serve_watch(h: &Handle, req: &http::HttpRequest, peer: &str, w: &mut TcpStrea
     let mut pre_deadline = timeout.checked_sub(Duration::from_secs(2)).filter(|d| !d.is_zero()).map(|d| started_at + d);
     let mut last_bookmark = virtual_now;
     while let Some((polled, cur, now, virt)) = h.call(move |s| {
-        let ev = cursor.poll(&s.cluster);
+        let ev = cursor.poll(&s.cluster, &mut s.decoded);
         (ev, cursor, crate::api::time::EPOCH_MS + s.cluster.now(), s.cluster.now())
     }) {
         cursor = cur;
