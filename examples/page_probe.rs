@@ -37,7 +37,8 @@ fn burst() {
 
 fn slices() {
     let t = Instant::now();
-    let mut s = Rc::new(State::new(1, 1.0, Lang::En, manifest(1000), false));
+    let n: usize = std::env::var("REPLICAS").ok().and_then(|v| v.parse().ok()).unwrap_or(1000);
+    let mut s = Rc::new(State::new(1, 1.0, Lang::En, manifest(n), false));
     s = s.update(Action::Apply);
     println!("Apply and its first slice: {:?}", t.elapsed());
     let mut worst = (Duration::ZERO, 0);

@@ -157,6 +157,13 @@ impl Default for Options {
 /// watcher that does not keep up ([`Server::set_watch_write_timeout`] changes it).
 pub const WATCH_WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// Trace messages a long-running `kubesim serve` keeps (the newest).
+pub const SERVE_TRACE_LIMIT: usize = 200_000;
+
+/// The audit log `kubesim serve` keeps in memory (the newest events; kube-apiserver writes its
+/// log to a file or a webhook): 32 MiB, where the page keeps 128 MiB.
+pub const SERVE_AUDIT_BYTES: usize = 32 * 1024 * 1024;
+
 /// Connections served at once (each has a thread). One more is answered as kube-apiserver's
 /// max-in-flight filter answers a request over `--max-requests-inflight` (400, plus 200
 /// mutating): `429 Too many requests, please try again later.` with `Retry-After: 1`, and
@@ -182,8 +189,10 @@ struct Sim {
 #[derive(Default)]
 struct Decoded(std::collections::BTreeMap<i64, (Option<std::rc::Rc<Value>>, Option<std::rc::Rc<Value>>)>);
 
-/// How many revisions' decoded objects serve keeps for its watch streams.
-const DECODED_REVISIONS: usize = 4096;
+/// How many revisions' decoded objects serve keeps for its watch streams (streams poll every
+/// 100 ms, so they read within a few hundred revisions of the head; a Pod decoded is about
+/// 20 KB, so 1,024 revisions of two objects is up to about 40 MB).
+const DECODED_REVISIONS: usize = 1024;
 
 impl Decoded {
     fn get(&mut self, rev: i64, value: Option<&str>, prev: Option<&str>) -> (Option<std::rc::Rc<Value>>, Option<std::rc::Rc<Value>>) {
@@ -260,6 +269,10 @@ impl Server {
             let config = crate::cluster::ClusterConfig {
                 start_ms: epoch_ms - crate::api::time::EPOCH_MS,
                 etcd_compaction_interval_ms: crate::cluster::ETCD_COMPACTION_INTERVAL_MS,
+                // `sim trace` through /kubesim/v1/exec reads the last messages; a long-running
+                // server keeps the last SERVE_TRACE_LIMIT, not the page's two million
+                trace_limit: SERVE_TRACE_LIMIT,
+                limits: crate::apiserver::Limits { max_audit_bytes: SERVE_AUDIT_BYTES, ..Default::default() },
                 ..Default::default()
             };
             let cluster = crate::sandbox::default_cluster_with(seed, config);
@@ -790,36 +803,44 @@ fn resource_request(h: &Handle, req: &http::HttpRequest, peer: &str) -> Reply {
     let info = resource_info(&ri);
     let include = ri.query("includeObject").unwrap_or("").to_string();
     let is_list = ri.name.is_empty();
-    h.call(move |s| {
+    // the cluster thread answers; the Table and the JSON text are made on this connection's
+    // thread, so the cluster serves other clients meanwhile
+    let Some((mut resp, now)) = h.call(move |s| {
         let resp: Response = s.cluster.client_request(&id, r);
-        if let Value::String(text) = &resp.body {
-            let mut reply = Reply::text(resp.code, text);
-            if text.starts_with("<!DOCTYPE html") || text.starts_with("<html") {
-                // a proxied web page, as nginx labels it
-                reply.content_type = "text/html";
-            }
-            return reply;
+        (resp, crate::api::time::EPOCH_MS + s.cluster.now())
+    }) else {
+        return Reply::json(503, &status(503, "ServiceUnavailable", "the simulated cluster stopped"));
+    };
+    if let Value::String(text) = &resp.body {
+        let mut reply = Reply::text(resp.code, text);
+        if text.starts_with("<!DOCTYPE html") || text.starts_with("<html") {
+            // a proxied web page, as nginx labels it
+            reply.content_type = "text/html";
         }
-        if as_table && resp.ok() {
-            if let Some(info) = info {
-                let now = crate::api::time::EPOCH_MS + s.cluster.now();
-                let (objs, rv) = if is_list {
-                    (resp.body.get("items").and_then(Value::as_array).cloned().unwrap_or_default(), meta::get_str(&resp.body, &["metadata", "resourceVersion"]).to_string())
-                } else {
-                    (vec![resp.body.clone()], meta::resource_version(&resp.body).to_string())
+        return reply;
+    }
+    if as_table && resp.ok() {
+        if let Some(info) = info {
+            let (objs, rv) = if is_list {
+                let items = match resp.body.get_mut("items") {
+                    Some(Value::Array(items)) => std::mem::take(items),
+                    _ => Vec::new(),
                 };
-                let mut t = table::table(info, &objs, now, &include, &rv);
-                for k in ["continue", "remainingItemCount"] {
-                    if let Some(v) = resp.body.pointer(&format!("/metadata/{}", k)) {
-                        t["metadata"][k] = v.clone();
-                    }
+                (items, meta::get_str(&resp.body, &["metadata", "resourceVersion"]).to_string())
+            } else {
+                let rv = meta::resource_version(&resp.body).to_string();
+                (vec![std::mem::take(&mut resp.body)], rv)
+            };
+            let mut t = table::table(info, &objs, now, &include, &rv);
+            for k in ["continue", "remainingItemCount"] {
+                if let Some(v) = resp.body.pointer(&format!("/metadata/{}", k)) {
+                    t["metadata"][k] = v.clone();
                 }
-                return Reply::json(200, &t);
             }
+            return Reply::json(200, &t);
         }
-        Reply::json(resp.code, &resp.body)
-    })
-    .unwrap_or_else(|| Reply::json(503, &status(503, "ServiceUnavailable", "the simulated cluster stopped")))
+    }
+    Reply::json(resp.code, &resp.body)
 }
 
 /// Whether the client closed its end (a watch has nothing to read from it otherwise).

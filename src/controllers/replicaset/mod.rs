@@ -31,10 +31,12 @@ use crate::cluster::{self, Component};
 use crate::controllers::deployment::controller_identity;
 use crate::trace::Actor;
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::rc::Rc;
 use util as ru;
 
 pub use crate::controllers::expectations::EXPECTATIONS_TIMEOUT_MS;
-use crate::controllers::expectations::{Expectations, OwnerIndex, SyncTimer};
+use crate::controllers::expectations::{Expectations, SyncTimer};
 
 /// The replicaset controller's timers.
 pub type Timer = SyncTimer;
@@ -62,9 +64,57 @@ pub struct ReplicaSetController {
     queue: WorkQueue,
     recorder: Recorder,
     expectations: Expectations,
-    /// The Pods each ReplicaSet controls: the informer index upstream's `claimPods` gets from a
+    /// The Pods each ReplicaSet controls (by the owner's uid), with the facts a sync reads
+    /// computed once per Pod version: the informer index upstream's `claimPods` gets from a
     /// label-selector list.
-    by_owner: OwnerIndex,
+    by_owner: BTreeMap<String, BTreeMap<String, OwnedPod>>,
+}
+
+/// A Pod in [`ReplicaSetController::by_owner`]: the shared object and what `FilterActivePods`
+/// and the status calculation read of it, decoded when its watch event arrives.
+struct OwnedPod {
+    pod: Rc<Value>,
+    /// `metadata.labels` (a small map, copied so a sync does not walk to it in every Pod).
+    labels: Option<Value>,
+    active: bool,
+    ready: bool,
+    /// The Ready condition's lastTransitionTime (Unix ms).
+    ready_since_ms: Option<i64>,
+}
+
+impl OwnedPod {
+    fn new(pod: Rc<Value>) -> OwnedPod {
+        OwnedPod {
+            labels: meta::get(&pod, &["metadata", "labels"]).cloned(),
+            active: ru::is_pod_active(&pod),
+            ready: ru::is_pod_ready(&pod),
+            ready_since_ms: ru::pod_ready_since(&pod),
+            pod,
+        }
+    }
+}
+
+impl ru::PodStatusView for OwnedPod {
+    fn labels(&self) -> Option<&Value> {
+        self.labels.as_ref()
+    }
+    fn ready(&self) -> bool {
+        self.ready
+    }
+    /// `IsPodAvailable` from the cached facts (the same rule as on the JSON).
+    fn available(&self, min_ready_seconds: i32, now_ms: i64) -> bool {
+        if !self.ready {
+            return false;
+        }
+        if min_ready_seconds == 0 {
+            return true;
+        }
+        self.ready_since_ms.is_some_and(|t| t.saturating_add(min_ready_seconds as i64 * 1000) < now_ms)
+    }
+}
+
+fn controller_uid(p: &Value) -> Option<String> {
+    meta::controller_of(p).map(|r| meta::get_str(r, &["uid"]).to_string())
 }
 
 impl Default for ReplicaSetController {
@@ -90,13 +140,31 @@ impl ReplicaSetController {
             queue: WorkQueue::default(),
             recorder: Recorder::new(flavor.name, ""),
             expectations: Expectations::default(),
-            by_owner: OwnerIndex::default(),
+            by_owner: BTreeMap::new(),
         }
     }
 
     /// The pods controlled by this ReplicaSet (`claimPods` without adoption).
-    fn pods_for(&self, rs: &Value) -> Vec<&Value> {
-        self.by_owner.keys(meta::uid(rs)).filter_map(|k| self.pods.get(k)).collect()
+    fn pods_for<'a>(&'a self, rs: &Value) -> impl Iterator<Item = &'a OwnedPod> + 'a {
+        self.by_owner.get(meta::uid(rs)).into_iter().flat_map(|m| m.values())
+    }
+
+    /// Moves a Pod between owners as its watch event says, with its facts decoded once.
+    fn index_pod(&mut self, event_type: EventType, pod: &Rc<Value>, old: Option<&Value>) {
+        let key = meta::key(pod);
+        if let Some(o) = old.and_then(controller_uid) {
+            if let Some(set) = self.by_owner.get_mut(&o) {
+                set.remove(&key);
+                if set.is_empty() {
+                    self.by_owner.remove(&o);
+                }
+            }
+        }
+        if event_type != EventType::Deleted {
+            if let Some(o) = controller_uid(pod) {
+                self.by_owner.entry(o).or_default().insert(key, OwnedPod::new(pod.clone()));
+            }
+        }
     }
 
     /// `GetPodFromTemplate`.
@@ -208,13 +276,13 @@ impl ReplicaSetController {
         };
         let needs_sync = self.expectations.satisfied(key, ctx.now);
         let want = meta::get_i64(&rs, &["spec", "replicas"]).unwrap_or(1);
-        let active_count = self.pods_for(&rs).into_iter().filter(|p| ru::is_pod_active(p)).count() as i64;
+        let active_count = self.pods_for(&rs).filter(|p| p.active).count() as i64;
         let mut err = None;
         if needs_sync && !meta::is_deleting(&rs) && active_count != want {
-            let filtered: Vec<Value> = self.pods_for(&rs).into_iter().filter(|p| ru::is_pod_active(p)).cloned().collect();
+            let filtered: Vec<Value> = self.pods_for(&rs).filter(|p| p.active).map(|p| Value::clone(&p.pod)).collect();
             err = self.manage_replicas(ctx, &filtered, &rs);
         }
-        let filtered: Vec<&Value> = self.pods_for(&rs).into_iter().filter(|p| ru::is_pod_active(p)).collect();
+        let filtered: Vec<&OwnedPod> = self.pods_for(&rs).filter(|p| p.active).collect();
         let wall = time::EPOCH_MS + ctx.now;
         // status counts what the informer has seen (new pods arrive through the watch)
         let new_status = ru::calculate_replica_set_status_with_error(&rs, &filtered, err.as_deref(), wall);
@@ -274,10 +342,11 @@ impl Component for ReplicaSetController {
         let rs = ctx.list_and_watch(self.flavor.resource.info(), "", "", "");
         self.replica_sets.replace(rs);
         let pods = ctx.list_and_watch(meta::lookup("pods").expect("pods"), "", "", "");
-        for p in &pods {
-            self.by_owner.index(EventType::Added, p, None);
-        }
         self.pods.replace(pods);
+        let listed: Vec<Rc<Value>> = self.pods.items.values().cloned().collect();
+        for p in &listed {
+            self.index_pod(EventType::Added, p, None);
+        }
         let keys: Vec<String> = self.replica_sets.items.keys().cloned().collect();
         for k in keys {
             self.queue.enqueue(ctx, &k, Timer::Worker);
@@ -295,7 +364,7 @@ impl Component for ReplicaSetController {
             }
             Input::Watch { resource: Resource::Pods, event_type, object } => {
                 let old = self.pods.apply_shared(event_type, object.clone());
-                self.by_owner.index(event_type, &object, old.as_deref());
+                self.index_pod(event_type, &object, old.as_deref());
                 if let Some(k) = owner_rs_key(&object, self.flavor.resource.info().kind) {
                     self.expectations.observe_pod(&k, event_type, &object, old.as_deref());
                     if self.replica_sets.get(&k).is_some() {

@@ -437,6 +437,45 @@ pub fn calculate_replica_set_status(rs: &Value, filtered_pods: &[Value], now_ms:
     calculate_replica_set_status_with_error(rs, filtered_pods, None, now_ms)
 }
 
+/// What the status calculation reads of a Pod: its labels, whether it is Ready, whether it is
+/// available. A `Value` answers from its JSON; the controller's informer keeps the facts of each
+/// Pod version computed once (`OwnedPod`), so a sync over thousands of Pods reads no JSON.
+pub trait PodStatusView {
+    fn labels(&self) -> Option<&Value>;
+    fn ready(&self) -> bool;
+    fn available(&self, min_ready_seconds: i32, now_ms: i64) -> bool;
+}
+
+impl PodStatusView for Value {
+    fn labels(&self) -> Option<&Value> {
+        get_path(self, &["metadata", "labels"])
+    }
+    fn ready(&self) -> bool {
+        is_pod_ready(self)
+    }
+    fn available(&self, min_ready_seconds: i32, now_ms: i64) -> bool {
+        is_pod_available(self, min_ready_seconds, now_ms)
+    }
+}
+
+impl<T: PodStatusView + ?Sized> PodStatusView for &T {
+    fn labels(&self) -> Option<&Value> {
+        (**self).labels()
+    }
+    fn ready(&self) -> bool {
+        (**self).ready()
+    }
+    fn available(&self, min_ready_seconds: i32, now_ms: i64) -> bool {
+        (**self).available(min_ready_seconds, now_ms)
+    }
+}
+
+/// When the Pod's Ready condition last changed (`IsPodAvailable` counts `minReadySeconds` from
+/// it), in Unix milliseconds.
+pub fn pod_ready_since(pod: &Value) -> Option<i64> {
+    get_pod_ready_condition(pod).and_then(|c| time_at(c, &["lastTransitionTime"]))
+}
+
 /// The new ReplicaSet status from its active pods (`filtered_pods`).
 ///
 /// Starts from the current status (so conditions are kept) and sets: `replicas`
@@ -450,7 +489,7 @@ pub fn calculate_replica_set_status(rs: &Value, filtered_pods: &[Value], now_ms:
 /// `ReplicaFailure=True` with reason `FailedCreate` (fewer pods than wanted) or
 /// `FailedDelete` (more) and the error as message; without an error an existing
 /// `ReplicaFailure` condition is removed.
-pub fn calculate_replica_set_status_with_error<P: std::borrow::Borrow<Value>>(
+pub fn calculate_replica_set_status_with_error<P: PodStatusView>(
     rs: &Value,
     filtered_pods: &[P],
     manage_replicas_err: Option<&str>,
@@ -470,17 +509,16 @@ pub fn calculate_replica_set_status_with_error<P: std::borrow::Borrow<Value>>(
         .clamp(i32::MIN as i64, i32::MAX as i64) as i32;
     let (mut fully_labeled, mut ready, mut available) = (0i64, 0i64, 0i64);
     for pod in filtered_pods {
-        let pod: &Value = pod.borrow();
-        let labels = get_path(pod, &["metadata", "labels"]);
+        let labels = pod.labels();
         if template_labels
             .iter()
             .all(|(k, v)| labels.and_then(|l| l.get(k.as_str())) == Some(*v))
         {
             fully_labeled += 1;
         }
-        if is_pod_ready(pod) {
+        if pod.ready() {
             ready += 1;
-            if is_pod_available(pod, min_ready, now_ms) {
+            if pod.available(min_ready, now_ms) {
                 available += 1;
             }
         }
