@@ -67,18 +67,21 @@ def main():
         except urllib.error.HTTPError as e:
             return e.code, e.read()
 
+    def wait_ready():
+        for _ in range(100):
+            try:
+                if call("GET", "/version")[0] == 200:
+                    return
+            except OSError:
+                time.sleep(0.1)
+
     def revision():
         _, body = call("GET", "/metrics")
         m = re.search(rb"kubesim_etcd_revision (\d+)", body)
         return int(m.group(1)) if m else 0
 
     try:
-        for _ in range(100):
-            try:
-                if call("GET", "/version")[0] == 200:
-                    break
-            except OSError:
-                time.sleep(0.1)
+        wait_ready()
         watchers = [subprocess.Popen([a.kubectl, "get", "pods", "-A", "-w"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                     for _ in range(a.watchers)]
         time.sleep(2)
@@ -115,12 +118,7 @@ def main():
         server.wait()
         server = subprocess.Popen([a.bin, "serve", "--addr", f"127.0.0.1:{port}", "--speed", "0", "--kubeconfig-out", kubeconfig],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for _ in range(100):
-            try:
-                if call("GET", "/version")[0] == 200:
-                    break
-            except OSError:
-                time.sleep(0.1)
+        wait_ready()
         for i in range(a.events):
             ev = {"apiVersion": "v1", "kind": "Event", "metadata": {"name": f"load.{i:05d}", "namespace": "default"},
                   "involvedObject": {"kind": "Pod", "namespace": "default", "name": f"p-{i}"},

@@ -5,8 +5,11 @@
 //! events cache that aggregates repeats) and `tools/events` (the events.k8s.io/v1 recorder the
 //! scheduler uses).
 //!
-//! What kubesim simplifies: informers keep one `BTreeMap` store and no indexers; the work queue has
-//! no rate limiter (retries are scheduled with a fixed delay); the spam filter is not simulated.
+//! What kubesim simplifies: informers keep one `BTreeMap` store and no indexers (a controller
+//! that needs an index keeps its own, e.g. `expectations::OwnerIndex` or the ReplicaSet
+//! controller's Pod facts); the work queue's rate
+//! limiter is the per-item exponential back-off only (its overall 10 qps bucket is not
+//! modelled); the spam filter is not simulated.
 
 pub mod leaderelection;
 
