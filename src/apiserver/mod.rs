@@ -774,8 +774,9 @@ impl ApiServer {
     }
 
     /// A list, served from the watch cache in key order. With `limit`, one page: the cache is
-    /// read from the continue token's key and stops once the page is full (O(page), not a pass
-    /// over every object), as the etcd3 store's `GetList` pages; `continue` is upstream's token
+    /// read from the continue token's key and stops once the page is full (objects copied and
+    /// selectors evaluated for the page only; without a selector the keys after it are counted
+    /// for `remainingItemCount`), as the etcd3 store's `GetList` pages; `continue` is upstream's token
     /// (`storage.EncodeContinue`: base64url of `{"v":"meta.k8s.io/v1","rv":N,"start":KEY}`, the
     /// key relative to the list's prefix) and `remainingItemCount` is set when no selector
     /// filters the list. What kubesim simplifies: a continued page reads the objects as they are

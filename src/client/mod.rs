@@ -57,8 +57,7 @@ impl Store {
         self.items.get(key).map(|v| &**v)
     }
     pub fn in_namespace<'a>(&'a self, ns: &'a str) -> impl Iterator<Item = &'a Value> + 'a {
-        let prefix = format!("{}/", ns);
-        self.items.range(prefix.clone()..).take_while(move |(k, _)| k.starts_with(&prefix)).map(|(_, v)| &**v)
+        self.in_namespace_shared(ns).map(|v| &**v)
     }
     /// Like [`Store::in_namespace`], the shared objects (cloning one is cheap).
     pub fn in_namespace_shared<'a>(&'a self, ns: &'a str) -> impl Iterator<Item = &'a Rc<Value>> + 'a {

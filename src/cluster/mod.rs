@@ -532,7 +532,7 @@ fn send_batch(
                 MessageKind::EtcdTxn { op: ch.op, key: ch.key.clone(), revision: ch.revision },
                 Some(*req_id),
             );
-            if ch.op == "PUT" && ch.revision > 0 && ch.resource.resource == "events" {
+            if ch.op == "PUT" && ch.revision > 0 && ch.resource.id == Resource::Events {
                 let expiry = LeaseExpiry { key: ch.key.clone(), revision: ch.revision };
                 queue.push(
                     t0 + 1 + crate::apiserver::EVENT_TTL_MS,

@@ -73,6 +73,11 @@ impl Expectations {
     }
 }
 
+/// The uid of the object's controller (its ownerReference with `controller: true`).
+pub fn controller_uid(obj: &Value) -> Option<String> {
+    meta::controller_of(obj).map(|r| meta::get_str(r, &["uid"]).to_string())
+}
+
 /// The Pods each owner controls: owner uid -> Pod keys.
 #[derive(Clone, Debug, Default)]
 pub struct OwnerIndex {
@@ -83,8 +88,7 @@ impl OwnerIndex {
     /// Moves the Pod between owners as a watch event says.
     pub fn index(&mut self, event_type: EventType, pod: &Value, old: Option<&Value>) {
         let key = meta::key(pod);
-        let owner_uid = |p: &Value| meta::controller_of(p).map(|r| meta::get_str(r, &["uid"]).to_string());
-        if let Some(o) = old.and_then(owner_uid) {
+        if let Some(o) = old.and_then(controller_uid) {
             if let Some(set) = self.by_owner.get_mut(&o) {
                 set.remove(&key);
                 if set.is_empty() {
@@ -93,7 +97,7 @@ impl OwnerIndex {
             }
         }
         if event_type != EventType::Deleted {
-            if let Some(o) = owner_uid(pod) {
+            if let Some(o) = controller_uid(pod) {
                 self.by_owner.entry(o).or_default().insert(key);
             }
         }

@@ -36,7 +36,7 @@ use std::rc::Rc;
 use util as ru;
 
 pub use crate::controllers::expectations::EXPECTATIONS_TIMEOUT_MS;
-use crate::controllers::expectations::{Expectations, SyncTimer};
+use crate::controllers::expectations::{controller_uid, Expectations, SyncTimer};
 
 /// The replicaset controller's timers.
 pub type Timer = SyncTimer;
@@ -113,9 +113,6 @@ impl ru::PodStatusView for OwnedPod {
     }
 }
 
-fn controller_uid(p: &Value) -> Option<String> {
-    meta::controller_of(p).map(|r| meta::get_str(r, &["uid"]).to_string())
-}
 
 impl Default for ReplicaSetController {
     fn default() -> Self {
