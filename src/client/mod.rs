@@ -9,8 +9,9 @@
 //! that needs an index keeps its own, e.g. `expectations::OwnerIndex` or the ReplicaSet
 //! controller's Pod facts); the work queue's rate
 //! limiter is the per-item exponential back-off only (its overall 10 qps bucket is not
-//! modelled); the spam filter is not simulated.
+//! modelled); the spam filter is not simulated. Each client's token bucket is [`flowcontrol`].
 
+pub mod flowcontrol;
 pub mod leaderelection;
 
 use crate::api::request::EventType;

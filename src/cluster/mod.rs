@@ -13,6 +13,7 @@
 
 use crate::sim::sort::CompactSort;
 use crate::api::meta::{self, Resource};
+use crate::client::flowcontrol::Limiters;
 use crate::api::request::{EventType, Identity, Method, PatchType, Request, RequestInfo, Response};
 use crate::apiserver::{ApiServer, Limits, Outcome, Watcher};
 use crate::sim::{MsgId, Queue, Rng};
@@ -197,6 +198,8 @@ struct Slot {
     gate: Option<usize>,
     /// `start` has run (a gated component waits for its process to lead).
     started: bool,
+    /// Its clients' token buckets (a restarted process starts with full ones).
+    limiters: Limiters,
 }
 
 /// What a handler asks of its process, carried out by the cluster once the handler returns.
@@ -224,6 +227,8 @@ pub struct Ctx<'a, T> {
     foreground: &'a mut usize,
     informers: &'a mut reflector::Informers,
     signals: &'a mut Vec<Signal>,
+    /// The token buckets of the component's clients (client-go's client-side rate limiter).
+    limiters: &'a mut Limiters,
     /// This component's node is cut off from the control plane (`sim node partition`): its
     /// requests fail before reaching kube-apiserver.
     cut_off: bool,
@@ -250,6 +255,7 @@ impl Ctx<'_, AnyTimer> {
             foreground: &mut *self.foreground,
             informers: &mut *self.informers,
             signals: &mut *self.signals,
+            limiters: &mut *self.limiters,
             cut_off: self.cut_off,
             _timer: PhantomData,
         };
@@ -313,7 +319,11 @@ impl<'a, T: fmt::Display + 'static> Ctx<'a, T> {
         resp
     }
 
+    /// Sends a request through the component's own client: it first waits for its token
+    /// (client-go's rate limiter, [`crate::client::flowcontrol`]), then for the response.
     pub fn request_with(&mut self, req: Request) -> Response {
+        let wait = self.limiters.take(self.actor, &req.path, self.now);
+        self.now += wait;
         let identity = self.identity;
         self.request_as(identity, req)
     }
@@ -324,11 +334,29 @@ impl<'a, T: fmt::Display + 'static> Ctx<'a, T> {
         if self.cut_off {
             return reqs.iter().map(|r| self.unreachable(r)).collect();
         }
-        let sent = send_batch(self.api, self.trace, self.queue, self.timing, self.rng, &mut self.now, self.actor, self.identity, reqs, self.cause, self.foreground);
-        if let Some((_, id, _)) = sent.last() {
-            self.cause = Some(*id);
+        // each request waits for its own token: the ones that have it leave together, the others
+        // in waves as their tokens come (a token comes at most every 200 ms and at least every
+        // 20 ms, longer than a round trip, so the waves do not overlap)
+        let start = self.now;
+        let mut waves: Vec<(i64, Vec<Request>)> = Vec::new();
+        for req in reqs {
+            let at = start + self.limiters.take(self.actor, &req.path, start);
+            match waves.last_mut() {
+                Some((t, w)) if *t == at => w.push(req),
+                _ => waves.push((at, vec![req])),
+            }
         }
-        sent.into_iter().map(|(r, _, _)| r).collect()
+        let cause = self.cause;
+        let mut out = Vec::new();
+        for (at, wave) in waves {
+            self.now = self.now.max(at);
+            let sent = send_batch(self.api, self.trace, self.queue, self.timing, self.rng, &mut self.now, self.actor, self.identity, wave, cause, self.foreground);
+            if let Some((_, id, _)) = sent.last() {
+                self.cause = Some(*id);
+            }
+            out.extend(sent.into_iter().map(|(r, _, _)| r));
+        }
+        out
     }
 
     /// The informer pattern: LIST the collection, then WATCH from that point on.
@@ -812,7 +840,9 @@ impl Cluster {
     }
 
     pub fn add_component<C: Component>(&mut self, comp: C) -> usize {
-        let slot = Slot { actor: Component::actor(&comp), identity: comp.identity(), informer_identity: None, component: Some(Box::new(comp)), gate: None, started: true };
+        let actor = Component::actor(&comp);
+        let limiters = Limiters::for_actor(&actor);
+        let slot = Slot { actor, identity: comp.identity(), informer_identity: None, component: Some(Box::new(comp)), gate: None, started: true, limiters };
         self.components.push(slot);
         let idx = self.components.len() - 1;
         self.with_component(idx, None, |comp, ctx| comp.start_erased(ctx));
@@ -827,7 +857,9 @@ impl Cluster {
         let mut shared = Component::identity(&leader);
         shared.user_agent = format!("{}/shared-informers", shared.user_agent.rsplit_once('/').map(|(a, _)| a).unwrap_or(&shared.user_agent));
         for m in members {
-            self.components.push(Slot { actor: m.actor(), identity: m.identity(), informer_identity: Some(shared.clone()), component: Some(m), gate: Some(leader_idx), started: false });
+            let actor = m.actor();
+            let limiters = Limiters::for_actor(&actor);
+            self.components.push(Slot { actor, identity: m.identity(), informer_identity: Some(shared.clone()), component: Some(m), gate: Some(leader_idx), started: false, limiters });
         }
         self.add_component(leader)
     }
@@ -856,6 +888,7 @@ impl Cluster {
             foreground: &mut self.foreground,
             informers: &mut self.informers,
             signals: &mut self.signals,
+            limiters: &mut slot.limiters,
             cut_off: !self.partitioned.is_empty() && slot.actor.node().map(|n| self.partitioned.contains_key(n)).unwrap_or(false),
             _timer: PhantomData,
         };
@@ -950,6 +983,7 @@ impl Cluster {
         let id = self.trace.push(self.now, actor.clone(), actor, MessageKind::Fault { kind, what, lost }, cause);
         for (i, f, _) in fresh {
             self.components[i].component = Some(f);
+            self.components[i].limiters = Limiters::for_actor(&self.components[i].actor);
             // the process's members wait for its new leadership
             if i != idx {
                 self.components[i].started = false;
