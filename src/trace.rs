@@ -10,6 +10,7 @@
 use crate::api::request::{EventType, Method, RequestInfo};
 use crate::sim;
 use std::fmt;
+use std::rc::Rc;
 
 pub use crate::sim::{format_ms, MsgId};
 
@@ -126,7 +127,8 @@ impl fmt::Display for Actor {
 pub enum MessageKind {
     /// An HTTP request to kube-apiserver: the method, the URI as sent (path and query) and the
     /// server's parse of it.
-    Request { method: Method, uri: String, info: Box<RequestInfo> },
+    /// The URI and its parse are shared by every message of a request to the same URI.
+    Request { method: Method, uri: Rc<str>, info: Rc<RequestInfo> },
     /// The HTTP response to a request; `code` is the status code. `authz` is kube-apiserver's
     /// authorization of the request (the decision and the authorizer's reason), shared with the
     /// server's decision cache; None when the request never reached the authorizers.
@@ -134,7 +136,8 @@ pub enum MessageKind {
     /// An etcd transaction written by the apiserver's storage layer (`PUT` or `DELETE`).
     EtcdTxn { op: &'static str, key: String, revision: i64 },
     /// A watch event delivered by kube-apiserver to a watching component.
-    Watch { event_type: EventType, kind: &'static str, namespace: String, name: String, resource_version: String },
+    /// The namespace and name are shared (`sim::Interner`) by every message about the object.
+    Watch { event_type: EventType, kind: &'static str, namespace: Rc<str>, name: Rc<str>, resource_version: i64 },
     /// A CRI call from the kubelet to the container runtime.
     Runtime { call: String, detail: String },
     /// A timer firing inside a component (resync, back-off, grace period).
@@ -260,6 +263,21 @@ pub type Message = sim::Message<Actor, MessageKind>;
 /// The trace of a cluster.
 pub type Trace = sim::Trace<Actor, MessageKind>;
 
+impl MessageKind {
+    /// The message of a watch event carrying `object`, its namespace and name shared through the
+    /// trace's `strings`.
+    pub fn watch(strings: &mut sim::Interner, event_type: EventType, kind: &'static str, object: &serde_json::Value) -> MessageKind {
+        use crate::api::meta;
+        MessageKind::Watch {
+            event_type,
+            kind,
+            namespace: strings.intern(meta::namespace(object)),
+            name: strings.intern(meta::name(object)),
+            resource_version: meta::resource_version(object).parse().unwrap_or(0),
+        }
+    }
+}
+
 impl sim::Message<Actor, MessageKind> {
     /// A short label for the packet drawn on the diagram, e.g. `POST deployments`, `WATCH ADDED ReplicaSet`.
     pub fn label(&self) -> String {
@@ -300,7 +318,7 @@ impl sim::Message<Actor, MessageKind> {
             }
             MessageKind::EtcdTxn { op, key, revision } => format!("{} {} rev={}", op, key, revision),
             MessageKind::Watch { event_type, kind, namespace, name, resource_version } => {
-                let n = if namespace.is_empty() { name.clone() } else { format!("{}/{}", namespace, name) };
+                let n = if namespace.is_empty() { name.to_string() } else { format!("{}/{}", namespace, name) };
                 format!("{} {} {} rv={}", event_type, kind, n, resource_version)
             }
             MessageKind::Runtime { call, detail } => format!("{} {}", call, detail).trim_end().to_string(),
@@ -324,7 +342,7 @@ mod tests {
     use super::*;
 
     fn request(method: Method, uri: &str) -> Message {
-        let info = Box::new(RequestInfo::parse(method, uri));
+        let info = Rc::new(RequestInfo::parse(method, uri));
         Message { id: 1, time_ms: 0, from: Actor::Kubectl, to: Actor::ApiServer, kind: MessageKind::Request { method, uri: uri.into(), info }, cause: None }
     }
 

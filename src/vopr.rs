@@ -408,11 +408,11 @@ pub fn check_trace(c: &Cluster, from: u64) -> Result<u64, String> {
             MessageKind::Watch { .. }
                 if m.cause.filter(|c| *c >= first_kept).and_then(|c| msgs.get((c - first_kept) as usize)).map(|r| matches!(&r.kind, MessageKind::Request { info, .. } if info.verb == "list")).unwrap_or(false) => {}
             MessageKind::Watch { kind, namespace, name, resource_version, .. } if m.from == Actor::ApiServer && m.to != Actor::Kubectl => {
-                let rv: i64 = resource_version.parse().unwrap_or(0);
+                let rv = *resource_version;
                 let key = (m.to.name(), *kind);
                 let prev = delivered.insert(key.clone(), rv).unwrap_or(0);
                 ensure!(checks, rv >= prev, "{} got {} rv {} after rv {}", m.to, kind, rv, prev);
-                ensure!(checks, seen.insert((m.to.name(), *kind, namespace.clone(), name.clone(), rv)), "{} got {} {}/{} rv {} twice", m.to, kind, namespace, name, rv);
+                ensure!(checks, seen.insert((m.to.name(), *kind, namespace.to_string(), name.to_string(), rv)), "{} got {} {}/{} rv {} twice", m.to, kind, namespace, name, rv);
             }
             MessageKind::Response { code: 410, .. } => {
                 // 410 Gone to a watch: the reflector relists, and the informer's handlers hear

@@ -98,6 +98,9 @@ impl Default for Limits {
     }
 }
 
+/// How many URIs [`ApiServer::request_info`] keeps parsed.
+pub const REQUEST_INFO_CACHE: usize = 50_000;
+
 pub struct ApiServer {
     etcd: Etcd,
     /// Audit events, one JSON line each (field order as the log backend writes them). Kept as text:
@@ -132,6 +135,9 @@ pub struct ApiServer {
     /// Decisions already made under the current policy (the same component asks the same
     /// question many times); cleared with it.
     decisions: std::collections::HashMap<u64, Vec<(authorizer::Attributes, Rc<authorizer::Authorized>)>>,
+    /// `NewRequestInfo`'s parse of the URIs seen lately, shared with the trace's messages (a
+    /// Lease renewal or a status patch sends the same URI again and again).
+    request_infos: std::collections::HashMap<Rc<str>, Vec<(Method, Rc<RequestInfo>)>>,
     /// The first requests of the control plane's own users (`system:…`) that authorization
     /// refused, as `USER VERB URI` (at most 32): the bootstrap policy must let them all through.
     system_denials: Vec<String>,
@@ -294,6 +300,7 @@ impl ApiServer {
             faults: Vec::new(),
             rbac: None,
             decisions: Default::default(),
+            request_infos: Default::default(),
             system_denials: Vec::new(),
             dry_run: false,
             #[cfg(not(target_arch = "wasm32"))]
@@ -434,6 +441,27 @@ impl ApiServer {
     /// Number of stored objects of all kinds.
     pub fn object_count(&self) -> usize {
         self.cache.len()
+    }
+
+    /// The request info of `method uri` (`NewRequestInfo`), parsed once for every request that
+    /// sends the same URI, and the URI, shared with the trace. The table starts afresh past
+    /// [`REQUEST_INFO_CACHE`] URIs.
+    pub fn request_info(&mut self, method: Method, uri: &str) -> (Rc<str>, Rc<RequestInfo>) {
+        if let Some((k, parsed)) = self.request_infos.get_key_value(uri) {
+            if let Some((_, info)) = parsed.iter().find(|(m, _)| *m == method) {
+                return (k.clone(), info.clone());
+            }
+        }
+        if self.request_infos.len() >= REQUEST_INFO_CACHE {
+            self.request_infos.clear();
+        }
+        let info = Rc::new(RequestInfo::parse(method, uri));
+        let key = match self.request_infos.get_key_value(uri) {
+            Some((k, _)) => k.clone(),
+            None => Rc::from(uri),
+        };
+        self.request_infos.entry(key.clone()).or_default().push((method, info.clone()));
+        (key, info)
     }
 
     /// Writes `obj` to etcd if the key's revision is still `expected_rev` (0: the key must not

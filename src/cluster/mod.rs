@@ -522,17 +522,17 @@ fn send_batch(
     // the sender's name only when a fault waits for it (this is every request's path)
     let who = if api.faults().is_empty() { String::new() } else { actor.name() };
     let mut failed: Vec<(usize, Response, MsgId)> = Vec::new();
-    let mut todo: Vec<(usize, Request, Box<RequestInfo>)> = Vec::with_capacity(n);
+    let mut todo: Vec<(usize, Request, std::rc::Rc<str>, std::rc::Rc<RequestInfo>)> = Vec::with_capacity(n);
     for (k, req) in reqs.into_iter().enumerate() {
-        let info = Box::new(RequestInfo::parse(req.method, &req.path));
+        let (uri, info) = api.request_info(req.method, &req.path);
         let mut tries = 0;
         loop {
             let injected = if who.is_empty() { None } else { api.injected(&who, &info) };
             let Some(resp) = injected else {
-                todo.push((k, req, info));
+                todo.push((k, req, uri, info));
                 break;
             };
-            let req_id = trace.push(t0, actor.clone(), Actor::ApiServer, MessageKind::Request { method: req.method, uri: req.path.clone(), info: info.clone() }, cause);
+            let req_id = trace.push(t0, actor.clone(), Actor::ApiServer, MessageKind::Request { method: req.method, uri: uri.clone(), info: info.clone() }, cause);
             tries += 1;
             if resp.code == 429 && tries <= CLIENT_MAX_RETRIES {
                 trace.push(t0 + timing.api_rtt_ms, Actor::ApiServer, actor.clone(), MessageKind::Response { code: 429, reason: resp.reason().to_string(), authz: None }, Some(req_id));
@@ -545,9 +545,9 @@ fn send_batch(
     }
     let mut handled = Vec::with_capacity(todo.len());
     let mut order = Vec::with_capacity(n);
-    for (k, req, info) in todo {
+    for (k, req, uri, info) in todo {
         let outcome = api.handle(&req, &info, identity, t0 + 1, rng);
-        let req_id = trace.push(t0, actor.clone(), Actor::ApiServer, MessageKind::Request { method: req.method, uri: req.path, info }, cause);
+        let req_id = trace.push(t0, actor.clone(), Actor::ApiServer, MessageKind::Request { method: req.method, uri, info }, cause);
         handled.push((outcome, req_id));
         order.push(k);
     }
@@ -1061,8 +1061,8 @@ impl Cluster {
     fn proxy_logs(&mut self, p: &crate::apiserver::LogProxy, cause: MsgId) -> Response {
         let kubelet = Actor::Kubelet(p.node.clone());
         let at = self.now - self.config.timing.api_rtt_ms / 2;
-        let info = Box::new(RequestInfo::parse(Method::Get, &p.kubelet_path()));
-        let req_id = self.trace.push(at, Actor::ApiServer, kubelet.clone(), MessageKind::Request { method: Method::Get, uri: p.kubelet_path(), info }, Some(cause));
+        let (uri, info) = self.api.request_info(Method::Get, &p.kubelet_path());
+        let req_id = self.trace.push(at, Actor::ApiServer, kubelet.clone(), MessageKind::Request { method: Method::Get, uri, info }, Some(cause));
         if self.partitioned.contains_key(&p.node) {
             // kube-apiserver cannot reach the kubelet's port either
             let ip = self.components.iter().find(|c| c.actor == kubelet).map(|c| c.identity.source_ip.clone()).unwrap_or_default();
@@ -1130,19 +1130,8 @@ impl Cluster {
         self.now = self.now.max(t);
         if d.to == CLIENT_SUBSCRIBER {
             if let (true, Input::Watch { resource, event_type, object }) = (self.client_watch_open, d.input) {
-                self.trace.push(
-                    self.now,
-                    Actor::ApiServer,
-                    Actor::Kubectl,
-                    MessageKind::Watch {
-                        event_type,
-                        kind: resource.info().kind,
-                        namespace: meta::namespace(&object).to_string(),
-                        name: meta::name(&object).to_string(),
-                        resource_version: meta::resource_version(&object).to_string(),
-                    },
-                    d.cause,
-                );
+                let kind = MessageKind::watch(&mut self.trace.strings, event_type, resource.info().kind, &object);
+                self.trace.push(self.now, Actor::ApiServer, Actor::Kubectl, kind, d.cause);
                 self.client_events.push((event_type, object));
             }
             return true;
@@ -1171,19 +1160,10 @@ impl Cluster {
             self.informers.delivered(d.to, resource.info().resource, *event_type, object);
         }
         let cause = match &d.input {
-            Input::Watch { resource, event_type, object } => Some(self.trace.push(
-                self.now,
-                Actor::ApiServer,
-                actor,
-                MessageKind::Watch {
-                    event_type: *event_type,
-                    kind: resource.info().kind,
-                    namespace: meta::namespace(object).to_string(),
-                    name: meta::name(object).to_string(),
-                    resource_version: meta::resource_version(object).to_string(),
-                },
-                d.cause,
-            )),
+            Input::Watch { resource, event_type, object } => {
+                let kind = MessageKind::watch(&mut self.trace.strings, *event_type, resource.info().kind, object);
+                Some(self.trace.push(self.now, Actor::ApiServer, actor, kind, d.cause))
+            }
             Input::Timer(_) => match d.visible {
                 Some(what) => Some(self.trace.push(self.now, actor.clone(), actor, MessageKind::Timer { what }, d.cause)),
                 None => d.cause,

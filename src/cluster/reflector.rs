@@ -154,8 +154,8 @@ impl Cluster {
     }
 
     fn trace_request(&mut self, actor: &Actor, uri: &str, cause: Option<MsgId>) -> MsgId {
-        let info = Box::new(RequestInfo::parse(Method::Get, uri));
-        self.trace.push(self.now, actor.clone(), Actor::ApiServer, MessageKind::Request { method: Method::Get, uri: uri.to_string(), info }, cause)
+        let (uri, info) = self.api.request_info(Method::Get, uri);
+        self.trace.push(self.now, actor.clone(), Actor::ApiServer, MessageKind::Request { method: Method::Get, uri, info }, cause)
     }
 
     /// The answer, one round trip later; the reconnections follow one another (the trace's

@@ -84,10 +84,15 @@ pub fn format_ms(ms: i64) -> String {
     format!("{}.{:03}s", ms / 1000, (ms % 1000).abs())
 }
 
+/// How many strings a trace's [`Interner`] keeps.
+pub const INTERNED_STRINGS: usize = 100_000;
+
 /// The append-only list of messages.
 #[derive(Clone, Debug)]
 pub struct Trace<A, K> {
     messages: Vec<Message<A, K>>,
+    /// The strings its messages share (see [`Interner`]).
+    pub strings: Interner,
     /// Bound on the number of kept messages (older ones are still counted).
     pub limit: usize,
     dropped: u64,
@@ -95,7 +100,7 @@ pub struct Trace<A, K> {
 
 impl<A, K> Trace<A, K> {
     pub fn new(limit: usize) -> Trace<A, K> {
-        Trace { messages: Vec::new(), limit, dropped: 0 }
+        Trace { messages: Vec::new(), strings: Interner::new(INTERNED_STRINGS), limit, dropped: 0 }
     }
     pub fn push(&mut self, time_ms: i64, from: A, to: A, kind: K, cause: Option<MsgId>) -> MsgId {
         let id = self.messages.len() as u64 + self.dropped + 1;
@@ -116,6 +121,33 @@ impl<A, K> Trace<A, K> {
     }
     pub fn dropped(&self) -> u64 {
         self.dropped
+    }
+}
+
+/// Shared copies of the strings the trace repeats (object names, namespaces, request URIs): a
+/// string seen before is handed out again as the same `Rc`, so a message costs a pointer, not an
+/// allocation. Bounded: past `limit` strings the table starts afresh (strings already handed out
+/// stay valid).
+#[derive(Clone, Debug, Default)]
+pub struct Interner {
+    strings: std::collections::HashSet<std::rc::Rc<str>>,
+    limit: usize,
+}
+
+impl Interner {
+    pub fn new(limit: usize) -> Interner {
+        Interner { strings: Default::default(), limit }
+    }
+    pub fn intern(&mut self, s: &str) -> std::rc::Rc<str> {
+        if let Some(r) = self.strings.get(s) {
+            return r.clone();
+        }
+        if self.strings.len() >= self.limit.max(1) {
+            self.strings.clear();
+        }
+        let r: std::rc::Rc<str> = s.into();
+        self.strings.insert(r.clone());
+        r
     }
 }
 
@@ -185,6 +217,18 @@ mod tests {
         let u = Rng::new(1).uuid();
         assert_eq!(u.len(), 36);
         assert_eq!(&u[14..15], "4");
+    }
+
+    #[test]
+    fn interned_strings_are_shared_and_bounded() {
+        let mut i = Interner::new(2);
+        let a = i.intern("default");
+        assert!(std::rc::Rc::ptr_eq(&a, &i.intern("default")));
+        i.intern("kube-system");
+        // the third string starts a fresh table; what was handed out stays valid
+        let c = i.intern("shop");
+        assert_eq!((&*a, &*c), ("default", "shop"));
+        assert!(!std::rc::Rc::ptr_eq(&a, &i.intern("default")));
     }
 
     #[test]

@@ -1540,7 +1540,7 @@ mod tests {
         assert!(a.len() < requests, "the policy drops core Events and the kubelets' Node reads: {} of {}", a.len(), requests);
         // rows sit on the step of their request
         for r in a {
-            assert!(matches!(&s.steps[r.step].msg.kind, MessageKind::Request { uri, .. } if *uri == r.uri), "{:?}", r);
+            assert!(matches!(&s.steps[r.step].msg.kind, MessageKind::Request { uri, .. } if **uri == *r.uri), "{:?}", r);
         }
         // a pod created by the replicaset controller is named by its response
         let pod = a.iter().find(|r| r.resource == "pods" && r.verb == "create" && r.kind == "Pod").expect("pod create");

@@ -584,10 +584,10 @@ pub fn narration(s: &Session, pos: usize, lang: Lang) -> Said {
             let event_type = *event_type;
             v.push(("event", event_type.to_string()));
             v.push(("kind", kind_word(lang, kind)));
-            v.push(("ns", namespace.clone()));
-            v.push(("name", name.clone()));
-            v.push(("rv", resource_version.clone()));
-            let rv: i64 = resource_version.parse().unwrap_or(0);
+            v.push(("ns", namespace.to_string()));
+            v.push(("name", name.to_string()));
+            v.push(("rv", resource_version.to_string()));
+            let rv = *resource_version;
             let key = meta::RESOURCES.iter().find(|r| r.kind == *kind).map(|i| i.etcd_key(namespace, name)).unwrap_or_default();
             // the object as the event carries it (for DELETED: the last version before it)
             let obj = if event_type == EventType::Deleted { s.value_of_key(&key, rv.saturating_sub(1).max(1)) } else { s.value_of_key(&key, rv) };

@@ -329,7 +329,7 @@ pub fn classify(s: &Session, i: usize) -> Option<Phase> {
                     let MessageKind::Watch { name, namespace, resource_version, .. } = &m.kind else {
                         return None;
                     };
-                    let rv: i64 = resource_version.parse().unwrap_or(0);
+                    let rv = *resource_version;
                     let o = s.value_of_key(&format!("/registry/pods/{}/{}", namespace, name), rv)?;
                     (*event_type == EventType::Added && meta::get_str(&o, &["spec", "nodeName"]).is_empty()).then_some(Phase::Schedule)
                 }
