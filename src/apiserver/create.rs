@@ -81,7 +81,7 @@ impl ApiServer {
                 return Err(bad_request("the namespace of the provided object does not match the namespace sent on the request".into()));
             }
             meta::set(&mut obj, &["metadata", "namespace"], json!(t.ri.namespace));
-            match self.read(meta::lookup("namespaces").expect("ns"), "", &t.ri.namespace) {
+            match self.read_shared(meta::lookup("namespaces").expect("ns"), "", &t.ri.namespace) {
                 None => {
                     return Err(err(
                         404,
@@ -202,7 +202,7 @@ impl ApiServer {
                 let sa = self.admit_service_account(&obj, &admission_name, &t.ri.namespace)?;
                 self.admit_priority(&mut obj, &admission_name)?;
                 let suffix = names::random_string(rng, 5);
-                defaults::admit_pod(&mut obj, &suffix, sa.as_ref());
+                defaults::admit_pod(&mut obj, &suffix, sa.as_deref());
                 meta::set(&mut obj, &["metadata", "generation"], json!(1));
                 let qos = qos_class(&obj);
                 meta::set(&mut obj, &["status"], json!({"phase": "Pending", "qosClass": qos}));
@@ -283,7 +283,7 @@ impl ApiServer {
     /// controller creates it; a kubesim request cannot wait for another component, so a missing
     /// `default` in an existing namespace is taken as that wait succeeding (an empty account).
     /// Mirror pods are not looked up. The rest of the plugin is [`defaults::admit_pod`].
-    fn admit_service_account(&self, pod: &Value, admission_name: &str, ns: &str) -> Result<Option<Value>, Response> {
+    fn admit_service_account(&self, pod: &Value, admission_name: &str, ns: &str) -> Result<Option<Rc<Value>>, Response> {
         if meta::get(pod, &["metadata", "annotations", "kubernetes.io/config.mirror"]).is_some() {
             return Ok(None);
         }
@@ -291,7 +291,7 @@ impl ApiServer {
             ("", "") => "default",
             ("", n) | (n, _) => n,
         };
-        match self.read(meta::lookup("serviceaccounts").expect("serviceaccounts"), ns, name) {
+        match self.read_shared(meta::lookup("serviceaccounts").expect("serviceaccounts"), ns, name) {
             Some((sa, _)) => Ok(Some(sa)),
             None if name == "default" => Ok(None),
             None => Err(err(

@@ -715,7 +715,7 @@ impl ApiServer {
             }
             (Method::Get, false, "") => self.read(info, &t.ri.namespace, &t.ri.name).map(|(v, _)| Response { code: 200, body: v }).ok_or_else(|| not_found(info, &t.ri.name)),
             (Method::Get, false, "log") if info.resource == "pods" => {
-                let (pod, _) = self.read(info, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(info, &t.ri.name))?;
+                let (pod, _) = self.read_shared(info, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(info, &t.ri.name))?;
                 let proxy = LogProxy::for_pod(&pod, t.q("container"), t.q("previous") == Some("true")).map_err(bad_request)?;
                 self.pending_proxy = Some(Proxy::Logs(proxy));
                 // the body is the kubelet's answer, which the cluster puts in
@@ -728,7 +728,7 @@ impl ApiServer {
                 Ok(Response { code: 200, body: Value::String(String::new()) })
             }
             (Method::Get, false, "scale") => {
-                let (obj, _) = self.read(info, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(info, &t.ri.name))?;
+                let (obj, _) = self.read_shared(info, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(info, &t.ri.name))?;
                 Ok(Response { code: 200, body: to_scale(&obj) })
             }
             (Method::Post, true, _) => self.create(req, t, who, now_ms, rng, changes),

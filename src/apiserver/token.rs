@@ -28,7 +28,7 @@ impl ApiServer {
     /// `POST …/serviceaccounts/NAME/token`.
     pub(super) fn create_token(&self, req: &Request, t: &Target, now_ms: i64, rng: &mut Rng) -> Result<Response, Response> {
         let ns = t.ri.namespace.as_str();
-        let (sa, _) = self.read(t.info, ns, &t.ri.name).ok_or_else(|| not_found(t.info, &t.ri.name))?;
+        let (sa, _) = self.read_shared(t.info, ns, &t.ri.name).ok_or_else(|| not_found(t.info, &t.ri.name))?;
         let body = req.body.clone().unwrap_or(json!({}));
         let spec = body.get("spec").cloned().unwrap_or(json!({}));
         let expiration = spec.get("expirationSeconds").and_then(Value::as_i64).unwrap_or(3600);
@@ -65,7 +65,7 @@ impl ApiServer {
                 _ => return Err(invalid("spec.boundObjectRef.kind", json!(kind), "supported values: \"Pod\", \"Secret\", \"Node\"")),
             };
             let info = meta::lookup(resource).expect("bound resource");
-            let (obj, _) = self.read(info, scope, name).ok_or_else(|| not_found(info, name))?;
+            let (obj, _) = self.read_shared(info, scope, name).ok_or_else(|| not_found(info, name))?;
             let uid = meta::get_str(b, &["uid"]);
             if !uid.is_empty() && uid != meta::uid(&obj) {
                 return Err(err(409, "Conflict", format!("Operation cannot be fulfilled on {} \"{}\": the UID in the bound object reference ({}) does not match the UID in record. The object might have been deleted and then recreated", info.qualified(), name, uid), None));
@@ -75,7 +75,7 @@ impl ApiServer {
                 pod_bound = true;
                 let node = meta::get_str(&obj, &["spec", "nodeName"]);
                 if !node.is_empty() {
-                    if let Some((n, _)) = self.read(meta::lookup("nodes").expect("nodes"), "", node) {
+                    if let Some((n, _)) = self.read_shared(meta::lookup("nodes").expect("nodes"), "", node) {
                         private.insert("node".into(), json!({"name": node, "uid": meta::uid(&n)}));
                     }
                 }
