@@ -1315,6 +1315,12 @@ impl Cluster {
     pub fn trace(&self) -> &Trace {
         &self.trace
     }
+
+    /// Lets the trace drop its messages up to id `last` (still counted): a shell that keeps them
+    /// itself (the page's timeline) needs no second copy.
+    pub fn forget_trace_through(&mut self, last: MsgId) {
+        self.trace.forget_through(last);
+    }
 }
 
 /// The address kube-apiserver advertises (`--advertise-address`), which the `kubernetes`

@@ -116,6 +116,12 @@ impl<A, K> Trace<A, K> {
     pub fn messages(&self) -> &[Message<A, K>] {
         &self.messages
     }
+    /// Drops the messages with ids up to `last` (they stay counted as dropped).
+    pub fn forget_through(&mut self, last: MsgId) {
+        let n = self.messages.partition_point(|m| m.id <= last);
+        self.messages.drain(..n);
+        self.dropped += n as u64;
+    }
     pub fn total(&self) -> u64 {
         self.messages.len() as u64 + self.dropped
     }

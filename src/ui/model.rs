@@ -375,6 +375,8 @@ impl Session {
             self.staged.push(Step { msg: m.clone(), rev, audit, segment: seg });
         }
         self.last_id = self.cluster.trace().total();
+        // the steps hold the messages now: the cluster's trace need not keep a second copy
+        self.cluster.forget_trace_through(self.last_id);
     }
 
     /// Puts the staged steps on the timeline as the segment of `command`. Returns the index of
