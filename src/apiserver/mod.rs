@@ -99,7 +99,7 @@ impl Default for Limits {
 }
 
 /// How many URIs [`ApiServer::request_info`] keeps parsed.
-pub const REQUEST_INFO_CACHE: usize = 50_000;
+pub const REQUEST_INFO_CACHE: usize = 4_096;
 
 pub struct ApiServer {
     etcd: Etcd,

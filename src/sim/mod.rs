@@ -85,7 +85,7 @@ pub fn format_ms(ms: i64) -> String {
 }
 
 /// How many strings a trace's [`Interner`] keeps.
-pub const INTERNED_STRINGS: usize = 100_000;
+pub const INTERNED_STRINGS: usize = 16_384;
 
 /// The append-only list of messages.
 #[derive(Clone, Debug)]
