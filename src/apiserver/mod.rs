@@ -476,7 +476,9 @@ impl ApiServer {
         if self.dry_run {
             return self.dry_run_store(info, obj, key, name, expected_rev);
         }
-        let text = serde_json::to_string(obj).unwrap_or_default();
+        let mut text = serde_json::to_string(obj).unwrap_or_default();
+        // etcd keeps it for its history: without the encoder's spare capacity (up to half)
+        text.shrink_to_fit();
         match self.etcd.put_if(&key, text, expected_rev) {
             Ok(rev) => {
                 self.rbac_changed(info);

@@ -195,10 +195,9 @@ impl Etcd {
     /// `GuaranteedUpdate`/`Create` issue it. `expected = 0` means "the key must not exist".
     /// Returns the new revision.
     pub fn put_if(&mut self, key: &str, value: String, expected_mod_revision: i64) -> Result<i64, EtcdError> {
-        let current = self.latest(key).cloned();
-        let current_mod = current.as_ref().map(|kv| kv.mod_revision).unwrap_or(0);
+        let current_mod = self.latest(key).map(|kv| kv.mod_revision).unwrap_or(0);
         if current_mod != expected_mod_revision {
-            return Err(EtcdError::TxnFailed { current });
+            return Err(EtcdError::TxnFailed { current: self.latest(key).cloned() });
         }
         if value.len() > self.max_value_bytes {
             return Err(EtcdError::Limit("etcdserver: request is too large".into()));

@@ -142,7 +142,9 @@ impl ApiServer {
 
     /// Keeps one line within the bounds (count and bytes): past either, the oldest lines go until
     /// half the bound is left, and are counted as dropped.
-    fn keep_audit(&mut self, line: String, seq: u64) {
+    fn keep_audit(&mut self, mut line: String, seq: u64) {
+        // kept for a long time: without the writer's spare capacity (up to half the line)
+        line.shrink_to_fit();
         let (max_n, max_b) = (self.limits.max_audit_events.max(2), self.limits.max_audit_bytes.max(2 * MAX_EVENT_BYTES));
         if self.audit.len() >= max_n || self.audit_bytes + line.len() > max_b {
             let mut drop = 0;
