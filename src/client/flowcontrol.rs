@@ -16,7 +16,10 @@
 //! and client-go's own 5/10 (`rest.DefaultQPS`, `DefaultBurst`) for clients that set nothing
 //! (CoreDNS, minikube's storage-provisioner).
 //!
-//! What kubesim simplifies: a bucket is kept in integer microseconds of the virtual clock (the
+//! What kubesim simplifies: a component waiting for its token holds up the cluster's one virtual
+//! clock, as its round trips do (the components take turns; in a real cluster the scheduler
+//! binds Pods while the replicaset controller waits for its tokens); a bucket is kept in integer
+//! microseconds of the virtual clock (the
 //! "theoretical arrival time" form of the same bucket, which `rate.Limiter`'s reservations
 //! amount to); the informers' LIST and WATCH and the leader-election client (their own
 //! clientsets, a few requests each) are not throttled; kubectl, which the learner drives, is not
