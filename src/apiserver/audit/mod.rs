@@ -100,14 +100,17 @@ impl ApiServer {
         let mut request_object: Option<Value> = None;
         let mut logged_body: Option<&Value> = None;
         match (req.method, body) {
+            // below level Request only objectRef's fields are logged, and decoding does not change
+            // them: a request the handler answered with success had a body that decodes
+            (Method::Post | Method::Put, Some(b)) if cfg.level < Level::Request && resp.ok() && b.is_object() => {
+                if ri.is_resource_request {
+                    fill_object_ref(&mut oref, b);
+                }
+            }
             (Method::Post | Method::Put, Some(_)) => {
                 if let Some(obj) = t.and_then(|t| self.decoded_request_object(t, req)) {
                     if ri.is_resource_request {
-                        for (i, path) in [(1, "namespace"), (2, "name"), (3, "uid"), (6, "resourceVersion")] {
-                            if oref[i].1.is_empty() {
-                                oref[i].1 = meta::get_str(&obj, &["metadata", path]).to_string();
-                            }
-                        }
+                        fill_object_ref(&mut oref, &obj);
                     }
                     if cfg.level >= Level::Request {
                         request_object = Some(obj);
@@ -323,6 +326,16 @@ impl EventLine<'_> {
         json_string(&self.authz.reason, o);
         o.push_str("}}");
         out
+    }
+}
+
+/// `LogRequestObject`: `objectRef`'s empty namespace and name, and its uid and resourceVersion,
+/// from the request object's metadata.
+fn fill_object_ref(oref: &mut [(&str, String); 8], obj: &Value) {
+    for (i, path) in [(1, "namespace"), (2, "name"), (3, "uid"), (6, "resourceVersion")] {
+        if oref[i].1.is_empty() {
+            oref[i].1 = meta::get_str(obj, &["metadata", path]).to_string();
+        }
     }
 }
 
