@@ -7,11 +7,20 @@
 //! - [`api`]: the object model — resource table, manifest decoding, schema, defaulting, validation.
 //! - [`apiserver`]: kube-apiserver — REST, admission, audit, watch fan-out. The only user of `etcd`.
 //! - [`cluster`]: owns everything; drives [`cluster::Component`]s over the virtual clock.
-//! - [`controllers`]: kube-controller-manager's deployment, replicaset and garbage-collector controllers.
+//! - [`controllers`]: kube-controller-manager's controllers (deployment, replicaset and
+//!   replication-controller, garbage collector, node lifecycle and IPAM, endpoints and
+//!   EndpointSlices, DaemonSet, Job, CronJob, TTL-after-finished, StatefulSet, namespace, resource
+//!   quota, ServiceAccount, root CA publisher, ClusterRole aggregation, PersistentVolume binder,
+//!   PVC and PV protection) and the process that runs them (`controllermanager`).
+//! - [`client`]: client-go's pieces — informer stores, work queues, Event recorders, leader
+//!   election, each client's token bucket (`flowcontrol`).
+//! - [`coredns`], [`proxy`], [`provisioner`]: CoreDNS's kubernetes plugin, kube-proxy, minikube's
+//!   storage provisioner.
 //! - [`scheduler`]: kube-scheduler.
 //! - [`kubelet`]: the node agent, with [`runtime`], the container runtime behind a CRI-shaped interface.
 //! - [`kubectl`]: the client — command parsing, apply, printers. Shared by the CLI and the page.
 //! - [`script`], [`sandbox`]: scenario scripts (`kubesim run`) and the default cluster.
+//! - [`vopr`]: the randomized operation and fault run over many seeds (`kubesim fuzz`).
 //! - [`ui`]: the sandbox page — a pure model (sessions, time travel over etcd history, narration
 //!   in English and Korean, URL fragments) compiled everywhere, and `ui::app`, the Yew components
 //!   (wasm32 only).

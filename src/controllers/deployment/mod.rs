@@ -15,7 +15,8 @@
 //! (`deletePod`).
 //!
 //! What kubesim simplifies: rollback through the legacy `rollbackTo` field is not simulated (`kubectl rollout undo` is
-//! client-side anyway); errors requeue after a fixed 1 s instead of the rate limiter's back-off.
+//! client-side anyway); a failed sync is requeued after the work queue's per-item exponential
+//! back-off (`handleErr`), without its overall 10 qps bucket.
 
 mod progress;
 mod recreate;
