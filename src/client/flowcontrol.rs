@@ -25,6 +25,7 @@
 //! clientsets, a few requests each) are not throttled; kubectl, which the learner drives, is not
 //! throttled either (its 5 QPS after a burst of 10 would only slow a long `apply`).
 
+use crate::api::request::RequestInfo;
 use crate::trace::Actor;
 
 /// A client's QPS and burst (`rest.Config.QPS`, `Burst`).
@@ -70,23 +71,14 @@ pub fn limits_of(actor: &Actor) -> Limits {
     }
 }
 
-/// The client a request of `actor` for `path` goes through: the kubelet sends its Events through
-/// its Event client and its node Lease and node status through its heartbeat client; every other
-/// component has one clientset (its Event broadcaster writes through it too).
-pub fn client_of(actor: &Actor, path: &str) -> Client {
-    if !matches!(actor, Actor::Kubelet(_)) {
-        return Client::Main;
-    }
-    let path = path.split_once('?').map(|(p, _)| p).unwrap_or(path);
-    let segs: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-    // the resource follows the namespace (`…/namespaces/NS/RESOURCE…`) or the group version
-    let at = match segs.iter().position(|s| *s == "namespaces") {
-        Some(i) if segs.len() > i + 2 => i + 2,
-        _ => if segs.first() == Some(&"api") { 2 } else { 3 },
-    };
-    match (segs.get(at).copied(), segs.get(at + 2).copied()) {
-        (Some("events"), _) => Client::Events,
-        (Some("leases"), _) | (Some("nodes"), Some("status")) => Client::Heartbeat,
+/// The client a request of `actor` for `resource`/`subresource` (the request info's) goes
+/// through: the kubelet sends its Events through its Event client and its node Lease and node
+/// status through its heartbeat client; every other component has one clientset (its Event
+/// broadcaster writes through it too).
+pub fn client_of(actor: &Actor, resource: &str, subresource: &str) -> Client {
+    match (actor, resource, subresource) {
+        (Actor::Kubelet(_), "events", _) => Client::Events,
+        (Actor::Kubelet(_), "leases", _) | (Actor::Kubelet(_), "nodes", "status") => Client::Heartbeat,
         _ => Client::Main,
     }
 }
@@ -134,10 +126,10 @@ impl Limiters {
         Limiters { main: TokenBucket::new(limits_of(actor)), events: TokenBucket::new(KUBELET_EVENTS) }
     }
 
-    /// The wait of a request of `actor` for `path` sent at `now_ms` (0 for the heartbeat client,
-    /// which has no limiter).
-    pub fn take(&mut self, actor: &Actor, path: &str, now_ms: i64) -> i64 {
-        match client_of(actor, path) {
+    /// The wait of a request of `actor` with request info `info` sent at `now_ms` (0 for the
+    /// heartbeat client, which has no limiter).
+    pub fn take(&mut self, actor: &Actor, info: &RequestInfo, now_ms: i64) -> i64 {
+        match client_of(actor, &info.resource, &info.subresource) {
             Client::Main => self.main.take(now_ms),
             Client::Events => self.events.take(now_ms),
             Client::Heartbeat => 0,
@@ -148,6 +140,7 @@ impl Limiters {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::request::Method;
 
     #[test]
     fn burst_then_one_token_per_interval() {
@@ -178,14 +171,20 @@ mod tests {
     fn the_kubelets_heartbeats_are_not_throttled() {
         let node = Actor::Kubelet("node-1".into());
         let mut l = Limiters::for_actor(&node);
-        assert!((0..1000).all(|_| l.take(&node, "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1", 0) == 0));
-        assert!((0..1000).all(|_| l.take(&node, "/api/v1/nodes/node-1/status?fieldManager=kubelet", 0) == 0));
-        assert_eq!(client_of(&node, "/api/v1/namespaces/default/events"), Client::Events);
-        assert_eq!(client_of(&node, "/apis/events.k8s.io/v1/namespaces/default/events/x"), Client::Events);
-        assert_eq!(client_of(&node, "/api/v1/nodes"), Client::Main);
-        assert_eq!(client_of(&node, "/api/v1/nodes/node-1"), Client::Main);
-        assert_eq!(client_of(&node, "/api/v1/namespaces/default/pods/web/status"), Client::Main);
-        assert_eq!(client_of(&Actor::ReplicaSetController, "/api/v1/namespaces/default/events"), Client::Main);
+        let info = |method, uri| RequestInfo::parse(method, uri);
+        let lease = info(Method::Put, "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1");
+        let status = info(Method::Patch, "/api/v1/nodes/node-1/status?fieldManager=kubelet");
+        assert!((0..1000).all(|_| l.take(&node, &lease, 0) == 0 && l.take(&node, &status, 0) == 0));
+        let client = |actor: &Actor, method, uri| {
+            let i = info(method, uri);
+            client_of(actor, &i.resource, &i.subresource)
+        };
+        assert_eq!(client(&node, Method::Post, "/api/v1/namespaces/default/events"), Client::Events);
+        assert_eq!(client(&node, Method::Patch, "/apis/events.k8s.io/v1/namespaces/default/events/x"), Client::Events);
+        assert_eq!(client(&node, Method::Post, "/api/v1/nodes"), Client::Main);
+        assert_eq!(client(&node, Method::Get, "/api/v1/nodes/node-1"), Client::Main);
+        assert_eq!(client(&node, Method::Patch, "/api/v1/namespaces/default/pods/web/status"), Client::Main);
+        assert_eq!(client(&Actor::ReplicaSetController, Method::Post, "/api/v1/namespaces/default/events"), Client::Main);
         assert_eq!(limits_of(&Actor::ReplicaSetController), Limits { qps: 20, burst: 30 });
     }
 }

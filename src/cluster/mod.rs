@@ -322,7 +322,8 @@ impl<'a, T: fmt::Display + 'static> Ctx<'a, T> {
     /// Sends a request through the component's own client: it first waits for its token
     /// (client-go's rate limiter, [`crate::client::flowcontrol`]), then for the response.
     pub fn request_with(&mut self, req: Request) -> Response {
-        let wait = self.limiters.take(self.actor, &req.path, self.now);
+        let (_, info) = self.api.request_info(req.method, &req.path);
+        let wait = self.limiters.take(self.actor, &info, self.now);
         self.now += wait;
         let identity = self.identity;
         self.request_as(identity, req)
@@ -340,7 +341,8 @@ impl<'a, T: fmt::Display + 'static> Ctx<'a, T> {
         let start = self.now;
         let mut waves: Vec<(i64, Vec<Request>)> = Vec::new();
         for req in reqs {
-            let at = start + self.limiters.take(self.actor, &req.path, start);
+            let (_, info) = self.api.request_info(req.method, &req.path);
+            let at = start + self.limiters.take(self.actor, &info, start);
             match waves.last_mut() {
                 Some((t, w)) if *t == at => w.push(req),
                 _ => waves.push((at, vec![req])),
