@@ -61,6 +61,9 @@ pub fn with_zone(mut cfg: NodeConfig, zone: &str) -> NodeConfig {
 /// The default cluster with another configuration (the page keeps more etcd history).
 pub fn default_cluster_with(seed: u64, config: ClusterConfig) -> Cluster {
     let mut c = control_plane(seed, config);
+    // `kubeadm init` applies its essential addons before any worker joins: CoreDNS's Pods wait
+    // for a node and are scheduled as the nodes register
+    install_coredns(&mut c).expect("the coredns addon applies to a fresh control plane");
     for i in 1..=3 {
         add_node(&mut c, with_zone(NodeConfig::new(&format!("node-{}", i)), &default_zone(i)));
     }
@@ -69,10 +72,12 @@ pub fn default_cluster_with(seed: u64, config: ClusterConfig) -> Cluster {
 }
 
 /// `kubeadm init phase addon coredns`: the `coredns` Deployment and the `kube-dns` Service
-/// (10.96.0.10) in kube-system, applied as an administrator, and CoreDNS's informers.
+/// (10.96.0.10) in kube-system, applied as an administrator, and CoreDNS's informers. Every
+/// default cluster has it from bootstrap, as kubeadm, kind, minikube and EKS install it;
+/// `sim addon coredns` puts it back after `sim addon remove coredns`.
 pub fn install_coredns(c: &mut Cluster) -> Result<String, String> {
     if c.components().any(|x| x.actor() == Actor::CoreDns) {
-        return Err("the coredns addon is already installed".into());
+        return Err("the coredns addon is already installed (every kubesim cluster runs CoreDNS from bootstrap, as kubeadm installs it; `sim addon remove coredns` takes it away)".into());
     }
     let args: Vec<String> = ["apply", "-f", "-"].iter().map(|s| s.to_string()).collect();
     let out = crate::kubectl::run(c, &args, Some(crate::coredns::MANIFESTS), &|_| None);
@@ -81,6 +86,22 @@ pub fn install_coredns(c: &mut Cluster) -> Result<String, String> {
     }
     c.add_component(crate::coredns::CoreDns::default());
     Ok(format!("{}[addons] Applied essential addon: CoreDNS\n", out.stdout))
+}
+
+/// `sim addon remove coredns`, for a lesson on DNS failure: deletes what the addon created (as
+/// `kubectl delete -f` of kubeadm's manifests would, as an administrator) and stops CoreDNS's
+/// informers. Queries to 10.96.0.10 then find no kube-dns rule on any node and time out.
+pub fn remove_coredns(c: &mut Cluster) -> Result<String, String> {
+    if !c.components().any(|x| x.actor() == Actor::CoreDns) {
+        return Err("the coredns addon is not installed: `sim addon coredns` installs it".into());
+    }
+    let args: Vec<String> = ["delete", "-f", "-"].iter().map(|s| s.to_string()).collect();
+    let out = crate::kubectl::run(c, &args, Some(crate::coredns::MANIFESTS), &|_| None);
+    if !out.stderr.is_empty() {
+        return Err(out.stderr);
+    }
+    c.remove_component(&Actor::CoreDns);
+    Ok(out.stdout)
 }
 
 pub fn add_node(c: &mut Cluster, cfg: NodeConfig) -> usize {
@@ -112,7 +133,7 @@ fn parse_duration_ms(s: &str) -> Result<i64, String> {
     Ok(v * unit)
 }
 
-const SIM_USAGE: &str = "usage: sim settle | sim advance DURATION | sim addon coredns | sim node add|fail|recover|partition|heal NAME | sim fault restart COMPONENT|kube-apiserver|kubelet@NODE | sim fault watch-drop COMPONENT | sim fault api-error CODE [COMPONENT] [--resource R] [--verb V] [--count N] | sim node iptables NAME | sim curl NODE:NODEPORT | sim trace [--net] | sim audit [--verb V] [--resource R] [--user U] | sim audit policy | sim audit query 'QUERY' | sim etcd get KEY [--rev N] | sim etcd keys [PREFIX]";
+const SIM_USAGE: &str = "usage: sim settle | sim advance DURATION | sim addon coredns|remove coredns | sim node add|fail|recover|partition|heal NAME | sim fault restart COMPONENT|kube-apiserver|kubelet@NODE | sim fault watch-drop COMPONENT | sim fault api-error CODE [COMPONENT] [--resource R] [--verb V] [--count N] | sim node iptables NAME | sim curl NODE:NODEPORT | sim trace [--net] | sim audit [--verb V] [--resource R] [--user U] | sim audit policy | sim audit query 'QUERY' | sim etcd get KEY [--rev N] | sim etcd keys [PREFIX]";
 
 /// What `sim settle` prints: where it settled, or that it hit its bound and what kept the
 /// cluster busy (the page's console says the same).
@@ -143,7 +164,8 @@ pub fn sim_command_with_stdin(c: &mut Cluster, sb: &mut Sandbox, args: &[String]
             Ok(settle_report(&s))
         }
         ["addon", "coredns"] => install_coredns(c),
-        ["addon", other] => Err(format!("unknown addon \"{}\": kubesim has coredns (kubeadm's `init phase addon coredns`)", other)),
+        ["addon", "remove", "coredns"] => remove_coredns(c),
+        ["addon", "remove", other] | ["addon", other] => Err(format!("unknown addon \"{}\": kubesim has coredns (kubeadm's `init phase addon coredns`)", other)),
         ["advance", d] => {
             let ms = parse_duration_ms(d)?;
             let s = c.advance(ms);

@@ -845,8 +845,17 @@ impl Cluster {
         let actor = Component::actor(&comp);
         let limiters = Limiters::for_actor(&actor);
         let slot = Slot { actor, identity: comp.identity(), informer_identity: None, component: Some(Box::new(comp)), gate: None, started: true, limiters };
-        self.components.push(slot);
-        let idx = self.components.len() - 1;
+        // a component removed earlier (`sim addon remove`) comes back in its old slot
+        let idx = match self.components.iter().position(|s| s.actor == slot.actor && s.component.is_none() && s.gate.is_none()) {
+            Some(i) => {
+                self.components[i] = slot;
+                i
+            }
+            None => {
+                self.components.push(slot);
+                self.components.len() - 1
+            }
+        };
         self.with_component(idx, None, |comp, ctx| comp.start_erased(ctx));
         idx
     }
@@ -928,6 +937,21 @@ impl Cluster {
     /// `sim fault api-error`: kube-apiserver answers the next matching requests with an error.
     pub fn inject_api_fault(&mut self, f: crate::apiserver::fault::ApiFault) {
         self.api.inject_fault(f);
+    }
+
+    /// Stops a component for good (an addon removed): its watches close, its informers, timers
+    /// and the inputs queued for it are dropped. Its slot stays (indices are stable) and
+    /// `add_component` reuses it.
+    pub fn remove_component(&mut self, actor: &Actor) -> bool {
+        let Some(idx) = self.components.iter().position(|s| &s.actor == actor && s.component.is_some()) else {
+            return false;
+        };
+        self.api.remove_watchers(idx);
+        self.informers.forget(idx);
+        let drained = self.queue.drain_where(|d| d.to == idx);
+        self.foreground = self.foreground.saturating_sub(drained.iter().filter(|d| !d.background).count());
+        self.components[idx].component = None;
+        true
     }
 
     pub fn restart_component(&mut self, actor: &Actor) -> Result<(), String> {

@@ -753,6 +753,7 @@ impl Session {
         let count = |o: &Value, f: &str| meta::get_i64(o, &["status", f]).unwrap_or(0);
         self.objects("deployments", "", pos)
             .iter()
+            .filter(|d| !is_system(d))
             .map(|d| {
                 let replicas = meta::get_i64(d, &["spec", "replicas"]).unwrap_or(1);
                 let template = meta::get(d, &["spec", "template"]);
@@ -1021,6 +1022,7 @@ impl Session {
         owners.sort();
         self.objects("pods", "", pos)
             .iter()
+            .filter(|p| !is_system(p))
             .map(|p| {
                 let name = meta::name(p).to_string();
                 let owner_ref = meta::controller_of(p);
@@ -1066,17 +1068,24 @@ impl Session {
     pub fn workloads(&self, resource: &str, pos: usize) -> Vec<Workload> {
         self.objects(resource, "", pos)
             .iter()
+            .filter(|o| !is_system(o))
             .map(|o| Workload { name: meta::name(o).to_string(), ready: meta::get_i64(o, &["status", "readyReplicas"]).unwrap_or(0), desired: meta::get_i64(o, &["spec", "replicas"]).unwrap_or(1) })
             .collect()
     }
 
-    /// The Services as of the position (not `default/kubernetes`, the API server's own), with
-    /// their EndpointSlices' ready counts: the diagram's Services row.
+    /// Whether CoreDNS runs (the kube-dns Service exists): the diagram draws its box.
+    pub fn coredns(&self, pos: usize) -> bool {
+        self.objects("services", "kube-system", pos).iter().any(|s| meta::name(s) == "kube-dns")
+    }
+
+    /// The Services as of the position (not `default/kubernetes`, the API server's own, nor the
+    /// system's add-ons, drawn as their components), with their EndpointSlices' ready counts:
+    /// the diagram's Services row.
     pub fn services(&self, pos: usize) -> Vec<ServiceChip> {
         let slices = self.objects("endpointslices", "", pos);
         self.objects("services", "", pos)
             .iter()
-            .filter(|s| !(meta::namespace(s) == "default" && meta::name(s) == "kubernetes"))
+            .filter(|s| !(meta::namespace(s) == "default" && meta::name(s) == "kubernetes") && !is_system(s))
             .map(|s| {
                 let (ns, name) = (meta::namespace(s), meta::name(s));
                 let mut ready = 0;
@@ -1503,6 +1512,12 @@ pub fn locate_path(lines: &[&str], path: &str) -> (usize, usize) {
     best
 }
 
+/// An object of the cluster's own add-ons (CoreDNS in `kube-system`): the diagram draws them
+/// as the components they are, not among the learner's Pods, workloads and Services.
+fn is_system(o: &Value) -> bool {
+    matches!(meta::namespace(o), "kube-system" | "kube-public" | "kube-node-lease")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1549,10 +1564,12 @@ mod tests {
         assert!(pod.name.starts_with("nginx-deployment-"), "{:?}", pod);
         let (res, verbs, users) = s.audit_filter_options(end);
         assert!(res.contains(&"replicasets".to_string()) && verbs.contains(&"patch".to_string()) && users.contains(&"system:kube-scheduler".to_string()));
-        let q = s.audit_query(end, "fields requestObject.kind | filter objectRef.resource = \"pods\" and verb = \"create\" and user.username = \"system:kube-scheduler\"").expect("query");
+        let q = s.audit_query(end, "fields requestObject.kind | filter objectRef.resource = \"pods\" and verb = \"create\" and user.username = \"system:kube-scheduler\" and objectRef.namespace = \"default\"").expect("query");
         assert_eq!(q.rows.len(), 3);
         assert!(q.rows.iter().all(|r| r[0].as_deref() == Some("Binding")));
-        assert_eq!(s.audit_query(0, "fields verb | filter objectRef.resource = \"pods\" and verb = \"create\"").expect("query").rows.len(), 0);
+        // at step 0 the log holds bootstrap's lines (CoreDNS's Pods), none of the learner's
+        assert_eq!(s.audit_query(0, "fields verb | filter objectRef.resource = \"pods\" and verb = \"create\" and objectRef.namespace = \"default\"").expect("query").rows.len(), 0);
+        assert!(!s.audit_query(0, "fields verb | filter objectRef.resource = \"pods\" and verb = \"create\"").expect("query").rows.is_empty());
         assert!(s.audit_query(end, "fields verb |").is_err());
         // etcd
         let key = s.last_written_key(end).unwrap();

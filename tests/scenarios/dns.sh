@@ -1,8 +1,11 @@
 # DNS in a cluster: every Pod's /etc/resolv.conf names the kube-dns Service (10.96.0.10) and
 # searches <ns>.svc.cluster.local, svc.cluster.local and cluster.local with ndots:5, so "web"
-# is first asked as web.default.svc.cluster.local. Without CoreDNS nothing answers; with it,
-# a ClusterIP Service resolves to its ClusterIP, a headless one to its ready Pods' addresses,
-# and a Pod with hostname and subdomain to its own record.
+# is first asked as web.default.svc.cluster.local. Every cluster runs CoreDNS from bootstrap, as
+# kubeadm installs it; with the addon removed nothing answers; put back, a ClusterIP Service
+# resolves to its ClusterIP, a headless one to its ready Pods' addresses, and a Pod with hostname
+# and subdomain to its own record.
+kubectl get deployments,services -n kube-system
+sim addon remove coredns
 kubectl create deployment client --image=nginx:1.25
 sim settle
 kubectl exec deploy/client -- cat /etc/resolv.conf

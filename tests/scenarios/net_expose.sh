@@ -4,7 +4,6 @@
 # KUBE-SEP chain per Pod, chosen with probability 1/3, then 1/2, then 1), and the
 # client Pod's request goes: DNS lookup of "web" through the kube-dns Service,
 # the rule chosen at random, DNAT to a Pod on this node or another, nginx answers.
-sim addon coredns
 kubectl create deployment web --image=nginx:1.25 --replicas=3
 kubectl create deployment client --image=nginx:1.25
 sim settle

@@ -3,7 +3,6 @@
 # readiness probe passes, the EndpointSlice lists the new Pod ready=false and
 # kube-proxy sends it no traffic: the old Pods keep answering. Once it is ready
 # the Deployment scales the old ReplicaSet down and the slice follows.
-sim addon coredns
 kubectl create deployment client --image=nginx:1.25
 kubectl apply -f - <<EOF
 apiVersion: apps/v1

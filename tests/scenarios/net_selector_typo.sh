@@ -2,7 +2,6 @@
 # looks healthy (the Deployment is 2/2, the Service has a ClusterIP), but its
 # EndpointSlice is empty, kube-proxy REJECTs the ClusterIP and curl is refused
 # at once. Compare the selector with the Pods' labels, fix it, and it answers.
-sim addon coredns
 kubectl create deployment nginx --image=nginx:1.25 --replicas=2
 kubectl create deployment client --image=nginx:1.25
 kubectl apply -f - <<EOF

@@ -3,7 +3,6 @@
 # rules (one KUBE-SEP chain per endpoint, picked with probabilities 1/3, 1/2, 1), and a request
 # from a Pod follows them hop by hop. Scaled to zero, the Service keeps its ClusterIP but has no
 # endpoints: the request is rejected at once.
-sim addon coredns
 kubectl create deployment web --image=nginx:1.25 --replicas=3
 kubectl create deployment client --image=nginx:1.25
 sim settle

@@ -7,8 +7,6 @@
 # with a partition updates only the ordinals at or above it, from the highest down. A claim
 # deleted while its Pod runs stays Terminating (pvc-protection) until the Pod is gone; its volume
 # is then Released and deleted by the provisioner (reclaim policy Delete).
-sim addon coredns
-sim settle
 kubectl apply -f - <<EOF
 apiVersion: v1
 kind: Service

@@ -180,7 +180,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
     let nodes = s.nodes(pos);
     let services = s.services(pos);
     // CoreDNS is drawn once its addon is installed (the kube-dns Service exists)
-    let coredns = services.iter().any(|sv| sv.namespace == "kube-system" && sv.name == "kube-dns");
+    let coredns = s.coredns(pos);
     let rev = s.rev_at(pos);
     let current = s.current(pos).map(|st| st.msg.clone());
     // the authorization stage on kube-apiserver's box: the decision on the request in flight
