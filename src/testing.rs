@@ -42,6 +42,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("pod_network"),
     scenario!("services"),
     scenario!("dns"),
+    scenario!("net_tools"),
     scenario!("net_expose"),
     scenario!("net_selector_typo"),
     scenario!("net_readiness_rollout"),

@@ -137,6 +137,12 @@ pub fn unix_rfc1123z(unix_ms: i64) -> String {
     )
 }
 
+/// Go's `http.TimeFormat` (RFC 7231's IMF-fixdate), the `Date` header: `Thu, 01 Jan 2026 00:01:00 GMT`.
+pub fn unix_http_date(unix_ms: i64) -> String {
+    let s = unix_rfc1123z(unix_ms);
+    format!("{}GMT", &s[..s.len() - 5])
+}
+
 /// `metav1.Time` rendering of virtual time `sim_ms`: `2026-01-01T00:00:05Z`.
 pub fn rfc3339(sim_ms: i64) -> String {
     unix_rfc3339(EPOCH_MS + sim_ms)

@@ -13,13 +13,26 @@
 //! to a CoreDNS Pod, whose kubernetes plugin (`coredns/`) answers from its informers.
 //!
 //! What kubesim simplifies: A queries only (no AAAA), no resolver retries or caching; no conntrack (each request is balanced afresh), no
-//! masquerade shown, HTTP GET only.
+//! masquerade shown, HTTP GET and HEAD only; nginx's `Last-Modified`, `ETag` and `Accept-Ranges`
+//! headers are not sent (their values come from the image's file times, which kubesim does not know).
 
 use super::*;
 use crate::api::net;
 use crate::trace::NetHop;
 use crate::proxy::iptables::proxier::{self, Endpoint, ServicePort};
 use crate::runtime::program::{Surface, TeachingApp};
+
+/// A request's answer and what a verbose client prints beside it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HttpReply {
+    pub result: HttpResult,
+    /// The address the client connected to (the name resolved, or the IP it was given).
+    pub peer: Option<String>,
+    /// The `Server` header (`nginx/1.25.5`), when the server sends one kubesim knows.
+    pub server: Option<String>,
+    /// The `Content-Type` header.
+    pub content_type: &'static str,
+}
 
 /// What a request got back.
 #[derive(Clone, Debug, PartialEq)]
@@ -73,6 +86,18 @@ impl Cluster {
     /// An HTTP GET of `url`, from the Pod `from` (namespace, name) or, with `None`, from a
     /// machine outside the cluster. Every hop is recorded in the trace.
     pub fn http_get(&mut self, from: Option<(&str, &str)>, url: &str) -> HttpResult {
+        self.http_request(from, "GET", url).result
+    }
+
+    /// An HTTP request (`GET`, or `HEAD` for `curl -I`) of `url`, with what a client's verbose
+    /// output reports beside the answer: the address it connected to and the server's headers.
+    pub fn http_request(&mut self, from: Option<(&str, &str)>, method: &str, url: &str) -> HttpReply {
+        let mut x = HttpReply { result: HttpResult::Failed(String::new()), peer: None, server: None, content_type: "text/html" };
+        x.result = self.http_inner(from, method, url, &mut x);
+        x
+    }
+
+    fn http_inner(&mut self, from: Option<(&str, &str)>, method: &str, url: &str, x: &mut HttpReply) -> HttpResult {
         let (host, port, path) = match parse_url(url) {
             Ok(x) => x,
             Err(e) => return HttpResult::Failed(e),
@@ -88,7 +113,7 @@ impl Cluster {
             },
             None => (Actor::Kubectl, None),
         };
-        let start = self.trace.push(self.now, client.clone(), client.clone(), MessageKind::Net { hop: NetHop::Request, what: format!("GET http://{}:{}{}", host, port, path) }, None);
+        let start = self.trace.push(self.now, client.clone(), client.clone(), MessageKind::Net { hop: NetHop::Request, what: format!("{} http://{}:{}{}", method, host, port, path) }, None);
         // name resolution: the Pod's resolver asks CoreDNS through the kube-dns Service
         let nodes = meta::lookup("nodes").expect("nodes");
         let mut via_node: Option<String> = None;
@@ -110,10 +135,11 @@ impl Cluster {
                 None => return HttpResult::Failed(format!("curl: (6) Could not resolve host: {}", host)),
             }
         };
+        x.peer = Some(ip.clone());
         // the rules of the node the packet enters: the client's node, or the node addressed
         let rules_node = via_node.clone().or(client_node.clone());
         let Some(rules_node) = rules_node else {
-            return self.direct(&client, start, &ip, port, &path, &host);
+            return self.direct(&client, start, &ip, port, &path, &host, x);
         };
         let ports: Vec<ServicePort> = self.view().kube_proxy(&rules_node).map(|k| k.service_ports().to_vec()).unwrap_or_default();
         let matched = ports.iter().find(|sp| {
@@ -129,7 +155,7 @@ impl Cluster {
                 self.hop(&client, &proxy, NetHop::NoRule, format!("iptables on {}: no rule for {}:{}", rules_node, ip, port), Some(start));
                 return HttpResult::Failed(format!("curl: (28) Failed to connect to {} port {} after 130000 ms: Couldn't connect to server", host, port));
             }
-            return self.direct(&client, start, &ip, port, &path, &host);
+            return self.direct(&client, start, &ip, port, &path, &host, x);
         };
         let name = sp.port_name_string();
         if sp.endpoints.is_empty() {
@@ -147,7 +173,7 @@ impl Cluster {
             format!("iptables on {}: {} → {} → {} (endpoint {} of {}), DNAT to {}", rules_node, entry, sp.svc_chain(), sp.sep_chain(&ep), chosen + 1, n, ep.addr()),
             Some(start),
         );
-        self.answer(&client, &proxy, rule, &ep.ip, ep.port, &path, &host, port)
+        self.answer(&client, &proxy, rule, &ep.ip, ep.port, &path, &host, port, x)
     }
 
     /// `KUBE-SVC-…`: rule i of n matches with probability 1/(n-i), drawn from the seeded RNG.
@@ -254,7 +280,8 @@ impl Cluster {
     pub(crate) fn proxy_http(&mut self, p: &crate::apiserver::HttpProxy, cause: MsgId) -> Response {
         let me = Actor::ApiServer;
         let start = self.trace.push(self.now, me.clone(), me.clone(), MessageKind::Net { hop: NetHop::Request, what: format!("GET http://{}:{}{} (proxy)", p.ip, p.port, p.path) }, Some(cause));
-        match self.direct(&me, start, &p.ip, p.port, &p.path, &p.ip) {
+        let mut x = HttpReply { result: HttpResult::Failed(String::new()), peer: None, server: None, content_type: "text/html" };
+        match self.direct(&me, start, &p.ip, p.port, &p.path, &p.ip, &mut x) {
             HttpResult::Ok(body) => Response { code: 200, body: Value::String(body) },
             HttpResult::Status(code, body) => Response { code, body: Value::String(body) },
             HttpResult::Failed(_) => {
@@ -264,18 +291,19 @@ impl Cluster {
         }
     }
 
-    fn direct(&mut self, client: &Actor, start: MsgId, ip: &str, port: i64, path: &str, host: &str) -> HttpResult {
+    #[allow(clippy::too_many_arguments)]
+    fn direct(&mut self, client: &Actor, start: MsgId, ip: &str, port: i64, path: &str, host: &str, x: &mut HttpReply) -> HttpResult {
         let pod_ip = net::Cidr::parse(proxier::CLUSTER_CIDR).map(|c| net::parse_ipv4(ip).map(|i| c.contains(i)).unwrap_or(false)).unwrap_or(false);
         if !pod_ip {
             self.hop(client, client, NetHop::NoRoute, format!("no route to {}", ip), Some(start));
             return HttpResult::Failed(format!("curl: (28) Failed to connect to {} port {} after 130000 ms: Couldn't connect to server", host, port));
         }
-        self.answer(client, client, start, ip, port, path, host, port)
+        self.answer(client, client, start, ip, port, path, host, port, x)
     }
 
     /// The Pod at `ip` answers on `port`, if a container of it listens there.
     #[allow(clippy::too_many_arguments)]
-    fn answer(&mut self, client: &Actor, from: &Actor, cause: MsgId, ip: &str, port: i64, path: &str, host: &str, host_port: i64) -> HttpResult {
+    fn answer(&mut self, client: &Actor, from: &Actor, cause: MsgId, ip: &str, port: i64, path: &str, host: &str, host_port: i64, x: &mut HttpReply) -> HttpResult {
         let pods = self.api.list_objects(meta::lookup("pods").expect("pods"), "", None);
         let Some(pod) = pods.into_iter().find(|p| meta::get_str(p, &["status", "podIP"]) == ip && !matches!(meta::get_str(p, &["status", "phase"]), "Succeeded" | "Failed")) else {
             return HttpResult::Failed(format!("curl: (28) Failed to connect to {} port {} after 130000 ms: Couldn't connect to server", host, host_port));
@@ -307,9 +335,14 @@ impl Cluster {
                 continue;
             }
             let to_pod = self.hop(from, &runtime, NetHop::ToPod, format!("TCP {}:{} → pod {} on {} (container {})", ip, port, pod_name, node, cname), Some(cause));
+            let tag = image.rsplit_once(':').filter(|(r, _)| !r.ends_with('/')).map(|(_, t)| t).unwrap_or("latest");
+            if app.is_none() && image.contains("nginx") {
+                x.server = Some(format!("nginx/{}", crate::runtime::program::nginx_version(tag)));
+            }
             let (status, body) = match &app {
                 Some(a) => {
                     let code = a.http_status(path, i64::MAX / 4);
+                    x.content_type = "text/plain; charset=utf-8";
                     (code, format!("kubesim/app:{} answered from {}\n", a.tag, pod_name))
                 }
                 None if image.contains("nginx") => match &surface.http {

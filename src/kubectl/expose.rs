@@ -237,53 +237,52 @@ pub(super) fn exec(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output)
             Err(e) => return out.err(&format!("error: {}", e)),
         };
         let r = view.run(&f.command);
-        if !r.stdout.is_empty() {
-            out.out(r.stdout.trim_end_matches('\n'));
-        }
-        let mut err = r.stderr.trim_end_matches('\n').to_string();
+        return exec_output(out, crate::runtime::nettools::Run { stdout: r.stdout, stderr: r.stderr, code: r.code as i64 });
+    }
+    // wget and curl as the container runs them: their options, then the request through the
+    // data path, then what the program prints
+    let fetch = match crate::runtime::nettools::parse(&f.command) {
+        Ok(x) => x,
+        Err(run) => return exec_output(out, run),
+    };
+    let image = cluster
+        .view()
+        .objects(meta::lookup("pods").expect("pods"), ns, None)
+        .into_iter()
+        .find(|p| meta::name(p) == pod)
+        .and_then(|p| meta::get_array(&p, &["spec", "containers"]).iter().find(|c| f.container.as_deref().map(|n| meta::get_str(c, &["name"]) == n).unwrap_or(true)).map(|c| meta::get_str(c, &["image"]).to_string()))
+        .unwrap_or_default();
+    let musl = image.contains("alpine") || image.contains("musl");
+    let method = if fetch.head { "HEAD" } else { "GET" };
+    let mut run = crate::runtime::nettools::Run::default();
+    for url in &fetch.urls {
+        let reply = cluster.http_request(Some((ns, pod)), method, url);
+        let date = crate::api::time::unix_http_date(crate::api::time::EPOCH_MS + cluster.now());
+        let r = crate::runtime::nettools::render(&fetch, url, &reply, &date, musl);
+        run.stdout.push_str(&r.stdout);
+        run.stderr.push_str(&r.stderr);
+        run.code = r.code;
         if r.code != 0 {
-            if !err.is_empty() {
-                err.push('\n');
-            }
-            err.push_str(&format!("command terminated with exit code {}", r.code));
+            break;
         }
-        if !err.is_empty() {
-            out.err(&err);
-        }
-        return;
     }
-    let url = match words.as_slice() {
-        ["curl", rest @ ..] | ["wget", rest @ ..] => rest.iter().find(|w| !w.starts_with('-')).map(|s| s.to_string()),
-        _ => None,
-    };
-    let Some(url) = url else {
-        return out.err(&format!("error: {} needs a URL", words[0]));
-    };
-    match cluster.http_get(Some((ns, pod)), &url) {
-        crate::cluster::HttpResult::Ok(body) => out.out(body.trim_end_matches('\n')),
-        crate::cluster::HttpResult::Status(code, body) => {
-            if words[0] == "wget" {
-                out.err(&format!("wget: server returned error: HTTP/1.1 {}\ncommand terminated with exit code 1", code));
-            } else {
-                out.out(body.trim_end_matches('\n'));
-            }
-        }
-        crate::cluster::HttpResult::Failed(e) if words[0] == "wget" => {
-            // busybox wget's words for the same failures
-            let host = crate::cluster::parse_url(&url).map(|(h, _, _)| h).unwrap_or_default();
-            let msg = match curl_exit(&e) {
-                6 => format!("wget: bad address '{}'", host),
-                7 => format!("wget: can't connect to remote host: Connection refused"),
-                28 => format!("wget: download timed out"),
-                _ => e.replacen("curl", "wget", 1),
-            };
-            out.err(&format!("{}\ncommand terminated with exit code 1", msg))
-        }
-        crate::cluster::HttpResult::Failed(e) => out.err(&format!("{}\ncommand terminated with exit code {}", e, curl_exit(&e))),
-    }
+    exec_output(out, run)
 }
 
-/// curl's exit code is the number in `curl: (N) …`.
-fn curl_exit(e: &str) -> i64 {
-    e.strip_prefix("curl: (").and_then(|r| r.split(')').next()).and_then(|n| n.parse().ok()).unwrap_or(1)
+/// What `kubectl exec` shows of a command's run: its stdout, its stderr, and kubectl's line for
+/// a non-zero exit status.
+fn exec_output(out: &mut Output, run: crate::runtime::nettools::Run) {
+    if !run.stdout.is_empty() {
+        out.out(run.stdout.trim_end_matches('\n'));
+    }
+    let mut err = run.stderr.trim_end_matches('\n').to_string();
+    if run.code != 0 {
+        if !err.is_empty() {
+            err.push('\n');
+        }
+        err.push_str(&format!("command terminated with exit code {}", run.code));
+    }
+    if !err.is_empty() {
+        out.err(&err);
+    }
 }

@@ -16,6 +16,7 @@ use crate::sim::sort::CompactSort;
 
 pub mod cni;
 pub mod exec;
+pub mod nettools;
 pub mod program;
 pub use program::Behavior;
 

@@ -195,6 +195,16 @@ impl Civil {
     }
 }
 
+/// The nginx release an `nginx` image tag holds (what its `Server` header and start-up notices say).
+pub fn nginx_version(tag: &str) -> &str {
+    match tag {
+        "1.25" => "1.25.5",
+        "1.27" | "stable" => "1.27.5",
+        "1.29" | "latest" | "alpine" => "1.29.1",
+        other => other,
+    }
+}
+
 /// What a server image prints when it starts with its default command, as its Docker Hub image
 /// does (`docker-entrypoint.sh`, the server's own startup notices), with the start time (`wall_ms`,
 /// Unix ms) where the real lines carry one. Other images print nothing until asked.
@@ -206,13 +216,7 @@ pub fn startup_log(image: &str, wall_ms: i64, pod_ip: &str) -> Vec<LogLine> {
     match repo {
         // nginx images before 1.19 had no entrypoint script and logged notices nowhere
         "nginx" if !matches!(tag, "1.14.2" | "1.16.1") => {
-            let version = match tag {
-                "1.25" => "1.25.5",
-                "1.27" | "stable" => "1.27.5",
-                "1.29" | "latest" => "1.29.1",
-                "alpine" => "1.29.1",
-                other => other,
-            };
+            let version = nginx_version(tag);
             let stamp = format!("{:04}/{:02}/{:02} {:02}:{:02}:{:02}", t.year, t.month, t.day, t.hour, t.minute, t.second);
             let mut v: Vec<LogLine> = [
                 "/docker-entrypoint.sh: /docker-entrypoint.d/ is not empty, will attempt to perform configuration",

@@ -9,7 +9,7 @@ sim addon remove coredns
 kubectl create deployment client --image=nginx:1.25
 sim settle
 kubectl exec deploy/client -- cat /etc/resolv.conf
-kubectl exec deploy/client -- curl -s http://web
+kubectl exec deploy/client -- curl -sS http://web
 sim trace
 sim addon coredns
 sim settle
@@ -35,15 +35,15 @@ spec:
 YAML
 sim settle
 kubectl get svc -A
-kubectl exec deploy/client -- curl -s http://api
-kubectl exec deploy/client -- curl -s http://api.shop
+kubectl exec deploy/client -- curl -sS http://api
+kubectl exec deploy/client -- curl -sS http://api.shop
 sim trace
-kubectl exec deploy/client -- curl -s http://db-0.db
+kubectl exec deploy/client -- curl -sS http://db-0.db
 sim trace
-kubectl exec deploy/client -- curl -s http://db
-kubectl exec deploy/client -- curl -s http://example.com
+kubectl exec deploy/client -- curl -sS http://db
+kubectl exec deploy/client -- curl -sS http://example.com
 sim trace
 kubectl scale deployment coredns -n kube-system --replicas=0
 sim settle
-kubectl exec deploy/client -- curl -s http://api.shop
+kubectl exec deploy/client -- curl -sS http://api.shop
 sim trace

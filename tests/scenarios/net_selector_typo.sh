@@ -20,7 +20,7 @@ sim settle
 kubectl get deploy,svc,endpointslices -o wide
 kubectl describe svc nginx
 sim node iptables node-1
-kubectl exec deploy/client -- curl -s http://nginx
+kubectl exec deploy/client -- curl -sS http://nginx
 sim trace --net
 kubectl get pods --show-labels
 kubectl apply -f - <<EOF
@@ -37,6 +37,6 @@ spec:
 EOF
 sim settle
 kubectl get endpointslices -o wide
-kubectl exec deploy/client -- curl -s http://nginx
+kubectl exec deploy/client -- curl -sS http://nginx
 sim trace --net
 kubectl get events --field-selector involvedObject.kind=Deployment

@@ -12,14 +12,14 @@ kubectl get svc,endpointslices -o wide
 kubectl get endpoints
 kubectl describe svc web
 sim node iptables node-1
-kubectl exec deploy/client -- curl -s http://web
-kubectl exec deploy/client -- curl -s http://web.default.svc.cluster.local/missing
-kubectl exec deploy/client -- curl -s http://nope
+kubectl exec deploy/client -- curl -sS http://web
+kubectl exec deploy/client -- curl -sS http://web.default.svc.cluster.local/missing
+kubectl exec deploy/client -- curl -sS http://nope
 sim trace
 kubectl scale deployment web --replicas=0
 sim settle
 kubectl get endpointslices
 kubectl describe svc web
-kubectl exec deploy/client -- curl -s http://web
+kubectl exec deploy/client -- curl -sS http://web
 sim trace
 kubectl get endpointslices -l kubernetes.io/service-name=web -o yaml
