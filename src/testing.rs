@@ -43,6 +43,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("services"),
     scenario!("dns"),
     scenario!("net_tools"),
+    scenario!("pdb_drain"),
     scenario!("net_expose"),
     scenario!("net_selector_typo"),
     scenario!("net_readiness_rollout"),

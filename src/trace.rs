@@ -55,6 +55,7 @@ pub enum Actor {
     NamespaceController,
     /// The resource quota controller (`resourcequota-controller`).
     ResourceQuotaController,
+    DisruptionController,
     /// `persistentvolumeclaim-protection-controller`.
     PvcProtectionController,
     /// `persistentvolume-protection-controller`.
@@ -106,6 +107,7 @@ impl Actor {
             Actor::StorageProvisioner => "storage-provisioner".into(),
             Actor::NamespaceController => "namespace-controller".into(),
             Actor::ResourceQuotaController => "resourcequota-controller".into(),
+            Actor::DisruptionController => "disruption-controller".into(),
             Actor::PvcProtectionController => "pvc-protection-controller".into(),
             Actor::PvProtectionController => "pv-protection-controller".into(),
             Actor::Kubelet(n) => format!("kubelet@{}", n),

@@ -49,6 +49,7 @@ fn sample(resource: &str, name: &str) -> Option<Value> {
         "replicationcontrollers" => json!({"apiVersion": "v1", "kind": "ReplicationController", "metadata": m, "spec": {"replicas": 0, "selector": {"app": name}, "template": template}}),
         "ingresses" => json!({"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": m, "spec": {"rules": [{"host": "a.example.com", "http": {"paths": [{"path": "/", "pathType": "Prefix", "backend": {"service": {"name": "web", "port": {"number": 80}}}}]}}]}}),
         "ingressclasses" => json!({"apiVersion": "networking.k8s.io/v1", "kind": "IngressClass", "metadata": {"name": name}, "spec": {"controller": "example.com/ingress"}}),
+        "poddisruptionbudgets" => json!({"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": m, "spec": {"minAvailable": 1, "selector": {"matchLabels": {"app": name}}}}),
         _ => return None,
     };
     Some(o)
@@ -79,7 +80,8 @@ fn comparable(v: Value) -> Value {
         }
     }
     let mut v: Value = serde_json::from_str(&text).expect("json");
-    for f in ["resourceVersion", "uid", "creationTimestamp", "managedFields", "name"] {
+    // (times: the dry run and the real request are a round trip apart, maybe across a second)
+    for f in ["resourceVersion", "uid", "creationTimestamp", "deletionTimestamp", "managedFields", "name"] {
         meta::remove(&mut v, &["metadata", f]);
     }
     meta::remove(&mut v, &["metadata", "labels", "kubernetes.io/metadata.name"]);
@@ -147,6 +149,10 @@ fn a_dry_run_of_every_verb_on_every_kind_changes_nothing() {
         ];
         if info.namespaced {
             cases.push(("deletecollection", Method::Delete, coll.clone(), None, PatchType::Strategic));
+        }
+        if info.resource == "pods" {
+            let eviction = json!({"apiVersion": "policy/v1", "kind": "Eviction", "metadata": {"name": live, "namespace": "dry"}});
+            cases.push(("eviction", Method::Post, format!("{}/{}/eviction", coll, live), Some(eviction), PatchType::Strategic));
         }
         if matches!(info.resource, "deployments" | "replicasets" | "statefulsets" | "replicationcontrollers") {
             cases.push(("scale", Method::Patch, format!("{}/{}/scale", coll, live), Some(json!({"spec": {"replicas": 3}})), PatchType::Merge));

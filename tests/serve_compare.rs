@@ -66,6 +66,8 @@ const ACCEPTED: &[(&str, &str, &str, &str)] = &[
     ("*", "kubectl set env deployment/web --from=configmap/app", "Warning: key", "kubectl ranges over the ConfigMap's data (a Go map), so its `key … transferred to …` warnings come in a random order; kubesim prints them sorted"),
     ("v1.32", "kubectl describe secret", "", "kubectl v1.32's Secret describer ranges over the data's Go map, so its keys come in a random order; v1.34's sorts them (slices.Sorted(maps.Keys(secret.Data))), as kubesim does"),
     ("*", "kubectl describe configmap", "", "kubectl v1.32's ConfigMap describer ranges over the data's Go map, so its keys come in a random order; kubesim prints them sorted"),
+    ("*", "kubectl drain", "evicting pod", "kubectl evicts a node's Pods in parallel goroutines, so its `evicting pod …` lines come in whatever order the goroutines run; kubesim's rounds go in the order the Pods were listed"),
+    ("*", "kubectl set env deployment/web --list", "from configmap", "the env list is in the order `set env --from=configmap/app` wrote it, and kubectl ranged over the ConfigMap's data (a Go map) to write it: a random order in the served cluster, sorted in kubesim's"),
     ("*", "kubectl rollout restart", "restarted", "kubectl refuses a second restart within one second of its own clock (restartedAt): real kubectl reads the machine's clock, so whether the transcript's quick second restart falls in the first one's second depends on when the suite runs it"),
 ];
 

@@ -41,6 +41,7 @@ pub enum Resource {
     ReplicationControllers,
     Ingresses,
     IngressClasses,
+    PodDisruptionBudgets,
 }
 
 impl Resource {
@@ -157,6 +158,7 @@ pub const RESOURCES: &[ResourceInfo] = &[
     ResourceInfo { id: Resource::ReplicationControllers, resource: "replicationcontrollers", singular: "replicationcontroller", kind: "ReplicationController", group: "", version: "v1", namespaced: true, etcd_prefix: "controllers", short_names: &["rc"] },
     ResourceInfo { id: Resource::Ingresses, resource: "ingresses", singular: "ingress", kind: "Ingress", group: "networking.k8s.io", version: "v1", namespaced: true, etcd_prefix: "ingress", short_names: &["ing"] },
     ResourceInfo { id: Resource::IngressClasses, resource: "ingressclasses", singular: "ingressclass", kind: "IngressClass", group: "networking.k8s.io", version: "v1", namespaced: false, etcd_prefix: "ingressclasses", short_names: &[] },
+    ResourceInfo { id: Resource::PodDisruptionBudgets, resource: "poddisruptionbudgets", singular: "poddisruptionbudget", kind: "PodDisruptionBudget", group: "policy", version: "v1", namespaced: true, etcd_prefix: "poddisruptionbudgets", short_names: &["pdb"] },
 ];
 
 /// Find a resource by any name kubectl accepts: plural, singular, short name, kind, or `deployments.apps`.

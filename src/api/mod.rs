@@ -31,6 +31,7 @@ pub mod meta;
 pub mod names;
 pub mod net;
 pub mod patch;
+pub mod poddisruptionbudget;
 pub mod quantity;
 pub mod quota;
 pub mod request;

@@ -1343,7 +1343,8 @@ status: {}
             ("secret", "v1", "Secret", true),
             ("serviceaccount", "v1", "ServiceAccount", true),
             ("ingress", "networking.k8s.io/v1", "Ingress", true),
-            ("poddisruptionbudget not in schema", "policy/v1", "PodDisruptionBudget", false),
+            ("poddisruptionbudget", "policy/v1", "PodDisruptionBudget", true),
+            ("horizontalpodautoscaler not in schema", "autoscaling/v2", "HorizontalPodAutoscaler", false),
             ("kind is case-sensitive", "apps/v1", "deployment", false),
         ];
         for (name, api_version, kind, want) in cases {
@@ -1839,8 +1840,8 @@ status: {}
             },
             Case {
                 name: "kinds outside the schema are not checked",
-                api_version: "policy/v1",
-                kind: "PodDisruptionBudget",
+                api_version: "autoscaling/v2",
+                kind: "HorizontalPodAutoscaler",
                 obj: json!({"whatever": 1}),
                 want: None,
             },
@@ -1967,8 +1968,8 @@ status: {}
             },
             N {
                 name: "unknown kind untouched",
-                api_version: "policy/v1",
-                kind: "PodDisruptionBudget",
+                api_version: "autoscaling/v2",
+                kind: "HorizontalPodAutoscaler",
                 input: json!({"data": null}),
                 want: json!({"data": null}),
             },

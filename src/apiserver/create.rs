@@ -155,6 +155,12 @@ impl ApiServer {
                 meta::set(&mut obj, &["status"], json!({"loadBalancer": {}}));
             }
             "IngressClass" => meta::set(&mut obj, &["metadata", "generation"], json!(1)),
+            // the PDB strategy's PrepareForCreate: an empty status (the disruption controller
+            // fills it), generation 1
+            "PodDisruptionBudget" => {
+                meta::set(&mut obj, &["metadata", "generation"], json!(1));
+                meta::set(&mut obj, &["status"], json!({"disruptionsAllowed": 0, "currentHealthy": 0, "desiredHealthy": 0, "expectedPods": 0}));
+            }
             "CronJob" => {
                 defaults::set_object_defaults_cron_job(&mut obj);
                 meta::set(&mut obj, &["metadata", "generation"], json!(1));
@@ -233,6 +239,7 @@ impl ApiServer {
             "ReplicationController" => validation::validate_replication_controller(&obj),
             "Ingress" => validation::validate_ingress(&obj),
             "IngressClass" => validation::validate_ingress_class(&obj),
+            "PodDisruptionBudget" => validation::validate_pod_disruption_budget(&obj),
             "DaemonSet" => validation::validate_daemon_set(&obj),
             "StatefulSet" => validation::validate_stateful_set(&obj),
             "PersistentVolumeClaim" => validation::validate_pvc(&obj),

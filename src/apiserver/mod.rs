@@ -31,6 +31,7 @@ pub mod authorizer;
 mod binding;
 mod create;
 mod delete;
+mod eviction;
 pub mod fields;
 pub mod fault;
 mod rbac;
@@ -735,6 +736,7 @@ impl ApiServer {
             }
             (Method::Post, true, _) => self.create(req, t, who, now_ms, rng, changes),
             (Method::Post, false, "binding") => self.bind(req, t, now_ms, changes),
+            (Method::Post, false, "eviction") => self.evict(req, t, now_ms, changes),
             (Method::Post, false, "token") if info.resource == "serviceaccounts" => self.create_token(req, t, now_ms, rng),
             (Method::Put, false, sub) => {
                 let body = req.body.clone().ok_or_else(|| bad_request("the body of the request was in an unknown format".into()))?;
@@ -905,7 +907,7 @@ fn decode_continue(token: &str) -> Result<(String, i64), Response> {
 pub fn has_subresource(info: &ResourceInfo, sub: &str) -> bool {
     match (info.kind, sub) {
         ("Deployment" | "ReplicaSet" | "StatefulSet" | "ReplicationController", "scale") => true,
-        ("Pod", "binding" | "log" | "proxy" | "exec" | "attach" | "portforward") => true,
+        ("Pod", "binding" | "eviction" | "log" | "proxy" | "exec" | "attach" | "portforward") => true,
         ("Service", "proxy") => true,
         ("Namespace", "finalize") => true,
         ("ServiceAccount", "token") => true,

@@ -120,7 +120,7 @@ impl ApiServer {
             let ann_changed = meta::get(&old, &["metadata", "annotations"]) != meta::get(&new, &["metadata", "annotations"]);
             let bump = match info.kind {
                 "Deployment" => spec_changed || ann_changed,
-                "ReplicaSet" | "ReplicationController" | "Pod" | "DaemonSet" | "Job" | "CronJob" | "StatefulSet" | "Ingress" | "IngressClass" => spec_changed,
+                "ReplicaSet" | "ReplicationController" | "Pod" | "DaemonSet" | "Job" | "CronJob" | "StatefulSet" | "Ingress" | "IngressClass" | "PodDisruptionBudget" => spec_changed,
                 _ => false,
             };
             if bump {
@@ -133,6 +133,7 @@ impl ApiServer {
                 "ReplicationController" => validation::validate_replication_controller_update(&new, &old),
                 "Ingress" => validation::validate_ingress(&new),
                 "IngressClass" => validation::validate_ingress_class(&new),
+                "PodDisruptionBudget" => validation::validate_pod_disruption_budget(&new),
                 "DaemonSet" => validation::validate_daemon_set_update(&new, &old),
                 "StatefulSet" => validation::validate_stateful_set_update(&new, &old),
                 "PersistentVolumeClaim" => validation::validate_pvc_update(&new, &old),

@@ -10,6 +10,7 @@ pub mod controllermanager;
 pub mod cronjob;
 pub mod daemon;
 pub mod deployment;
+pub mod disruption;
 pub mod endpoint;
 pub mod endpointslice;
 pub mod endpointutil;
@@ -46,6 +47,7 @@ pub fn install(c: &mut Cluster) {
         Box::new(persistentvolume::PersistentVolumeController::default()),
         Box::new(namespace::NamespaceController::default()),
         Box::new(resourcequota::ResourceQuotaController::default()),
+        Box::new(disruption::DisruptionController::default()),
         Box::new(volumeprotection::PvcProtectionController::default()),
         Box::new(volumeprotection::PvProtectionController::default()),
         Box::new(garbagecollector::GarbageCollector::default()),

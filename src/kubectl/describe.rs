@@ -2044,6 +2044,32 @@ pub fn describe_priority_class(pc: &Value, events: &[Value], now_ms: i64) -> Str
     w.finish()
 }
 
+/// `PodDisruptionBudgetDescriber`.
+pub fn describe_pod_disruption_budget(pdb: &Value, events: &[Value], now_ms: i64) -> String {
+    let mut w = PrefixWriter::new();
+    w.write(0, &format!("Name:\t{}\n", gs(pdb, &["metadata", "name"])));
+    w.write(0, &format!("Namespace:\t{}\n", gs(pdb, &["metadata", "namespace"])));
+    let ios = |v: &Value| match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    if let Some(m) = get(pdb, &["spec", "minAvailable"]).filter(|v| !v.is_null()) {
+        w.write(0, &format!("Min available:\t{}\n", ios(m)));
+    } else if let Some(m) = get(pdb, &["spec", "maxUnavailable"]).filter(|v| !v.is_null()) {
+        w.write(0, &format!("Max unavailable:\t{}\n", ios(m)));
+    }
+    match get(pdb, &["spec", "selector"]).filter(|v| !v.is_null()) {
+        Some(s) => w.write(0, &format!("Selector:\t{}\n", crate::api::meta::selector_string(Some(s)))),
+        None => w.write(0, "Selector:\t<unset>\n"),
+    }
+    w.write(0, "Status:\n");
+    for (label, field) in [("Allowed disruptions", "disruptionsAllowed"), ("Current", "currentHealthy"), ("Desired", "desiredHealthy"), ("Total", "expectedPods")] {
+        w.write(2, &format!("{}:\t{}\n", label, gi(pdb, &["status", field]).unwrap_or(0)));
+    }
+    describe_events(&mut w, events, now_ms);
+    w.finish()
+}
+
 /// `DescribeResourceQuotas`: every quota of a namespace (sorted by name) in one table, its
 /// Name line sharing the table's columns; used amounts are printed as stored (no re-formatting).
 fn describe_resource_quotas(w: &mut PrefixWriter, quotas: &[Value]) {

@@ -20,6 +20,7 @@ mod console;
 mod explain;
 pub use console::WatchTable;
 mod cordon;
+mod drain;
 mod create;
 mod create_configmap;
 mod create_role;
@@ -45,6 +46,7 @@ use annotate::*;
 use apply::*;
 use console::*;
 use cordon::*;
+use drain::*;
 use create::*;
 use delete::*;
 use expose::*;
@@ -171,6 +173,12 @@ struct Flags {
     replicas: Option<String>,
     cascade: String,
     grace_period: Option<i64>,
+    /// `--force` (`drain`: Pods without a controller too)
+    force: bool,
+    /// `drain --ignore-daemonsets`
+    ignore_daemonsets: bool,
+    /// `drain --delete-emptydir-data`
+    delete_emptydir_data: bool,
     overwrite: bool,
     image: Option<String>,
     /// `create job --from=cronjob/NAME`
@@ -270,7 +278,7 @@ struct Flags {
 }
 
 const KNOWN_COMMANDS: &[&str] = &[
-    "apply", "get", "describe", "delete", "scale", "create", "replace", "cordon", "uncordon", "taint", "label", "annotate", "rollout", "set", "logs", "expose", "exec", "version", "api-resources", "events", "explain", "help", "run", "auth", "edit",
+    "apply", "get", "describe", "delete", "scale", "create", "replace", "cordon", "uncordon", "drain", "taint", "label", "annotate", "rollout", "set", "logs", "expose", "exec", "version", "api-resources", "events", "explain", "help", "run", "auth", "edit",
 ];
 
 fn parse_flags(args: &[String]) -> Result<Flags, String> {
@@ -308,7 +316,9 @@ fn parse_flags(args: &[String]) -> Result<Flags, String> {
                 f.grace_period = Some(v.parse().map_err(|_| format!("invalid argument \"{}\" for \"--grace-period\" flag: strconv.ParseInt: parsing \"{}\": invalid syntax", v, v))?);
             }
             "--now" => f.grace_period = Some(1),
-            "--force" => {}
+            "--force" => f.force = inline.map(|v| v != "false").unwrap_or(true),
+            "--ignore-daemonsets" => f.ignore_daemonsets = inline.map(|v| v != "false").unwrap_or(true),
+            "--delete-emptydir-data" | "--delete-local-data" => f.delete_emptydir_data = inline.map(|v| v != "false").unwrap_or(true),
             "--overwrite" => f.overwrite = inline.map(|v| v != "false").unwrap_or(true),
             "--image" => f.image = Some(take(&mut i, "--image", inline)?),
             "--from" => f.from = Some(take(&mut i, "--from", inline)?),
@@ -493,6 +503,7 @@ fn run_command(cluster: &mut Cluster, cmd: &str, flags: &Flags, ns: &str, stdin:
         "delete" => delete(cluster, flags, &ns, stdin, read_file, out),
         "scale" => scale(cluster, flags, &ns, out),
         "cordon" | "uncordon" => cordon(cluster, flags, cmd == "cordon", out),
+        "drain" => drain(cluster, flags, out),
         "taint" => taint(cluster, flags, out),
         "label" => label(cluster, flags, &ns, out),
         "annotate" => annotate(cluster, flags, &ns, out),
@@ -689,6 +700,7 @@ fn describe_cmd(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
                 "CronJob" => describe::describe_cron_job(&obj, &events, now),
                 "ResourceQuota" => describe::describe_resource_quota(&obj),
                 "PriorityClass" => describe::describe_priority_class(&obj, &events, now),
+                "PodDisruptionBudget" => describe::describe_pod_disruption_budget(&obj, &events, now),
                 "ConfigMap" => describe::describe_config_map(&obj, &events, now),
                 "Secret" => describe::describe_secret(&obj),
                 "ServiceAccount" => describe::describe_service_account(&obj, &events, now),

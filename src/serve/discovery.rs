@@ -102,6 +102,7 @@ fn subresources(r: &ResourceInfo) -> Vec<(&'static str, &'static str, &'static s
     match r.kind {
         "Pod" => {
             out.push(("binding", "Binding", "", "", &["create"][..]));
+            out.push(("eviction", "Eviction", "policy", "v1", &["create"][..]));
             out.push(("log", "Pod", "", "", &["get"][..]));
             out.push(("proxy", "PodProxyOptions", "", "", &["create", "delete", "get", "patch", "update"][..]));
         }

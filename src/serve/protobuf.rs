@@ -796,9 +796,9 @@ mod tests {
 
     #[test]
     fn what_cannot_be_decoded() {
-        let e = decode(&envelope("policy/v1", "PodDisruptionBudget", &[])).unwrap_err();
+        let e = decode(&envelope("autoscaling/v2", "HorizontalPodAutoscaler", &[])).unwrap_err();
         assert_eq!((e.code, e.reason), (415, "UnsupportedMediaType"));
-        assert!(e.message.contains("cannot decode this PodDisruptionBudget (policy/v1)") && e.message.contains("kinds it serves"), "{}", e.message);
+        assert!(e.message.contains("cannot decode this HorizontalPodAutoscaler (autoscaling/v2)") && e.message.contains("kinds it serves"), "{}", e.message);
         let e = decode(&envelope("apps/v1beta1", "Deployment", &[])).unwrap_err();
         assert_eq!(e.code, 415);
         assert_eq!(decode(b"{\"kind\":\"Pod\"}").unwrap_err().code, 400);

@@ -32,6 +32,7 @@ pub fn actor_name(lang: Lang, a: &Actor) -> String {
         Actor::StorageProvisioner => tr(lang, "actor.prov").into(),
         Actor::NamespaceController => tr(lang, "actor.nsc").into(),
         Actor::ResourceQuotaController => tr(lang, "actor.rqc").into(),
+        Actor::DisruptionController => tr(lang, "actor.disruption").into(),
         Actor::PvcProtectionController => tr(lang, "actor.pvcprot").into(),
         Actor::PvProtectionController => tr(lang, "actor.pvprot").into(),
         Actor::JobController => tr(lang, "actor.jc").into(),
@@ -308,6 +309,7 @@ pub fn narration(s: &Session, pos: usize, lang: Lang) -> Said {
                 return said("n.req.event", &v);
             }
             match (&m.from, verb, p.resource.as_str(), p.subresource.as_str()) {
+                (Actor::Kubectl, "POST", "pods", "eviction") => said("n.req.kubectl.evict", &v),
                 (Actor::Kubectl, "POST", _, _) => said("n.req.kubectl.create", &v),
                 (Actor::Kubectl, "PATCH", _, "") => {
                     let command = s.segments.get(step.segment).map(|g| g.command.clone()).unwrap_or_default();
@@ -458,6 +460,7 @@ pub fn narration(s: &Session, pos: usize, lang: Lang) -> Said {
                 (Actor::Scheduler, "DELETE", "pods", _) => said("n.req.sched.preempt", &v),
                 (Actor::NamespaceController, "DELETE", _, _) => said("n.req.nsc.deletecollection", &v),
                 (Actor::ResourceQuotaController, _, "resourcequotas", "status") => said("n.req.rqc.status", &v),
+                (Actor::DisruptionController, _, "poddisruptionbudgets", "status") => said("n.req.disruption.status", &v),
                 (Actor::PvcProtectionController, _, "persistentvolumeclaims", _) => said("n.req.pvcprot.release", &v),
                 (Actor::PvProtectionController, _, "persistentvolumes", _) => said("n.req.pvprot.release", &v),
                 (Actor::NamespaceController, _, "namespaces", "finalize") => said("n.req.nsc.finalize", &v),

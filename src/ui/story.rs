@@ -299,7 +299,7 @@ pub fn classify(s: &Session, i: usize) -> Option<Phase> {
                 Actor::Kubelet(_) if info.resource == "nodes" => None,
                 Actor::Kubelet(_) => Some(Phase::Kubelet),
                 Actor::Scheduler => Some(Phase::Schedule),
-                Actor::EndpointsController | Actor::EndpointSliceController | Actor::ResourceQuotaController | Actor::NodeIpamController => None,
+                Actor::EndpointsController | Actor::EndpointSliceController | Actor::ResourceQuotaController | Actor::DisruptionController | Actor::NodeIpamController => None,
                 a => Some(Phase::Controller(a.clone())),
             }
         }

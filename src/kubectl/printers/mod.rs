@@ -285,6 +285,18 @@ const LEASE_COLUMNS: &[Column] = &[name_col(0), col("Holder", 0), col("Age", 0)]
 const DEFAULT_COLUMNS: &[Column] = &[name_col(0), col("Age", 0)];
 const INGRESS_COLUMNS: &[Column] = &[name_col(0), col("Class", 0), col("Hosts", 0), col("Address", 0), col("Ports", 0), col("Age", 0)];
 const INGRESS_CLASS_COLUMNS: &[Column] = &[name_col(0), col("Controller", 0), col("Parameters", 0), col("Age", 0)];
+const PDB_COLUMNS: &[Column] = &[name_col(0), col("Min Available", 0), col("Max Unavailable", 0), col("Allowed Disruptions", 0), col("Age", 0)];
+
+/// `printPodDisruptionBudget`: the int-or-percent fields as written, `N/A` when unset.
+fn print_pdb_row(pdb: &Value, now_ms: i64) -> Vec<String> {
+    let ios = |k: &str| match get(pdb, &["spec", k]) {
+        Some(Value::Number(n)) => n.to_string(),
+        Some(Value::String(s)) => s.clone(),
+        _ => "N/A".to_string(),
+    };
+    let allowed = get(pdb, &["status", "disruptionsAllowed"]).and_then(Value::as_i64).unwrap_or(0);
+    vec![gs(pdb, &["metadata", "name"]).to_string(), ios("minAvailable"), ios("maxUnavailable"), allowed.to_string(), age(pdb, now_ms)]
+}
 
 /// `strings.ToLower(GroupKind.String())`, the prefix of `deployment.apps/web`.
 fn kind_prefix(kind: &str) -> String {
@@ -1081,6 +1093,7 @@ fn table_columns_rows(kind: &str, objs: &[Value], wide: bool, now_ms: i64) -> (&
         "ReplicationController" => (REPLICASET_COLUMNS, objs.iter().map(|o| print_replication_controller_row(o, now_ms)).collect()),
         "Ingress" => (INGRESS_COLUMNS, objs.iter().map(|o| print_ingress_row(o, now_ms)).collect()),
         "IngressClass" => (INGRESS_CLASS_COLUMNS, objs.iter().map(|o| print_ingress_class_row(o, now_ms)).collect()),
+        "PodDisruptionBudget" => (PDB_COLUMNS, objs.iter().map(|o| print_pdb_row(o, now_ms)).collect()),
         "CronJob" => (CRONJOB_COLUMNS, objs.iter().map(|o| print_cron_job_row(o, now_ms)).collect()),
         "Job" => (JOB_COLUMNS, objs.iter().map(|o| print_job_row(o, now_ms)).collect()),
         "DaemonSet" => (DAEMONSET_COLUMNS, objs.iter().map(|o| print_daemon_set_row(o, now_ms)).collect()),

@@ -16,7 +16,7 @@
 //!
 //! Usage (from this directory): `cargo run --release > ../../src/api/schema_data.txt`
 
-use k8s_openapi::api::{apps::v1 as apps, authentication::v1 as authentication, authorization::v1 as authorization, batch::v1 as batch, core::v1 as core, discovery::v1 as discovery, networking::v1 as networking, rbac::v1 as rbac, scheduling::v1 as scheduling, storage::v1 as storage};
+use k8s_openapi::api::{apps::v1 as apps, authentication::v1 as authentication, authorization::v1 as authorization, batch::v1 as batch, core::v1 as core, discovery::v1 as discovery, networking::v1 as networking, policy::v1 as policy, rbac::v1 as rbac, scheduling::v1 as scheduling, storage::v1 as storage};
 use schemars::{generate::SchemaSettings, SchemaGenerator};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -30,6 +30,7 @@ const PACKAGES: &[(&str, &str, &str)] = &[
     ("io.k8s.api.authorization.v1", "authorization", "v1"),
     ("io.k8s.api.discovery.v1", "discovery", "v1"),
     ("io.k8s.api.networking.v1", "networking", "v1"),
+    ("io.k8s.api.policy.v1", "policy", "v1"),
     ("io.k8s.api.rbac.v1", "rbac", "v1"),
     ("io.k8s.api.scheduling.v1", "scheduling", "v1"),
     ("io.k8s.api.storage.v1", "storage", "v1"),
@@ -384,6 +385,8 @@ fn main() {
         ("v1", "ReplicationController", def_of::<core::ReplicationController>(&mut generator)),
         ("networking.k8s.io/v1", "Ingress", def_of::<networking::Ingress>(&mut generator)),
         ("networking.k8s.io/v1", "IngressClass", def_of::<networking::IngressClass>(&mut generator)),
+        ("policy/v1", "PodDisruptionBudget", def_of::<policy::PodDisruptionBudget>(&mut generator)),
+        ("policy/v1", "Eviction", def_of::<policy::Eviction>(&mut generator)),
         ("v1", "Namespace", def_of::<core::Namespace>(&mut generator)),
         ("v1", "Node", def_of::<core::Node>(&mut generator)),
         ("v1", "Pod", def_of::<core::Pod>(&mut generator)),

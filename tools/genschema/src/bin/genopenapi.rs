@@ -32,7 +32,7 @@
 //!     cargo run --release --bin genopenapi -- --extract-extensions UPSTREAM.json > openapi_extensions.json
 
 use k8s_openapi::api::{
-    apps::v1 as apps, authentication::v1 as authentication, authorization::v1 as authorization, autoscaling::v1 as autoscaling, batch::v1 as batch, coordination::v1 as coordination, core::v1 as core, discovery::v1 as discovery, networking::v1 as networking, rbac::v1 as rbac, scheduling::v1 as scheduling,
+    apps::v1 as apps, authentication::v1 as authentication, authorization::v1 as authorization, autoscaling::v1 as autoscaling, batch::v1 as batch, coordination::v1 as coordination, core::v1 as core, discovery::v1 as discovery, networking::v1 as networking, policy::v1 as policy, rbac::v1 as rbac, scheduling::v1 as scheduling,
     storage::v1 as storage,
 };
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as meta;
@@ -129,6 +129,8 @@ fn generate() -> (Vec<Root>, BTreeMap<String, Value>) {
         kind::<core::ReplicationController>(&mut g, true),
         kind::<networking::Ingress>(&mut g, true),
         kind::<networking::IngressClass>(&mut g, true),
+        kind::<policy::PodDisruptionBudget>(&mut g, true),
+        kind::<policy::Eviction>(&mut g, false),
         kind::<core::Binding>(&mut g, false),
         kind::<authentication::TokenRequest>(&mut g, false),
         kind::<authentication::SelfSubjectReview>(&mut g, false),
