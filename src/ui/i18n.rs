@@ -539,6 +539,7 @@ pub static TABLE: &[(&str, &str, &str)] = &[
     ("preset.net_selector_typo", "Network: Service selector typo (no endpoints)", "네트워크: 서비스 셀렉터 오타 (엔드포인트 없음)"),
     ("preset.no_node", "nodeSelector that matches no node", "어떤 노드와도 맞지 않는 nodeSelector"),
     ("preset.partition", "Network partition: a node cut off from the control plane, then healed", "네트워크 분단: 컨트롤 플레인과 끊긴 노드, 그리고 복구"),
+    ("preset.pdb_drain", "Drain a node under a PodDisruptionBudget", "PodDisruptionBudget가 있는 노드 드레인"),
     ("preset.rbac_read_only", "RBAC: a user who may only read — a 403 with its reason, then a RoleBinding", "RBAC: 읽기만 하는 사용자 — 이유가 담긴 403, 그다음 롤바인딩"),
     ("preset.readiness", "Readiness probe holds a rollout", "readiness 프로브가 롤아웃을 붙잡음"),
     ("preset.rolling_update", "Rolling update nginx 1.14 → 1.25", "롤링 업데이트: nginx 1.14 → 1.25"),

@@ -313,6 +313,9 @@ pub const SCRIPT_RBAC_READ_ONLY: &str = include_str!("../../tests/scenarios/rbac
 /// InterPodAffinity's reason, until a node is added.
 pub const SCRIPT_ANTI_AFFINITY: &str = include_str!("../../tests/scenarios/anti_affinity.sh");
 
+/// A PodDisruptionBudget holds a drain back until the Deployment's Pods can go one at a time.
+pub const SCRIPT_PDB_DRAIN: &str = include_str!("../../tests/scenarios/pdb_drain.sh");
+
 /// (id, translation key of the title, text).
 pub const PRESETS: &[(&str, &str, &str)] = &[
     ("seed", "preset.seed", SEED_004),
@@ -342,6 +345,7 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ("chaos", "preset.chaos", SCRIPT_CHAOS),
     ("partition", "preset.partition", SCRIPT_PARTITION),
     ("anti-affinity", "preset.anti_affinity", SCRIPT_ANTI_AFFINITY),
+    ("pdb-drain", "preset.pdb_drain", SCRIPT_PDB_DRAIN),
 ];
 
 #[cfg(test)]
@@ -375,6 +379,15 @@ mod tests {
         assert!(out.stdout.contains("3 node(s) didn't match pod anti-affinity rules"), "{}", out.stdout);
         let p = s.pod_chips(s.len());
         assert_eq!((p.len(), p.iter().filter(|c| c.node.is_empty()).count()), (4, 0), "{:?}", p);
+
+        // the budget refuses node-1's eviction until the drain times out; with minAvailable 2
+        // node-3 drains, and its Pod comes back elsewhere
+        let mut s = Session::new(1);
+        let (out, _) = s.apply(SCRIPT_PDB_DRAIN);
+        let all = format!("{}{}", out.stdout, out.stderr);
+        assert!(all.contains("Cannot evict pod as it would violate the pod's disruption budget.") && all.contains("node/node-3 drained"), "{}", all);
+        let p = s.pod_chips(s.len());
+        assert_eq!((p.len(), p.iter().filter(|c| c.node == "node-3").count()), (3, 0), "{:?}", p);
 
         let mut s = Session::new(1);
         let (out, _) = s.apply(SCRIPT_SCALE_DELETE);
