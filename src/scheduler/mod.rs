@@ -20,8 +20,8 @@
 //! condition, and it is tried again (nominated node first) once the victims are gone.
 //!
 //! What kubesim simplifies: victims are evicted synchronously before the preemptor's status
-//! update (v1.34 evicts them asynchronously); PodDisruptionBudgets are not served, so none is
-//! respected. Queueing hints: a deleted Pod or an added Node moves every unschedulable pod; a
+//! update (v1.34 evicts them asynchronously). PodDisruptionBudgets come from its own informer
+//! (DefaultPreemption's `pdbLister`). Queueing hints: a deleted Pod or an added Node moves every unschedulable pod; a
 //! Node update only when one of its scheduling properties changed
 //! (`NodeSchedulingPropertiesChange`: a heartbeat is no event); a Pod newly assigned to a node
 //! moves only pods InterPodAffinity or PodTopologySpread rejected, when it matches their
@@ -600,6 +600,10 @@ impl Component for Scheduler {
         for ss in ctx.list_and_watch(meta::lookup("statefulsets").expect("statefulsets"), "", "", "") {
             self.listers.set_statefulset(&ss, false);
         }
+        // DefaultPreemption's pdbLister
+        for pdb in ctx.list_and_watch(Resource::PodDisruptionBudgets.info(), "", "", "") {
+            self.listers.set_pdb(&pdb, false);
+        }
         let pods = ctx.list_and_watch(meta::lookup("pods").expect("pods"), "", "", "status.phase!=Succeeded,status.phase!=Failed");
         for p in pods {
             self.on_pod(ctx, EventType::Added, Rc::new(p));
@@ -616,6 +620,7 @@ impl Component for Scheduler {
             Input::Watch { resource: Resource::Services, event_type, object } => self.listers.set_service(&object, event_type == EventType::Deleted),
             Input::Watch { resource: Resource::ReplicaSets, event_type, object } => self.listers.set_replicaset(&object, event_type == EventType::Deleted),
             Input::Watch { resource: Resource::StatefulSets, event_type, object } => self.listers.set_statefulset(&object, event_type == EventType::Deleted),
+            Input::Watch { resource: Resource::PodDisruptionBudgets, event_type, object } => self.listers.set_pdb(&object, event_type == EventType::Deleted),
             // VolumeBinding's and VolumeRestrictions' events: a claim added or bound, a class added
             Input::Watch { resource: Resource::PersistentVolumeClaims, event_type, object } => {
                 self.listers.claims.apply_shared(event_type, object);

@@ -10,7 +10,7 @@
 
 use super::framework::cycle_state::CycleState;
 use super::framework::interface::{Code, Diagnosis, NodeScore, Status};
-use super::framework::listers::Listers;
+use super::framework::listers::{Listers, PdbInfo};
 use super::framework::preemption::{default_preemption, post_filter_message, PreemptionCandidate, PreemptionOutcome};
 use super::framework::runtime::{run_filter_plugins, run_pre_filter_plugins, run_pre_score_plugins_at, run_score_plugins};
 use super::framework::types::{NodeInfo, PodInfo};
@@ -207,7 +207,8 @@ pub fn schedule_pod(pod: &PodInfo, snapshot: &Snapshot, listers: &Listers, next_
     let nodes = snapshot.node_info_list();
     let outcome = match found.feasible.len() {
         0 => {
-            let pre = default_preemption(&state, pod, snapshot, &found.diagnosis);
+            let pdbs: Vec<&PdbInfo> = listers.pdbs.values().collect();
+            let pre = default_preemption(&state, pod, snapshot, &found.diagnosis, &pdbs);
             let post = post_filter_message(&pre);
             let message = fit_error_message_from_diagnosis(snapshot.num_nodes(), &found.diagnosis, Some(&post));
             let preemption = match pre {

@@ -3,7 +3,7 @@
 # and evicts its Pods through the eviction subresource, which refuses (429) an eviction that
 # would leave fewer healthy Pods than the budget wants. drain retries every 5 s; once the
 # Deployment's replacement Pod is Ready elsewhere, the budget allows the next eviction. A Pod
-# no controller manages (box) stops a drain unless --force says it may go for good.
+# no controller manages (box, placed on node-3) stops a drain unless --force says it may go for good.
 kubectl create deployment web --image=nginx:1.25 --replicas=3
 sim settle
 kubectl apply -f - <<EOF
@@ -20,7 +20,18 @@ EOF
 sim settle
 kubectl get pdb
 kubectl get pods -o wide
-kubectl run box --image=busybox:1.36 -- sleep 3600
+kubectl apply -f - <<EOF
+apiVersion: v1
+kind: Pod
+metadata:
+  name: box
+spec:
+  nodeName: node-3
+  containers:
+  - name: box
+    image: busybox:1.36
+    command: ["sleep", "3600"]
+EOF
 sim settle
 kubectl drain node-1 --timeout=20s
 kubectl uncordon node-1

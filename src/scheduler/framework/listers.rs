@@ -1,6 +1,7 @@
 //! The informer-backed listers plugins read besides the snapshot: namespaces (InterPodAffinity's
 //! namespace selectors), the Services, ReplicaSets and StatefulSets that select a Pod
-//! (PodTopologySpread's system default spreading), claims and classes (the volume plugins).
+//! (PodTopologySpread's system default spreading), claims and classes (the volume plugins), and
+//! PodDisruptionBudgets (DefaultPreemption's `pdbLister`).
 //!
 //! Real counterpart: the shared informer factory's listers handed to the plugins
 //! (`handle.SharedInformerFactory()`), and `plugins/helper/spread.go` (`DefaultSelector`).
@@ -11,7 +12,7 @@ use super::types::{Labels, PodInfo, Requirement, Selector};
 use crate::api::meta;
 use crate::client::Store;
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Clone, Debug, Default)]
 pub struct Listers {
@@ -25,6 +26,29 @@ pub struct Listers {
     pub statefulsets: BTreeMap<String, Selector>,
     pub claims: Store,
     pub classes: Store,
+    /// `ns/name` -> what preemption reads of a PodDisruptionBudget.
+    pub pdbs: BTreeMap<String, PdbInfo>,
+}
+
+/// A PodDisruptionBudget as DefaultPreemption reads it: its namespace, selector, how many
+/// disruptions it allows and the Pods already counted (`status.disruptedPods`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PdbInfo {
+    pub namespace: String,
+    pub selector: Selector,
+    pub disruptions_allowed: i64,
+    pub disrupted_pods: BTreeSet<String>,
+}
+
+impl PdbInfo {
+    pub fn from_json(pdb: &Value) -> PdbInfo {
+        PdbInfo {
+            namespace: meta::namespace(pdb).to_string(),
+            selector: Selector::from_label_selector(meta::get(pdb, &["spec", "selector"])),
+            disruptions_allowed: meta::get_i64(pdb, &["status", "disruptionsAllowed"]).unwrap_or(0),
+            disrupted_pods: meta::get(pdb, &["status", "disruptedPods"]).and_then(Value::as_object).map(|m| m.keys().cloned().collect()).unwrap_or_default(),
+        }
+    }
 }
 
 fn labels_at(v: &Value, path: &[&str]) -> Labels {
@@ -51,6 +75,15 @@ impl Listers {
             self.services.remove(&key);
         } else {
             self.services.insert(key, sel);
+        }
+    }
+
+    pub fn set_pdb(&mut self, pdb: &Value, deleted: bool) {
+        let key = meta::key(pdb);
+        if deleted {
+            self.pdbs.remove(&key);
+        } else {
+            self.pdbs.insert(key, PdbInfo::from_json(pdb));
         }
     }
 

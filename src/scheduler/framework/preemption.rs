@@ -6,12 +6,15 @@
 //! `plugins/defaultpreemption/default_preemption.go` (`PodEligibleToPreemptOthers`,
 //! `SelectVictimsOnNode` with the PreFilter extensions `RemovePod`/`AddPod` updating
 //! PodTopologySpread's and InterPodAffinity's cycle state, so that victims are also chosen for
-//! spread and affinity). What kubesim simplifies: PodDisruptionBudgets are not served, so none is
-//! respected; every node is a candidate (no `minCandidateNodesPercentage` sampling).
+//! spread and affinity), with `filterPodsWithPDBViolation`: victims whose eviction would
+//! break a PodDisruptionBudget are reprieved first, and the node with the fewest such
+//! violations wins. What kubesim simplifies: every node is a candidate (no
+//! `minCandidateNodesPercentage` sampling).
 
 use super::cycle_state::CycleState;
 use super::interface::{Code, Diagnosis, Status};
 use super::runtime::{run_filter_plugins, DYNAMIC_RESOURCES_ENABLED};
+use super::listers::PdbInfo;
 use super::types::{NodeInfo, PodInfo};
 use crate::scheduler::internal::cache::Snapshot;
 use crate::scheduler::schedule_one::fit_error_message_from_diagnosis;
@@ -54,7 +57,36 @@ fn start_time_key(p: &PodInfo) -> &str {
 /// `SelectVictimsOnNode`: remove every lower-priority pod; if the pod still does not fit, the
 /// filter status explains why; otherwise reprieve victims from the most important down while the
 /// pod keeps fitting.
-fn select_victims_on_node(state: &CycleState, pod: &PodInfo, ni: &NodeInfo) -> Result<Vec<Rc<PodInfo>>, Status> {
+/// `filterPodsWithPDBViolation`: (violating, non-violating) in the given order. Each budget's
+/// allowance is spent by the Pods it selects (not those already in its disruptedPods); a Pod
+/// whose budget goes below zero violates it. A Pod without labels matches no budget, and a
+/// budget with an empty selector matches nothing.
+fn filter_pods_with_pdb_violation(pods: Vec<Rc<PodInfo>>, pdbs: &[&PdbInfo]) -> (Vec<Rc<PodInfo>>, Vec<Rc<PodInfo>>) {
+    let mut allowed: Vec<i64> = pdbs.iter().map(|p| p.disruptions_allowed).collect();
+    let (mut violating, mut ok) = (Vec::new(), Vec::new());
+    for p in pods {
+        let mut violated = false;
+        if !p.labels.is_empty() {
+            for (i, pdb) in pdbs.iter().enumerate() {
+                if pdb.namespace != p.namespace || pdb.selector.is_empty() || !pdb.selector.matches(&p.labels) || pdb.disrupted_pods.contains(&p.name) {
+                    continue;
+                }
+                allowed[i] -= 1;
+                if allowed[i] < 0 {
+                    violated = true;
+                }
+            }
+        }
+        if violated {
+            violating.push(p);
+        } else {
+            ok.push(p);
+        }
+    }
+    (violating, ok)
+}
+
+fn select_victims_on_node(state: &CycleState, pod: &PodInfo, ni: &NodeInfo, pdbs: &[&PdbInfo]) -> Result<(Vec<Rc<PodInfo>>, usize), Status> {
     let mut potential: Vec<Rc<PodInfo>> = ni.pods.iter().filter(|p| p.priority < pod.priority).cloned().collect();
     if potential.is_empty() {
         return Err(Status::new(Code::UnschedulableAndUnresolvable, NAME, &["No preemption victims found for incoming pod"]));
@@ -78,17 +110,23 @@ fn select_victims_on_node(state: &CycleState, pod: &PodInfo, ni: &NodeInfo) -> R
             std::cmp::Ordering::Equal
         }
     });
+    let (violating, non_violating) = filter_pods_with_pdb_violation(potential, pdbs);
     let mut victims = Vec::new();
-    for p in potential {
+    let mut violations = 0;
+    // the violating ones are reprieved first, then the rest
+    for (p, violates) in violating.into_iter().map(|p| (p, true)).chain(non_violating.into_iter().map(|p| (p, false))) {
         trial.add_pod(p.clone());
         update_state(&mut st, &p, pod, &trial, 1);
         if !run_filter_plugins(&st, pod, &trial).is_success() {
             trial.remove_pod(&p.key);
             update_state(&mut st, &p, pod, &trial, -1);
             victims.push(p);
+            if violates {
+                violations += 1;
+            }
         }
     }
-    Ok(victims)
+    Ok((victims, violations))
 }
 
 /// The PreFilter extensions (`AddPod`/`RemovePod`) of the plugins that keep cycle state.
@@ -101,15 +139,15 @@ fn update_state(state: &mut CycleState, existing: &PodInfo, preemptor: &PodInfo,
     }
 }
 
-/// `pickOneNodeForPreemption` without PDBs: lowest highest-victim priority, then lowest sum of
-/// victim priorities, then fewest victims, then the latest start among the highest-priority
-/// victims, then the first candidate.
-fn pick_one_node_for_preemption(cands: &[(String, Vec<Rc<PodInfo>>)]) -> Option<usize> {
+/// `pickOneNodeForPreemption`: fewest PodDisruptionBudget violations, then lowest
+/// highest-victim priority, then lowest sum of victim priorities, then fewest victims, then the
+/// latest start among the highest-priority victims, then the first candidate.
+fn pick_one_node_for_preemption(cands: &[(String, Vec<Rc<PodInfo>>, usize)]) -> Option<usize> {
     if cands.is_empty() {
         return None;
     }
     // A node that needs no eviction at all wins outright.
-    if let Some(i) = cands.iter().position(|(_, v)| v.is_empty()) {
+    if let Some(i) = cands.iter().position(|(_, v, _)| v.is_empty()) {
         return Some(i);
     }
     let mut best: Vec<usize> = (0..cands.len()).collect();
@@ -117,6 +155,7 @@ fn pick_one_node_for_preemption(cands: &[(String, Vec<Rc<PodInfo>>)]) -> Option<
         let m = best.iter().map(|&i| key(i)).min().unwrap_or(0);
         best.retain(|&i| key(i) == m);
     };
+    keep_min(&mut best, &|i: usize| cands[i].2 as i64);
     let highest = |i: usize| cands[i].1.iter().map(|p| p.priority).max().unwrap_or(i64::MIN);
     keep_min(&mut best, &highest);
     keep_min(&mut best, &|i: usize| cands[i].1.iter().map(|p| p.priority + (i32::MAX as i64 + 1)).sum());
@@ -135,7 +174,7 @@ fn pick_one_node_for_preemption(cands: &[(String, Vec<Rc<PodInfo>>)]) -> Option<
 
 /// DefaultPreemption's PostFilter (`Evaluator.Preempt`). `diagnosis` is the filter diagnosis of
 /// the failed attempt over every node of the snapshot.
-pub fn default_preemption(state: &CycleState, pod: &PodInfo, snapshot: &Snapshot, diagnosis: &Diagnosis) -> PreemptionOutcome {
+pub fn default_preemption(state: &CycleState, pod: &PodInfo, snapshot: &Snapshot, diagnosis: &Diagnosis, pdbs: &[&PdbInfo]) -> PreemptionOutcome {
     // PodEligibleToPreemptOthers
     if pod.preemption_never {
         return PreemptionOutcome::Unschedulable("preemption: not eligible due to preemptionPolicy=Never.".into());
@@ -151,20 +190,20 @@ pub fn default_preemption(state: &CycleState, pod: &PodInfo, snapshot: &Snapshot
 
     // nodesWherePreemptionMightHelp + DryRunPreemption
     let mut statuses: Vec<(String, Status)> = Vec::new();
-    let mut cands: Vec<(String, Vec<Rc<PodInfo>>)> = Vec::new();
+    let mut cands: Vec<(String, Vec<Rc<PodInfo>>, usize)> = Vec::new();
     for ni in snapshot.node_info_list() {
         let name = ni.name().to_string();
         if diagnosis.status_of(&name).code == Code::UnschedulableAndUnresolvable {
             statuses.push((name, Status::new(Code::UnschedulableAndUnresolvable, NAME, &["Preemption is not helpful for scheduling"])));
             continue;
         }
-        match select_victims_on_node(state, pod, ni) {
-            Ok(v) => cands.push((name, v)),
+        match select_victims_on_node(state, pod, ni, pdbs) {
+            Ok((v, violations)) => cands.push((name, v, violations)),
             Err(st) => statuses.push((name, st)),
         }
     }
     if let Some(i) = pick_one_node_for_preemption(&cands) {
-        let (node, victims) = &cands[i];
+        let (node, victims, _) = &cands[i];
         return PreemptionOutcome::Nominated(PreemptionCandidate {
             node: node.clone(),
             victims: victims.iter().map(|p| (p.namespace.clone(), p.name.clone())).collect(),
@@ -277,5 +316,42 @@ mod tests {
             Some("preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod."),
             "preemption_message"
         );
+    }
+
+    /// PodDisruptionBudgets in preemption, after upstream's `TestSelectNodesForPreemption` PDB
+    /// cases: a victim whose eviction would break a budget is reprieved first, the node with the
+    /// fewest violations wins, and a Pod already in the budget's disruptedPods costs nothing.
+    #[test]
+    fn preemption_respects_pod_disruption_budgets() {
+        let victim = |name: &str, app: &str| {
+            let mut p = pod(name, Some("4"), None);
+            p["spec"]["priority"] = json!(-10);
+            p["metadata"]["labels"] = json!({"app": app});
+            p
+        };
+        let nodes = || {
+            vec![
+                ni(node("node-a", "8", "16Gi", 110), vec![victim("a1", "a"), victim("a2", "a")]),
+                ni(node("node-b", "8", "16Gi", 110), vec![victim("b1", "b"), victim("b2", "b")]),
+            ]
+        };
+        let pdb = |app: &str, allowed: i64, disrupted: &[&str]| {
+            let d: serde_json::Map<String, Value> = disrupted.iter().map(|n| (n.to_string(), json!("2026-01-01T00:00:00Z"))).collect();
+            json!({"metadata": {"name": format!("pdb-{app}"), "namespace": "default"}, "spec": {"selector": {"matchLabels": {"app": app}}}, "status": {"disruptionsAllowed": allowed, "disruptedPods": d}})
+        };
+        let incoming = pod("p", Some("4"), None);
+        let found = find_nodes_that_fit(&incoming, &nodes(), 0, 0);
+        let nominated = |node: &str, victim: &str| PreemptionOutcome::Nominated(PreemptionCandidate { node: node.into(), victims: vec![("default".into(), victim.into())] });
+        let cases: [(&str, Vec<Value>, PreemptionOutcome); 5] = [
+            ("no budget: the first node", vec![], nominated("node-a", "a2")),
+            ("a budget that allows no disruption: the node without violations wins", vec![pdb("a", 0, &[])], nominated("node-b", "b2")),
+            // a2 would spend the budget below zero, so a2 is reprieved first and a1 goes
+            ("a budget that allows one: the Pod that would break it is reprieved, the other goes", vec![pdb("a", 1, &[])], nominated("node-a", "a1")),
+            ("the victim's eviction was already processed (disruptedPods): no violation", vec![pdb("a", 0, &["a1", "a2"])], nominated("node-a", "a2")),
+            ("budgets on both nodes: a violation either way, the first node", vec![pdb("a", 0, &[]), pdb("b", 0, &[])], nominated("node-a", "a2")),
+        ];
+        for (name, pdbs, want) in cases {
+            assert_eq!(default_preemption_with_pdbs(&incoming, &nodes(), &found.diagnosis, &pdbs), want, "{}", name);
+        }
     }
 }

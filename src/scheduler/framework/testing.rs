@@ -85,9 +85,16 @@ pub(crate) fn find_nodes_that_fit(pod: &Value, nodes: &[NodeInfo], start: usize,
 }
 
 pub(crate) fn default_preemption(pod: &Value, nodes: &[NodeInfo], diagnosis: &Diagnosis) -> PreemptionOutcome {
+    default_preemption_with_pdbs(pod, nodes, diagnosis, &[])
+}
+
+/// DefaultPreemption with PodDisruptionBudgets (`policy/v1` objects with their status).
+pub(crate) fn default_preemption_with_pdbs(pod: &Value, nodes: &[NodeInfo], diagnosis: &Diagnosis, pdbs: &[Value]) -> PreemptionOutcome {
     let p = PodInfo::from_value(pod.clone());
     let st = state_for(&p, nodes);
-    preempt(&st, &p, &Snapshot::new(nodes.to_vec()), diagnosis)
+    let infos: Vec<super::listers::PdbInfo> = pdbs.iter().map(super::listers::PdbInfo::from_json).collect();
+    let refs: Vec<&super::listers::PdbInfo> = infos.iter().collect();
+    preempt(&st, &p, &Snapshot::new(nodes.to_vec()), diagnosis, &refs)
 }
 
 pub(crate) fn score_image_locality(pod: &Value, ni: &NodeInfo, all: &[NodeInfo]) -> i64 {
