@@ -1017,6 +1017,7 @@ impl Session {
         let mut owners: Vec<(String, String)> = ["replicasets", "statefulsets", "daemonsets", "jobs"]
             .iter()
             .flat_map(|r| self.objects(r, "", pos))
+            .filter(|o| !is_system(o))
             .map(|o| (meta::get_str(&o, &["metadata", "creationTimestamp"]).to_string(), meta::get_str(&o, &["metadata", "uid"]).to_string()))
             .collect();
         owners.sort();
