@@ -117,37 +117,22 @@ fn wget_err(msg: String) -> Run {
     Run { stderr: format!("{}\n{}", msg, WGET_USAGE), code: 1, ..Run::default() }
 }
 
-/// A command line's words in turn: operands go to `urls` (all of them after `--`), options come
-/// back as `Some(option)`; `None` when the words are used up.
-struct Words<'a> {
-    args: &'a [String],
-    i: usize,
-    only_urls: bool,
-}
-
-impl<'a> Words<'a> {
-    fn next_word(&mut self, urls: &mut Vec<String>) -> Option<Option<&'a str>> {
-        let a = self.args.get(self.i)?.as_str();
-        self.i += 1;
-        if self.only_urls || !a.starts_with('-') || a == "-" {
-            urls.push(a.to_string());
-            return Some(None);
-        }
-        if a == "--" {
-            self.only_urls = true;
-            return Some(None);
-        }
-        Some(Some(a))
-    }
-}
-
 fn parse_wget(args: &[String], f: &mut Fetch) -> Result<(), Run> {
     let number = |v: &str| -> Result<u64, Run> { v.parse::<u64>().map_err(|_| Run { stderr: format!("wget: invalid number '{}'", v), code: 1, ..Run::default() }) };
     let unsupported = |o: &str| Run { stderr: format!("wget: {}: kubesim's containers send GET requests only", o), code: 1, ..Run::default() };
-    let mut words = Words { args, i: 0, only_urls: false };
-    while let Some(word) = words.next_word(&mut f.urls) {
-        let Some(a) = word else { continue };
-        let i = &mut words.i;
+    let mut i = 0;
+    let mut only_urls = false;
+    while i < args.len() {
+        let a = args[i].as_str();
+        i += 1;
+        if only_urls || !a.starts_with('-') || a == "-" {
+            f.urls.push(a.to_string());
+            continue;
+        }
+        if a == "--" {
+            only_urls = true;
+            continue;
+        }
         if let Some(long) = a.strip_prefix("--") {
             let (name, inline) = match long.split_once('=') {
                 Some((n, v)) => (n, Some(v.to_string())),
@@ -161,9 +146,9 @@ fn parse_wget(args: &[String], f: &mut Fetch) -> Result<(), Run> {
             let value = if takes {
                 match inline {
                     Some(v) => Some(v),
-                    None if *i < args.len() => {
-                        *i += 1;
-                        Some(args[*i - 1].clone())
+                    None if i < args.len() => {
+                        i += 1;
+                        Some(args[i - 1].clone())
                     }
                     None => return Err(wget_err(format!("wget: option '--{}' requires an argument", name))),
                 }
@@ -197,9 +182,9 @@ fn parse_wget(args: &[String], f: &mut Fetch) -> Result<(), Run> {
                     k = cluster.len();
                     let value = if !rest.is_empty() {
                         rest
-                    } else if *i < args.len() {
-                        *i += 1;
-                        args[*i - 1].clone()
+                    } else if i < args.len() {
+                        i += 1;
+                        args[i - 1].clone()
                     } else {
                         return Err(wget_err(format!("wget: option requires an argument -- '{}'", c)));
                     };
@@ -236,10 +221,19 @@ fn parse_curl(args: &[String], f: &mut Fetch) -> Result<(), Run> {
             .map(|s| s.ceil() as u64)
             .ok_or_else(|| Run { stderr: format!("curl: option {}: expected a proper numerical parameter\n{}", opt, CURL_TRY), code: 2, ..Run::default() })
     };
-    let mut words = Words { args, i: 0, only_urls: false };
-    while let Some(word) = words.next_word(&mut f.urls) {
-        let Some(a) = word else { continue };
-        let i = &mut words.i;
+    let mut i = 0;
+    let mut only_urls = false;
+    while i < args.len() {
+        let a = args[i].as_str();
+        i += 1;
+        if only_urls || !a.starts_with('-') || a == "-" {
+            f.urls.push(a.to_string());
+            continue;
+        }
+        if a == "--" {
+            only_urls = true;
+            continue;
+        }
         // (long name, takes a value)
         let mut opts: Vec<(String, Option<String>)> = Vec::new();
         if let Some(long) = a.strip_prefix("--") {
@@ -250,9 +244,9 @@ fn parse_curl(args: &[String], f: &mut Fetch) -> Result<(), Run> {
                 return Err(bad(format!("curl: option {}: is unknown", a)));
             }
             let value = if takes {
-                if *i < args.len() {
-                    *i += 1;
-                    Some(args[*i - 1].clone())
+                if i < args.len() {
+                    i += 1;
+                    Some(args[i - 1].clone())
                 } else {
                     return Err(bad(format!("curl: option {}: requires parameter", a)));
                 }
@@ -291,9 +285,9 @@ fn parse_curl(args: &[String], f: &mut Fetch) -> Result<(), Run> {
                     k = cluster.len();
                     if !rest.is_empty() {
                         Some(rest)
-                    } else if *i < args.len() {
-                        *i += 1;
-                        Some(args[*i - 1].clone())
+                    } else if i < args.len() {
+                        i += 1;
+                        Some(args[i - 1].clone())
                     } else {
                         return Err(bad(format!("curl: option -{}: requires parameter", c)));
                     }
