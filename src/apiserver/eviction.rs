@@ -21,7 +21,11 @@ impl ApiServer {
             return Err(bad_request("name in URL does not match name in Eviction object".into()));
         }
         let delete_options = eviction.get("deleteOptions").cloned().unwrap_or(json!({}));
-        let dry_run = t.q("dryRun") == Some("All") || meta::get_array(&delete_options, &["dryRun"]).iter().any(|d| d.as_str() == Some("All"));
+        // propagateDryRun: the Eviction's DeleteOptions may ask for a dry run too; the storage's
+        // dry-run mode (set for `?dryRun=All` before dispatch) then covers every write below
+        if meta::get_array(&delete_options, &["dryRun"]).iter().any(|d| d.as_str() == Some("All")) {
+            self.dry_run = true;
+        }
         let (pod, _) = self.read_shared(pods, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(pods, &t.ri.name))?;
         let phase = meta::get_str(&pod, &["status", "phase"]);
         let ignore_pdb = matches!(phase, "Succeeded" | "Failed" | "Pending") || meta::is_deleting(&pod);
@@ -32,21 +36,18 @@ impl ApiServer {
                 return Ok(Response { code: 500, body: json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure", "message": "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.", "code": 500}) });
             }
             if let Some(budget) = budgets.first() {
-                let ready = meta::get_array(&pod, &["status", "conditions"]).iter().any(|c| meta::get_str(c, &["type"]) == "Ready" && meta::get_str(c, &["status"]) == "True");
+                let ready = meta::find_condition(meta::get_array(&pod, &["status", "conditions"]), "Ready").map(|c| meta::get_str(c, &["status"]) == "True").unwrap_or(false);
                 let current = meta::get_i64(budget, &["status", "currentHealthy"]).unwrap_or(0);
                 let desired = meta::get_i64(budget, &["status", "desiredHealthy"]).unwrap_or(0);
                 let always = meta::get_str(budget, &["spec", "unhealthyPodEvictionPolicy"]) == "AlwaysAllow";
                 // an unready Pod does not count as healthy: evicting it takes nothing from the budget
                 let unready_skip = !ready && (always || (current >= desired && desired > 0));
                 if !unready_skip {
-                    self.check_and_decrement(budget, &t.ri.name, dry_run, now_ms, changes)?;
+                    self.check_and_decrement(budget, &t.ri.name, now_ms, changes)?;
                 }
             }
         }
         drop(pod);
-        if dry_run {
-            return Ok(Response { code: 201, body: json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "code": 201}) });
-        }
         // addConditionAndDeletePod: the DisruptionTarget condition, then the delete
         if !ignore_pdb {
             let (mut p, rev) = self.read(pods, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(pods, &t.ri.name))?;
@@ -69,7 +70,7 @@ impl ApiServer {
 
     /// `checkAndDecrement`: the budget must have seen its latest spec and allow a disruption;
     /// the handler takes one and records the Pod as disrupted.
-    fn check_and_decrement(&mut self, budget: &Value, pod: &str, dry_run: bool, now_ms: i64, changes: &mut Vec<Change>) -> Result<(), Response> {
+    fn check_and_decrement(&mut self, budget: &Value, pod: &str, now_ms: i64, changes: &mut Vec<Change>) -> Result<(), Response> {
         let name = meta::name(budget).to_string();
         let too_many = |msg: String| err(429, "TooManyRequests", "Cannot evict pod as it would violate the pod's disruption budget.".into(), Some(json!({"causes": [{"reason": "DisruptionBudget", "message": msg}]})));
         let observed = meta::get_i64(budget, &["status", "observedGeneration"]).unwrap_or(0);
@@ -81,9 +82,6 @@ impl ApiServer {
             let desired = meta::get_i64(budget, &["status", "desiredHealthy"]).unwrap_or(0);
             let current = meta::get_i64(budget, &["status", "currentHealthy"]).unwrap_or(0);
             return Err(too_many(format!("The disruption budget {} needs {} healthy pods and has {} currently", name, desired, current)));
-        }
-        if dry_run {
-            return Ok(());
         }
         let info = Resource::PodDisruptionBudgets.info();
         let (mut b, rev) = self.read(info, meta::namespace(budget), &name).ok_or_else(|| not_found(info, &name))?;

@@ -21,6 +21,7 @@ use crate::client::{Recorder, Store, WorkQueue};
 use crate::cluster::{self, Component};
 use crate::controllers::deployment::controller_identity;
 use crate::controllers::expectations::SyncTimer;
+use crate::controllers::replicaset::util::is_pod_ready;
 use crate::trace::Actor;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -73,25 +74,22 @@ pub fn scaled_value(v: &Value, total: i64) -> Result<i64, String> {
     }
 }
 
-fn is_ready(pod: &Value) -> bool {
-    meta::get_array(pod, &["status", "conditions"]).iter().any(|c| meta::get_str(c, &["type"]) == "Ready" && meta::get_str(c, &["status"]) == "True")
-}
-
 /// `countHealthyPods`: Ready, not being deleted, not evicted within the deletion timeout.
 pub fn count_healthy(pods: &[Value], disrupted: &Map<String, Value>, now_ms: i64) -> i64 {
     pods.iter()
         .filter(|p| !meta::is_deleting(p))
         .filter(|p| !disrupted.get(meta::name(p)).and_then(|t| t.as_str()).and_then(time::parse_rfc3339).map(|t| t + DELETION_TIMEOUT_MS > now_ms).unwrap_or(false))
-        .filter(|p| is_ready(p))
+        .filter(|p| is_pod_ready(p))
         .count() as i64
 }
 
 impl DisruptionController {
     fn pods_for(&self, pdb: &Value) -> Vec<Value> {
         let sel = meta::get(pdb, &["spec", "selector"]);
+        let empty = Map::new();
         self.pods
             .in_namespace(meta::namespace(pdb))
-            .filter(|p| meta::selector_matches(sel, meta::get(p, &["metadata", "labels"]).and_then(|l| l.as_object()).unwrap_or(&Map::new())))
+            .filter(|p| meta::selector_matches(sel, meta::get(p, &["metadata", "labels"]).and_then(|l| l.as_object()).unwrap_or(&empty)))
             .cloned()
             .collect()
     }
@@ -234,8 +232,9 @@ impl DisruptionController {
 
     /// Every budget of the Pod's namespace whose selector selects it (`getPdbForPod`).
     fn enqueue_for_pod(&mut self, ctx: &mut Ctx, pod: &Value) {
-        let labels = meta::get(pod, &["metadata", "labels"]).and_then(|l| l.as_object()).cloned().unwrap_or_default();
-        let keys: Vec<String> = self.pdbs.in_namespace(meta::namespace(pod)).filter(|b| meta::selector_matches(meta::get(b, &["spec", "selector"]), &labels)).map(meta::key).collect();
+        let empty = Map::new();
+        let labels = meta::get(pod, &["metadata", "labels"]).and_then(|l| l.as_object()).unwrap_or(&empty);
+        let keys: Vec<String> = self.pdbs.in_namespace(meta::namespace(pod)).filter(|b| meta::selector_matches(meta::get(b, &["spec", "selector"]), labels)).map(meta::key).collect();
         for k in keys {
             self.queue.enqueue(ctx, &k, Timer::Worker);
         }

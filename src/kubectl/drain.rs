@@ -48,7 +48,8 @@ pub(super) fn drain(cluster: &mut Cluster, f: &Flags, out: &mut Output) {
         Some((_, v)) => v.push(pod),
         None => list.push((what.to_string(), vec![pod])),
     };
-    let mut evict: Vec<(String, String)> = Vec::new();
+    // (namespace, name, uid): the uid tells a replacement of the same name from the Pod itself
+    let mut evict: Vec<(String, String, String)> = Vec::new();
     for p in &pods {
         let id = format!("{}/{}", meta::namespace(p), meta::name(p));
         let controller = meta::controller_of(p).map(|r| meta::get_str(r, &["kind"]).to_string());
@@ -81,7 +82,7 @@ pub(super) fn drain(cluster: &mut Cluster, f: &Flags, out: &mut Output) {
                 continue;
             }
         }
-        evict.push((meta::namespace(p).to_string(), meta::name(p).to_string()));
+        evict.push((meta::namespace(p).to_string(), meta::name(p).to_string(), meta::uid(p).to_string()));
     }
     let join = |list: &[(String, Vec<String>)], sep: &str| list.iter().map(|(w, v)| format!("{}: {}", w, v.join(", "))).collect::<Vec<_>>().join(sep);
     if !errors.is_empty() {
@@ -113,16 +114,15 @@ pub(super) fn drain(cluster: &mut Cluster, f: &Flags, out: &mut Output) {
     let mut going: Vec<(String, String, String)> = Vec::new();
     loop {
         let mut retry = Vec::new();
-        for (ns, name) in pending.drain(..) {
+        for (ns, name, uid) in pending.drain(..) {
             out.out(&format!("evicting pod {}/{}", ns, name));
-            let uid = list_items(cluster, &format!("/api/v1/namespaces/{}/pods?fieldSelector=metadata.name%3D{}", ns, name)).first().map(|p| meta::uid(p).to_string());
             let resp = kubectl(cluster, Method::Post, &format!("/api/v1/namespaces/{}/pods/{}/eviction", ns, name), Some(body(&ns, &name)));
             match resp.code {
-                200..=299 => going.push((ns, name, uid.unwrap_or_default())),
+                200..=299 => going.push((ns, name, uid)),
                 404 => {}
                 429 => {
                     out.note(&format!("error when evicting pods/\"{}\" -n \"{}\" (will retry after 5s): {}", name, ns, meta::get_str(&resp.body, &["message"])));
-                    retry.push((ns, name));
+                    retry.push((ns, name, uid));
                 }
                 _ => {
                     return out.err(&format!("error when evicting pods/\"{}\" -n \"{}\": {}", name, ns, meta::get_str(&resp.body, &["message"])));
@@ -138,10 +138,12 @@ pub(super) fn drain(cluster: &mut Cluster, f: &Flags, out: &mut Output) {
             cluster.advance(1000);
             let mut still = Vec::new();
             for (ns, name, uid) in going.drain(..) {
-                let now = list_items(cluster, &format!("/api/v1/namespaces/{}/pods?fieldSelector=metadata.name%3D{}", ns, name));
-                match now.first() {
-                    Some(p) if meta::uid(p) == uid => still.push((ns, name, uid)),
-                    _ => out.out(&format!("pod/{} evicted", name)),
+                // waitForDelete: a GET per Pod; gone, or another Pod of the same name
+                let now = kubectl(cluster, Method::Get, &format!("/api/v1/namespaces/{}/pods/{}", ns, name), None);
+                if now.ok() && meta::uid(&now.body) == uid {
+                    still.push((ns, name, uid));
+                } else {
+                    out.out(&format!("pod/{} evicted", name));
                 }
             }
             going = still;
@@ -159,7 +161,7 @@ pub(super) fn drain(cluster: &mut Cluster, f: &Flags, out: &mut Output) {
                     node
                 ));
             };
-            let errs: Vec<String> = pending.iter().map(|(ns, name)| format!("error when evicting pods/\"{}\" -n \"{}\": global timeout reached: {}", name, ns, go_duration(ms))).chain(going.iter().map(|(ns, name, _)| format!("error when waiting for pod \"{}\" in namespace \"{}\" to terminate: global timeout reached: {}", name, ns, go_duration(ms)))).collect();
+            let errs: Vec<String> = pending.iter().map(|(ns, name, _)| format!("error when evicting pods/\"{}\" -n \"{}\": global timeout reached: {}", name, ns, go_duration(ms))).chain(going.iter().map(|(ns, name, _)| format!("error when waiting for pod \"{}\" in namespace \"{}\" to terminate: global timeout reached: {}", name, ns, go_duration(ms)))).collect();
             let agg = if errs.len() == 1 { errs[0].clone() } else { format!("[{}]", errs.join(", ")) };
             return out.err(&format!("error: unable to drain node \"{}\" due to error: {}, continuing command...\nThere are pending nodes to be drained:\n {}\n{}", node, agg, node, agg));
         }

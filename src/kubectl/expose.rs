@@ -247,9 +247,7 @@ pub(super) fn exec(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output)
     };
     let image = cluster
         .view()
-        .objects(meta::lookup("pods").expect("pods"), ns, None)
-        .into_iter()
-        .find(|p| meta::name(p) == pod)
+        .object(meta::lookup("pods").expect("pods"), ns, pod)
         .and_then(|p| meta::get_array(&p, &["spec", "containers"]).iter().find(|c| f.container.as_deref().map(|n| meta::get_str(c, &["name"]) == n).unwrap_or(true)).map(|c| meta::get_str(c, &["image"]).to_string()))
         .unwrap_or_default();
     let musl = image.contains("alpine") || image.contains("musl");
