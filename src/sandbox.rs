@@ -29,6 +29,8 @@ pub const MAX_NODES: usize = 5_000;
 /// The control plane without nodes.
 pub fn control_plane(seed: u64, config: ClusterConfig) -> Cluster {
     let mut c = Cluster::bare(seed, config);
+    // kube-aggregator's availability controller runs inside kube-apiserver
+    c.add_component(crate::apiserver::aggregator::AvailableConditionController::default());
     crate::controllers::install(&mut c);
     // the distribution's storage addon: the default StorageClass's provisioner
     c.add_component(crate::provisioner::HostPathProvisioner::default());
@@ -64,6 +66,8 @@ pub fn default_cluster_with(seed: u64, config: ClusterConfig) -> Cluster {
     // `kubeadm init` applies its essential addons before any worker joins: CoreDNS's Pods wait
     // for a node and are scheduled as the nodes register
     install_coredns(&mut c).expect("the coredns addon applies to a fresh control plane");
+    // the resource metrics pipeline, as the distributions' metrics-server addon installs it
+    install_metrics_server(&mut c).expect("the metrics-server addon applies to a fresh control plane");
     for i in 1..=3 {
         add_node(&mut c, with_zone(NodeConfig::new(&format!("node-{}", i)), &default_zone(i)));
     }
@@ -104,6 +108,75 @@ pub fn remove_coredns(c: &mut Cluster) -> Result<String, String> {
     Ok(out.stdout)
 }
 
+/// The `metrics-server` addon (minikube's `addons enable metrics-server`, the release's
+/// `components.yaml`): its ServiceAccount, RBAC, Service, Deployment and the `APIService` of
+/// `metrics.k8s.io`, applied as an administrator, and the addon's process. Every default cluster
+/// has it from bootstrap; `sim addon remove metrics-server` takes it away (`kubectl top` then
+/// answers `Metrics API not available`).
+pub fn install_metrics_server(c: &mut Cluster) -> Result<String, String> {
+    if c.components().any(|x| x.actor() == Actor::MetricsServer) {
+        return Err("the metrics-server addon is already installed (every kubesim cluster runs it from bootstrap; `sim addon remove metrics-server` takes it away)".into());
+    }
+    let args: Vec<String> = ["apply", "-f", "-"].iter().map(|s| s.to_string()).collect();
+    let out = crate::kubectl::run(c, &args, Some(crate::metricsserver::MANIFESTS), &|_| None);
+    if !out.stderr.is_empty() {
+        return Err(out.stderr);
+    }
+    c.add_component(crate::metricsserver::MetricsServer::default());
+    Ok(out.stdout)
+}
+
+/// `sim addon remove metrics-server`: deletes what the addon created and stops its process.
+pub fn remove_metrics_server(c: &mut Cluster) -> Result<String, String> {
+    if !c.components().any(|x| x.actor() == Actor::MetricsServer) {
+        return Err("the metrics-server addon is not installed: `sim addon metrics-server` installs it".into());
+    }
+    let args: Vec<String> = ["delete", "-f", "-"].iter().map(|s| s.to_string()).collect();
+    let out = crate::kubectl::run(c, &args, Some(crate::metricsserver::MANIFESTS), &|_| None);
+    if !out.stderr.is_empty() {
+        return Err(out.stderr);
+    }
+    c.remove_component(&Actor::MetricsServer);
+    Ok(out.stdout)
+}
+
+/// `sim load SERVICE --rps N [-n NAMESPACE]`: traffic at a Service (0 stops it).
+fn sim_load(c: &mut Cluster, rest: &[&str]) -> Result<String, String> {
+    let usage = "usage: sim load SERVICE --rps N [-n NAMESPACE]";
+    let (mut svc, mut rps, mut ns) = (None, None, "default".to_string());
+    let mut i = 0;
+    while i < rest.len() {
+        let (flag, inline) = match rest[i].split_once('=') {
+            Some((f, v)) if f.starts_with('-') => (f, Some(v.to_string())),
+            _ => (rest[i], None),
+        };
+        match flag {
+            "--rps" | "-n" | "--namespace" => {
+                let v = flag_value(rest, &mut i, flag, inline)?;
+                if flag == "--rps" {
+                    let n: f64 = v.parse().map_err(|_| format!("--rps must be a number of requests a second, got \"{}\"", v))?;
+                    if !(0.0..=100_000.0).contains(&n) {
+                        return Err(format!("--rps must be between 0 and 100000, got {}", v));
+                    }
+                    rps = Some(n);
+                } else {
+                    ns = v;
+                }
+            }
+            f if f.starts_with('-') => return Err(format!("unknown flag {} for sim load; {}", f, usage)),
+            name if svc.is_none() => svc = Some(name.to_string()),
+            _ => return Err(usage.into()),
+        }
+        i += 1;
+    }
+    let (Some(svc), Some(rps)) = (svc, rps) else { return Err(usage.into()) };
+    if c.view().object(crate::api::meta::Resource::Services.info(), &ns, &svc).is_none() {
+        return Err(format!("Error from server (NotFound): services \"{}\" not found", svc));
+    }
+    c.set_load(&ns, &svc, rps);
+    Ok(if rps == 0.0 { format!("load on service/{} stopped\n", svc) } else { format!("sending {} requests/s to service/{} (spread over its ready endpoints)\n", rps, svc) })
+}
+
 pub fn add_node(c: &mut Cluster, cfg: NodeConfig) -> usize {
     let index = c.components().filter(|x| matches!(x.actor(), Actor::Kubelet(_))).count();
     let kubelet = Kubelet::new(cfg, index);
@@ -133,7 +206,7 @@ fn parse_duration_ms(s: &str) -> Result<i64, String> {
     Ok(v * unit)
 }
 
-const SIM_USAGE: &str = "usage: sim settle | sim advance DURATION | sim addon coredns|remove coredns | sim node add|fail|recover|partition|heal NAME | sim fault restart COMPONENT|kube-apiserver|kubelet@NODE | sim fault watch-drop COMPONENT | sim fault api-error CODE [COMPONENT] [--resource R] [--verb V] [--count N] | sim node iptables NAME | sim curl NODE:NODEPORT | sim trace [--net] | sim audit [--verb V] [--resource R] [--user U] | sim audit policy | sim audit query 'QUERY' | sim etcd get KEY [--rev N] | sim etcd keys [PREFIX]";
+const SIM_USAGE: &str = "usage: sim settle | sim advance DURATION | sim addon coredns|metrics-server|remove coredns|remove metrics-server | sim load SERVICE --rps N [-n NS] | sim node add|fail|recover|partition|heal NAME | sim fault restart COMPONENT|kube-apiserver|kubelet@NODE | sim fault watch-drop COMPONENT | sim fault api-error CODE [COMPONENT] [--resource R] [--verb V] [--count N] | sim node iptables NAME | sim curl NODE:NODEPORT | sim trace [--net] | sim audit [--verb V] [--resource R] [--user U] | sim audit policy | sim audit query 'QUERY' | sim etcd get KEY [--rev N] | sim etcd keys [PREFIX]";
 
 /// What `sim settle` prints: where it settled, or that it hit its bound and what kept the
 /// cluster busy (the page's console says the same).
@@ -165,7 +238,10 @@ pub fn sim_command_with_stdin(c: &mut Cluster, sb: &mut Sandbox, args: &[String]
         }
         ["addon", "coredns"] => install_coredns(c),
         ["addon", "remove", "coredns"] => remove_coredns(c),
-        ["addon", "remove", other] | ["addon", other] => Err(format!("unknown addon \"{}\": kubesim has coredns (kubeadm's `init phase addon coredns`)", other)),
+        ["addon", "metrics-server"] => install_metrics_server(c),
+        ["addon", "remove", "metrics-server"] => remove_metrics_server(c),
+        ["addon", "remove", other] | ["addon", other] => Err(format!("unknown addon \"{}\": kubesim has coredns (kubeadm's `init phase addon coredns`) and metrics-server", other)),
+        ["load", rest @ ..] => sim_load(c, rest),
         ["advance", d] => {
             let ms = parse_duration_ms(d)?;
             let s = c.advance(ms);

@@ -44,6 +44,8 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("dns"),
     scenario!("net_tools"),
     scenario!("pdb_drain"),
+    scenario!("hpa"),
+    scenario!("autoscale"),
     scenario!("net_expose"),
     scenario!("net_selector_typo"),
     scenario!("net_readiness_rollout"),

@@ -67,6 +67,13 @@ pub enum Actor {
     KubeProxy(String),
     /// CoreDNS's kubernetes plugin (the `coredns` Pods' informers).
     CoreDns,
+    /// metrics-server (the addon's process): scrapes the kubelets, serves `metrics.k8s.io`.
+    MetricsServer,
+    /// The HorizontalPodAutoscaler controller (`horizontal-pod-autoscaler`).
+    HpaController,
+    /// kube-aggregator's `AvailableConditionController`, inside kube-apiserver (its loopback
+    /// client): the `APIService`s' `Available` condition.
+    AvailableConditionController,
     Runtime(String),
 }
 
@@ -113,6 +120,9 @@ impl Actor {
             Actor::Kubelet(n) => format!("kubelet@{}", n),
             Actor::KubeProxy(n) => format!("kube-proxy@{}", n),
             Actor::CoreDns => "coredns".into(),
+            Actor::MetricsServer => "metrics-server".into(),
+            Actor::HpaController => "horizontal-pod-autoscaler".into(),
+            Actor::AvailableConditionController => "available-condition-controller".into(),
             Actor::Runtime(n) => format!("containerd@{}", n),
         }
     }

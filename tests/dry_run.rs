@@ -50,6 +50,8 @@ fn sample(resource: &str, name: &str) -> Option<Value> {
         "ingresses" => json!({"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": m, "spec": {"rules": [{"host": "a.example.com", "http": {"paths": [{"path": "/", "pathType": "Prefix", "backend": {"service": {"name": "web", "port": {"number": 80}}}}]}}]}}),
         "ingressclasses" => json!({"apiVersion": "networking.k8s.io/v1", "kind": "IngressClass", "metadata": {"name": name}, "spec": {"controller": "example.com/ingress"}}),
         "poddisruptionbudgets" => json!({"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": m, "spec": {"minAvailable": 1, "selector": {"matchLabels": {"app": name}}}}),
+        "horizontalpodautoscalers" => json!({"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler", "metadata": m, "spec": {"scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": name}, "minReplicas": 1, "maxReplicas": 3}}),
+        "apiservices" => json!({"apiVersion": "apiregistration.k8s.io/v1", "kind": "APIService", "metadata": {"name": format!("v1.{}.example.com", name)}, "spec": {"group": format!("{}.example.com", name), "version": "v1", "groupPriorityMinimum": 100, "versionPriority": 100, "service": {"namespace": "dry", "name": name}}}),
         _ => return None,
     };
     Some(o)

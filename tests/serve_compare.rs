@@ -68,6 +68,9 @@ const ACCEPTED: &[(&str, &str, &str, &str)] = &[
     ("*", "kubectl describe configmap", "", "kubectl v1.32's ConfigMap describer ranges over the data's Go map, so its keys come in a random order; kubesim prints them sorted"),
     ("*", "kubectl drain", "evicting pod", "kubectl evicts a node's Pods in parallel goroutines, so its `evicting pod …` lines come in whatever order the goroutines run; kubesim's rounds go in the order the Pods were listed"),
     ("*", "kubectl set env deployment/web --list", "from configmap", "the env list is in the order `set env --from=configmap/app` wrote it, and kubectl ranged over the ConfigMap's data (a Go map) to write it: a random order in the served cluster, sorted in kubesim's"),
+    ("*", "kubectl top pod", "Metrics not available for pod", "kubectl top judges a Pod's age by the machine's clock (time.Since its creationTimestamp), and the served cluster's clock starts at 2026-01-01: real kubectl finds every Pod older than its 2-minute metricsCreationDelay; kubesim's kubectl reads the cluster's clock, where the Pod is seconds old"),
+    ("v1.32", "kubectl autoscale", "could not find scale subresource", "kubectl v1.32 looks a kind's scale subresource up in discovery first; v1.34 asks CanBeAutoscaled first (`cannot autoscale a Service: cannot autoscale a Service`, which v1.37 prints too)"),
+    ("*", "kubectl drain node-3", "Warning: deleting Pods that declare no controller: default/box", "kubesim's transcript also warns of deleting the metrics-server Pod's local storage: the metrics-server Pod evicted by the first drain is placed again by the scheduler's seeded tie-break, and every request draws from the same RNG (audit IDs): real kubectl sends other requests than kubesim's emulation, so in the served cluster it lands on another node than in the transcript"),
     ("*", "kubectl rollout restart", "restarted", "kubectl refuses a second restart within one second of its own clock (restartedAt): real kubectl reads the machine's clock, so whether the transcript's quick second restart falls in the first one's second depends on when the suite runs it"),
 ];
 
@@ -123,7 +126,7 @@ impl Env {
 fn read_only(args: &[String]) -> bool {
     let words: Vec<&str> = args.iter().map(String::as_str).filter(|a| !a.starts_with('-')).collect();
     match words.get(1).copied() {
-        Some("get" | "describe" | "logs" | "events" | "api-resources" | "api-versions") => true,
+        Some("get" | "describe" | "logs" | "events" | "api-resources" | "api-versions" | "top") => true,
         Some("rollout") => words.get(2) == Some(&"history"),
         _ => false,
     }

@@ -247,11 +247,17 @@ fn real_kubectl_can_trust_kubesim_serve() {
         assert!(r.code == 0 && r.out.contains("poddisruptionbudget.policy/pdb created"), "[{}] {}", label, r.out);
         let r = env.kubectl(&["delete", "pdb", "pdb"]);
         assert!(r.code == 0, "[{}] {}", label, r.out);
-        // a kind kubesim does not serve, sent as protobuf: 404 as a real server's REST mapper
-        let r = env.kubectl(&["autoscale", "deployment", "web", "--max=3"]);
-        assert!(!r.out.contains("415") && !r.out.contains("cannot decode"), "[{}] {}", label, r.out);
-        // (v1.37 falls back to autoscaling/v1 and reports that both failed)
-        assert!(r.out.contains("the server could not find the requested resource") || r.out.contains("doesn't have a resource type") || r.out.contains("failed to create autoscaling/v2 HPA"), "[{}] {}", label, r.out);
+        // kubectl autoscale: v1.32 sends an autoscaling/v1 HorizontalPodAutoscaler as protobuf
+        // (converted to the v2 storage version by the API server), v1.37 an autoscaling/v2 one;
+        // either way `get hpa` reads it back as v2, its target CPU utilization kept
+        let r = env.kubectl(&["autoscale", "deployment", "web", "--max=3", "--cpu-percent=60"]);
+        assert!(r.code == 0 && r.out.contains("horizontalpodautoscaler.autoscaling/web autoscaled"), "[{}] {}", label, r.out);
+        let r = env.kubectl(&["get", "hpa", "web", "-o", "jsonpath={.spec.metrics[0].resource.target.averageUtilization} {.spec.maxReplicas}"]);
+        assert!(r.code == 0 && r.out.trim() == "60 3", "[{}] {}", label, r.out);
+        let r = env.kubectl(&["get", "--raw", "/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers/web"]);
+        assert!(r.out.contains("\"targetCPUUtilizationPercentage\":60") && r.out.contains("\"apiVersion\":\"autoscaling/v1\""), "[{}] {}", label, r.out);
+        let r = env.kubectl(&["delete", "hpa", "web"]);
+        assert!(r.code == 0, "[{}] {}", label, r.out);
         checks += 2;
 
         // proxy subresources, directly and through kubectl proxy

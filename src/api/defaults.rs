@@ -1433,3 +1433,37 @@ mod tests {
         }
     }
 }
+
+/// autoscaling/v2 `SetDefaults_HorizontalPodAutoscaler`: `minReplicas: 1`; no metrics → CPU at
+/// 80 % utilization; a `behavior` that is present gets `GenerateHPAScaleUpRules` /
+/// `GenerateHPAScaleDownRules` (each field the manifest sets is kept; the scale-down window stays
+/// unset: the controller uses its `--horizontal-pod-autoscaler-downscale-stabilization`).
+pub fn set_object_defaults_horizontal_pod_autoscaler(obj: &mut Value) {
+    let Some(spec) = obj.get_mut("spec").and_then(Value::as_object_mut) else { return };
+    if spec.get("minReplicas").map(Value::is_null).unwrap_or(true) {
+        spec.insert("minReplicas".into(), json!(1));
+    }
+    if spec.get("metrics").and_then(Value::as_array).map(|m| m.is_empty()).unwrap_or(true) {
+        spec.insert("metrics".into(), json!([{"type": "Resource", "resource": {"name": "cpu", "target": {"type": "Utilization", "averageUtilization": 80}}}]));
+    }
+    let Some(behavior) = spec.get_mut("behavior").and_then(Value::as_object_mut) else { return };
+    let rules = |given: Option<&Value>, up: bool| {
+        let mut r = if up {
+            json!({"stabilizationWindowSeconds": 0, "selectPolicy": "Max", "policies": [{"type": "Pods", "value": 4, "periodSeconds": 15}, {"type": "Percent", "value": 100, "periodSeconds": 15}]})
+        } else {
+            json!({"selectPolicy": "Max", "policies": [{"type": "Percent", "value": 100, "periodSeconds": 15}]})
+        };
+        if let Some(g) = given.and_then(Value::as_object) {
+            for k in ["selectPolicy", "policies", "stabilizationWindowSeconds", "tolerance"] {
+                if let Some(v) = g.get(k).filter(|v| !v.is_null()) {
+                    r[k] = v.clone();
+                }
+            }
+        }
+        r
+    };
+    let up = rules(behavior.get("scaleUp"), true);
+    let down = rules(behavior.get("scaleDown"), false);
+    behavior.insert("scaleUp".into(), up);
+    behavior.insert("scaleDown".into(), down);
+}

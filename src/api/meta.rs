@@ -42,6 +42,8 @@ pub enum Resource {
     Ingresses,
     IngressClasses,
     PodDisruptionBudgets,
+    HorizontalPodAutoscalers,
+    ApiServices,
 }
 
 impl Resource {
@@ -159,6 +161,8 @@ pub const RESOURCES: &[ResourceInfo] = &[
     ResourceInfo { id: Resource::Ingresses, resource: "ingresses", singular: "ingress", kind: "Ingress", group: "networking.k8s.io", version: "v1", namespaced: true, etcd_prefix: "ingress", short_names: &["ing"] },
     ResourceInfo { id: Resource::IngressClasses, resource: "ingressclasses", singular: "ingressclass", kind: "IngressClass", group: "networking.k8s.io", version: "v1", namespaced: false, etcd_prefix: "ingressclasses", short_names: &[] },
     ResourceInfo { id: Resource::PodDisruptionBudgets, resource: "poddisruptionbudgets", singular: "poddisruptionbudget", kind: "PodDisruptionBudget", group: "policy", version: "v1", namespaced: true, etcd_prefix: "poddisruptionbudgets", short_names: &["pdb"] },
+    ResourceInfo { id: Resource::HorizontalPodAutoscalers, resource: "horizontalpodautoscalers", singular: "horizontalpodautoscaler", kind: "HorizontalPodAutoscaler", group: "autoscaling", version: "v2", namespaced: true, etcd_prefix: "horizontalpodautoscalers", short_names: &["hpa"] },
+    ResourceInfo { id: Resource::ApiServices, resource: "apiservices", singular: "apiservice", kind: "APIService", group: "apiregistration.k8s.io", version: "v1", namespaced: false, etcd_prefix: "apiregistration.k8s.io/apiservices", short_names: &[] },
 ];
 
 /// Find a resource by any name kubectl accepts: plural, singular, short name, kind, or `deployments.apps`.

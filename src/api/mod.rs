@@ -26,6 +26,7 @@ pub mod defaults;
 pub mod field;
 pub mod gojson;
 pub mod base64;
+pub mod hpa_conversion;
 pub mod image;
 pub mod meta;
 pub mod names;

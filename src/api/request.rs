@@ -185,12 +185,13 @@ impl RequestInfo {
         let mut info = RequestInfo { path: p.to_string(), query, ..RequestInfo::default() };
         let segs: Vec<&str> = p.split('/').filter(|s| !s.is_empty()).collect();
         let rest: &[&str] = match segs.first() {
-            Some(&"api") if segs.len() >= 2 => {
+            // `/api/v1` and `/apis/GROUP/VERSION` are discovery: non-resource requests
+            Some(&"api") if segs.len() >= 3 => {
                 info.api_prefix = "api";
                 info.api_version = segs[1].to_string();
                 &segs[2..]
             }
-            Some(&"apis") if segs.len() >= 3 => {
+            Some(&"apis") if segs.len() >= 4 => {
                 info.api_prefix = "apis";
                 info.api_group = segs[1].to_string();
                 info.api_version = segs[2].to_string();

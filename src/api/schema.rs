@@ -1344,7 +1344,9 @@ status: {}
             ("serviceaccount", "v1", "ServiceAccount", true),
             ("ingress", "networking.k8s.io/v1", "Ingress", true),
             ("poddisruptionbudget", "policy/v1", "PodDisruptionBudget", true),
-            ("horizontalpodautoscaler not in schema", "autoscaling/v2", "HorizontalPodAutoscaler", false),
+            ("horizontalpodautoscaler", "autoscaling/v2", "HorizontalPodAutoscaler", true),
+            ("apiservice", "apiregistration.k8s.io/v1", "APIService", true),
+            ("customresourcedefinition not in schema", "apiextensions.k8s.io/v1", "CustomResourceDefinition", false),
             ("kind is case-sensitive", "apps/v1", "deployment", false),
         ];
         for (name, api_version, kind, want) in cases {
@@ -1840,8 +1842,8 @@ status: {}
             },
             Case {
                 name: "kinds outside the schema are not checked",
-                api_version: "autoscaling/v2",
-                kind: "HorizontalPodAutoscaler",
+                api_version: "apiextensions.k8s.io/v1",
+                kind: "CustomResourceDefinition",
                 obj: json!({"whatever": 1}),
                 want: None,
             },
@@ -1968,8 +1970,8 @@ status: {}
             },
             N {
                 name: "unknown kind untouched",
-                api_version: "autoscaling/v2",
-                kind: "HorizontalPodAutoscaler",
+                api_version: "apiextensions.k8s.io/v1",
+                kind: "CustomResourceDefinition",
                 input: json!({"data": null}),
                 want: json!({"data": null}),
             },

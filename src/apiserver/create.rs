@@ -161,6 +161,11 @@ impl ApiServer {
                 meta::set(&mut obj, &["metadata", "generation"], json!(1));
                 meta::set(&mut obj, &["status"], json!({"disruptionsAllowed": 0, "currentHealthy": 0, "desiredHealthy": 0, "expectedPods": 0}));
             }
+            // the HPA strategy's PrepareForCreate: the status is reset (the controller fills it)
+            "HorizontalPodAutoscaler" => {
+                defaults::set_object_defaults_horizontal_pod_autoscaler(&mut obj);
+                meta::set(&mut obj, &["status"], json!({"desiredReplicas": 0}));
+            }
             "CronJob" => {
                 defaults::set_object_defaults_cron_job(&mut obj);
                 meta::set(&mut obj, &["metadata", "generation"], json!(1));
@@ -240,6 +245,7 @@ impl ApiServer {
             "Ingress" => validation::validate_ingress(&obj),
             "IngressClass" => validation::validate_ingress_class(&obj),
             "PodDisruptionBudget" => validation::validate_pod_disruption_budget(&obj),
+            "HorizontalPodAutoscaler" => validation::validate_horizontal_pod_autoscaler(&obj),
             "DaemonSet" => validation::validate_daemon_set(&obj),
             "StatefulSet" => validation::validate_stateful_set(&obj),
             "PersistentVolumeClaim" => validation::validate_pvc(&obj),

@@ -28,6 +28,7 @@ use crate::api::request::{EventType, Identity, Method, PatchType, Request, Reque
 pub mod apply;
 pub mod audit;
 pub mod authorizer;
+pub mod aggregator;
 mod binding;
 mod create;
 mod delete;
@@ -630,6 +631,14 @@ impl ApiServer {
     /// Handles one request at virtual time `now_ms` on behalf of `who`. Returns the response, the
     /// etcd changes made and the watch deliveries they cause. Never panics.
     pub fn handle(&mut self, req: &Request, ri: &RequestInfo, who: &Identity, now_ms: i64, rng: &mut Rng) -> Outcome {
+        // autoscaling/v1 HorizontalPodAutoscalers: converted to and from the storage version
+        if crate::api::hpa_conversion::is_v1_path(&req.path) && ri.verb != "watch" && ri.subresource.is_empty() || crate::api::hpa_conversion::is_v1_path(&req.path) && ri.subresource == "status" {
+            let v2 = Request { method: req.method, path: crate::api::hpa_conversion::v2_path(&req.path), body: req.body.as_ref().map(crate::api::hpa_conversion::v1_to_v2), patch_type: req.patch_type };
+            let ri2 = RequestInfo::parse(v2.method, &v2.path);
+            let mut out = self.handle(&v2, &ri2, who, now_ms, rng);
+            out.response.body = crate::api::hpa_conversion::response_to_v1(&out.response.body);
+            return out;
+        }
         let audit_id = rng.uuid();
         self.requests += 1;
         let mut changes = Vec::new();
@@ -657,7 +666,10 @@ impl ApiServer {
             Err(_) if ri.is_resource_request && req.method == Method::Post && review::REVIEWS.iter().any(|(g, r, ..)| *g == ri.api_group && *r == ri.resource) => {
                 self.review(&ri.resource, req.body.as_ref(), &ri.namespace, user, now_ms).unwrap_or_else(|r| r)
             }
-            Err(r) => r.clone(),
+            Err(r) => match req.method {
+                Method::Get => self.aggregate(req).unwrap_or_else(|| r.clone()),
+                _ => r.clone(),
+            },
             Ok(t) => {
                 let size = req.body.as_ref().map(encoded_len).unwrap_or(0);
                 if size > self.limits.max_body_bytes {
@@ -1001,6 +1013,8 @@ fn conflict_msg(info: &ResourceInfo, name: &str, msg: String) -> Response {
 pub enum Proxy {
     /// `pods/log`: to the kubelet of the Pod's node.
     Logs(LogProxy),
+    /// A group an `APIService` hands to an extension API server (`metrics.k8s.io`).
+    Aggregated(aggregator::AggregatedProxy),
     /// `pods/NAME/proxy/…`, `services/NAME/proxy/…`: an HTTP GET to a Pod's IP and port
     /// (`kubesim serve` only: the page's console has no `get --raw` nor `kubectl proxy`).
     #[cfg(not(target_arch = "wasm32"))]

@@ -114,6 +114,7 @@ impl ApiServer {
                 }
                 "Endpoints" => defaults::set_object_defaults_endpoints(&mut new),
                 "EndpointSlice" => defaults::set_object_defaults_endpoint_slice(&mut new),
+                "HorizontalPodAutoscaler" => defaults::set_object_defaults_horizontal_pod_autoscaler(&mut new),
                 _ => {}
             }
             let spec_changed = old.get("spec") != new.get("spec");
@@ -134,6 +135,7 @@ impl ApiServer {
                 "Ingress" => validation::validate_ingress(&new),
                 "IngressClass" => validation::validate_ingress_class(&new),
                 "PodDisruptionBudget" => validation::validate_pod_disruption_budget(&new),
+                "HorizontalPodAutoscaler" => validation::validate_horizontal_pod_autoscaler(&new),
                 "DaemonSet" => validation::validate_daemon_set_update(&new, &old),
                 "StatefulSet" => validation::validate_stateful_set_update(&new, &old),
                 "PersistentVolumeClaim" => validation::validate_pvc_update(&new, &old),

@@ -112,6 +112,16 @@ pub trait Component: 'static {
     fn restart_keeps_timers(&self) -> bool {
         false
     }
+    /// The kubelet's `/metrics/resource` (port 10250), which metrics-server scrapes: its
+    /// counters advanced to `now`, each Pod serving the requests a second `rps_of(pod IP)` gives.
+    fn resource_metrics(&mut self, _now: i64, _rps_of: &dyn Fn(&str) -> f64) -> Option<crate::kubelet::stats::ResourceMetrics> {
+        None
+    }
+    /// An extension API server's answer to a request kube-apiserver's aggregation layer proxies
+    /// to it (metrics-server's `metrics.k8s.io`): `None` unless this component serves `path`.
+    fn aggregated(&self, _path: &str, _now: i64) -> Option<Response> {
+        None
+    }
 }
 
 /// The object-safe face of a [`Component`], whatever its timer type: what the cluster's table
@@ -126,6 +136,8 @@ pub trait Hosted {
     fn start_erased(&mut self, ctx: &mut Ctx<AnyTimer>);
     fn restarted_erased(&self) -> Option<Box<dyn Hosted>>;
     fn restart_keeps_timers(&self) -> bool;
+    fn resource_metrics(&mut self, now: i64, rps_of: &dyn Fn(&str) -> f64) -> Option<crate::kubelet::stats::ResourceMetrics>;
+    fn aggregated(&self, path: &str, now: i64) -> Option<Response>;
     /// One of this component's queued timers as the trace would print it (for the busy report
     /// of a settle that hit its bound).
     fn timer_label(&self, timer: &dyn Any) -> String;
@@ -156,6 +168,12 @@ impl<C: Component> Hosted for C {
     }
     fn restart_keeps_timers(&self) -> bool {
         Component::restart_keeps_timers(self)
+    }
+    fn resource_metrics(&mut self, now: i64, rps_of: &dyn Fn(&str) -> f64) -> Option<crate::kubelet::stats::ResourceMetrics> {
+        Component::resource_metrics(self, now, rps_of)
+    }
+    fn aggregated(&self, path: &str, now: i64) -> Option<Response> {
+        Component::aggregated(self, path, now)
     }
     fn timer_label(&self, timer: &dyn Any) -> String {
         timer.downcast_ref::<C::Timer>().map(|t| t.to_string()).unwrap_or_default()
@@ -234,7 +252,70 @@ pub struct Ctx<'a, T> {
     cut_off: bool,
     /// The client of the component's informers (see `Slot::informer_identity`).
     informer_identity: &'a Identity,
+    /// The other components, reachable only over the network (the aggregation layer's proxy,
+    /// a scrape of a kubelet), and the traffic `sim load` sends.
+    peers: Peers<'a>,
     _timer: PhantomData<fn(T)>,
+}
+
+/// What a handler reaches besides the API server: the other components' network endpoints.
+struct Peers<'a> {
+    before: &'a mut [Slot],
+    after: &'a mut [Slot],
+    loads: &'a [Load],
+}
+
+impl Peers<'_> {
+    fn find(&mut self, pred: impl Fn(&Slot) -> bool) -> Option<&mut Slot> {
+        self.before.iter_mut().chain(self.after.iter_mut()).find(|s| pred(s))
+    }
+}
+
+/// Traffic `sim load SERVICE --rps N` sends at a Service: spread over its ready endpoints as
+/// kube-proxy's rules spread connections.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Load {
+    pub namespace: String,
+    pub service: String,
+    pub rps: f64,
+}
+
+/// kube-apiserver's aggregation layer hands the request to the extension API server behind the
+/// `APIService`'s Service (the component that serves the path) and relays its answer.
+fn proxy_aggregated<'s>(mut slots: impl Iterator<Item = &'s Slot>, trace: &mut Trace, p: &crate::apiserver::aggregator::AggregatedProxy, at: i64, cause: MsgId) -> Response {
+    let found = slots.find_map(|s| s.component.as_ref().and_then(|c| c.aggregated(&p.path, at).map(|r| (s.actor.clone(), r))));
+    let Some((actor, resp)) = found else {
+        return Response { code: 503, body: Value::String("service unavailable\n".into()) };
+    };
+    let info = Rc::new(RequestInfo::parse(Method::Get, &p.path));
+    let uri: Rc<str> = Rc::from(p.path.as_str());
+    let req_id = trace.push(at, Actor::ApiServer, actor.clone(), MessageKind::Request { method: Method::Get, uri, info }, Some(cause));
+    trace.push(at, actor, Actor::ApiServer, MessageKind::Response { code: resp.code, reason: if resp.ok() { String::new() } else { resp.reason().to_string() }, authz: None }, Some(req_id));
+    resp
+}
+
+/// Requests a second each Pod IP receives from `loads`, read from the Services' EndpointSlices.
+fn rps_by_ip(api: &ApiServer, loads: &[Load]) -> std::collections::BTreeMap<String, f64> {
+    let mut out = std::collections::BTreeMap::new();
+    for l in loads {
+        let mut ips: Vec<String> = Vec::new();
+        for slice in api.list_objects_shared(Resource::EndpointSlices.info(), &l.namespace) {
+            if meta::get_str(&slice, &["metadata", "labels", "kubernetes.io/service-name"]) != l.service {
+                continue;
+            }
+            for ep in meta::get_array(&slice, &["endpoints"]) {
+                if meta::get(ep, &["conditions", "ready"]).and_then(Value::as_bool).unwrap_or(false) {
+                    ips.extend(meta::get_array(ep, &["addresses"]).iter().filter_map(Value::as_str).map(String::from));
+                }
+            }
+        }
+        ips.sort();
+        ips.dedup();
+        for ip in &ips {
+            *out.entry(ip.clone()).or_insert(0.0) += l.rps / ips.len() as f64;
+        }
+    }
+    out
 }
 
 impl Ctx<'_, AnyTimer> {
@@ -257,6 +338,7 @@ impl Ctx<'_, AnyTimer> {
             signals: &mut *self.signals,
             limiters: &mut *self.limiters,
             cut_off: self.cut_off,
+            peers: Peers { before: &mut *self.peers.before, after: &mut *self.peers.after, loads: self.peers.loads },
             _timer: PhantomData,
         };
         f(&mut t);
@@ -314,9 +396,29 @@ impl<'a, T: fmt::Display + 'static> Ctx<'a, T> {
         if self.cut_off {
             return self.unreachable(&req);
         }
-        let (resp, id, _) = send(self.api, self.trace, self.queue, self.timing, self.rng, &mut self.now, self.actor, identity, req, self.cause, self.foreground);
+        let (mut resp, id, proxy) = send(self.api, self.trace, self.queue, self.timing, self.rng, &mut self.now, self.actor, identity, req, self.cause, self.foreground);
+        if let Some(crate::apiserver::Proxy::Aggregated(p)) = proxy {
+            let slots = self.peers.before.iter().chain(self.peers.after.iter());
+            resp = proxy_aggregated(slots, self.trace, &p, self.now - self.timing.api_rtt_ms / 2, id);
+        }
         self.cause = Some(id).or(self.cause);
         resp
+    }
+
+    /// A GET of `https://ADDRESS:10250/metrics/resource` from this component (metrics-server)
+    /// to the kubelet of `node`: its samples, or the error the scrape met. One round trip.
+    pub fn scrape_kubelet(&mut self, node: &str, address: &str) -> Result<crate::kubelet::stats::ResourceMetrics, String> {
+        let kubelet = Actor::Kubelet(node.to_string());
+        let (uri, info) = self.api.request_info(Method::Get, "/metrics/resource");
+        let req_id = self.trace.push(self.now, self.actor.clone(), kubelet.clone(), MessageKind::Request { method: Method::Get, uri, info }, self.cause);
+        let rps = rps_by_ip(self.api, self.peers.loads);
+        let now = self.now + self.timing.api_rtt_ms / 2;
+        let answer = self.peers.find(|s| s.actor == kubelet).and_then(|s| s.component.as_mut()).and_then(|c| c.resource_metrics(now, &|ip| rps.get(ip).copied().unwrap_or(0.0)));
+        self.now += self.timing.api_rtt_ms;
+        let code = if answer.is_some() { 200 } else { 0 };
+        let id = self.trace.push(self.now, if answer.is_some() { kubelet } else { self.actor.clone() }, self.actor.clone(), MessageKind::Response { code, reason: String::new(), authz: None }, Some(req_id));
+        self.cause = Some(id);
+        answer.ok_or_else(|| format!("request failed, error: Get \"https://{}:10250/metrics/resource\": context deadline exceeded", address))
     }
 
     /// Sends a request through the component's own client: it first waits for its token
@@ -730,6 +832,8 @@ pub struct Cluster {
     /// kubectl's `--dry-run=server`: its writes carry `dryRun=All`
     /// ([`Cluster::set_client_dry_run`]).
     client_dry_run: bool,
+    /// The traffic `sim load` sends at Services.
+    loads: Vec<Load>,
 }
 
 /// The subscriber number of kubectl's watch: not a component, so its deliveries go to
@@ -750,6 +854,18 @@ struct CompactorTick {
 struct LeaseExpiry {
     key: String,
     revision: i64,
+}
+
+/// kube-apiserver's loopback client (its bootstrap hooks and in-process controllers).
+pub fn apiserver_identity() -> Identity {
+    Identity {
+        username: "system:apiserver".into(),
+        uid: String::new(),
+        groups: vec!["system:authenticated".into(), "system:masters".into()],
+        user_agent: format!("kube-apiserver/{} (linux/amd64) kubernetes/{}", crate::KUBE_VERSION, crate::KUBE_COMMIT),
+        source_ip: "::1".into(),
+        impersonate: None,
+    }
 }
 
 /// The identity kubectl uses in a kubeadm cluster (facts §9).
@@ -797,20 +913,14 @@ impl Cluster {
             busy: None,
             client_impersonation: None,
             client_dry_run: false,
+            loads: Vec::new(),
         };
         // kube-apiserver's compactor, when configured (its first tick only records a revision)
         if c.config.etcd_compaction_interval_ms > 0 {
             c.compactor_tick(0);
         }
         // kube-apiserver's bootstrap controller creates the system namespaces.
-        let apiserver_id = Identity {
-            username: "system:apiserver".into(),
-            uid: String::new(),
-            groups: vec!["system:authenticated".into(), "system:masters".into()],
-            user_agent: format!("kube-apiserver/{} (linux/amd64) kubernetes/{}", crate::KUBE_VERSION, crate::KUBE_COMMIT),
-            source_ip: "::1".into(),
-            impersonate: None,
-        };
+        let apiserver_id = apiserver_identity();
         let mut bootstrap: Vec<(&str, Value)> = ["default", "kube-system", "kube-public", "kube-node-lease"]
             .iter()
             .map(|ns| ("/api/v1/namespaces", json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})))
@@ -882,7 +992,11 @@ impl Cluster {
     }
 
     fn with_component_only(&mut self, idx: usize, cause: Option<MsgId>, f: impl FnOnce(&mut dyn Hosted, &mut Ctx<AnyTimer>)) {
-        let Some(slot) = self.components.get_mut(idx) else { return };
+        if idx >= self.components.len() {
+            return;
+        }
+        let (before, rest) = self.components.split_at_mut(idx);
+        let Some((slot, after)) = rest.split_first_mut() else { return };
         let Some(mut comp) = slot.component.take() else { return };
         let mut ctx = Ctx {
             now: self.now,
@@ -901,6 +1015,7 @@ impl Cluster {
             signals: &mut self.signals,
             limiters: &mut slot.limiters,
             cut_off: !self.partitioned.is_empty() && slot.actor.node().map(|n| self.partitioned.contains_key(n)).unwrap_or(false),
+            peers: Peers { before, after, loads: &self.loads },
             _timer: PhantomData,
         };
         f(comp.as_mut(), &mut ctx);
@@ -1053,6 +1168,19 @@ impl Cluster {
     }
 
     /// kubectl's `--dry-run=server` for the requests that follow: every write gets `dryRun=All`.
+    /// `sim load`: `rps` requests a second at a Service from now on (0 stops it).
+    pub fn set_load(&mut self, namespace: &str, service: &str, rps: f64) {
+        self.loads.retain(|l| !(l.namespace == namespace && l.service == service));
+        if rps > 0.0 {
+            self.loads.push(Load { namespace: namespace.to_string(), service: service.to_string(), rps });
+        }
+    }
+
+    /// The traffic `sim load` sends.
+    pub fn loads(&self) -> &[Load] {
+        &self.loads
+    }
+
     pub fn set_client_dry_run(&mut self, on: bool) {
         self.client_dry_run = on;
     }
@@ -1075,6 +1203,7 @@ impl Cluster {
         self.now = now;
         match proxy {
             Some(crate::apiserver::Proxy::Logs(p)) => resp = self.proxy_logs(&p, id),
+            Some(crate::apiserver::Proxy::Aggregated(p)) => resp = proxy_aggregated(self.components.iter(), &mut self.trace, &p, self.now - self.config.timing.api_rtt_ms / 2, id),
             #[cfg(not(target_arch = "wasm32"))]
             Some(crate::apiserver::Proxy::Http(p)) => resp = self.proxy_http(&p, id),
             None => {}

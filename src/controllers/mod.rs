@@ -21,6 +21,7 @@ pub mod nodeipam;
 pub mod namespace;
 pub mod nodelifecycle;
 pub mod persistentvolume;
+pub mod podautoscaler;
 pub mod replicaset;
 pub mod resourcequota;
 pub mod statefulset;
@@ -48,6 +49,7 @@ pub fn install(c: &mut Cluster) {
         Box::new(namespace::NamespaceController::default()),
         Box::new(resourcequota::ResourceQuotaController::default()),
         Box::new(disruption::DisruptionController::default()),
+        Box::new(podautoscaler::HorizontalController::default()),
         Box::new(volumeprotection::PvcProtectionController::default()),
         Box::new(volumeprotection::PvProtectionController::default()),
         Box::new(garbagecollector::GarbageCollector::default()),

@@ -13,13 +13,20 @@ use crate::sim::sort::CompactSort;
 
 /// `kubectl api-resources`: NAME SHORTNAMES APIVERSION NAMESPACED KIND, sorted (stably) by API
 /// group, then by name (`sortableResource.Less` with no --sort-by), laid out by the tabwriter.
-pub(super) fn api_resources(f: &Flags, out: &mut Output) {
+pub(super) fn api_resources(cluster: &Cluster, f: &Flags, out: &mut Output) {
     if !f.positional.is_empty() {
         return out.err(&format!("error: unexpected arguments: [{}]\nSee 'kubectl api-resources -h' for help and examples", f.positional.join(" ")));
     }
     // the served kinds and the create-only reviews, by group then name
     let mut rows: Vec<(&str, &str, String, String, bool, &str)> = meta::RESOURCES.iter().map(|r| (r.group, r.resource, r.short_names.join(","), r.api_version(), r.namespaced, r.kind)).collect();
     rows.extend(crate::apiserver::review::REVIEWS.iter().map(|(g, r, k, n)| (*g, *r, String::new(), format!("{}/v1", g), *n, *k)));
+    // what an available APIService adds (discovery, which kubesim's kubectl reads from the
+    // cluster's state instead of sending): metrics-server's NodeMetrics and PodMetrics
+    let metrics = cluster.view().objects(meta::Resource::ApiServices.info(), "", None).iter().any(|a| meta::name(a) == "v1beta1.metrics.k8s.io" && meta::get_array(a, &["status", "conditions"]).iter().any(|c| meta::get_str(c, &["type"]) == "Available" && meta::get_str(c, &["status"]) == "True"));
+    if metrics {
+        rows.push(("metrics.k8s.io", "nodes", String::new(), "metrics.k8s.io/v1beta1".into(), false, "NodeMetrics"));
+        rows.push(("metrics.k8s.io", "pods", String::new(), "metrics.k8s.io/v1beta1".into(), true, "PodMetrics"));
+    }
     rows.csort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
     let mut text = String::from("NAME\tSHORTNAMES\tAPIVERSION\tNAMESPACED\tKIND\n");
     for (_, resource, short, version, namespaced, kind) in rows {

@@ -1810,6 +1810,12 @@ fn describe_node_resource(w: &mut PrefixWriter, pods: &[Value], node: &Value, no
 
 /// `kubectl describe node`. `pods` are the non-terminated pods bound to the node.
 pub fn describe_node(node: &Value, pods: &[Value], events: &[Value], now_ms: i64) -> String {
+    describe_node_with_lease(node, None, pods, events, now_ms)
+}
+
+/// `kubectl describe node` with the node's Lease (`kube-node-lease/NAME`), whose holder,
+/// acquire and renew times it prints; without it, the renew time is the Ready heartbeat.
+pub fn describe_node_with_lease(node: &Value, lease: Option<&Value>, pods: &[Value], events: &[Value], now_ms: i64) -> String {
     let mut w = PrefixWriter::new();
     let name = gs(node, &["metadata", "name"]);
     w.write(0, &format!("Name:\t{}\n", name));
@@ -1824,12 +1830,9 @@ pub fn describe_node(node: &Value, pods: &[Value], events: &[Value], now_ms: i64
     // Lease (kube-node-lease/<node>): the kubelet holds it under the node's name and never sets
     // acquireTime; its renewTime is approximated by the Ready heartbeat.
     let conditions = ga(node, &["status", "conditions"]);
-    let renew = conditions
-        .iter()
-        .find(|c| gs(c, &["type"]) == "Ready")
-        .and_then(|c| parse_rfc3339_unix(gs(c, &["lastHeartbeatTime"])))
-        .map(format_rfc1123z)
-        .unwrap_or_else(|| "<unset>".into());
+    let heartbeat = conditions.iter().find(|c| gs(c, &["type"]) == "Ready").map(|c| gs(c, &["lastHeartbeatTime"])).unwrap_or("");
+    let renew_text = lease.map(|l| gs(l, &["spec", "renewTime"])).unwrap_or(heartbeat);
+    let renew = parse_rfc3339_unix(renew_text).map(format_rfc1123z).unwrap_or_else(|| "<unset>".into());
     w.write(0, "Lease:\n");
     w.write(1, &format!("HolderIdentity:\t{}\n", name));
     w.write(1, "AcquireTime:\t<unset>\n");
@@ -2065,6 +2068,100 @@ pub fn describe_pod_disruption_budget(pdb: &Value, events: &[Value], now_ms: i64
     w.write(0, "Status:\n");
     for (label, field) in [("Allowed disruptions", "disruptionsAllowed"), ("Current", "currentHealthy"), ("Desired", "desiredHealthy"), ("Total", "expectedPods")] {
         w.write(2, &format!("{}:\t{}\n", label, gi(pdb, &["status", field]).unwrap_or(0)));
+    }
+    describe_events(&mut w, events, now_ms);
+    w.finish()
+}
+
+/// `describeHorizontalPodAutoscalerV2`.
+pub fn describe_horizontal_pod_autoscaler(hpa: &Value, events: &[Value], now_ms: i64) -> String {
+    let mut w = PrefixWriter::new();
+    w.write(0, &format!("Name:\t{}\n", gs(hpa, &["metadata", "name"])));
+    w.write(0, &format!("Namespace:\t{}\n", gs(hpa, &["metadata", "namespace"])));
+    print_labels_multiline(&mut w, "Labels", &gmap(hpa, &["metadata", "labels"]));
+    print_annotations_multiline(&mut w, "Annotations", &gmap(hpa, &["metadata", "annotations"]));
+    w.write(0, &format!("CreationTimestamp:\t{}\n", rfc1123z_field(hpa, &["metadata", "creationTimestamp"])));
+    let kind = gs(hpa, &["spec", "scaleTargetRef", "kind"]);
+    w.write(0, &format!("Reference:\t{}/{}\n", kind, gs(hpa, &["spec", "scaleTargetRef", "name"])));
+    w.write(0, "Metrics:\t( current / target )\n");
+    let statuses = get(hpa, &["status", "currentMetrics"]).and_then(Value::as_array).cloned().unwrap_or_default();
+    let q = |v: Option<&Value>| v.and_then(crate::api::quantity::parse_quantity).map(|q| q.canonical());
+    for (i, m) in get(hpa, &["spec", "metrics"]).and_then(Value::as_array).cloned().unwrap_or_default().iter().enumerate() {
+        let ty = gs(m, &["type"]);
+        let key = match ty {
+            "Resource" => "resource",
+            "ContainerResource" => "containerResource",
+            "Pods" => "pods",
+            "Object" => "object",
+            "External" => "external",
+            _ => {
+                w.write(1, &format!("<unknown metric type {:?}>\n", ty));
+                continue;
+            }
+        };
+        let target = get(m, &[key, "target"]);
+        let cur = statuses.get(i).and_then(|s| get(s, &[key, "current"]));
+        match key {
+            "resource" | "containerResource" => {
+                let name = gs(m, &[key, "name"]);
+                if key == "resource" {
+                    w.write(1, &format!("resource {} on pods", name));
+                } else {
+                    w.write(1, &format!("resource {} of container \"{}\" on pods", name, gs(m, &[key, "container"])));
+                }
+                if let Some(avg) = target.and_then(|t| t.get("averageValue")).filter(|v| !v.is_null()) {
+                    let current = cur.and_then(|c| q(c.get("averageValue"))).unwrap_or_else(|| "<unknown>".into());
+                    w.write(0, &format!(":\t{} / {}\n", current, q(Some(avg)).unwrap_or_default()));
+                } else {
+                    let current = cur.and_then(|c| c.get("averageUtilization").and_then(Value::as_i64).map(|u| format!("{}% ({})", u, q(c.get("averageValue")).unwrap_or_default()))).unwrap_or_else(|| "<unknown>".into());
+                    let t = target.and_then(|t| t.get("averageUtilization")).and_then(Value::as_i64).map(|u| format!("{}%", u)).unwrap_or_else(|| "<auto>".into());
+                    w.write(1, &format!("(as a percentage of request):\t{} / {}\n", current, t));
+                }
+            }
+            _ => {
+                let metric = gs(m, &[key, "metric", "name"]);
+                let label = match key {
+                    "pods" => format!("\"{}\" on pods", metric),
+                    "object" => format!("\"{}\" on {}/{}", metric, gs(m, &[key, "describedObject", "kind"]), gs(m, &[key, "describedObject", "name"])),
+                    _ => format!("\"{}\" (target value)", metric),
+                };
+                let tv = target.and_then(|t| q(t.get("averageValue")).or_else(|| q(t.get("value")))).unwrap_or_default();
+                let cv = cur.and_then(|c| q(c.get("averageValue")).or_else(|| q(c.get("value")))).unwrap_or_else(|| "<unknown>".into());
+                w.write(1, &format!("{}:\t{} / {}\n", label, cv, tv));
+            }
+        }
+    }
+    let min = gi(hpa, &["spec", "minReplicas"]).map(|m| m.to_string()).unwrap_or_else(|| "<unset>".into());
+    w.write(0, &format!("Min replicas:\t{}\n", min));
+    w.write(0, &format!("Max replicas:\t{}\n", gi(hpa, &["spec", "maxReplicas"]).unwrap_or(0)));
+    if let Some(b) = get(hpa, &["spec", "behavior"]).filter(|b| !b.is_null()) {
+        w.write(0, "Behavior:\n");
+        for (label, key) in [("Scale Up", "scaleUp"), ("Scale Down", "scaleDown")] {
+            let Some(r) = b.get(key).filter(|r| !r.is_null()) else { continue };
+            w.write(1, &format!("{}:\n", label));
+            if let Some(s) = r.get("stabilizationWindowSeconds").and_then(Value::as_i64) {
+                w.write(2, &format!("Stabilization Window: {} seconds\n", s));
+            }
+            let policies = r.get("policies").and_then(Value::as_array).cloned().unwrap_or_default();
+            if !policies.is_empty() {
+                w.write(2, &format!("Select Policy: {}\n", r.get("selectPolicy").and_then(Value::as_str).unwrap_or("Max")));
+                w.write(2, "Policies:\n");
+                for p in &policies {
+                    w.write(3, &format!("- Type={}  Value={}  Period={} seconds\n", gs(p, &["type"]), gi(p, &["value"]).unwrap_or(0), gi(p, &["periodSeconds"]).unwrap_or(0)));
+                }
+            }
+        }
+    }
+    w.write(0, &format!("{} pods:\t", kind));
+    w.write(0, &format!("{} current / {} desired\n", gi(hpa, &["status", "currentReplicas"]).unwrap_or(0), gi(hpa, &["status", "desiredReplicas"]).unwrap_or(0)));
+    let conds = get(hpa, &["status", "conditions"]).and_then(Value::as_array).cloned().unwrap_or_default();
+    if !conds.is_empty() {
+        w.write(0, "Conditions:\n");
+        w.write(1, "Type\tStatus\tReason\tMessage\n");
+        w.write(1, "----\t------\t------\t-------\n");
+        for c in &conds {
+            w.write(1, &format!("{}\t{}\t{}\t{}\n", gs(c, &["type"]), gs(c, &["status"]), gs(c, &["reason"]), gs(c, &["message"])));
+        }
     }
     describe_events(&mut w, events, now_ms);
     w.finish()

@@ -41,6 +41,8 @@ mod scale;
 mod set;
 mod set_env;
 mod taint;
+mod top;
+mod autoscale;
 
 use annotate::*;
 use apply::*;
@@ -272,13 +274,23 @@ struct Flags {
     list: bool,
     quiet: bool,
     subresource: Option<String>,
+    /// `top pod --containers`
+    containers: bool,
+    /// `--no-headers`
+    no_headers: bool,
+    /// `autoscale --min|--max|--cpu|--cpu-percent|--memory`
+    min: Option<String>,
+    max: Option<String>,
+    cpu: Option<String>,
+    cpu_percent: Option<String>,
+    memory: Option<String>,
     /// the global `--as` and `--as-group` (impersonation)
     as_user: Option<String>,
     as_group: Vec<String>,
 }
 
 const KNOWN_COMMANDS: &[&str] = &[
-    "apply", "get", "describe", "delete", "scale", "create", "replace", "cordon", "uncordon", "drain", "taint", "label", "annotate", "rollout", "set", "logs", "expose", "exec", "version", "api-resources", "events", "explain", "help", "run", "auth", "edit",
+    "apply", "get", "describe", "delete", "scale", "create", "replace", "cordon", "uncordon", "drain", "taint", "label", "annotate", "rollout", "set", "logs", "expose", "exec", "version", "api-resources", "events", "explain", "help", "run", "auth", "edit", "top", "autoscale",
 ];
 
 fn parse_flags(args: &[String]) -> Result<Flags, String> {
@@ -376,6 +388,13 @@ fn parse_flags(args: &[String]) -> Result<Flags, String> {
             "-q" | "--quiet" => f.quiet = inline.map(|v| v != "false").unwrap_or(true),
             "--subresource" => f.subresource = Some(take(&mut i, "--subresource", inline)?),
             "--as" => f.as_user = Some(take(&mut i, "--as", inline)?),
+            "--containers" => f.containers = inline.map(|v| v != "false").unwrap_or(true),
+            "--no-headers" => f.no_headers = inline.map(|v| v != "false").unwrap_or(true),
+            "--min" => f.min = Some(take(&mut i, "--min", inline)?),
+            "--max" => f.max = Some(take(&mut i, "--max", inline)?),
+            "--cpu" => f.cpu = Some(take(&mut i, "--cpu", inline)?),
+            "--cpu-percent" => f.cpu_percent = Some(take(&mut i, "--cpu-percent", inline)?),
+            "--memory" => f.memory = Some(take(&mut i, "--memory", inline)?),
             "--as-group" => f.as_group.push(take(&mut i, "--as-group", inline)?),
             "--validate" | "--server-side" | "--dry-run" | "--wait" | "-i" | "-t" | "-it" | "-ti" | "--stdin" | "--tty" | "--rm" | "--attach" => {}
             s if s.starts_with("--") && s.len() > 2 => return Err(format!("unknown flag: {}", s)),
@@ -504,6 +523,8 @@ fn run_command(cluster: &mut Cluster, cmd: &str, flags: &Flags, ns: &str, stdin:
         "scale" => scale(cluster, flags, &ns, out),
         "cordon" | "uncordon" => cordon(cluster, flags, cmd == "cordon", out),
         "drain" => drain(cluster, flags, out),
+        "top" => top::top(cluster, flags, &ns, out),
+        "autoscale" => autoscale::autoscale(cluster, flags, &ns, out),
         "taint" => taint(cluster, flags, out),
         "label" => label(cluster, flags, &ns, out),
         "annotate" => annotate(cluster, flags, &ns, out),
@@ -518,7 +539,7 @@ fn run_command(cluster: &mut Cluster, cmd: &str, flags: &Flags, ns: &str, stdin:
             crate::KUBE_VERSION,
             crate::KUBE_VERSION
         )),
-        "api-resources" => api_resources(flags, out),
+        "api-resources" => api_resources(cluster, flags, out),
         "auth" => auth::auth(cluster, flags, &ns, out),
         "edit" => edit::edit(cluster, flags, &ns, stdin, out),
         other => out.err(&unknown_command(other)),
@@ -598,7 +619,7 @@ fn resource_name_args(pos: &[String]) -> Result<(&'static meta::ResourceInfo, St
 }
 
 /// The resources in the `all` category (`categories: [all]` in their discovery documents).
-const ALL_CATEGORY: &[&str] = &["pods", "replicationcontrollers", "services", "daemonsets", "deployments", "replicasets", "statefulsets", "cronjobs", "jobs"];
+const ALL_CATEGORY: &[&str] = &["pods", "replicationcontrollers", "services", "daemonsets", "deployments", "replicasets", "statefulsets", "horizontalpodautoscalers", "cronjobs", "jobs"];
 
 /// Splits `deploy/nginx` or `deploy nginx a b` into (resource, names).
 fn targets(pos: &[String]) -> Result<Vec<(&'static meta::ResourceInfo, Vec<String>)>, String> {
@@ -617,8 +638,7 @@ fn targets(pos: &[String]) -> Result<Vec<(&'static meta::ResourceInfo, Vec<Strin
     let mut out = Vec::new();
     for r in first.split(',') {
         if r == "all" {
-            // the "all" category, in discovery order (core, apps, batch; kubesim serves no
-            // horizontalpodautoscalers)
+            // the "all" category, in discovery order (core, apps, autoscaling, batch)
             for name in ALL_CATEGORY {
                 out.push((meta::lookup(name).expect("served"), pos[1..].to_vec()));
             }
@@ -701,6 +721,7 @@ fn describe_cmd(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
                 "ResourceQuota" => describe::describe_resource_quota(&obj),
                 "PriorityClass" => describe::describe_priority_class(&obj, &events, now),
                 "PodDisruptionBudget" => describe::describe_pod_disruption_budget(&obj, &events, now),
+                "HorizontalPodAutoscaler" => describe::describe_horizontal_pod_autoscaler(&obj, &events, now),
                 "ConfigMap" => describe::describe_config_map(&obj, &events, now),
                 "Secret" => describe::describe_secret(&obj),
                 "ServiceAccount" => describe::describe_service_account(&obj, &events, now),
@@ -724,7 +745,8 @@ fn describe_cmd(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
                             ph != "Succeeded" && ph != "Failed"
                         })
                         .collect();
-                    printers::describe_node(&obj, &pods, &events, now)
+                    let lease = kubectl(cluster, Method::Get, &format!("/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/{}", n), None);
+                    describe::describe_node_with_lease(&obj, lease.ok().then_some(&lease.body), &pods, &events, now)
                 }
                 _ => printers::to_yaml(&obj),
             };

@@ -22,6 +22,7 @@ pub mod manager;
 pub mod pods;
 pub mod volumes;
 pub mod prober;
+pub mod stats;
 
 use crate::api::meta::Resource;
 use crate::api::request::EventType;
@@ -94,6 +95,8 @@ pub struct Kubelet {
     restarts: u32,
     /// The node events' recorder (`kl.recorder` with the nodeRef).
     recorder: crate::client::Recorder,
+    /// When the node came up (its own processes' CPU counter starts here).
+    booted_at: Option<i64>,
 }
 
 impl Kubelet {
@@ -102,7 +105,7 @@ impl Kubelet {
         let mut pods = pods::PodWorkers::default();
         let q = |s: &str| quantity::parse_quantity_str(s);
         pods.allocatable = (q(&cfg.cpu).map(|q| q.milli_value()).unwrap_or(0), q(&cfg.memory).map(|q| q.value()).unwrap_or(0));
-        Kubelet { cfg, index, running: true, pods, needs_status_report: false, lease_rv: String::new(), missed: Vec::new(), restarts: 0, recorder }
+        Kubelet { cfg, index, running: true, pods, needs_status_report: false, lease_rv: String::new(), missed: Vec::new(), restarts: 0, recorder, booted_at: None }
     }
 
     pub fn node_name(&self) -> &str {
@@ -316,6 +319,7 @@ impl Component for Kubelet {
     }
 
     fn start(&mut self, ctx: &mut Ctx) {
+        self.booted_at.get_or_insert(ctx.now);
         if self.restarts > 0 {
             self.startup_events(ctx);
         }
@@ -411,6 +415,8 @@ impl Component for Kubelet {
         let mut k = Kubelet::new(self.cfg.clone(), self.index);
         k.pods = self.pods.after_restart();
         k.restarts = self.restarts + 1;
+        // the machine did not reboot
+        k.booted_at = self.booted_at;
         Some(k)
     }
 
@@ -422,6 +428,14 @@ impl Component for Kubelet {
 
     fn container_logs(&self, namespace: &str, pod: &str, container: &str, previous: bool, now: i64) -> Option<Result<String, String>> {
         Some(self.pods.container_logs(namespace, pod, container, previous, now))
+    }
+
+    fn resource_metrics(&mut self, now: i64, rps_of: &dyn Fn(&str) -> f64) -> Option<stats::ResourceMetrics> {
+        if !self.running {
+            return None;
+        }
+        let pods = self.pods.resource_metrics(now, rps_of);
+        Some(stats::ResourceMetrics::new(&self.cfg.name, now, self.booted_at.unwrap_or(now), pods))
     }
 
     fn set_running(&mut self, running: bool) {

@@ -246,6 +246,10 @@ struct Container {
     pre_stop: Option<lifecycle::Hook>,
     /// the environment the kubelet gave it at CreateContainer (`kubectl exec … env`)
     env: Vec<(String, String)>,
+    /// what it uses (`runtime::usage`), and its CPU counter: nanoseconds used up to `cpu_at`
+    usage: runtime::usage::Profile,
+    cpu_ns: f64,
+    cpu_at: i64,
     /// its `subPath` mounts (mount path → the file as it was when the container was created:
     /// a subPath mount never sees later changes)
     sub_paths: BTreeMap<String, String>,
@@ -395,6 +399,9 @@ fn containers_in(pod: &Value, field: &str, init: bool, has_init: bool) -> Vec<Co
                     let app = runtime::program::TeachingApp::of(&image, &env, memory_limit);
                     let oom = app.as_ref().map(|a| a.oom_after_ms.is_some() && a.exit.map(|(at, _)| a.oom_after_ms.map(|o| o < at).unwrap_or(false)).unwrap_or(true)).unwrap_or(false);
                     Container {
+                        usage: runtime::usage::profile(&image, &env),
+                        cpu_ns: 0.0,
+                        cpu_at: 0,
                         name: meta::get_str(c, &["name"]).to_string(),
                         behavior: match &app {
                             Some(a) => a.behavior(),
@@ -1183,6 +1190,40 @@ impl PodWorkers {
 
     /// `GET /containerLogs/{ns}/{pod}/{container}` (`kubelet_pods.go` `validateContainerLogStatus`):
     /// the log of the running or last run, or of the run before with `previous`.
+    /// The kubelet's `/metrics/resource` for its Pods: each running container's CPU counter
+    /// (advanced to `now` at the rate its profile gives for the traffic `rps_of(pod IP)` sends
+    /// to the Pod, which its first container serves), working set and start time.
+    pub fn resource_metrics(&mut self, now: i64, rps_of: &dyn Fn(&str) -> f64) -> Vec<super::stats::PodSample> {
+        let mut out = Vec::new();
+        for st in self.pods.values_mut() {
+            if st.step != Step::Running && st.step != Step::Terminating {
+                continue;
+            }
+            let rps = if st.pod_ip.is_empty() { 0.0 } else { rps_of(&st.pod_ip) };
+            let first_app = st.containers.iter().position(|c| !c.init);
+            let mut containers = Vec::new();
+            for (i, c) in st.containers.iter_mut().enumerate() {
+                if !c.running() {
+                    continue;
+                }
+                let started = c.started_at.unwrap_or(now);
+                if c.cpu_at < started {
+                    // a new run: a new cgroup, a new counter
+                    c.cpu_ns = 0.0;
+                    c.cpu_at = started;
+                }
+                let load = if Some(i) == first_app { rps } else { 0.0 };
+                c.cpu_ns += c.usage.cpu_milli(load) * 1000.0 * (now - c.cpu_at).max(0) as f64;
+                c.cpu_at = now;
+                containers.push(super::stats::ContainerSample { name: c.name.clone(), cpu_ns: c.cpu_ns as u64, memory_bytes: c.usage.memory_bytes(now - started, load), start_ms: started });
+            }
+            if !containers.is_empty() {
+                out.push(super::stats::PodSample { namespace: meta::namespace(&st.pod).to_string(), name: meta::name(&st.pod).to_string(), containers });
+            }
+        }
+        out
+    }
+
     pub fn container_logs(&self, namespace: &str, pod: &str, container: &str, previous: bool, now: i64) -> Result<String, String> {
         let st = self.pods.values().find(|st| meta::namespace(&st.pod) == namespace && meta::name(&st.pod) == pod);
         let Some(c) = st.and_then(|st| st.containers.iter().find(|c| c.name == container)) else {

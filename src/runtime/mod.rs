@@ -18,6 +18,7 @@ pub mod cni;
 pub mod exec;
 pub mod nettools;
 pub mod program;
+pub mod usage;
 pub use program::Behavior;
 
 /// A well-known image: repository (normalized), tag, compressed size in bytes.
@@ -42,6 +43,8 @@ pub const REGISTRY: &[KnownImage] = &[
     KnownImage { repo: "docker.io/library/memcached", tags: &[("1.6", 32_604_183), ("latest", 32_604_183)] },
     KnownImage { repo: "docker.io/library/traefik", tags: &[("v3.1", 48_203_400), ("latest", 49_002_101)] },
     KnownImage { repo: "registry.k8s.io/coredns/coredns", tags: &[("v1.12.1", 21_833_240)] },
+    // the metrics-server addon (size approximate)
+    KnownImage { repo: "registry.k8s.io/metrics-server/metrics-server", tags: &[("v0.8.0", 19_740_213)] },
     // the Kubernetes docs' DaemonSet example (size approximate)
     KnownImage { repo: "quay.io/fluentd_elasticsearch/fluentd", tags: &[("v4.2.0", 131_572_030), ("v5.0.1", 140_339_574)] },
     // the Kubernetes docs' StatefulSet example (size approximate)

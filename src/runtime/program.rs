@@ -348,9 +348,11 @@ const SERVERS: &[(&str, &[u16], Option<&[&str]>)] = &[
     ("coredns", &[53, 8080, 8181, 9153], None),
     // fluentd: forward input; stops on SIGTERM like the other servers
     ("fluentd", &[24224], None),
+    // 10250: the metrics API and its /livez and /readyz (HTTPS)
+    ("metrics-server", &[10250], None),
 ];
 /// Of those, the ones that speak HTTP.
-const HTTP_SERVERS: &[&str] = &["nginx", "nginx-slim", "httpd", "traefik", "echoserver", "hello-app", "agnhost", "coredns"];
+const HTTP_SERVERS: &[&str] = &["nginx", "nginx-slim", "httpd", "traefik", "echoserver", "hello-app", "agnhost", "coredns", "metrics-server"];
 
 impl Surface {
     /// What `image` run with `command`/`args` shows to probes.

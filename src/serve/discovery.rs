@@ -58,28 +58,50 @@ fn groups() -> Vec<(&'static str, &'static str)> {
         }
     }
     out.extend([("authentication.k8s.io", "v1"), ("authorization.k8s.io", "v1")]);
+    // kube-apiserver's group order puts autoscaling before batch (`kubectl get all` lists in
+    // discovery order)
+    if let (Some(a), Some(b)) = (out.iter().position(|(g, _)| *g == "autoscaling"), out.iter().position(|(g, _)| *g == "batch")) {
+        if a > b {
+            let x = out.remove(a);
+            out.insert(b, x);
+        }
+    }
     out
 }
 
 use crate::apiserver::review::REVIEWS as REVIEW_RESOURCES;
 
-/// `GET /apis`: `APIGroupList`.
-pub fn api_group_list() -> Value {
+/// `GET /apis`: `APIGroupList`, with the groups `APIService`s hand to extension API servers
+/// (`aggregated`: group and version, as the cluster's `APIService`s say) after the built-in ones.
+pub fn api_group_list(aggregated: &[(String, String)]) -> Value {
+    let leaked: Vec<(&str, &str)> = aggregated.iter().map(|(g, v)| (g.as_str(), v.as_str())).collect();
     let groups: Vec<Value> = groups()
         .into_iter()
+        .chain(leaked.into_iter().filter(|(g, _)| !groups().iter().any(|(b, _)| b == g)))
         .map(|(g, v)| {
             let gv = json!({"groupVersion": format!("{}/{}", g, v), "version": v});
-            json!({"name": g, "versions": [gv.clone()], "preferredVersion": gv})
+            json!({"name": g, "versions": versions_of(g, gv.clone()), "preferredVersion": gv})
         })
         .collect();
     json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": groups})
 }
 
-/// `GET /apis/GROUP`: `APIGroup`, or None for a group kubesim does not serve.
-pub fn api_group(group: &str) -> Option<Value> {
-    let (g, v) = groups().into_iter().find(|(g, _)| *g == group)?;
+/// `GET /apis/GROUP`: `APIGroup`, or None for a group kubesim does not serve (nor an
+/// `APIService` hands to an extension API server).
+pub fn api_group(group: &str, aggregated: &[(String, String)]) -> Option<Value> {
+    let (g, v) = groups().into_iter().map(|(g, v)| (g.to_string(), v.to_string())).chain(aggregated.iter().cloned()).find(|(g, _)| g == group)?;
     let gv = json!({"groupVersion": format!("{}/{}", g, v), "version": v});
-    Some(json!({"kind": "APIGroup", "apiVersion": "v1", "name": g, "versions": [gv.clone()], "preferredVersion": gv}))
+    Some(json!({"kind": "APIGroup", "apiVersion": "v1", "name": g, "versions": versions_of(&g, gv.clone()), "preferredVersion": gv}))
+}
+
+/// A group's served versions, preferred first: `autoscaling` also serves `v1`
+/// HorizontalPodAutoscalers (converted at the API server's edge, `api::hpa_conversion`).
+fn versions_of(group: &str, preferred: Value) -> Vec<Value> {
+    let mut out = vec![preferred];
+    if group == "autoscaling" {
+        out.push(json!({"groupVersion": "autoscaling/v1", "version": "v1"}));
+    }
+    out
 }
 
 const VERBS: &[&str] = &["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"];
@@ -87,7 +109,7 @@ const CLUSTER_VERBS: &[&str] = &["create", "delete", "get", "list", "patch", "up
 
 /// The `kubectl get all` category, as upstream declares it.
 fn in_all(r: &ResourceInfo) -> bool {
-    matches!(r.kind, "Pod" | "ReplicationController" | "Service" | "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet" | "Job" | "CronJob")
+    matches!(r.kind, "Pod" | "ReplicationController" | "Service" | "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet" | "Job" | "CronJob" | "HorizontalPodAutoscaler")
 }
 
 /// The subresources kubesim's API server handles (see `apiserver::dispatch`), as
@@ -121,7 +143,7 @@ fn subresources(r: &ResourceInfo) -> Vec<(&'static str, &'static str, &'static s
 pub fn api_resource_list(group: &str, version: &str) -> Option<Value> {
     // installer.go sorts a group version's paths, so its resources come in name order (and
     // `kubectl get all` prints pods, replicationcontrollers, services as on a real cluster)
-    let mut rs: Vec<&ResourceInfo> = RESOURCES.iter().filter(|r| r.group == group && r.version == version).collect();
+    let mut rs: Vec<&ResourceInfo> = RESOURCES.iter().filter(|r| r.group == group && (r.version == version || (group == "autoscaling" && version == "v1"))).collect();
     rs.sort_by_key(|r| r.resource);
     let reviews: Vec<Value> = REVIEW_RESOURCES
         .iter()

@@ -524,13 +524,26 @@ fn identity(req: &http::HttpRequest, peer: &str) -> Identity {
     id
 }
 
+/// The groups the cluster's `APIService`s hand to extension API servers (`metrics.k8s.io`).
+fn aggregated_groups(c: &crate::cluster::Cluster) -> Vec<(String, String)> {
+    c.view()
+        .objects(crate::api::meta::Resource::ApiServices.info(), "", None)
+        .iter()
+        .filter(|a| crate::api::meta::get(a, &["spec", "service"]).map(|s| !s.is_null()).unwrap_or(false))
+        .map(|a| (crate::api::meta::get_str(a, &["spec", "group"]).to_string(), crate::api::meta::get_str(a, &["spec", "version"]).to_string()))
+        .collect()
+}
+
 fn route(h: &Handle, req: &http::HttpRequest, path: &str, peer: &str, server_addr: SocketAddr) -> Reply {
     let path = if path.len() > 1 { path.trim_end_matches('/') } else { path };
     let get = req.method == "GET";
     match path {
         "/version" if get => return Reply::json(200, &discovery::version()),
         "/api" if get => return Reply::json(200, &discovery::api_versions(&server_addr.to_string())),
-        "/apis" if get => return Reply::json(200, &discovery::api_group_list()),
+        "/apis" if get => {
+            let aggregated = h.call(|s| aggregated_groups(&s.cluster)).unwrap_or_default();
+            return Reply::json(200, &discovery::api_group_list(&aggregated));
+        }
         "/api/v1" if get => return Reply::json(200, &discovery::api_resource_list("", "v1").unwrap_or(json!({}))),
         "/healthz" | "/livez" | "/readyz" if get => return Reply::text(200, "ok"),
         "/metrics" if get => return h.call(|s| Reply::text(200, &metrics(&s.cluster))).unwrap_or_else(|| Reply::json(503, &status(503, "ServiceUnavailable", "the simulated cluster stopped"))),
@@ -569,8 +582,15 @@ fn route(h: &Handle, req: &http::HttpRequest, path: &str, peer: &str, server_add
     let segs: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
     if segs.first() == Some(&"apis") && get {
         match segs.len() {
-            2 => return discovery::api_group(segs[1]).map(|v| Reply::json(200, &v)).unwrap_or_else(not_found),
-            3 => return discovery::api_resource_list(segs[1], segs[2]).map(|v| Reply::json(200, &v)).unwrap_or_else(not_found),
+            2 => {
+                let aggregated = h.call(|s| aggregated_groups(&s.cluster)).unwrap_or_default();
+                return discovery::api_group(segs[1], &aggregated).map(|v| Reply::json(200, &v)).unwrap_or_else(not_found);
+            }
+            // an aggregated group's resource list is its extension API server's answer, through
+            // kube-apiserver like any request
+            3 if discovery::api_resource_list(segs[1], segs[2]).is_some() || !h.call(|s| aggregated_groups(&s.cluster)).unwrap_or_default().iter().any(|(g, v)| g == segs[1] && v == segs[2]) => {
+                return discovery::api_resource_list(segs[1], segs[2]).map(|v| Reply::json(200, &v)).unwrap_or_else(not_found);
+            }
             _ => {}
         }
     }
@@ -578,7 +598,8 @@ fn route(h: &Handle, req: &http::HttpRequest, path: &str, peer: &str, server_add
         // kubectl apply looks here when a kind is unknown; kubesim has no CustomResourceDefinitions
         return Reply::json(200, &json!({"kind": "CustomResourceDefinitionList", "apiVersion": "apiextensions.k8s.io/v1", "metadata": {"resourceVersion": "1"}, "items": []}));
     }
-    if !is_resource_path(path) {
+    let aggregated_root = get && segs.len() == 3 && segs[0] == "apis" && h.call(|s| aggregated_groups(&s.cluster)).unwrap_or_default().iter().any(|(g, v)| g == segs[1] && v == segs[2]);
+    if !is_resource_path(path) && !aggregated_root {
         return not_found();
     }
     resource_request(h, req, peer)
@@ -785,7 +806,11 @@ fn served(ri: &RequestInfo) -> bool {
 
 fn resource_request(h: &Handle, req: &http::HttpRequest, peer: &str) -> Reply {
     if let Some(m) = [Method::Get, Method::Post, Method::Put, Method::Patch, Method::Delete].into_iter().find(|m| m.as_str() == req.method) {
-        if !served(&RequestInfo::parse(m, &req.target)) {
+        let ri = RequestInfo::parse(m, &req.target);
+        // a group an APIService hands to an extension API server: kube-apiserver proxies it
+        let segs: Vec<&str> = ri.path.split('/').filter(|s| !s.is_empty()).collect();
+        let aggregated = m == Method::Get && segs.len() >= 3 && segs[0] == "apis" && h.call(|s| aggregated_groups(&s.cluster)).unwrap_or_default().iter().any(|(g, v)| g == segs[1] && v == segs[2]);
+        if !aggregated && !served(&ri) {
             return not_found();
         }
     }

@@ -71,6 +71,8 @@ pub struct Layout {
     pub dsc: Rect,
     /// CoreDNS (drawn when the addon is installed), under kubectl.
     pub dns: Rect,
+    /// metrics-server (drawn when the addon is installed), beside CoreDNS.
+    pub metrics: Rect,
     /// The Services row, under the nodes.
     pub services: Rect,
     pub scheduler: Rect,
@@ -110,6 +112,7 @@ impl Layout {
         let epsc = Rect::new(nlc.x, 150.0 + half + 7.0, narrow, half);
         let dsc = Rect::new(gc.x, 287.0, epsc.right() - gc.x, 20.0);
         let dns = Rect::new(20.0, 98.0, 150.0, 34.0).shift(dx);
+        let metrics = Rect::new(180.0, 98.0, 140.0, 34.0).shift(dx);
         let scheduler = Rect::new(560.0, 140.0, 420.0, 176.0).shift(dx);
         let queue = Rect::new(572.0, 196.0, 396.0, 110.0).shift(dx);
         // nodes: one row; wider than 6 makes the diagram wider
@@ -158,7 +161,7 @@ impl Layout {
             boxes.push(NodeBox { name: name.clone(), outer, kubelet, proxy, runtime, pods, route, proxy_route });
         }
         let services = Rect::new(20.0, NODE_TOP + NODE_H + 10.0, width - 40.0, 34.0);
-        Layout { width, height: NODE_TOP + NODE_H + 84.0, kubectl, apiserver, etcd, kcm, dc, rsc, gc, nlc, epc, epsc, dsc, dns, services, scheduler, queue, nodes: boxes }
+        Layout { width, height: NODE_TOP + NODE_H + 84.0, kubectl, apiserver, etcd, kcm, dc, rsc, gc, nlc, epc, epsc, dsc, dns, metrics, services, scheduler, queue, nodes: boxes }
     }
 
     /// Where the legend's `i`-th entry (its swatch's left, the text's baseline) goes: one row
@@ -185,8 +188,10 @@ impl Layout {
             Actor::Scheduler => self.scheduler,
             Actor::EndpointsController => self.epc,
             Actor::EndpointSliceController => self.epsc,
-            Actor::DaemonSetController | Actor::ReplicationController | Actor::StatefulSetController | Actor::JobController | Actor::CronJobController | Actor::TtlAfterFinishedController | Actor::RootCaCertPublisher | Actor::ServiceAccountController | Actor::ClusterRoleAggregationController | Actor::PersistentVolumeController | Actor::StorageProvisioner | Actor::NamespaceController | Actor::ResourceQuotaController | Actor::DisruptionController | Actor::PvcProtectionController | Actor::PvProtectionController => self.dsc,
+            Actor::DaemonSetController | Actor::ReplicationController | Actor::StatefulSetController | Actor::JobController | Actor::CronJobController | Actor::TtlAfterFinishedController | Actor::RootCaCertPublisher | Actor::ServiceAccountController | Actor::ClusterRoleAggregationController | Actor::PersistentVolumeController | Actor::StorageProvisioner | Actor::NamespaceController | Actor::ResourceQuotaController | Actor::DisruptionController | Actor::HpaController | Actor::PvcProtectionController | Actor::PvProtectionController => self.dsc,
             Actor::CoreDns => self.dns,
+            Actor::MetricsServer => self.metrics,
+            Actor::AvailableConditionController => self.apiserver,
             Actor::Kubelet(n) => self.node(n)?.kubelet,
             Actor::KubeProxy(n) => self.node(n)?.proxy,
             Actor::Runtime(n) => self.node(n)?.runtime,
@@ -209,8 +214,11 @@ impl Layout {
             // up the gaps beside the boxes above them
             Actor::EndpointsController => vec![(self.epc.x, self.epc.cy()), (self.epc.x - 3.5, self.epc.cy()), (self.epc.x - 3.5, self.kcm.y + 4.0), (api.x + 136.0, api.bottom())],
             Actor::EndpointSliceController => vec![(self.epsc.right(), self.epsc.cy()), (self.epsc.right() + 4.5, self.epsc.cy()), (self.epsc.right() + 4.5, self.kcm.y + 4.0), (api.x + 160.0, api.bottom())],
-            Actor::DaemonSetController | Actor::ReplicationController | Actor::StatefulSetController | Actor::JobController | Actor::CronJobController | Actor::TtlAfterFinishedController | Actor::RootCaCertPublisher | Actor::ServiceAccountController | Actor::ClusterRoleAggregationController | Actor::PersistentVolumeController | Actor::StorageProvisioner | Actor::NamespaceController | Actor::ResourceQuotaController | Actor::DisruptionController | Actor::PvcProtectionController | Actor::PvProtectionController => vec![(self.dsc.right(), self.dsc.cy()), (self.kcm.right() - 2.5, self.dsc.cy()), (self.kcm.right() - 2.5, self.kcm.y + 2.0), (api.x + 184.0, api.bottom())],
+            Actor::DaemonSetController | Actor::ReplicationController | Actor::StatefulSetController | Actor::JobController | Actor::CronJobController | Actor::TtlAfterFinishedController | Actor::RootCaCertPublisher | Actor::ServiceAccountController | Actor::ClusterRoleAggregationController | Actor::PersistentVolumeController | Actor::StorageProvisioner | Actor::NamespaceController | Actor::ResourceQuotaController | Actor::DisruptionController | Actor::HpaController | Actor::PvcProtectionController | Actor::PvProtectionController => vec![(self.dsc.right(), self.dsc.cy()), (self.kcm.right() - 2.5, self.dsc.cy()), (self.kcm.right() - 2.5, self.kcm.y + 2.0), (api.x + 184.0, api.bottom())],
             Actor::CoreDns => vec![(self.dns.right(), self.dns.cy()), (api.x, api.bottom() - 12.0)],
+            Actor::MetricsServer => vec![(self.metrics.right(), self.metrics.cy()), (api.x + 8.0, self.metrics.cy()), (api.x + 8.0, api.bottom())],
+            // inside kube-apiserver: its loopback client
+            Actor::AvailableConditionController => vec![(api.cx(), api.cy()), (api.cx(), api.cy())],
             Actor::Kubelet(n) => self.node(n).map(|b| b.route.clone()).unwrap_or_default(),
             Actor::KubeProxy(n) => self.node(n).map(|b| b.proxy_route.clone()).unwrap_or_default(),
             Actor::Runtime(n) => self.node(n).map(|b| vec![(b.runtime.cx(), b.runtime.y), (b.kubelet.cx(), b.kubelet.bottom())]).unwrap_or_default(),
@@ -233,6 +241,8 @@ impl Layout {
             ("ds".to_string(), self.spoke(&Actor::DaemonSetController)),
             // drawn only once CoreDNS is installed
             ("dns".to_string(), self.spoke(&Actor::CoreDns)),
+            // drawn only once metrics-server is installed
+            ("metrics".to_string(), self.spoke(&Actor::MetricsServer)),
         ];
         for n in &self.nodes {
             v.push((format!("kubelet-{}", n.name), n.route.clone()));
@@ -282,8 +292,10 @@ impl Layout {
             Actor::Scheduler => "sched".into(),
             Actor::EndpointsController => "ep".into(),
             Actor::EndpointSliceController => "eps".into(),
-            Actor::DaemonSetController | Actor::ReplicationController | Actor::StatefulSetController | Actor::JobController | Actor::CronJobController | Actor::TtlAfterFinishedController | Actor::RootCaCertPublisher | Actor::ServiceAccountController | Actor::ClusterRoleAggregationController | Actor::PersistentVolumeController | Actor::StorageProvisioner | Actor::NamespaceController | Actor::ResourceQuotaController | Actor::DisruptionController | Actor::PvcProtectionController | Actor::PvProtectionController => "ds".into(),
+            Actor::DaemonSetController | Actor::ReplicationController | Actor::StatefulSetController | Actor::JobController | Actor::CronJobController | Actor::TtlAfterFinishedController | Actor::RootCaCertPublisher | Actor::ServiceAccountController | Actor::ClusterRoleAggregationController | Actor::PersistentVolumeController | Actor::StorageProvisioner | Actor::NamespaceController | Actor::ResourceQuotaController | Actor::DisruptionController | Actor::HpaController | Actor::PvcProtectionController | Actor::PvProtectionController => "ds".into(),
             Actor::CoreDns => "dns".into(),
+            Actor::MetricsServer => "metrics".into(),
+            Actor::AvailableConditionController => String::new(),
             Actor::KubeProxy(n) => format!("proxy-{}", n),
             Actor::Kubelet(n) if matches!(m.kind, MessageKind::Runtime { .. }) => format!("cri-{}", n),
             Actor::Kubelet(n) => format!("kubelet-{}", n),

@@ -879,7 +879,8 @@ impl Session {
             "Pod" => printers::describe_pod(&obj, &events, now),
             "Node" => {
                 let pods: Vec<Value> = self.objects("pods", "", pos).into_iter().filter(|p| meta::get_str(p, &["spec", "nodeName"]) == name).collect();
-                printers::describe_node(&obj, &pods, &events, now)
+                let lease = self.objects("leases", "kube-node-lease", pos).into_iter().find(|l| meta::name(l) == name);
+                crate::kubectl::describe::describe_node_with_lease(&obj, lease.as_ref(), &pods, &events, now)
             }
             "ConfigMap" => crate::kubectl::describe::describe_config_map(&obj, &events, now),
             "Secret" => crate::kubectl::describe::describe_secret(&obj),
@@ -1077,6 +1078,11 @@ impl Session {
     /// Whether CoreDNS runs (the kube-dns Service exists): the diagram draws its box.
     pub fn coredns(&self, pos: usize) -> bool {
         self.objects("services", "kube-system", pos).iter().any(|s| meta::name(s) == "kube-dns")
+    }
+
+    /// Whether metrics-server runs (its Service exists): the diagram draws its box.
+    pub fn metrics_server(&self, pos: usize) -> bool {
+        self.objects("services", "kube-system", pos).iter().any(|s| meta::name(s) == "metrics-server")
     }
 
     /// The Services as of the position (not `default/kubernetes`, the API server's own, nor the

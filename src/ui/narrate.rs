@@ -44,6 +44,9 @@ pub fn actor_name(lang: Lang, a: &Actor) -> String {
         Actor::Kubelet(n) => fill(tr(lang, "actor.kubelet"), &[("node", n.clone())]),
         Actor::KubeProxy(n) => fill(tr(lang, "actor.proxy"), &[("node", n.clone())]),
         Actor::CoreDns => tr(lang, "actor.coredns").into(),
+        Actor::MetricsServer => "metrics-server".into(),
+        Actor::AvailableConditionController => tr(lang, "actor.available").into(),
+        Actor::HpaController => tr(lang, "actor.hpa").into(),
         Actor::Runtime(n) => fill(tr(lang, "actor.runtime"), &[("node", n.clone())]),
     }
 }
@@ -252,6 +255,16 @@ pub fn narration(s: &Session, pos: usize, lang: Lang) -> Said {
                 v.push(("rv", rv));
                 return said("n.req.watch", &v);
             }
+            // metrics-server scraping a kubelet's resource metrics (HTTPS to port 10250)
+            if let (Actor::MetricsServer, Actor::Kubelet(node)) = (&m.from, &m.to) {
+                v.retain(|(k, _)| *k != "node");
+                v.push(("node", node.clone()));
+                return said("n.req.metrics.scrape", &v);
+            }
+            // the aggregation layer proxying a metrics.k8s.io request to metrics-server
+            if m.from == Actor::ApiServer && m.to == Actor::MetricsServer {
+                return said("n.req.aggregated", &v);
+            }
             if verb == "GET" && m.from == Actor::ApiServer && p.path.starts_with("/containerLogs/") {
                 let node = match &m.to {
                     Actor::Kubelet(n) => n.clone(),
@@ -277,6 +290,14 @@ pub fn narration(s: &Session, pos: usize, lang: Lang) -> Said {
                     _ => "n.req.le.renew",
                 };
                 return said(key, &v);
+            }
+            if verb == "GET" && m.from == Actor::HpaController {
+                if p.subresource == "scale" {
+                    return said("n.req.hpa.read_scale", &v);
+                }
+                if p.api_group == "metrics.k8s.io" {
+                    return said("n.req.hpa.metrics", &v);
+                }
             }
             if verb == "GET" {
                 if m.from == Actor::Kubectl {
@@ -461,6 +482,19 @@ pub fn narration(s: &Session, pos: usize, lang: Lang) -> Said {
                 (Actor::NamespaceController, "DELETE", _, _) => said("n.req.nsc.deletecollection", &v),
                 (Actor::ResourceQuotaController, _, "resourcequotas", "status") => said("n.req.rqc.status", &v),
                 (Actor::DisruptionController, _, "poddisruptionbudgets", "status") => said("n.req.disruption.status", &v),
+                (Actor::AvailableConditionController, _, "apiservices", "status") => {
+                    match obj.as_ref().and_then(|o| meta::get_array(o, &["status", "conditions"]).first().cloned()) {
+                        Some(c) => {
+                            v.push(("status", meta::get_str(&c, &["status"]).to_string()));
+                            v.push(("reason", meta::get_str(&c, &["reason"]).to_string()));
+                            said("n.req.available.status", &v)
+                        }
+                        // nothing written: the APIService is gone (its deletion crossed the sync)
+                        None => said("n.req.available.gone", &v),
+                    }
+                }
+                (Actor::HpaController, "PUT", _, "scale") => said("n.req.hpa.scale", &v),
+                (Actor::HpaController, _, "horizontalpodautoscalers", "status") => said("n.req.hpa.status", &v),
                 (Actor::PvcProtectionController, _, "persistentvolumeclaims", _) => said("n.req.pvcprot.release", &v),
                 (Actor::PvProtectionController, _, "persistentvolumes", _) => said("n.req.pvprot.release", &v),
                 (Actor::NamespaceController, _, "namespaces", "finalize") => said("n.req.nsc.finalize", &v),
@@ -488,6 +522,19 @@ pub fn narration(s: &Session, pos: usize, lang: Lang) -> Said {
                 (_, "DELETE", _, _) => said("n.req.delete", &v),
                 _ => said("n.req.generic", &v),
             }
+        }
+        MessageKind::Response { code, .. } if m.to == Actor::MetricsServer && (matches!(m.from, Actor::Kubelet(_)) || m.from == Actor::MetricsServer) => {
+            let node = match (&m.from, m.cause.and_then(|c| s.step_of(c)).map(|i| &s.steps[i].msg.to)) {
+                (Actor::Kubelet(n), _) | (_, Some(Actor::Kubelet(n))) => n.clone(),
+                _ => String::new(),
+            };
+            v.retain(|(k, _)| *k != "node");
+            v.push(("node", node));
+            said(if *code == 200 { "n.resp.metrics.scrape" } else { "n.resp.metrics.scrape_failed" }, &v)
+        }
+        MessageKind::Response { code, .. } if m.from == Actor::MetricsServer && m.to == Actor::ApiServer => {
+            v.push(("code", code.to_string()));
+            said("n.resp.aggregated", &v)
         }
         MessageKind::Response { code, reason, .. } => {
             // the kubelet answering kube-apiserver's proxied log request

@@ -95,6 +95,7 @@ pub fn diagram_svg(session: &Session) -> String {
     let nodes = session.nodes(0);
     let services = session.services(0);
     let coredns = session.coredns(0);
+    let metrics = session.metrics_server(0);
     let rev = session.rev_at(0);
     let mut svg = Svg(String::new());
     let min_width = if l.width > 1000.0 { format!(" style=\"min-width: {:.0}px\"", l.width * 0.9) } else { String::new() };
@@ -106,7 +107,7 @@ pub fn diagram_svg(session: &Session) -> String {
         esc(tr(Lang::En, "diagram.label"))
     ));
     for (name, pts) in l.edges() {
-        if coredns || name != "dns" {
+        if (coredns || name != "dns") && (metrics || name != "metrics") {
             svg.0.push_str(&format!("<polyline class=\"edge\" points=\"{}\"/>", layout::points_attr(&pts)));
         }
     }
@@ -150,6 +151,10 @@ pub fn diagram_svg(session: &Session) -> String {
     if coredns {
         svg.rect(l.dns, "box comp dns");
         svg.text(l.dns.cx(), l.dns.cy() + 5.0, "label mid", "CoreDNS");
+    }
+    if metrics {
+        svg.rect(l.metrics, "box comp dns");
+        svg.text(l.metrics.cx(), l.metrics.cy() + 5.0, "label mid", "metrics-server");
     }
     svg.rect(l.services, "box group services");
     services_row(&mut svg, l.services, &services);

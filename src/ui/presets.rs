@@ -316,6 +316,10 @@ pub const SCRIPT_ANTI_AFFINITY: &str = include_str!("../../tests/scenarios/anti_
 /// A PodDisruptionBudget holds a drain back until the Deployment's Pods can go one at a time.
 pub const SCRIPT_PDB_DRAIN: &str = include_str!("../../tests/scenarios/pdb_drain.sh");
 
+/// Load makes a HorizontalPodAutoscaler scale a Deployment out, then back in once the
+/// downscale stabilization window has passed.
+pub const SCRIPT_HPA: &str = include_str!("../../tests/scenarios/hpa.sh");
+
 /// (id, translation key of the title, text).
 pub const PRESETS: &[(&str, &str, &str)] = &[
     ("seed", "preset.seed", SEED_004),
@@ -346,6 +350,7 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ("partition", "preset.partition", SCRIPT_PARTITION),
     ("anti-affinity", "preset.anti_affinity", SCRIPT_ANTI_AFFINITY),
     ("pdb-drain", "preset.pdb_drain", SCRIPT_PDB_DRAIN),
+    ("hpa", "preset.hpa", SCRIPT_HPA),
 ];
 
 #[cfg(test)]
@@ -388,6 +393,12 @@ mod tests {
         assert!(all.contains("Cannot evict pod as it would violate the pod's disruption budget.") && all.contains("node/node-3 drained"), "{}", all);
         let p = s.pod_chips(s.len());
         assert_eq!((p.len(), p.iter().filter(|c| c.node == "node-3").count()), (3, 0), "{:?}", p);
+
+        // load scales the Deployment out from 2; without load it comes back to 2
+        let mut s = Session::new(1);
+        let (out, _) = s.apply(SCRIPT_HPA);
+        assert!(out.stdout.contains("New size: 4; reason: cpu resource utilization (percentage of request) above target") && out.stdout.contains("New size: 2; reason: All metrics below target"), "{}", out.stdout);
+        assert_eq!(s.pod_chips(s.len()).iter().filter(|c| c.class != "terminating").count(), 2);
 
         let mut s = Session::new(1);
         let (out, _) = s.apply(SCRIPT_SCALE_DELETE);

@@ -687,6 +687,36 @@ try {
     }
   });
 
+  await check("HPA preset: load scales the Deployment out (kubectl get hpa shows cpu: N%/50% and more replicas), then back to 2 after the stabilization window; metrics-server is drawn; kubectl top answers (1400 px English, 375 px Korean; screenshots)", async () => {
+    for (const [lang, width, title, shot] of [
+      ["en", 1400, "Load makes an HPA scale out", "screenshot-hpa.png"],
+      ["ko", 375, "부하로 HPA가", "screenshot-hpa-ko-375.png"],
+    ]) {
+      const c = await browser.newContext({ viewport: { width, height: 1000 }, locale: lang === "ko" ? "ko-KR" : "en-US" });
+      const p = await c.newPage();
+      p.on("pageerror", (e) => errors.push(String(e)));
+      try {
+        await p.goto(url);
+        await p.waitForSelector("#apply");
+        const idx = await p.locator("select.preset option").evaluateAll((os, t) => os.findIndex((o) => o.textContent.startsWith(t)) - 1, title);
+        assert(idx >= 0, "no preset " + title);
+        await p.selectOption("select.preset", String(idx));
+        await p.click("#apply");
+        const want = "New size: 2; reason: All metrics below target";
+        await p.waitForFunction((w) => document.querySelector("#console-out").textContent.includes(w), want, { timeout: 120000 });
+        const out = await p.locator("#console-out").textContent();
+        assert(/web\s+Deployment\/web\s+cpu: (6\d|[7-9]\d|1\d\d)%\/50%\s+2\s+10\s+4/.test(out), "no scale-out in get hpa: " + out.slice(0, 3000));
+        assert(/New size: 4; reason: cpu resource utilization \(percentage of request\) above target/.test(out), "no SuccessfulRescale: " + out.slice(-2500));
+        assert(/web-[a-z0-9]+-[a-z0-9]{5}\s+\d+m\s+\d+Mi/.test(out), "kubectl top pods printed no usage: " + out.slice(0, 3000));
+        assert(/ScaleDownStabilized/.test(out), "describe hpa without the stabilization condition");
+        assert((await p.locator("svg text", { hasText: "metrics-server" }).count()) > 0, "no metrics-server box in the diagram");
+        await p.screenshot({ path: path.join(shots, shot), fullPage: true });
+      } finally {
+        await c.close();
+      }
+    }
+  });
+
   await check("kubectl edit in the console opens the object in the editor; saving sends the change, Cancel puts the manifest back", async () => {
     const c = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: "en-US" });
     const p = await c.newPage();

@@ -4,6 +4,8 @@
 # would leave fewer healthy Pods than the budget wants. drain retries every 5 s; once the
 # Deployment's replacement Pod is Ready elsewhere, the budget allows the next eviction. A Pod
 # no controller manages (box, placed on node-3) stops a drain unless --force says it may go for good.
+# --delete-emptydir-data: the metrics-server addon's Pod keeps its serving certificate in an
+# emptyDir, and drain will not delete a Pod's local data unless told it may.
 kubectl create deployment web --image=nginx:1.25 --replicas=3
 sim settle
 kubectl apply -f - <<EOF
@@ -33,7 +35,7 @@ spec:
     command: ["sleep", "3600"]
 EOF
 sim settle
-kubectl drain node-1 --timeout=20s
+kubectl drain node-1 --delete-emptydir-data --timeout=20s
 kubectl uncordon node-1
 kubectl apply -f - <<EOF
 apiVersion: policy/v1
@@ -48,8 +50,8 @@ spec:
 EOF
 sim settle
 kubectl get pdb web-pdb
-kubectl drain node-3 --ignore-daemonsets
-kubectl drain node-3 --ignore-daemonsets --force
+kubectl drain node-3 --ignore-daemonsets --delete-emptydir-data
+kubectl drain node-3 --ignore-daemonsets --delete-emptydir-data --force
 kubectl get events --field-selector involvedObject.kind=PodDisruptionBudget
 kubectl get pods -o wide
 kubectl get pdb web-pdb -o yaml

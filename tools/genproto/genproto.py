@@ -27,6 +27,8 @@ EXTRA_ROOTS = [
     ("k8s.io.apimachinery.pkg.apis.meta.v1", "DeleteOptions", ""),  # DELETE bodies
     ("k8s.io.api.policy.v1", "Eviction", "policy/v1"),  # kubectl drain (pods/eviction)
     ("k8s.io.api.autoscaling.v1", "Scale", "autoscaling/v1"),  # PUT …/scale
+    # kubectl v1.32's `autoscale` (autoscaling/v1, converted by the API server)
+    ("k8s.io.api.autoscaling.v1", "HorizontalPodAutoscaler", "autoscaling/v1"),
     ("k8s.io.api.core.v1", "Binding", "v1"),  # POST pods/NAME/binding
     # typed `kubectl create configmap|secret|serviceaccount`: decoded, so that the API server
     # (not the decoder) answers for them
@@ -41,6 +43,10 @@ EXTRA_ROOTS = [
     ("k8s.io.api.authorization.v1", "LocalSubjectAccessReview", "authorization.k8s.io/v1"),
     ("k8s.io.api.authorization.v1", "SelfSubjectRulesReview", "authorization.k8s.io/v1"),
 ]
+
+# Groups of RESOURCES whose types live outside k8s.io/api (kube-aggregator's APIService): real
+# clients send them as JSON (kubectl applies them unstructured), so they have no table here.
+NOT_IN_K8S_API = {"apiregistration.k8s.io"}
 
 # Messages whose JSON is not an object: decoded by hand in src/serve/protobuf.rs.
 SPECIAL = {
@@ -225,6 +231,8 @@ def resource_roots(meta_rs):
     roots = []
     for m in re.finditer(r'kind:\s*"(\w+)",\s*group:\s*"([^"]*)",\s*version:\s*"(\w+)"', table):
         kind, group, version = m.groups()
+        if group in NOT_IN_K8S_API:
+            continue
         api_version = version if group == "" else group + "/" + version
         roots.append((package_of(group, version), kind, api_version))
     if not roots:

@@ -989,6 +989,7 @@ fn validate_object_meta_update(new: &Value, old: &Value) -> Errs {
 
 
 mod apps;
+mod autoscaling;
 mod config;
 mod networking;
 mod node;
@@ -999,6 +1000,7 @@ mod service;
 mod scheduling;
 mod storage;
 pub use apps::*;
+pub use autoscaling::*;
 pub use config::*;
 pub use networking::*;
 pub use node::*;

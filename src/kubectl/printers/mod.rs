@@ -298,6 +298,98 @@ fn print_pdb_row(pdb: &Value, now_ms: i64) -> Vec<String> {
     vec![gs(pdb, &["metadata", "name"]).to_string(), ios("minAvailable"), ios("maxUnavailable"), allowed.to_string(), age(pdb, now_ms)]
 }
 
+const HPA_COLUMNS: &[Column] = &[name_col(0), col("Reference", 0), col("Targets", 0), col("MinPods", 0), col("MaxPods", 0), col("Replicas", 0), col("Age", 0)];
+
+/// `printHorizontalPodAutoscaler`.
+fn print_hpa_row(hpa: &Value, now_ms: i64) -> Vec<String> {
+    let reference = format!("{}/{}", gs(hpa, &["spec", "scaleTargetRef", "kind"]), gs(hpa, &["spec", "scaleTargetRef", "name"]));
+    let min = get(hpa, &["spec", "minReplicas"]).and_then(Value::as_i64).map(|m| m.to_string()).unwrap_or_else(|| "<unset>".into());
+    let max = get(hpa, &["spec", "maxReplicas"]).and_then(Value::as_i64).unwrap_or(0);
+    let current = get(hpa, &["status", "currentReplicas"]).and_then(Value::as_i64).unwrap_or(0);
+    let specs = get(hpa, &["spec", "metrics"]).and_then(Value::as_array).cloned().unwrap_or_default();
+    let statuses = get(hpa, &["status", "currentMetrics"]).and_then(Value::as_array).cloned().unwrap_or_default();
+    vec![gs(hpa, &["metadata", "name"]).to_string(), reference, format_hpa_metrics(&specs, &statuses), min, max.to_string(), current.to_string(), age(hpa, now_ms)]
+}
+
+/// `formatHPAMetrics`: at most two targets, `current/target` each (`cpu: 73%/50%`).
+pub fn format_hpa_metrics(specs: &[Value], statuses: &[Value]) -> String {
+    if specs.is_empty() {
+        return "<none>".into();
+    }
+    let q = |v: Option<&Value>| v.and_then(crate::api::quantity::parse_quantity).map(|q| q.canonical());
+    let mut list: Vec<String> = Vec::new();
+    let mut count = 0;
+    let mut more = false;
+    for (i, spec) in specs.iter().enumerate() {
+        let status = statuses.get(i);
+        let ty = gs(spec, &["type"]);
+        let item = match ty {
+            "Resource" | "ContainerResource" => {
+                let key = if ty == "Resource" { "resource" } else { "containerResource" };
+                let name = gs(spec, &[key, "name"]);
+                let target = get(spec, &[key, "target"]);
+                let cur = status.and_then(|s| get(s, &[key, "current"]));
+                if let Some(avg) = target.and_then(|t| t.get("averageValue")).filter(|v| !v.is_null()) {
+                    let current = cur.and_then(|c| q(c.get("averageValue"))).unwrap_or_else(|| "<unknown>".into());
+                    format!("{}: {}/{}", name, current, q(Some(avg)).unwrap_or_default())
+                } else {
+                    let current = cur.and_then(|c| c.get("averageUtilization")).and_then(Value::as_i64).map(|u| format!("{}%", u)).unwrap_or_else(|| "<unknown>".into());
+                    let target = target.and_then(|t| t.get("averageUtilization")).and_then(Value::as_i64).map(|u| format!("{}%", u)).unwrap_or_else(|| "<auto>".into());
+                    format!("{}: {}/{}", name, current, target)
+                }
+            }
+            "Pods" | "Object" | "External" => {
+                let key = match ty {
+                    "Pods" => "pods",
+                    "Object" => "object",
+                    _ => "external",
+                };
+                let target = get(spec, &[key, "target"]);
+                let cur = status.and_then(|s| get(s, &[key, "current"]));
+                match target.and_then(|t| t.get("averageValue")).filter(|v| !v.is_null()) {
+                    Some(avg) if ty != "Pods" => format!("{}/{} (avg)", cur.and_then(|c| q(c.get("averageValue"))).unwrap_or_else(|| "<unknown>".into()), q(Some(avg)).unwrap_or_default()),
+                    Some(avg) => format!("{}/{}", cur.and_then(|c| q(c.get("averageValue"))).unwrap_or_else(|| "<unknown>".into()), q(Some(avg)).unwrap_or_default()),
+                    None => format!("{}/{}", cur.and_then(|c| q(c.get("value"))).unwrap_or_else(|| "<unknown>".into()), q(target.and_then(|t| t.get("value"))).unwrap_or_default()),
+                }
+            }
+            _ => "<unknown type>".into(),
+        };
+        list.push(item);
+        if list.len() > 2 {
+            list.truncate(2);
+            more = true;
+            break;
+        }
+        count += 1;
+    }
+    let ret = list.join(", ");
+    if more {
+        format!("{} + {} more...", ret, specs.len() - count)
+    } else {
+        ret
+    }
+}
+
+const APISERVICE_COLUMNS: &[Column] = &[name_col(0), col("Service", 0), col("Available", 0), col("Age", 0)];
+
+/// kube-aggregator's table convertor for APIServices: the Service or `Local`, and the
+/// `Available` condition (`False (MissingEndpoints)`).
+fn print_apiservice_row(svc: &Value, now_ms: i64) -> Vec<String> {
+    let service = match get(svc, &["spec", "service"]).filter(|s| !s.is_null()) {
+        Some(s) => format!("{}/{}", gs(s, &["namespace"]), gs(s, &["name"])),
+        None => "Local".into(),
+    };
+    let available = get(svc, &["status", "conditions"]).and_then(Value::as_array).and_then(|cs| cs.iter().find(|c| gs(c, &["type"]) == "Available")).map(|c| {
+        let (status, reason) = (gs(c, &["status"]), gs(c, &["reason"]));
+        if status == "True" || reason.is_empty() {
+            status.to_string()
+        } else {
+            format!("{} ({})", status, reason)
+        }
+    });
+    vec![gs(svc, &["metadata", "name"]).to_string(), service, available.unwrap_or_else(|| "Unknown".into()), age(svc, now_ms)]
+}
+
 /// `strings.ToLower(GroupKind.String())`, the prefix of `deployment.apps/web`.
 fn kind_prefix(kind: &str) -> String {
     // `kind.group` as kubectl's formatResourceName prints it (core kinds have no group)
@@ -1094,6 +1186,8 @@ fn table_columns_rows(kind: &str, objs: &[Value], wide: bool, now_ms: i64) -> (&
         "Ingress" => (INGRESS_COLUMNS, objs.iter().map(|o| print_ingress_row(o, now_ms)).collect()),
         "IngressClass" => (INGRESS_CLASS_COLUMNS, objs.iter().map(|o| print_ingress_class_row(o, now_ms)).collect()),
         "PodDisruptionBudget" => (PDB_COLUMNS, objs.iter().map(|o| print_pdb_row(o, now_ms)).collect()),
+        "HorizontalPodAutoscaler" => (HPA_COLUMNS, objs.iter().map(|o| print_hpa_row(o, now_ms)).collect()),
+        "APIService" => (APISERVICE_COLUMNS, objs.iter().map(|o| print_apiservice_row(o, now_ms)).collect()),
         "CronJob" => (CRONJOB_COLUMNS, objs.iter().map(|o| print_cron_job_row(o, now_ms)).collect()),
         "Job" => (JOB_COLUMNS, objs.iter().map(|o| print_job_row(o, now_ms)).collect()),
         "DaemonSet" => (DAEMONSET_COLUMNS, objs.iter().map(|o| print_daemon_set_row(o, now_ms)).collect()),

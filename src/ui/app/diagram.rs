@@ -181,6 +181,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
     let services = s.services(pos);
     // CoreDNS is drawn once its addon is installed (the kube-dns Service exists)
     let coredns = s.coredns(pos);
+    let metrics = s.metrics_server(pos);
     let rev = s.rev_at(pos);
     let current = s.current(pos).map(|st| st.msg.clone());
     // the authorization stage on kube-apiserver's box: the decision on the request in flight
@@ -205,7 +206,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
     let edges: Html = l
         .edges()
         .into_iter()
-        .filter(|(name, _)| coredns || name != "dns")
+        .filter(|(name, _)| (coredns || name != "dns") && (metrics || name != "metrics"))
         .map(|(name, pts)| {
             let on = name == active_edge;
             html! { <polyline key={name.clone()} class={classes!("edge", on.then_some("on"))} points={layout::points_attr(&pts)} /> }
@@ -375,6 +376,10 @@ pub fn diagram(p: &DiagramProps) -> Html {
                 if coredns {
                     {rect(l.dns, "box comp dns")}
                     {text(l.dns.cx(), l.dns.cy() + 5.0, "label mid", "CoreDNS")}
+                }
+                if metrics {
+                    {rect(l.metrics, "box comp dns")}
+                    {text(l.metrics.cx(), l.metrics.cy() + 5.0, "label mid", "metrics-server")}
                 }
                 // the Services row
                 {rect(l.services, "box group services")}

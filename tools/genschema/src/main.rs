@@ -16,7 +16,8 @@
 //!
 //! Usage (from this directory): `cargo run --release > ../../src/api/schema_data.txt`
 
-use k8s_openapi::api::{apps::v1 as apps, authentication::v1 as authentication, authorization::v1 as authorization, batch::v1 as batch, core::v1 as core, discovery::v1 as discovery, networking::v1 as networking, policy::v1 as policy, rbac::v1 as rbac, scheduling::v1 as scheduling, storage::v1 as storage};
+use k8s_openapi::kube_aggregator::pkg::apis::apiregistration::v1 as apiregistration;
+use k8s_openapi::api::{apps::v1 as apps, authentication::v1 as authentication, authorization::v1 as authorization, autoscaling::v2 as autoscaling, batch::v1 as batch, core::v1 as core, discovery::v1 as discovery, networking::v1 as networking, policy::v1 as policy, rbac::v1 as rbac, scheduling::v1 as scheduling, storage::v1 as storage};
 use schemars::{generate::SchemaSettings, SchemaGenerator};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -24,7 +25,9 @@ use std::collections::{BTreeMap, BTreeSet};
 /// OpenAPI definition-name prefix -> (short alias used in the data file, Go package name).
 const PACKAGES: &[(&str, &str, &str)] = &[
     ("io.k8s.api.apps.v1", "apps", "v1"),
+    ("io.k8s.api.autoscaling.v2", "autoscaling", "v2"),
     ("io.k8s.api.batch.v1", "batch", "v1"),
+    ("io.k8s.kube-aggregator.pkg.apis.apiregistration.v1", "apiregistration", "v1"),
     ("io.k8s.api.core.v1", "core", "v1"),
     ("io.k8s.api.authentication.v1", "authentication", "v1"),
     ("io.k8s.api.authorization.v1", "authorization", "v1"),
@@ -51,6 +54,17 @@ const SPECIAL: &[(&str, &str)] = &[
 /// derived from the JSON type): (struct, field, Go type string). Pointers are left out: the
 /// decoder dereferences them before it reports a type error.
 const NAMED_TYPES: &[(&str, &str, &str)] = &[
+    // autoscaling/v2
+    ("autoscaling.MetricSpec", "type", "v2.MetricSourceType"),
+    ("autoscaling.MetricTarget", "type", "v2.MetricTargetType"),
+    ("autoscaling.ResourceMetricSource", "name", "v1.ResourceName"),
+    ("autoscaling.HPAScalingPolicy", "type", "v2.HPAScalingPolicyType"),
+    ("autoscaling.HPAScalingRules", "selectPolicy", "v2.ScalingPolicySelect"),
+    ("autoscaling.HorizontalPodAutoscalerCondition", "type", "v2.HorizontalPodAutoscalerConditionType"),
+    ("autoscaling.HorizontalPodAutoscalerCondition", "status", "v1.ConditionStatus"),
+    // apiregistration/v1
+    ("apiregistration.APIServiceCondition", "type", "v1.APIServiceConditionType"),
+    ("apiregistration.APIServiceCondition", "status", "v1.ConditionStatus"),
     // apps/v1
     (
         "apps.DeploymentCondition",
@@ -387,6 +401,8 @@ fn main() {
         ("networking.k8s.io/v1", "IngressClass", def_of::<networking::IngressClass>(&mut generator)),
         ("policy/v1", "PodDisruptionBudget", def_of::<policy::PodDisruptionBudget>(&mut generator)),
         ("policy/v1", "Eviction", def_of::<policy::Eviction>(&mut generator)),
+        ("autoscaling/v2", "HorizontalPodAutoscaler", def_of::<autoscaling::HorizontalPodAutoscaler>(&mut generator)),
+        ("apiregistration.k8s.io/v1", "APIService", def_of::<apiregistration::APIService>(&mut generator)),
         ("v1", "Namespace", def_of::<core::Namespace>(&mut generator)),
         ("v1", "Node", def_of::<core::Node>(&mut generator)),
         ("v1", "Pod", def_of::<core::Pod>(&mut generator)),

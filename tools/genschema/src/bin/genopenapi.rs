@@ -35,6 +35,8 @@ use k8s_openapi::api::{
     apps::v1 as apps, authentication::v1 as authentication, authorization::v1 as authorization, autoscaling::v1 as autoscaling, batch::v1 as batch, coordination::v1 as coordination, core::v1 as core, discovery::v1 as discovery, networking::v1 as networking, policy::v1 as policy, rbac::v1 as rbac, scheduling::v1 as scheduling,
     storage::v1 as storage,
 };
+use k8s_openapi::api::autoscaling::v2 as autoscalingv2;
+use k8s_openapi::kube_aggregator::pkg::apis::apiregistration::v1 as apiregistration;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as meta;
 use k8s_openapi::Resource;
 use schemars::{generate::SchemaSettings, SchemaGenerator};
@@ -131,6 +133,8 @@ fn generate() -> (Vec<Root>, BTreeMap<String, Value>) {
         kind::<networking::IngressClass>(&mut g, true),
         kind::<policy::PodDisruptionBudget>(&mut g, true),
         kind::<policy::Eviction>(&mut g, false),
+        kind::<autoscalingv2::HorizontalPodAutoscaler>(&mut g, true),
+        kind::<apiregistration::APIService>(&mut g, true),
         kind::<core::Binding>(&mut g, false),
         kind::<authentication::TokenRequest>(&mut g, false),
         kind::<authentication::SelfSubjectReview>(&mut g, false),
