@@ -26,6 +26,7 @@ pub mod defaults;
 pub mod field;
 pub mod gojson;
 pub mod base64;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod hpa_conversion;
 pub mod image;
 pub mod meta;

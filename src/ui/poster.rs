@@ -153,7 +153,7 @@ pub fn diagram_svg(session: &Session) -> String {
         svg.text(l.dns.cx(), l.dns.cy() + 5.0, "label mid", "CoreDNS");
     }
     if metrics {
-        svg.rect(l.metrics, "box comp dns");
+        svg.rect(l.metrics, "box comp metrics");
         svg.text(l.metrics.cx(), l.metrics.cy() + 5.0, "label mid", "metrics-server");
     }
     svg.rect(l.services, "box group services");

@@ -378,7 +378,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
                     {text(l.dns.cx(), l.dns.cy() + 5.0, "label mid", "CoreDNS")}
                 }
                 if metrics {
-                    {rect(l.metrics, "box comp dns")}
+                    {rect(l.metrics, "box comp metrics")}
                     {text(l.metrics.cx(), l.metrics.cy() + 5.0, "label mid", "metrics-server")}
                 }
                 // the Services row
