@@ -12,6 +12,7 @@
 
 use super::*;
 use crate::kubectl::printers::tabwriter;
+use crate::sim::sort::CompactSort;
 
 /// `metricsCreationDelay`.
 const METRICS_CREATION_DELAY_MS: i64 = 2 * 60 * 1000;
@@ -127,9 +128,9 @@ fn top_node(cluster: &mut Cluster, flags: &Flags, name: Option<&str>, out: &mut 
 /// The sorters: by name, or `--sort-by=cpu|memory` (largest first).
 fn sort_rows(rows: &mut [(String, i64, i64, String)], by: Option<&str>) {
     match by {
-        Some("cpu") => rows.sort_by(|a, b| b.1.cmp(&a.1)),
-        Some("memory") => rows.sort_by(|a, b| b.2.cmp(&a.2)),
-        _ => rows.sort_by(|a, b| a.0.cmp(&b.0)),
+        Some("cpu") => rows.csort_by(|a, b| b.1.cmp(&a.1)),
+        Some("memory") => rows.csort_by(|a, b| b.2.cmp(&a.2)),
+        _ => rows.csort_by(|a, b| a.0.cmp(&b.0)),
     }
 }
 

@@ -297,8 +297,6 @@ pub struct MetricsServer {
     node_series: BTreeMap<String, Series>,
     /// (namespace, pod) → container → series
     pod_series: BTreeMap<(String, String), BTreeMap<String, Series>>,
-    /// scrapes done (the first two fill the storage)
-    scrapes: u64,
 }
 
 /// `resource.NewScaledQuantity(nanocores, -9)` and `resource.NewQuantity(bytes, BinarySI)` as
@@ -354,7 +352,6 @@ impl MetricsServer {
                 got.push(m);
             }
         }
-        self.scrapes += 1;
         let mut seen = std::collections::BTreeSet::new();
         for m in got {
             self.node_series.entry(m.node.clone()).or_default().push(Point { at_ms: m.at_ms, cpu_ns: m.node_cpu_ns, memory: m.node_memory_bytes, start_ms: 0 });
@@ -409,8 +406,11 @@ impl MetricsServer {
     }
 }
 
+/// A parsed label selector: (key, operator, value) requirements.
+type Requirements = Vec<(String, String, String)>;
+
 /// The query's `labelSelector`, parsed (a bad one: a 400 as the generic registry answers).
-fn label_selector(query: &str) -> Result<Option<Vec<(String, String, String)>>, Response> {
+fn label_selector(query: &str) -> Result<Option<Requirements>, Response> {
     let Some(raw) = query.split('&').find_map(|kv| kv.strip_prefix("labelSelector=")) else { return Ok(None) };
     let raw = crate::api::request::percent_decode(raw);
     meta::parse_label_selector(&raw).map(Some).map_err(|e| Response { code: 400, body: json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure", "message": e, "reason": "BadRequest", "code": 400}) })

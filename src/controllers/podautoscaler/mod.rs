@@ -315,6 +315,7 @@ impl HorizontalController {
     }
 
     /// `normalizeDesiredReplicas` (no `behavior`).
+    #[allow(clippy::too_many_arguments)]
     fn normalize(&mut self, key: &str, status: &mut Value, current: i64, desired: i64, min: i64, max: i64, now: i64) -> i64 {
         // stabilizeRecommendation: the highest of the last 5 minutes
         let recs = self.recommendations.entry(key.to_string()).or_default();
@@ -431,7 +432,6 @@ impl HorizontalController {
         let mut status = original.clone();
         let target = meta::get(&hpa, &["spec", "scaleTargetRef"]).cloned().unwrap_or(Value::Null);
         let (kind, name) = (meta::get_str(&target, &["kind"]).to_string(), meta::get_str(&target, &["name"]).to_string());
-        let reference = format!("{}/{}/{}", kind, ns, name);
         let api_version = meta::get_str(&target, &["apiVersion"]);
         let group = api_version.rsplit_once('/').map(|(g, _)| g).unwrap_or("");
         let info = meta::RESOURCES.iter().find(|r| r.kind == kind && (r.group == group || api_version.is_empty()));
@@ -523,7 +523,6 @@ impl HorizontalController {
                 let was = meta::get_i64(&status, &["desiredReplicas"]).unwrap_or(0);
                 set_status(&mut status, current, was, &metric_statuses, false, ctx.now);
                 self.update_status_if_needed(ctx, &hpa, &original, status);
-                let _ = reference;
                 return;
             }
             set_condition(&mut status, "AbleToScale", "True", "SucceededRescale", &format!("the HPA controller was able to update the target scale to {}", desired), ctx.now);
@@ -544,7 +543,7 @@ impl HorizontalController {
         let mut obj = hpa.clone();
         obj["status"] = status;
         let info = Resource::HorizontalPodAutoscalers.info();
-        let r = ctx.request_with(Request::new(Method::Put, &format!("{}/status", info.object_path(meta::namespace(hpa), meta::name(hpa))), Some(obj)));
+        let r = ctx.request_with(Request::new(Method::Put, format!("{}/status", info.object_path(meta::namespace(hpa), meta::name(hpa))), Some(obj)));
         if !r.ok() {
             let e = r.body.get("message").and_then(Value::as_str).unwrap_or("").to_string();
             self.recorder.event(ctx, hpa, None, "Warning", "FailedUpdateStatus", &e);

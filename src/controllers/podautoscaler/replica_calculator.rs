@@ -31,7 +31,7 @@ pub struct PodMetric {
 pub type PodMetricsInfo = BTreeMap<String, PodMetric>;
 
 fn within_tolerance(ratio: f64) -> bool {
-    (1.0 - TOLERANCE) <= ratio && ratio <= (1.0 + TOLERANCE)
+    ((1.0 - TOLERANCE)..=(1.0 + TOLERANCE)).contains(&ratio)
 }
 
 /// `GetResourceUtilizationRatio`: (ratio, utilization %, average raw value).
