@@ -75,6 +75,18 @@ pub fn default_cluster_with(seed: u64, config: ClusterConfig) -> Cluster {
     c
 }
 
+/// `kubectl apply|delete -f -` of an add-on's manifests, as an administrator: what kubectl
+/// printed, or its errors.
+fn addon_manifests(c: &mut Cluster, verb: &str, manifests: &str) -> Result<String, String> {
+    let args: Vec<String> = [verb, "-f", "-"].iter().map(|s| s.to_string()).collect();
+    let out = crate::kubectl::run(c, &args, Some(manifests), &|_| None);
+    if out.stderr.is_empty() {
+        Ok(out.stdout)
+    } else {
+        Err(out.stderr)
+    }
+}
+
 /// `kubeadm init phase addon coredns`: the `coredns` Deployment and the `kube-dns` Service
 /// (10.96.0.10) in kube-system, applied as an administrator, and CoreDNS's informers. Every
 /// default cluster has it from bootstrap, as kubeadm, kind, minikube and EKS install it;
@@ -83,13 +95,9 @@ pub fn install_coredns(c: &mut Cluster) -> Result<String, String> {
     if c.components().any(|x| x.actor() == Actor::CoreDns) {
         return Err("the coredns addon is already installed (every kubesim cluster runs CoreDNS from bootstrap, as kubeadm installs it; `sim addon remove coredns` takes it away)".into());
     }
-    let args: Vec<String> = ["apply", "-f", "-"].iter().map(|s| s.to_string()).collect();
-    let out = crate::kubectl::run(c, &args, Some(crate::coredns::MANIFESTS), &|_| None);
-    if !out.stderr.is_empty() {
-        return Err(out.stderr);
-    }
+    let applied = addon_manifests(c, "apply", crate::coredns::MANIFESTS)?;
     c.add_component(crate::coredns::CoreDns::default());
-    Ok(format!("{}[addons] Applied essential addon: CoreDNS\n", out.stdout))
+    Ok(format!("{}[addons] Applied essential addon: CoreDNS\n", applied))
 }
 
 /// `sim addon remove coredns`, for a lesson on DNS failure: deletes what the addon created (as
@@ -99,13 +107,9 @@ pub fn remove_coredns(c: &mut Cluster) -> Result<String, String> {
     if !c.components().any(|x| x.actor() == Actor::CoreDns) {
         return Err("the coredns addon is not installed: `sim addon coredns` installs it".into());
     }
-    let args: Vec<String> = ["delete", "-f", "-"].iter().map(|s| s.to_string()).collect();
-    let out = crate::kubectl::run(c, &args, Some(crate::coredns::MANIFESTS), &|_| None);
-    if !out.stderr.is_empty() {
-        return Err(out.stderr);
-    }
+    let deleted = addon_manifests(c, "delete", crate::coredns::MANIFESTS)?;
     c.remove_component(&Actor::CoreDns);
-    Ok(out.stdout)
+    Ok(deleted)
 }
 
 /// The `metrics-server` addon (minikube's `addons enable metrics-server`, the release's
@@ -117,13 +121,9 @@ pub fn install_metrics_server(c: &mut Cluster) -> Result<String, String> {
     if c.components().any(|x| x.actor() == Actor::MetricsServer) {
         return Err("the metrics-server addon is already installed (every kubesim cluster runs it from bootstrap; `sim addon remove metrics-server` takes it away)".into());
     }
-    let args: Vec<String> = ["apply", "-f", "-"].iter().map(|s| s.to_string()).collect();
-    let out = crate::kubectl::run(c, &args, Some(crate::metricsserver::MANIFESTS), &|_| None);
-    if !out.stderr.is_empty() {
-        return Err(out.stderr);
-    }
+    let applied = addon_manifests(c, "apply", crate::metricsserver::MANIFESTS)?;
     c.add_component(crate::metricsserver::MetricsServer::default());
-    Ok(out.stdout)
+    Ok(applied)
 }
 
 /// `sim addon remove metrics-server`: deletes what the addon created and stops its process.
@@ -131,13 +131,9 @@ pub fn remove_metrics_server(c: &mut Cluster) -> Result<String, String> {
     if !c.components().any(|x| x.actor() == Actor::MetricsServer) {
         return Err("the metrics-server addon is not installed: `sim addon metrics-server` installs it".into());
     }
-    let args: Vec<String> = ["delete", "-f", "-"].iter().map(|s| s.to_string()).collect();
-    let out = crate::kubectl::run(c, &args, Some(crate::metricsserver::MANIFESTS), &|_| None);
-    if !out.stderr.is_empty() {
-        return Err(out.stderr);
-    }
+    let deleted = addon_manifests(c, "delete", crate::metricsserver::MANIFESTS)?;
     c.remove_component(&Actor::MetricsServer);
-    Ok(out.stdout)
+    Ok(deleted)
 }
 
 /// `sim load SERVICE --rps N [-n NAMESPACE]`: traffic at a Service (0 stops it).

@@ -49,7 +49,9 @@ pub fn v1_to_v2(v1: &Value) -> Value {
     if let Some(a) = out.pointer_mut("/metadata/annotations").and_then(Value::as_object_mut) {
         a.remove(CONDITIONS_ANNOTATION);
         if a.is_empty() {
-            out["metadata"].as_object_mut().map(|m| m.remove("annotations"));
+            if let Some(m) = out["metadata"].as_object_mut() {
+                m.remove("annotations");
+            }
         }
     }
     if let Some(c) = conds {

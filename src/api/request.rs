@@ -251,6 +251,11 @@ fn method_verb(m: Method) -> &'static str {
 }
 
 /// Percent-decoding of a query component (`+` is a space).
+/// A label or field selector as it goes in a query (`app%3Dweb%2Ctier%21%3Ddb`).
+pub fn encode_selector(s: &str) -> String {
+    s.replace('=', "%3D").replace(',', "%2C").replace('!', "%21").replace(' ', "+")
+}
+
 pub fn percent_decode(s: &str) -> String {
     let b = s.as_bytes();
     let mut out = Vec::with_capacity(b.len());

@@ -13,12 +13,11 @@
 use super::*;
 use crate::api::meta::Resource;
 
-/// Where the aggregation layer sends a request: the `APIService`'s Service and the path.
+/// A request the aggregation layer hands on: its path and query, as the client sent them (the
+/// cluster, which is the network, delivers it to the component that serves the path — the
+/// `APIService`'s Service's only backend in kubesim).
 #[derive(Clone, Debug, PartialEq)]
 pub struct AggregatedProxy {
-    pub service_namespace: String,
-    pub service_name: String,
-    /// the request's path and query, as the client sent them
     pub path: String,
 }
 
@@ -30,15 +29,15 @@ impl ApiServer {
         let mut parts = path.strip_prefix("/apis/")?.split('/');
         let (group, version) = (parts.next()?, parts.next()?);
         let (svc, _) = self.read_shared(Resource::ApiServices.info(), "", &format!("{}.{}", version, group))?;
-        let (ns, name) = (meta::get_str(&svc, &["spec", "service", "namespace"]).to_string(), meta::get_str(&svc, &["spec", "service", "name"]).to_string());
+        let local = meta::get(&svc, &["spec", "service"]).map(Value::is_null).unwrap_or(true);
         // handlingInfo.serviceAvailable: the Available condition the availability controller keeps
         let available = meta::get_array(&svc, &["status", "conditions"]).iter().any(|c| meta::get_str(c, &["type"]) == "Available" && meta::get_str(c, &["status"]) == "True");
         drop(svc);
-        if name.is_empty() || !available {
+        if local || !available {
             // http.Error: a text body, which clients show as ServiceUnavailable
             return Some(Response { code: 503, body: Value::String("service unavailable\n".into()) });
         }
-        self.pending_proxy = Some(Proxy::Aggregated(AggregatedProxy { service_namespace: ns, service_name: name, path: req.path.clone() }));
+        self.pending_proxy = Some(Proxy::Aggregated(AggregatedProxy { path: req.path.clone() }));
         Some(Response { code: 200, body: Value::String(String::new()) })
     }
 }

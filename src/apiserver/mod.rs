@@ -634,7 +634,7 @@ impl ApiServer {
         // autoscaling/v1 HorizontalPodAutoscalers: converted to and from the storage version
         // (`kubesim serve` only: the page's kubectl sends v2, and no other client reaches it)
         #[cfg(not(target_arch = "wasm32"))]
-        if crate::api::hpa_conversion::is_v1_path(&req.path) && ri.verb != "watch" && ri.subresource.is_empty() || crate::api::hpa_conversion::is_v1_path(&req.path) && ri.subresource == "status" {
+        if ri.verb != "watch" && matches!(ri.subresource.as_str(), "" | "status") && crate::api::hpa_conversion::is_v1_path(&req.path) {
             let v2 = Request { method: req.method, path: crate::api::hpa_conversion::v2_path(&req.path), body: req.body.as_ref().map(crate::api::hpa_conversion::v1_to_v2), patch_type: req.patch_type };
             let ri2 = RequestInfo::parse(v2.method, &v2.path);
             let mut out = self.handle(&v2, &ri2, who, now_ms, rng);

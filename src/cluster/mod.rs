@@ -405,9 +405,10 @@ impl<'a, T: fmt::Display + 'static> Ctx<'a, T> {
         resp
     }
 
-    /// A GET of `https://ADDRESS:10250/metrics/resource` from this component (metrics-server)
-    /// to the kubelet of `node`: its samples, or the error the scrape met. One round trip.
-    pub fn scrape_kubelet(&mut self, node: &str, address: &str) -> Result<crate::kubelet::stats::ResourceMetrics, String> {
+    /// A GET of `https://ENDPOINT/metrics/resource` (the kubelet's `IP:10250`) from this
+    /// component (metrics-server) to the kubelet of `node`: its samples, or the error the scrape
+    /// met. One round trip.
+    pub fn scrape_kubelet(&mut self, node: &str, endpoint: &str) -> Result<crate::kubelet::stats::ResourceMetrics, String> {
         let kubelet = Actor::Kubelet(node.to_string());
         let (uri, info) = self.api.request_info(Method::Get, "/metrics/resource");
         let req_id = self.trace.push(self.now, self.actor.clone(), kubelet.clone(), MessageKind::Request { method: Method::Get, uri, info }, self.cause);
@@ -418,7 +419,7 @@ impl<'a, T: fmt::Display + 'static> Ctx<'a, T> {
         let code = if answer.is_some() { 200 } else { 0 };
         let id = self.trace.push(self.now, if answer.is_some() { kubelet } else { self.actor.clone() }, self.actor.clone(), MessageKind::Response { code, reason: String::new(), authz: None }, Some(req_id));
         self.cause = Some(id);
-        answer.ok_or_else(|| format!("request failed, error: Get \"https://{}:10250/metrics/resource\": context deadline exceeded", address))
+        answer.ok_or_else(|| format!("request failed, error: Get \"https://{}/metrics/resource\": context deadline exceeded", endpoint))
     }
 
     /// Sends a request through the component's own client: it first waits for its token
@@ -466,7 +467,7 @@ impl<'a, T: fmt::Display + 'static> Ctx<'a, T> {
     /// The informer pattern: LIST the collection, then WATCH from that point on.
     pub fn list_and_watch(&mut self, info: &'static meta::ResourceInfo, namespace: &str, label_selector: &str, field_selector: &str) -> Vec<Value> {
         let mut q = Vec::new();
-        let enc = |s: &str| s.replace('=', "%3D").replace(',', "%2C").replace('!', "%21");
+        let enc = crate::api::request::encode_selector;
         if !label_selector.is_empty() {
             q.push(format!("labelSelector={}", enc(label_selector)));
         }

@@ -8,7 +8,7 @@ pub(super) fn list_path(info: &meta::ResourceInfo, ns: &str, all: bool, selector
 }
 
 pub(super) fn list_path_fields(info: &meta::ResourceInfo, ns: &str, all: bool, selector: &str, fields: &str) -> String {
-    let enc = |s: &str| s.replace('=', "%3D").replace(',', "%2C").replace('!', "%21");
+    let enc = crate::api::request::encode_selector;
     let base = info.collection_path(if all { "" } else { ns });
     let mut q = vec!["limit=500".to_string()];
     if !selector.is_empty() {

@@ -65,7 +65,7 @@ fn selector_query(flags: &Flags) -> String {
     if flags.selector.is_empty() {
         String::new()
     } else {
-        format!("?labelSelector={}", flags.selector.replace('=', "%3D").replace(',', "%2C").replace('!', "%21"))
+        format!("?labelSelector={}", crate::api::request::encode_selector(&flags.selector))
     }
 }
 
@@ -186,7 +186,7 @@ fn top_pod(cluster: &mut Cluster, flags: &Flags, ns: &str, name: Option<&str>, o
         let (cpu, mem) = (sum("cpu"), sum("memory"));
         let key = format!("{}/{}", meta::namespace(m), meta::name(m));
         let line = if flags.containers {
-            containers.iter().map(|c| format!("{}{}\t{}\t{}\t{}\t\n", prefix, meta::name(m), gs(c, "name"), cpu_cell(&quantity_of(meta::get(c, &["usage", "cpu"]))), memory_cell(&quantity_of(meta::get(c, &["usage", "memory"]))))).collect()
+            containers.iter().map(|c| format!("{}{}\t{}\t{}\t{}\t\n", prefix, meta::name(m), meta::get_str(c, &["name"]), cpu_cell(&quantity_of(meta::get(c, &["usage", "cpu"]))), memory_cell(&quantity_of(meta::get(c, &["usage", "memory"]))))).collect()
         } else {
             format!("{}{}\t{}\t{}\t\n", prefix, meta::name(m), cpu_cell(&cpu), memory_cell(&mem))
         };
@@ -197,8 +197,4 @@ fn top_pod(cluster: &mut Cluster, flags: &Flags, ns: &str, name: Option<&str>, o
         text.push_str(&r.3);
     }
     out.out(tabwriter(&text, 6, 3).trim_end_matches('\n'));
-}
-
-fn gs<'a>(v: &'a Value, k: &str) -> &'a str {
-    v.get(k).and_then(Value::as_str).unwrap_or("")
 }

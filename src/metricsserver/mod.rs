@@ -302,8 +302,7 @@ pub struct MetricsServer {
 /// `resource.NewScaledQuantity(nanocores, -9)` and `resource.NewQuantity(bytes, BinarySI)` as
 /// metrics-server encodes usage.
 fn usage(nanocores: i64, bytes: i64) -> Value {
-    let cpu = crate::api::quantity::parse_quantity_str(&format!("{}n", nanocores)).unwrap_or_else(|| Quantity::zero(Format::DecimalSI));
-    json!({"cpu": cpu.canonical(), "memory": Quantity::new(bytes, Format::BinarySI).canonical()})
+    json!({"cpu": Quantity::new_nano(nanocores, Format::DecimalSI).canonical(), "memory": Quantity::new(bytes, Format::BinarySI).canonical()})
 }
 
 /// A Go `time.Duration` as metav1.Duration prints it (`15s`, `15.001s`).
@@ -328,7 +327,8 @@ impl MetricsServer {
         self.pods.in_namespace("kube-system").any(|p| meta::get_str(p, &["metadata", "labels", "k8s-app"]) == "metrics-server" && meta::get_str(p, &["status", "phase"]) == "Running" && !meta::is_deleting(p))
     }
 
-    /// `--kubelet-preferred-address-types=InternalIP,…` and `--kubelet-use-node-status-port`.
+    /// `--kubelet-preferred-address-types=InternalIP,…` and `--kubelet-use-node-status-port`:
+    /// `IP:PORT`.
     fn kubelet_address(node: &Value) -> String {
         let addrs = meta::get_array(node, &["status", "addresses"]);
         let ip = ["InternalIP", "ExternalIP", "Hostname"].iter().find_map(|t| addrs.iter().find(|a| meta::get_str(a, &["type"]) == *t).map(|a| meta::get_str(a, &["address"]).to_string())).unwrap_or_default();
@@ -346,9 +346,8 @@ impl MetricsServer {
         }
         let nodes: Vec<(String, String)> = self.nodes.items.values().map(|n| (meta::name(n).to_string(), Self::kubelet_address(n))).collect();
         let mut got: Vec<ResourceMetrics> = Vec::new();
-        for (name, address) in nodes {
-            let host = address.split(':').next().unwrap_or("").to_string();
-            if let Ok(m) = ctx.scrape_kubelet(&name, &host) {
+        for (name, endpoint) in nodes {
+            if let Ok(m) = ctx.scrape_kubelet(&name, &endpoint) {
                 got.push(m);
             }
         }

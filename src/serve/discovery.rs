@@ -74,10 +74,11 @@ use crate::apiserver::review::REVIEWS as REVIEW_RESOURCES;
 /// `GET /apis`: `APIGroupList`, with the groups `APIService`s hand to extension API servers
 /// (`aggregated`: group and version, as the cluster's `APIService`s say) after the built-in ones.
 pub fn api_group_list(aggregated: &[(String, String)]) -> Value {
-    let leaked: Vec<(&str, &str)> = aggregated.iter().map(|(g, v)| (g.as_str(), v.as_str())).collect();
-    let groups: Vec<Value> = groups()
+    let builtin = groups();
+    let extra: Vec<(&str, &str)> = aggregated.iter().map(|(g, v)| (g.as_str(), v.as_str())).filter(|(g, _)| !builtin.iter().any(|(b, _)| b == g)).collect();
+    let groups: Vec<Value> = builtin
         .into_iter()
-        .chain(leaked.into_iter().filter(|(g, _)| !groups().iter().any(|(b, _)| b == g)))
+        .chain(extra)
         .map(|(g, v)| {
             let gv = json!({"groupVersion": format!("{}/{}", g, v), "version": v});
             json!({"name": g, "versions": versions_of(g, gv.clone()), "preferredVersion": gv})

@@ -534,6 +534,12 @@ fn aggregated_groups(c: &crate::cluster::Cluster) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Whether `/apis/GROUP/VERSION/…` belongs to a group an `APIService` hands on.
+fn is_aggregated(h: &Handle, path: &str) -> bool {
+    let segs: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    segs.len() >= 3 && segs[0] == "apis" && h.call(|s| aggregated_groups(&s.cluster)).unwrap_or_default().iter().any(|(g, v)| g == segs[1] && v == segs[2])
+}
+
 fn route(h: &Handle, req: &http::HttpRequest, path: &str, peer: &str, server_addr: SocketAddr) -> Reply {
     let path = if path.len() > 1 { path.trim_end_matches('/') } else { path };
     let get = req.method == "GET";
@@ -588,8 +594,13 @@ fn route(h: &Handle, req: &http::HttpRequest, path: &str, peer: &str, server_add
             }
             // an aggregated group's resource list is its extension API server's answer, through
             // kube-apiserver like any request
-            3 if discovery::api_resource_list(segs[1], segs[2]).is_some() || !h.call(|s| aggregated_groups(&s.cluster)).unwrap_or_default().iter().any(|(g, v)| g == segs[1] && v == segs[2]) => {
-                return discovery::api_resource_list(segs[1], segs[2]).map(|v| Reply::json(200, &v)).unwrap_or_else(not_found);
+            3 => {
+                if let Some(v) = discovery::api_resource_list(segs[1], segs[2]) {
+                    return Reply::json(200, &v);
+                }
+                if !is_aggregated(h, path) {
+                    return not_found();
+                }
             }
             _ => {}
         }
@@ -598,8 +609,7 @@ fn route(h: &Handle, req: &http::HttpRequest, path: &str, peer: &str, server_add
         // kubectl apply looks here when a kind is unknown; kubesim has no CustomResourceDefinitions
         return Reply::json(200, &json!({"kind": "CustomResourceDefinitionList", "apiVersion": "apiextensions.k8s.io/v1", "metadata": {"resourceVersion": "1"}, "items": []}));
     }
-    let aggregated_root = get && segs.len() == 3 && segs[0] == "apis" && h.call(|s| aggregated_groups(&s.cluster)).unwrap_or_default().iter().any(|(g, v)| g == segs[1] && v == segs[2]);
-    if !is_resource_path(path) && !aggregated_root {
+    if !is_resource_path(path) && !(get && segs.len() == 3 && is_aggregated(h, path)) {
         return not_found();
     }
     resource_request(h, req, peer)
@@ -808,9 +818,7 @@ fn resource_request(h: &Handle, req: &http::HttpRequest, peer: &str) -> Reply {
     if let Some(m) = [Method::Get, Method::Post, Method::Put, Method::Patch, Method::Delete].into_iter().find(|m| m.as_str() == req.method) {
         let ri = RequestInfo::parse(m, &req.target);
         // a group an APIService hands to an extension API server: kube-apiserver proxies it
-        let segs: Vec<&str> = ri.path.split('/').filter(|s| !s.is_empty()).collect();
-        let aggregated = m == Method::Get && segs.len() >= 3 && segs[0] == "apis" && h.call(|s| aggregated_groups(&s.cluster)).unwrap_or_default().iter().any(|(g, v)| g == segs[1] && v == segs[2]);
-        if !aggregated && !served(&ri) {
+        if !served(&ri) && !(m == Method::Get && is_aggregated(h, &ri.path)) {
             return not_found();
         }
     }

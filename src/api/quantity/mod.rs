@@ -117,6 +117,11 @@ impl Quantity {
         Quantity { nanos: value as i128 * NANO, format }
     }
 
+    /// `resource.NewScaledQuantity(nanos, -9)`: an amount of nano-units.
+    pub fn new_nano(nanos: i64, format: Format) -> Quantity {
+        Quantity::from_nanos(nanos as i128, format)
+    }
+
     /// `resource.NewMilliQuantity(milli, format)`.
     pub fn new_milli(milli: i64, format: Format) -> Quantity {
         Quantity { nanos: milli as i128 * 1_000_000, format }

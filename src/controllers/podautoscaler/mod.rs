@@ -182,8 +182,7 @@ impl HorizontalController {
 
     /// `resourceMetricsClient.GetResourceMetric`: each selected Pod's usage (milli-units).
     fn resource_metric(&self, ctx: &mut Ctx, resource: &str, container: &str, ns: &str, selector: &str) -> Result<PodMetricsInfo, String> {
-        let enc = selector.replace('=', "%3D").replace(',', "%2C").replace('!', "%21").replace(' ', "+");
-        let resp = ctx.request(Method::Get, &format!("/apis/metrics.k8s.io/v1beta1/namespaces/{}/pods?labelSelector={}", ns, enc), None);
+        let resp = ctx.request(Method::Get, &format!("/apis/metrics.k8s.io/v1beta1/namespaces/{}/pods?labelSelector={}", ns, crate::api::request::encode_selector(selector)), None);
         if !resp.ok() {
             let msg = match (resp.code, resp.body.get("message").and_then(Value::as_str)) {
                 (_, Some(m)) if resp.code != 404 && resp.code != 503 => m.to_string(),
