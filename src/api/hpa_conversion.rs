@@ -86,9 +86,12 @@ pub fn v2_to_v1(v2: &Value) -> Value {
         status.entry("currentReplicas").or_insert(json!(0));
     }
     if let Some(c) = conditions.filter(|c| c.as_array().map(|a| !a.is_empty()).unwrap_or(false)) {
-        let meta = out["metadata"].as_object_mut().expect("metadata");
-        let ann = meta.entry("annotations").or_insert_with(|| Value::Object(Map::new()));
-        ann[CONDITIONS_ANNOTATION] = json!(serde_json::to_string(&c).unwrap_or_default());
+        if let Some(meta) = out.get_mut("metadata").and_then(Value::as_object_mut) {
+            let ann = meta.entry("annotations").or_insert_with(|| Value::Object(Map::new()));
+            if let Some(a) = ann.as_object_mut() {
+                a.insert(CONDITIONS_ANNOTATION.into(), json!(serde_json::to_string(&c).unwrap_or_default()));
+            }
+        }
     }
     out
 }

@@ -305,7 +305,8 @@ impl HorizontalController {
         }
         let err = first.as_ref().map(|(_, _, e)| format!("invalid metrics ({} invalid out of {}), first error is: {}", invalid, specs.len(), e));
         if invalid >= specs.len() || (invalid > 0 && replicas < spec_replicas) {
-            let (reason, message, _) = first.expect("an invalid metric");
+            // no metric at all (a spec emptied by hand) leaves upstream's zero-value condition
+            let (reason, message, _) = first.unwrap_or_default();
             set_condition(status, "ScalingActive", "False", &reason, &message, ctx.now);
             return (-1, String::new(), statuses, err);
         }
