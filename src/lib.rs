@@ -32,6 +32,7 @@ pub mod client;
 pub mod cluster;
 pub mod controllers;
 pub mod coredns;
+pub mod ingressnginx;
 pub mod metricsserver;
 pub mod etcd;
 pub mod kubectl;

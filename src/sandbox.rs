@@ -68,6 +68,8 @@ pub fn default_cluster_with(seed: u64, config: ClusterConfig) -> Cluster {
     install_coredns(&mut c).expect("the coredns addon applies to a fresh control plane");
     // the resource metrics pipeline, as the distributions' metrics-server addon installs it
     install_metrics_server(&mut c).expect("the metrics-server addon applies to a fresh control plane");
+    // traffic in: minikube's `ingress` addon (ingress-nginx and the default IngressClass `nginx`)
+    install_ingress_nginx(&mut c).expect("the ingress addon applies to a fresh control plane");
     for i in 1..=3 {
         add_node(&mut c, with_zone(NodeConfig::new(&format!("node-{}", i)), &default_zone(i)));
     }
@@ -124,6 +126,29 @@ pub fn install_metrics_server(c: &mut Cluster) -> Result<String, String> {
     let applied = addon_manifests(c, "apply", crate::metricsserver::MANIFESTS)?;
     c.add_component(crate::metricsserver::MetricsServer::default());
     Ok(applied)
+}
+
+/// The `ingress` addon (minikube's `addons enable ingress`): ingress-nginx's namespace, RBAC,
+/// ConfigMaps, NodePort Service, Deployment and the default IngressClass `nginx`, applied as an
+/// administrator, and the controller's process. Every default cluster has it from bootstrap;
+/// `sim addon remove ingress` takes it away (Ingresses are then stored and route nothing).
+pub fn install_ingress_nginx(c: &mut Cluster) -> Result<String, String> {
+    if c.components().any(|x| x.actor() == Actor::IngressNginx) {
+        return Err("the ingress addon is already installed (every kubesim cluster runs ingress-nginx from bootstrap; `sim addon remove ingress` takes it away)".into());
+    }
+    let applied = addon_manifests(c, "apply", crate::ingressnginx::MANIFESTS)?;
+    c.add_component(crate::ingressnginx::IngressNginx::default());
+    Ok(applied)
+}
+
+/// `sim addon remove ingress`: deletes what the addon created and stops the controller.
+pub fn remove_ingress_nginx(c: &mut Cluster) -> Result<String, String> {
+    if !c.components().any(|x| x.actor() == Actor::IngressNginx) {
+        return Err("the ingress addon is not installed: `sim addon ingress` installs it".into());
+    }
+    let deleted = addon_manifests(c, "delete", crate::ingressnginx::MANIFESTS)?;
+    c.remove_component(&Actor::IngressNginx);
+    Ok(deleted)
 }
 
 /// `sim addon remove metrics-server`: deletes what the addon created and stops its process.
@@ -202,7 +227,7 @@ fn parse_duration_ms(s: &str) -> Result<i64, String> {
     Ok(v * unit)
 }
 
-const SIM_USAGE: &str = "usage: sim settle | sim advance DURATION | sim addon coredns|metrics-server|remove coredns|remove metrics-server | sim load SERVICE --rps N [-n NS] | sim node add|fail|recover|partition|heal NAME | sim fault restart COMPONENT|kube-apiserver|kubelet@NODE | sim fault watch-drop COMPONENT | sim fault api-error CODE [COMPONENT] [--resource R] [--verb V] [--count N] | sim node iptables NAME | sim curl NODE:NODEPORT | sim trace [--net] | sim audit [--verb V] [--resource R] [--user U] | sim audit policy | sim audit query 'QUERY' | sim etcd get KEY [--rev N] | sim etcd keys [PREFIX]";
+const SIM_USAGE: &str = "usage: sim settle | sim advance DURATION | sim addon coredns|metrics-server|ingress | sim addon remove coredns|metrics-server|ingress | sim load SERVICE --rps N [-n NS] | sim node add|fail|recover|partition|heal NAME | sim fault restart COMPONENT|kube-apiserver|kubelet@NODE | sim fault watch-drop COMPONENT | sim fault api-error CODE [COMPONENT] [--resource R] [--verb V] [--count N] | sim node iptables NAME | sim curl [-H 'Host: H'] [-i|-I|-v|-s] URL | sim trace [--net] | sim audit [--verb V] [--resource R] [--user U] | sim audit policy | sim audit query 'QUERY' | sim etcd get KEY [--rev N] | sim etcd keys [PREFIX]";
 
 /// What `sim settle` prints: where it settled, or that it hit its bound and what kept the
 /// cluster busy (the page's console says the same).
@@ -236,7 +261,9 @@ pub fn sim_command_with_stdin(c: &mut Cluster, sb: &mut Sandbox, args: &[String]
         ["addon", "remove", "coredns"] => remove_coredns(c),
         ["addon", "metrics-server"] => install_metrics_server(c),
         ["addon", "remove", "metrics-server"] => remove_metrics_server(c),
-        ["addon", "remove", other] | ["addon", other] => Err(format!("unknown addon \"{}\": kubesim has coredns (kubeadm's `init phase addon coredns`) and metrics-server", other)),
+        ["addon", "ingress"] => install_ingress_nginx(c),
+        ["addon", "remove", "ingress"] => remove_ingress_nginx(c),
+        ["addon", "remove", other] | ["addon", other] => Err(format!("unknown addon \"{}\": kubesim has coredns (kubeadm's `init phase addon coredns`), metrics-server and ingress (minikube's ingress-nginx)", other)),
         ["load", rest @ ..] => sim_load(c, rest),
         ["advance", d] => {
             let ms = parse_duration_ms(d)?;
@@ -477,7 +504,8 @@ pub fn sim_command_with_stdin(c: &mut Cluster, sb: &mut Sandbox, args: &[String]
             Some(k) => Ok(k.iptables_save()),
             None => Err(format!("no node named \"{}\"", name)),
         },
-        ["curl", url] => Ok(curl_output(c.http_get(None, url))),
+        ["curl", url] if !url.starts_with('-') => Ok(curl_output(c.http_get(None, url))),
+        ["curl", rest @ ..] => sim_curl(c, rest),
         ["etcd", "keys"] => Ok(c.view().etcd_keys("/registry/").into_iter().map(|k| k + "\n").collect()),
         ["etcd", "keys", prefix] => Ok(c.view().etcd_keys(prefix).into_iter().map(|k| k + "\n").collect()),
         ["time"] => Ok(format!("{} ({})\n", format_ms(c.now()), time::rfc3339(c.now()))),
@@ -551,6 +579,37 @@ pub fn bench_apply(c: &mut Cluster, pods: usize, deployments: usize) -> String {
 pub fn count_running(c: &Cluster) -> usize {
     let Some(info) = meta::lookup("pods") else { return 0 };
     c.view().objects_shared(info, "").iter().filter(|p| meta::get_str(p, &["status", "phase"]) == "Running").count()
+}
+
+/// `sim curl [OPTIONS] URL…`: curl on a machine outside the cluster, with its options (`-H
+/// 'Host: …'`, `-i`, `-I`, `-v`, `-s`): what it prints, as `Err` when it exits non-zero.
+fn sim_curl(c: &mut Cluster, rest: &[&str]) -> Result<String, String> {
+    let words: Vec<String> = std::iter::once("curl").chain(rest.iter().copied()).map(String::from).collect();
+    let fetch = match crate::runtime::nettools::parse(&words) {
+        Ok(f) => f,
+        Err(run) => return Err(run.stderr + "\n"),
+    };
+    let method = if fetch.head { "HEAD" } else { "GET" };
+    let mut out = String::new();
+    for url in &fetch.urls {
+        // `--resolve`: the address given, the URL's host as the Host header
+        let (target, host) = match fetch.resolved(url) {
+            Some((u, h)) => (u, Some(h)),
+            None => (url.clone(), None),
+        };
+        let reply = c.http_request_with(None, method, &target, fetch.host_header().or(host.as_deref()));
+        let date = crate::api::time::unix_http_date(crate::api::time::EPOCH_MS + c.now());
+        let r = crate::runtime::nettools::render(&fetch, url, &reply, &date, false);
+        out.push_str(&r.stderr);
+        out.push_str(&r.stdout);
+        if r.code != 0 {
+            if !out.ends_with('\n') {
+                out.push('\n');
+            }
+            return Err(out);
+        }
+    }
+    Ok(out)
 }
 
 /// What `curl` prints for a result: the body, or its error on stderr (as `Err`, for the shells).

@@ -46,6 +46,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("pdb_drain"),
     scenario!("hpa"),
     scenario!("autoscale"),
+    scenario!("ingress"),
     scenario!("net_expose"),
     scenario!("net_selector_typo"),
     scenario!("net_readiness_rollout"),

@@ -69,6 +69,9 @@ pub enum Actor {
     CoreDns,
     /// metrics-server (the addon's process): scrapes the kubelets, serves `metrics.k8s.io`.
     MetricsServer,
+    /// The ingress-nginx controller (the addon's process): its informers, nginx's configuration,
+    /// the Ingresses' status.
+    IngressNginx,
     /// The HorizontalPodAutoscaler controller (`horizontal-pod-autoscaler`).
     HpaController,
     /// kube-aggregator's `AvailableConditionController`, inside kube-apiserver (its loopback
@@ -121,6 +124,7 @@ impl Actor {
             Actor::KubeProxy(n) => format!("kube-proxy@{}", n),
             Actor::CoreDns => "coredns".into(),
             Actor::MetricsServer => "metrics-server".into(),
+            Actor::IngressNginx => "ingress-nginx".into(),
             Actor::HpaController => "horizontal-pod-autoscaler".into(),
             Actor::AvailableConditionController => "available-condition-controller".into(),
             Actor::Runtime(n) => format!("containerd@{}", n),
@@ -242,6 +246,18 @@ pub enum NetHop {
     NothingListens,
     /// The container's HTTP answer.
     Answer,
+    /// The outside machine's `/etc/hosts` names an Ingress host.
+    HostsFile,
+    /// The CNI portmap plugin DNATs a node's hostPort to a Pod.
+    HostPort,
+    /// nginx (ingress-nginx) picks a server, a location and an upstream endpoint.
+    IngressRoute,
+    /// No rule matches: ingress-nginx's default server answers 404.
+    IngressNotFound,
+    /// The upstream has no ready endpoint (503), or its endpoint did not answer (502).
+    IngressNoEndpoints,
+    /// A TLS host over plain HTTP: 308 to https.
+    IngressRedirect,
 }
 
 impl NetHop {
@@ -266,6 +282,12 @@ impl NetHop {
             NetHop::ToPod => "to_pod",
             NetHop::NothingListens => "nothing_listens",
             NetHop::Answer => "answer",
+            NetHop::HostsFile => "hosts_file",
+            NetHop::HostPort => "host_port",
+            NetHop::IngressRoute => "ingress_route",
+            NetHop::IngressNotFound => "ingress_not_found",
+            NetHop::IngressNoEndpoints => "ingress_no_endpoints",
+            NetHop::IngressRedirect => "ingress_redirect",
         }
     }
 }

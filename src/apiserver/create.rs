@@ -151,6 +151,7 @@ impl ApiServer {
             }
             // the ingress strategies: generation 1, an empty status (its controller fills it)
             "Ingress" => {
+                self.admit_default_ingress_class(&mut obj);
                 meta::set(&mut obj, &["metadata", "generation"], json!(1));
                 meta::set(&mut obj, &["status"], json!({"loadBalancer": {}}));
             }
@@ -429,6 +430,22 @@ impl ApiServer {
         Ok(())
     }
 
+    /// The `DefaultIngressClass` admission plugin (create only,
+    /// `plugin/pkg/admission/network/defaultingressclass`): an Ingress that names no class
+    /// (neither `spec.ingressClassName` nor the `kubernetes.io/ingress.class` annotation) gets
+    /// the class annotated `ingressclass.kubernetes.io/is-default-class: "true"`; with several,
+    /// the newest (then the first by name).
+    fn admit_default_ingress_class(&self, ing: &mut Value) {
+        if meta::get(ing, &["spec", "ingressClassName"]).map_or(false, |v| !v.is_null()) || meta::annotation(ing, "kubernetes.io/ingress.class").is_some() {
+            return;
+        }
+        let info = meta::lookup("ingressclasses").expect("ingressclasses");
+        let classes = self.list_objects(info, "", None);
+        if let Some(c) = newest_default(&classes, &["ingressclass.kubernetes.io/is-default-class"]) {
+            meta::set(ing, &["spec", "ingressClassName"], json!(meta::name(c)));
+        }
+    }
+
     /// The `DefaultStorageClass` admission plugin (create only): a claim that names no class
     /// (neither `spec.storageClassName`, even `""`, nor the beta annotation) gets the class
     /// annotated `storageclass.kubernetes.io/is-default-class: "true"`; with several, the newest.
@@ -437,16 +454,9 @@ impl ApiServer {
             return;
         }
         let info = meta::lookup("storageclasses").expect("sc");
-        let is_default = |sc: &Value| {
-            meta::annotation(sc, "storageclass.kubernetes.io/is-default-class") == Some("true") || meta::annotation(sc, "storageclass.beta.kubernetes.io/is-default-class") == Some("true")
-        };
-        let default = self
-            .list_objects(info, "", None)
-            .into_iter()
-            .filter(|sc| is_default(sc))
-            .max_by(|a, b| meta::get_str(a, &["metadata", "creationTimestamp"]).cmp(meta::get_str(b, &["metadata", "creationTimestamp"])).then_with(|| meta::name(b).cmp(meta::name(a))));
-        if let Some(sc) = default {
-            meta::set(pvc, &["spec", "storageClassName"], json!(meta::name(&sc)));
+        let classes = self.list_objects(info, "", None);
+        if let Some(sc) = newest_default(&classes, &["storageclass.kubernetes.io/is-default-class", "storageclass.beta.kubernetes.io/is-default-class"]) {
+            meta::set(pvc, &["spec", "storageClassName"], json!(meta::name(sc)));
         }
     }
 
@@ -461,6 +471,15 @@ impl ApiServer {
         }
         Ok(())
     }
+}
+
+/// The default class among `classes` (one of `annotations` is `"true"`), as the DefaultStorageClass
+/// and DefaultIngressClass plugins choose it: the newest, then the first by name.
+fn newest_default<'a>(classes: &'a [Value], annotations: &[&str]) -> Option<&'a Value> {
+    classes
+        .iter()
+        .filter(|c| annotations.iter().any(|a| meta::annotation(c, a) == Some("true")))
+        .max_by(|a, b| meta::get_str(a, &["metadata", "creationTimestamp"]).cmp(meta::get_str(b, &["metadata", "creationTimestamp"])).then_with(|| meta::name(b).cmp(meta::name(a))))
 }
 
 /// The QoS class (`pkg/apis/core/helper/qos`): Guaranteed when every container has equal cpu and

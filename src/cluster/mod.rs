@@ -835,6 +835,8 @@ pub struct Cluster {
     client_dry_run: bool,
     /// The traffic `sim load` sends at Services.
     loads: Vec<Load>,
+    /// ingress-nginx's Lua balancer: the next endpoint of each upstream (round robin).
+    ingress_rr: std::collections::BTreeMap<String, usize>,
 }
 
 /// The subscriber number of kubectl's watch: not a component, so its deliveries go to
@@ -915,6 +917,7 @@ impl Cluster {
             client_impersonation: None,
             client_dry_run: false,
             loads: Vec::new(),
+            ingress_rr: std::collections::BTreeMap::new(),
         };
         // kube-apiserver's compactor, when configured (its first tick only records a revision)
         if c.config.etcd_compaction_interval_ms > 0 {

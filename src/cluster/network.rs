@@ -32,6 +32,8 @@ pub struct HttpReply {
     pub server: Option<String>,
     /// The `Content-Type` header.
     pub content_type: &'static str,
+    /// The `Location` header of a redirect.
+    pub location: Option<String>,
 }
 
 /// What a request got back.
@@ -47,6 +49,13 @@ pub enum HttpResult {
 
 /// The default nginx page (`/usr/share/nginx/html/index.html`).
 pub const NGINX_WELCOME: &str = "<!DOCTYPE html>\n<html>\n<head>\n<title>Welcome to nginx!</title>\n<style>\nhtml { color-scheme: light dark; }\nbody { width: 35em; margin: 0 auto;\nfont-family: Tahoma, Verdana, Arial, sans-serif; }\n</style>\n</head>\n<body>\n<h1>Welcome to nginx!</h1>\n<p>If you see this page, the nginx web server is successfully installed and\nworking. Further configuration is required.</p>\n\n<p>For online documentation and support please refer to\n<a href=\"http://nginx.org/\">nginx.org</a>.<br/>\nCommercial support is available at\n<a href=\"http://nginx.com/\">nginx.com</a>.</p>\n\n<p><em>Thank you for using nginx.</em></p>\n</body>\n</html>\n";
+
+/// nginx's built-in error page for `code` (`ngx_http_special_response.c`, CRLF line ends,
+/// `server_tokens off`: no version in the footer).
+pub fn nginx_error_page(code: u16) -> String {
+    let title = format!("{} {}", code, crate::runtime::nettools::reason(code));
+    format!("<html>\r\n<head><title>{t}</title></head>\r\n<body>\r\n<center><h1>{t}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n", t = title)
+}
 
 /// `http://host[:port][/path]` → (host, port, path).
 pub fn parse_url(url: &str) -> Result<(String, i64, String), String> {
@@ -92,16 +101,23 @@ impl Cluster {
     /// An HTTP request (`GET`, or `HEAD` for `curl -I`) of `url`, with what a client's verbose
     /// output reports beside the answer: the address it connected to and the server's headers.
     pub fn http_request(&mut self, from: Option<(&str, &str)>, method: &str, url: &str) -> HttpReply {
-        let mut x = HttpReply { result: HttpResult::Failed(String::new()), peer: None, server: None, content_type: "text/html" };
-        x.result = self.http_inner(from, method, url, &mut x);
+        self.http_request_with(from, method, url, None)
+    }
+
+    /// [`Cluster::http_request`] with the `Host` header a client's `-H 'Host: …'` sets (the URL's
+    /// host otherwise): what an Ingress controller routes on.
+    pub fn http_request_with(&mut self, from: Option<(&str, &str)>, method: &str, url: &str, host_header: Option<&str>) -> HttpReply {
+        let mut x = HttpReply { result: HttpResult::Failed(String::new()), peer: None, server: None, content_type: "text/html", location: None };
+        x.result = self.http_inner(from, method, url, host_header, &mut x);
         x
     }
 
-    fn http_inner(&mut self, from: Option<(&str, &str)>, method: &str, url: &str, x: &mut HttpReply) -> HttpResult {
+    fn http_inner(&mut self, from: Option<(&str, &str)>, method: &str, url: &str, host_header: Option<&str>, x: &mut HttpReply) -> HttpResult {
         let (host, port, path) = match parse_url(url) {
             Ok(x) => x,
             Err(e) => return HttpResult::Failed(e),
         };
+        let vhost = host_header.map(String::from).unwrap_or_else(|| if port == 80 { host.clone() } else { format!("{}:{}", host, port) });
         let pods_info = meta::lookup("pods").expect("pods");
         let (client, client_node) = match from {
             Some((ns, name)) => match self.api.peek(pods_info, ns, name) {
@@ -118,12 +134,21 @@ impl Cluster {
         let nodes = meta::lookup("nodes").expect("nodes");
         let mut via_node: Option<String> = None;
         let ip = if net::parse_ipv4(&host).is_some() {
+            if from.is_none() {
+                // from outside, a node's address enters the cluster at that node
+                via_node = self.api.list_objects(nodes, "", None).iter().map(|n| meta::name(n).to_string()).find(|n| self.node_ip_of(n).as_deref() == Some(host.as_str()));
+            }
             host.clone()
         } else if from.is_none() {
             // a machine outside the cluster knows the nodes (its /etc/hosts), not cluster names
             if self.api.peek(nodes, "", &host).is_some() {
                 via_node = Some(host.clone());
                 self.node_ip_of(&host).unwrap_or_default()
+            } else if let Some((ip, ing)) = self.hosts_file_entry(&host) {
+                // …and the Ingress hosts a tutorial has you add to it, at the Ingress's ADDRESS
+                self.hop(&client, &client, NetHop::HostsFile, format!("/etc/hosts of the machine outside: {} → {} (the ADDRESS of ingress {})", host, ip, ing), Some(start));
+                via_node = self.api.list_objects(nodes, "", None).iter().map(|n| meta::name(n).to_string()).find(|n| self.node_ip_of(n).as_deref() == Some(ip.as_str()));
+                ip
             } else {
                 self.hop(&client, &client, NetHop::DnsNxDomain, format!("DNS {}: NXDOMAIN (cluster names do not resolve outside the cluster)", host), Some(start));
                 return HttpResult::Failed(format!("curl: (6) Could not resolve host: {}", host));
@@ -139,8 +164,16 @@ impl Cluster {
         // the rules of the node the packet enters: the client's node, or the node addressed
         let rules_node = via_node.clone().or(client_node.clone());
         let Some(rules_node) = rules_node else {
-            return self.direct(&client, start, &ip, port, &path, &host, x);
+            return self.direct(&client, start, &ip, port, &path, &host, x, &vhost);
         };
+        if via_node.is_some() {
+            // the CNI portmap plugin's DNAT of a Pod's hostPort on the node addressed
+            if let Some((pod_ip, cport, pod_name)) = self.host_port_pod(&rules_node, port) {
+                let runtime = Actor::Runtime(rules_node.clone());
+                let hop = self.hop(&client, &runtime, NetHop::HostPort, format!("CNI portmap on {}: hostPort {} → DNAT to {}:{} (pod {})", rules_node, port, pod_ip, cport, pod_name), Some(start));
+                return self.answer(&client, &runtime, hop, &pod_ip, cport, &path, &host, port, x, &vhost);
+            }
+        }
         let ports: Vec<ServicePort> = self.view().kube_proxy(&rules_node).map(|k| k.service_ports().to_vec()).unwrap_or_default();
         let matched = ports.iter().find(|sp| {
             if via_node.is_some() {
@@ -155,7 +188,7 @@ impl Cluster {
                 self.hop(&client, &proxy, NetHop::NoRule, format!("iptables on {}: no rule for {}:{}", rules_node, ip, port), Some(start));
                 return HttpResult::Failed(format!("curl: (28) Failed to connect to {} port {} after 130000 ms: Couldn't connect to server", host, port));
             }
-            return self.direct(&client, start, &ip, port, &path, &host, x);
+            return self.direct(&client, start, &ip, port, &path, &host, x, &vhost);
         };
         let name = sp.port_name_string();
         if sp.endpoints.is_empty() {
@@ -173,7 +206,111 @@ impl Cluster {
             format!("iptables on {}: {} → {} → {} (endpoint {} of {}), DNAT to {}", rules_node, entry, sp.svc_chain(), sp.sep_chain(&ep), chosen + 1, n, ep.addr()),
             Some(start),
         );
-        self.answer(&client, &proxy, rule, &ep.ip, ep.port, &path, &host, port, x)
+        self.answer(&client, &proxy, rule, &ep.ip, ep.port, &path, &host, port, x, &vhost)
+    }
+
+    /// The outside machine's `/etc/hosts` line for an Ingress host: the ADDRESS of the oldest
+    /// Ingress with a rule for it (exact or wildcard) and an address, and that Ingress.
+    fn hosts_file_entry(&self, host: &str) -> Option<(String, String)> {
+        let info = meta::lookup("ingresses").expect("ingresses");
+        let ings = self.api.list_objects(info, "", None);
+        let mut refs: Vec<&Value> = ings.iter().collect();
+        crate::ingressnginx::controller::sort_ingresses(&mut refs);
+        refs.into_iter().find_map(|i| {
+            let names = meta::get_array(i, &["spec", "rules"]).iter().any(|r| {
+                let h = meta::get_str(r, &["host"]);
+                !h.is_empty() && (h == host || crate::ingressnginx::controller::host_matches(h, host))
+            });
+            let ip = meta::get_array(i, &["status", "loadBalancer", "ingress"]).iter().find_map(|a| a.get("ip").and_then(Value::as_str).map(String::from));
+            names.then_some(ip).flatten().map(|ip| (ip, format!("{}/{}", meta::namespace(i), meta::name(i))))
+        })
+    }
+
+    /// A Running Pod on `node` whose container publishes `port` as a hostPort: (its IP, the
+    /// container port, its name).
+    fn host_port_pod(&self, node: &str, port: i64) -> Option<(String, i64, String)> {
+        let pods = self.api.list_objects(meta::lookup("pods").expect("pods"), "", None);
+        pods.iter().filter(|p| meta::get_str(p, &["spec", "nodeName"]) == node && meta::get_str(p, &["status", "phase"]) == "Running").find_map(|p| {
+            meta::get_array(p, &["spec", "containers"]).iter().flat_map(|c| meta::get_array(c, &["ports"]).iter()).find_map(|cp| {
+                let tcp = matches!(meta::get_str(cp, &["protocol"]), "" | "TCP");
+                (tcp && meta::get_i64(cp, &["hostPort"]) == Some(port)).then(|| (meta::get_str(p, &["status", "podIP"]).to_string(), meta::get_i64(cp, &["containerPort"]).unwrap_or(port), meta::name(p).to_string()))
+            })
+        })
+    }
+
+    /// nginx in an ingress-nginx controller Pod serves a request: the server for its `Host`, the
+    /// location for its path, then the upstream's next endpoint (the Lua balancer's round
+    /// robin), or the default server's 404, a 503 for an upstream without ready endpoints, a 308
+    /// to HTTPS for a TLS host, a 502 when the endpoint does not answer.
+    #[allow(clippy::too_many_arguments)]
+    fn ingress_serve(&mut self, client: &Actor, me: &Actor, cause: MsgId, pod_name: &str, path: &str, vhost: &str, x: &mut HttpReply) -> HttpResult {
+        x.server = Some("nginx".into());
+        x.content_type = "text/html";
+        let host = vhost.split(':').next().unwrap_or(vhost).to_string();
+        let cfg = self.view().ingress_nginx().and_then(|c| c.config().cloned());
+        let back = |c: &mut Cluster, code: u16, h: MsgId| {
+            c.hop(me, client, NetHop::Answer, format!("HTTP/1.1 {} from {} (ingress-nginx)", code, pod_name), Some(h));
+        };
+        let Some(cfg) = cfg else {
+            let h = self.hop(me, me, NetHop::IngressNotFound, format!("nginx in {}: no configuration synced yet: the default server answers 404", pod_name), Some(cause));
+            back(self, 404, h);
+            return HttpResult::Status(404, nginx_error_page(404));
+        };
+        let Some(route) = cfg.route(&host, path) else {
+            let h = self.hop(me, me, NetHop::IngressNotFound, format!("nginx in {}: Host {}: no server: 404", pod_name, host), Some(cause));
+            back(self, 404, h);
+            return HttpResult::Status(404, nginx_error_page(404));
+        };
+        use crate::ingressnginx::controller::Backend;
+        let server = if route.server.hostname == "_" { "_ (catch-all)".to_string() } else { route.server.hostname.clone() };
+        let loc = match route.location {
+            Some(l) => format!("location {} ({}, ingress {})", l.path, l.path_type.as_str(), l.ingress),
+            None => "location / (the server's default backend)".to_string(),
+        };
+        if route.server.ssl_redirect {
+            x.location = Some(format!("https://{}{}", host, path));
+            let h = self.hop(me, me, NetHop::IngressRedirect, format!("nginx in {}: Host {} → server {}: TLS configured, ssl-redirect: 308 to https://{}{}", pod_name, host, server, host, path), Some(cause));
+            back(self, 308, h);
+            return HttpResult::Status(308, nginx_error_page(308));
+        }
+        match route.backend().clone() {
+            Backend::Default => {
+                let h = self.hop(me, me, NetHop::IngressNotFound, format!("nginx in {}: Host {}, path {} → server {}, {} → the default backend: 404", pod_name, host, path, server, loc), Some(cause));
+                back(self, 404, h);
+                HttpResult::Status(404, nginx_error_page(404))
+            }
+            Backend::Upstream(u) if u.endpoints.is_empty() => {
+                let h = self.hop(me, me, NetHop::IngressNoEndpoints, format!("nginx in {}: Host {}, path {} → server {}, {} → upstream {}: no ready endpoint (service {}/{}): 503", pod_name, host, path, server, loc, u.name, u.namespace, u.service), Some(cause));
+                back(self, 503, h);
+                HttpResult::Status(503, nginx_error_page(503))
+            }
+            Backend::Upstream(u) => {
+                let n = u.endpoints.len();
+                let k = self.ingress_rr.entry(u.name.clone()).or_insert(0);
+                let i = *k % n;
+                *k = k.wrapping_add(1);
+                let (ip, port) = u.endpoints[i].clone();
+                let h = self.hop(me, me, NetHop::IngressRoute, format!("nginx in {}: Host {}, path {} → server {}, {} → upstream {}: {}:{} (round robin, endpoint {} of {})", pod_name, host, path, server, loc, u.name, ip, port, i + 1, n), Some(cause));
+                let mut inner = HttpReply { result: HttpResult::Failed(String::new()), peer: None, server: None, content_type: "text/html", location: None };
+                let r = self.answer(me, me, h, &ip, port, path, &ip, port, &mut inner, vhost);
+                match r {
+                    HttpResult::Failed(_) => {
+                        let h = self.hop(me, me, NetHop::IngressNoEndpoints, format!("nginx in {}: upstream {} endpoint {}:{} did not answer: 502", pod_name, u.name, ip, port), Some(h));
+                        back(self, 502, h);
+                        HttpResult::Status(502, nginx_error_page(502))
+                    }
+                    other => {
+                        x.content_type = inner.content_type;
+                        let code = match &other {
+                            HttpResult::Status(c, _) => *c,
+                            _ => 200,
+                        };
+                        back(self, code, h);
+                        other
+                    }
+                }
+            }
+        }
     }
 
     /// `KUBE-SVC-…`: rule i of n matches with probability 1/(n-i), drawn from the seeded RNG.
@@ -280,8 +417,8 @@ impl Cluster {
     pub(crate) fn proxy_http(&mut self, p: &crate::apiserver::HttpProxy, cause: MsgId) -> Response {
         let me = Actor::ApiServer;
         let start = self.trace.push(self.now, me.clone(), me.clone(), MessageKind::Net { hop: NetHop::Request, what: format!("GET http://{}:{}{} (proxy)", p.ip, p.port, p.path) }, Some(cause));
-        let mut x = HttpReply { result: HttpResult::Failed(String::new()), peer: None, server: None, content_type: "text/html" };
-        match self.direct(&me, start, &p.ip, p.port, &p.path, &p.ip, &mut x) {
+        let mut x = HttpReply { result: HttpResult::Failed(String::new()), peer: None, server: None, content_type: "text/html", location: None };
+        match self.direct(&me, start, &p.ip, p.port, &p.path, &p.ip, &mut x, &p.ip) {
             HttpResult::Ok(body) => Response { code: 200, body: Value::String(body) },
             HttpResult::Status(code, body) => Response { code, body: Value::String(body) },
             HttpResult::Failed(_) => {
@@ -292,18 +429,18 @@ impl Cluster {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn direct(&mut self, client: &Actor, start: MsgId, ip: &str, port: i64, path: &str, host: &str, x: &mut HttpReply) -> HttpResult {
+    fn direct(&mut self, client: &Actor, start: MsgId, ip: &str, port: i64, path: &str, host: &str, x: &mut HttpReply, vhost: &str) -> HttpResult {
         let pod_ip = net::Cidr::parse(proxier::CLUSTER_CIDR).map(|c| net::parse_ipv4(ip).map(|i| c.contains(i)).unwrap_or(false)).unwrap_or(false);
         if !pod_ip {
             self.hop(client, client, NetHop::NoRoute, format!("no route to {}", ip), Some(start));
             return HttpResult::Failed(format!("curl: (28) Failed to connect to {} port {} after 130000 ms: Couldn't connect to server", host, port));
         }
-        self.answer(client, client, start, ip, port, path, host, port, x)
+        self.answer(client, client, start, ip, port, path, host, port, x, vhost)
     }
 
     /// The Pod at `ip` answers on `port`, if a container of it listens there.
     #[allow(clippy::too_many_arguments)]
-    fn answer(&mut self, client: &Actor, from: &Actor, cause: MsgId, ip: &str, port: i64, path: &str, host: &str, host_port: i64, x: &mut HttpReply) -> HttpResult {
+    fn answer(&mut self, client: &Actor, from: &Actor, cause: MsgId, ip: &str, port: i64, path: &str, host: &str, host_port: i64, x: &mut HttpReply, vhost: &str) -> HttpResult {
         let pods = self.api.list_objects(meta::lookup("pods").expect("pods"), "", None);
         let Some(pod) = pods.into_iter().find(|p| meta::get_str(p, &["status", "podIP"]) == ip && !matches!(meta::get_str(p, &["status", "phase"]), "Succeeded" | "Failed")) else {
             return HttpResult::Failed(format!("curl: (28) Failed to connect to {} port {} after 130000 ms: Couldn't connect to server", host, host_port));
@@ -335,6 +472,9 @@ impl Cluster {
                 continue;
             }
             let to_pod = self.hop(from, &runtime, NetHop::ToPod, format!("TCP {}:{} → pod {} on {} (container {})", ip, port, pod_name, node, cname), Some(cause));
+            if image.contains("ingress-nginx/controller") && port == 80 {
+                return self.ingress_serve(client, &runtime, to_pod, &pod_name, path, vhost, x);
+            }
             let tag = image.rsplit_once(':').filter(|(r, _)| !r.ends_with('/')).map(|(_, t)| t).unwrap_or("latest");
             if app.is_none() && image.contains("nginx") {
                 x.server = Some(format!("nginx/{}", crate::runtime::program::nginx_version(tag)));
@@ -346,10 +486,16 @@ impl Cluster {
                     (code, format!("kubesim/app:{} answered from {}\n", a.tag, pod_name))
                 }
                 None if image.contains("nginx") => match &surface.http {
-                    Some(Some(paths)) if !paths.iter().any(|p| *p == path) => (404, "<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n".to_string()),
+                    Some(Some(paths)) if !paths.iter().any(|p| *p == path) => (404, nginx_error_page(404)),
                     _ => (200, NGINX_WELCOME.to_string()),
                 },
                 None if image.contains("httpd") => (200, "<html><body><h1>It works!</h1></body></html>\n".to_string()),
+                // the Kubernetes docs' sample (`google-samples/hello-app`'s main.go): any path
+                None if image.contains("hello-app") => {
+                    x.content_type = "text/plain; charset=utf-8";
+                    let version = if tag.matches('.').count() == 1 { format!("{}.0", tag) } else { tag.to_string() };
+                    (200, format!("Hello, world!\nVersion: {}\nHostname: {}\n", version, pod_name))
+                }
                 None => (200, String::new()),
             };
             self.hop(&runtime, client, NetHop::Answer, format!("HTTP/1.1 {} from {}", status, pod_name), Some(to_pod));

@@ -140,6 +140,11 @@ impl<'a> ClusterView<'a> {
         self.c.components().find(|h| h.actor() == Actor::CoreDns).and_then(|h| h.as_any().downcast_ref::<crate::coredns::CoreDns>())
     }
 
+    /// The ingress-nginx controller (when the addon is installed): what its nginx runs.
+    pub fn ingress_nginx(&self) -> Option<&'a crate::ingressnginx::IngressNginx> {
+        self.c.components().find(|h| h.actor() == Actor::IngressNginx).and_then(|h| h.as_any().downcast_ref::<crate::ingressnginx::IngressNginx>())
+    }
+
     /// What a running container of a Pod on `node` sees (the kubelet's answer to an exec; see
     /// [`crate::kubelet::pods::PodWorkers::container_view`]).
     pub fn container_view(&self, node: &str, namespace: &str, pod: &str, container: Option<&str>) -> Result<crate::runtime::exec::ContainerView, String> {

@@ -2073,6 +2073,116 @@ pub fn describe_pod_disruption_budget(pdb: &Value, events: &[Value], now_ms: i64
     w.finish()
 }
 
+/// `serviceBackendStringer`: `name:port`, the port by number or name.
+fn service_backend_string(b: &Value) -> String {
+    let port = match gi(b, &["service", "port", "number"]).filter(|n| *n != 0) {
+        Some(n) => n.to_string(),
+        None => gs(b, &["service", "port", "name"]).to_string(),
+    };
+    format!("{}:{}", gs(b, &["service", "name"]), port)
+}
+
+/// `describeBackendV1`: `name:port (endpoints)` from the Service (`svc`: Ok, or the error kubectl
+/// got for it) and the EndpointSlices labelled with its name; a resource backend by kind.
+pub fn describe_ingress_backend(b: &Value, svc: Result<&Value, String>, slices: &[Value]) -> String {
+    if get(b, &["service"]).is_some() {
+        let sb = service_backend_string(b);
+        let svc = match svc {
+            Ok(s) => s,
+            Err(e) => return format!("{} (<error: {}>)", sb, e),
+        };
+        let (number, name) = (gi(b, &["service", "port", "number"]).unwrap_or(0), gs(b, &["service", "port", "name"]));
+        let mut sp_name = "";
+        for sp in ga(svc, &["spec", "ports"]) {
+            if (number != 0 && Some(number) == gi(sp, &["port"])) || (!name.is_empty() && name == gs(sp, &["name"])) {
+                sp_name = gs(sp, &["name"]);
+            }
+        }
+        return format!("{} ({})", sb, format_endpoint_slices(slices, sp_name));
+    }
+    if let Some(r) = get(b, &["resource"]) {
+        let group = match gs(r, &["apiGroup"]) {
+            "" => "<none>",
+            g => g,
+        };
+        return format!("APIGroup: {}, Kind: {}, Name: {}", group, gs(r, &["kind"]), gs(r, &["name"]));
+    }
+    String::new()
+}
+
+/// `describeIngressV1`; `backend` describes one backend (kubectl's requests for it are made as
+/// it is called: the default backend first, then each path in order).
+pub fn describe_ingress(ing: &Value, backend: &mut dyn FnMut(&Value) -> String, events: &[Value], now_ms: i64) -> String {
+    let mut w = PrefixWriter::new();
+    w.write(0, &format!("Name:\t{}\n", gs(ing, &["metadata", "name"])));
+    print_labels_multiline(&mut w, "Labels", &gmap(ing, &["metadata", "labels"]));
+    w.write(0, &format!("Namespace:\t{}\n", gs(ing, &["metadata", "namespace"])));
+    let addrs: Vec<String> = ga(ing, &["status", "loadBalancer", "ingress"]).iter().map(|i| if gs(i, &["ip"]).is_empty() { gs(i, &["hostname"]).to_string() } else { gs(i, &["ip"]).to_string() }).collect();
+    w.write(0, &format!("Address:\t{}\n", addrs.join(",")));
+    let class = match gs(ing, &["spec", "ingressClassName"]) {
+        "" => "<none>",
+        c => c,
+    };
+    w.write(0, &format!("Ingress Class:\t{}\n", class));
+    let default = match get(ing, &["spec", "defaultBackend"]).filter(|v| !v.is_null()) {
+        Some(b) => backend(b),
+        None => "<default>".to_string(),
+    };
+    w.write(0, &format!("Default backend:\t{}\n", default));
+    let tls = ga(ing, &["spec", "tls"]);
+    if !tls.is_empty() {
+        w.write(0, "TLS:\n");
+        for t in tls {
+            let hosts: Vec<String> = ga(t, &["hosts"]).iter().map(scalar_text).collect();
+            match gs(t, &["secretName"]) {
+                "" => w.write(1, &format!("SNI routes {}\n", hosts.join(","))),
+                secret => w.write(1, &format!("{} terminates {}\n", secret, hosts.join(","))),
+            }
+        }
+    }
+    w.write(0, "Rules:\n  Host\tPath\tBackends\n");
+    w.write(1, "----\t----\t--------\n");
+    let mut count = 0;
+    for rule in ga(ing, &["spec", "rules"]) {
+        let Some(http) = get(rule, &["http"]).filter(|v| !v.is_null()) else { continue };
+        count += 1;
+        let host = match gs(rule, &["host"]) {
+            "" => "*",
+            h => h,
+        };
+        w.write(1, &format!("{}\t\n", host));
+        for p in ga(http, &["paths"]) {
+            let described = get(p, &["backend"]).map(|b| backend(b)).unwrap_or_default();
+            w.write(2, &format!("\t{} \t{}\n", gs(p, &["path"]), described));
+        }
+    }
+    if count == 0 {
+        w.write(1, &format!("*\t*\t{}\n", default));
+    }
+    print_annotations_multiline(&mut w, "Annotations", &gmap(ing, &["metadata", "annotations"]));
+    describe_events(&mut w, events, now_ms);
+    w.finish()
+}
+
+/// `describeIngressClassV1`.
+pub fn describe_ingress_class(ic: &Value, events: &[Value], now_ms: i64) -> String {
+    let mut w = PrefixWriter::new();
+    w.write(0, &format!("Name:\t{}\n", gs(ic, &["metadata", "name"])));
+    print_labels_multiline(&mut w, "Labels", &gmap(ic, &["metadata", "labels"]));
+    print_annotations_multiline(&mut w, "Annotations", &gmap(ic, &["metadata", "annotations"]));
+    w.write(0, &format!("Controller:\t{}\n", gs(ic, &["spec", "controller"])));
+    if let Some(p) = get(ic, &["spec", "parameters"]).filter(|v| !v.is_null()) {
+        w.write(0, "Parameters:\n");
+        if !gs(p, &["apiGroup"]).is_empty() {
+            w.write(1, &format!("APIGroup:\t{}\n", gs(p, &["apiGroup"])));
+        }
+        w.write(1, &format!("Kind:\t{}\n", gs(p, &["kind"])));
+        w.write(1, &format!("Name:\t{}\n", gs(p, &["name"])));
+    }
+    describe_events(&mut w, events, now_ms);
+    w.finish()
+}
+
 /// `describeHorizontalPodAutoscalerV2`.
 pub fn describe_horizontal_pod_autoscaler(hpa: &Value, events: &[Value], now_ms: i64) -> String {
     let mut w = PrefixWriter::new();

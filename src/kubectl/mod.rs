@@ -722,6 +722,21 @@ fn describe_cmd(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
                 "PriorityClass" => describe::describe_priority_class(&obj, &events, now),
                 "PodDisruptionBudget" => describe::describe_pod_disruption_budget(&obj, &events, now),
                 "HorizontalPodAutoscaler" => describe::describe_horizontal_pod_autoscaler(&obj, &events, now),
+                "Ingress" => {
+                    // describeBackendV1: the Service's slices, then the Service, per backend
+                    let mut backend = |b: &Value| {
+                        let svc = meta::get_str(b, &["service", "name"]).to_string();
+                        if svc.is_empty() {
+                            return describe::describe_ingress_backend(b, Err(String::new()), &[]);
+                        }
+                        let slices = list_items(cluster, &format!("/apis/discovery.k8s.io/v1/namespaces/{}/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3D{}", ns, svc));
+                        let resp = kubectl(cluster, Method::Get, &format!("/api/v1/namespaces/{}/services/{}", ns, svc), None);
+                        let got = if resp.ok() { Ok(&resp.body) } else { Err(meta::get_str(&resp.body, &["message"]).to_string()) };
+                        describe::describe_ingress_backend(b, got, &slices)
+                    };
+                    describe::describe_ingress(&obj, &mut backend, &events, now)
+                }
+                "IngressClass" => describe::describe_ingress_class(&obj, &events, now),
                 "ConfigMap" => describe::describe_config_map(&obj, &events, now),
                 "Secret" => describe::describe_secret(&obj),
                 "ServiceAccount" => describe::describe_service_account(&obj, &events, now),

@@ -45,6 +45,8 @@ pub const REGISTRY: &[KnownImage] = &[
     KnownImage { repo: "registry.k8s.io/coredns/coredns", tags: &[("v1.12.1", 21_833_240)] },
     // the metrics-server addon (size approximate)
     KnownImage { repo: "registry.k8s.io/metrics-server/metrics-server", tags: &[("v0.8.0", 19_740_213)] },
+    // the ingress addon's controller (size approximate)
+    KnownImage { repo: "registry.k8s.io/ingress-nginx/controller", tags: &[("v1.13.0", 107_412_336)] },
     // the Kubernetes docs' DaemonSet example (size approximate)
     KnownImage { repo: "quay.io/fluentd_elasticsearch/fluentd", tags: &[("v4.2.0", 131_572_030), ("v5.0.1", 140_339_574)] },
     // the Kubernetes docs' StatefulSet example (size approximate)

@@ -63,6 +63,25 @@ pub struct Fetch {
     pub spider: bool,
     /// wget `-U`; curl `-A`.
     pub user_agent: Option<String>,
+    /// curl `-H`; wget `--header`: extra request headers (`Host: …` replaces the URL's host).
+    pub headers: Vec<String>,
+    /// curl `--resolve HOST:PORT:ADDR`: where a name is, without asking a resolver.
+    pub resolve: Vec<(String, i64, String)>,
+}
+
+impl Fetch {
+    /// `--resolve`: `url` with its host replaced by the address given for it (and that host),
+    /// when an entry names the URL's host and port.
+    pub fn resolved(&self, url: &str) -> Option<(String, String)> {
+        let (host, port, path) = crate::cluster::parse_url(url).ok()?;
+        let (_, _, addr) = self.resolve.iter().find(|(h, p, _)| *h == host && *p == port)?;
+        Some((format!("http://{}:{}{}", addr, port, path), if port == 80 { host } else { format!("{}:{}", host, port) }))
+    }
+
+    /// The `Host` header a `-H 'Host: …'` gives, if any.
+    pub fn host_header(&self) -> Option<&str> {
+        self.headers.iter().find_map(|h| h.split_once(':').filter(|(k, _)| k.trim().eq_ignore_ascii_case("host")).map(|(_, v)| v.trim()))
+    }
 }
 
 /// What the program printed and its exit status.
@@ -98,6 +117,8 @@ pub fn parse(words: &[String]) -> Result<Fetch, Run> {
         server_response: false,
         spider: false,
         user_agent: None,
+        headers: Vec::new(),
+        resolve: Vec::new(),
     };
     let args = &words[1.min(words.len())..];
     match tool {
@@ -162,6 +183,7 @@ fn parse_wget(args: &[String], f: &mut Fetch) -> Result<(), Run> {
                 "output-document" => f.output = out_of(value.unwrap_or_default()),
                 "timeout" => f.timeout_s = Some(number(&value.unwrap_or_default())?),
                 "user-agent" => f.user_agent = value,
+                "header" => f.headers.extend(value),
                 "post-data" | "post-file" => return Err(unsupported(a)),
                 _ => {}
             }
@@ -314,6 +336,14 @@ fn parse_curl(args: &[String], f: &mut Fetch) -> Result<(), Run> {
                 }
                 "write-out" => f.write_out = Some(v),
                 "user-agent" => f.user_agent = Some(v),
+                "header" => f.headers.push(v),
+                "resolve" => {
+                    let parts: Vec<&str> = v.splitn(3, ':').collect();
+                    match parts.as_slice() {
+                        [h, p, a] if p.parse::<i64>().is_ok() => f.resolve.push((h.to_string(), p.parse().unwrap_or(80), a.to_string())),
+                        _ => return Err(Run { stderr: format!("curl: option --resolve: error encountered when reading a file\n{}", CURL_TRY), code: 2, ..Run::default() }),
+                    }
+                }
                 "request" if v == "GET" => {}
                 "request" if v == "HEAD" => f.head = true,
                 "request" | "data" | "data-raw" => {
@@ -335,6 +365,7 @@ pub fn reason(code: u16) -> &'static str {
         301 => "Moved Permanently",
         302 => "Found",
         304 => "Not Modified",
+        308 => "Permanent Redirect",
         400 => "Bad Request",
         401 => "Unauthorized",
         403 => "Forbidden",
@@ -357,6 +388,9 @@ fn header_lines(r: &HttpReply, status: u16, len: usize, date: &str, connection: 
     h.push(format!("Date: {}", date));
     h.push(format!("Content-Type: {}", r.content_type));
     h.push(format!("Content-Length: {}", len));
+    if let Some(l) = &r.location {
+        h.push(format!("Location: {}", l));
+    }
     h.push(format!("Connection: {}", connection));
     h
 }
@@ -504,7 +538,11 @@ fn render_curl(f: &Fetch, host: &str, port: i64, path: &str, r: &HttpReply, date
     let ip = r.peer.clone().unwrap_or_default();
     trace(&mut out, format!("* Connected to {} ({}) port {} (#0)", host, ip, port));
     let ua = f.user_agent.clone().unwrap_or_else(|| format!("curl/{}", CURL_VERSION));
-    let host_header = if port == 80 { host.to_string() } else { format!("{}:{}", host, port) };
+    let host_header = match f.host_header() {
+        Some(h) => h.to_string(),
+        None if port == 80 => host.to_string(),
+        None => format!("{}:{}", host, port),
+    };
     for l in [format!("> {} {} HTTP/1.1", if f.head { "HEAD" } else { "GET" }, path), format!("> Host: {}", host_header), format!("> User-Agent: {}", ua), "> Accept: */*".to_string(), "> ".to_string()] {
         trace(&mut out, l);
     }
@@ -557,7 +595,7 @@ mod tests {
     }
 
     fn ok(body: &str) -> HttpReply {
-        HttpReply { result: HttpResult::Ok(body.to_string()), peer: Some("10.96.0.20".into()), server: Some("nginx/1.25.5".into()), content_type: "text/html" }
+        HttpReply { result: HttpResult::Ok(body.to_string()), peer: Some("10.96.0.20".into()), server: Some("nginx/1.25.5".into()), content_type: "text/html", location: None }
     }
 
     const DATE: &str = "Thu, 01 Jan 2026 00:00:05 GMT";
@@ -613,7 +651,7 @@ mod tests {
     #[test]
     fn wget_errors_are_busyboxs() {
         let f = parse(&w("wget -qO- -T 2 http://web")).expect("parses");
-        let failed = |e: &str, peer: Option<&str>| HttpReply { result: HttpResult::Failed(e.to_string()), peer: peer.map(String::from), server: None, content_type: "text/html" };
+        let failed = |e: &str, peer: Option<&str>| HttpReply { result: HttpResult::Failed(e.to_string()), peer: peer.map(String::from), server: None, content_type: "text/html", location: None };
         assert_eq!(render(&f, "http://web", &failed("curl: (6) Could not resolve host: web", None), DATE, false).stderr, "wget: bad address 'web'");
         assert_eq!(render(&f, "http://web", &failed("curl: (7) Failed to connect to web port 80 after 1 ms: Couldn't connect to server", Some("10.96.0.20")), DATE, false).stderr, "wget: can't connect to remote host (10.96.0.20): Connection refused");
         assert_eq!(render(&f, "http://web", &failed("curl: (28) Failed to connect to web port 80 after 130000 ms: Couldn't connect to server", Some("10.96.0.20")), DATE, false).stderr, "wget: download timed out");
@@ -632,12 +670,12 @@ mod tests {
     #[test]
     fn curl_prints_what_curl_prints() {
         let quiet_fail = parse(&w("curl -s http://web")).expect("parses");
-        let failed = HttpReply { result: HttpResult::Failed("curl: (6) Could not resolve host: web".into()), peer: None, server: None, content_type: "text/html" };
+        let failed = HttpReply { result: HttpResult::Failed("curl: (6) Could not resolve host: web".into()), peer: None, server: None, content_type: "text/html", location: None };
         let r = render(&quiet_fail, "http://web", &failed, DATE, false);
         assert_eq!((r.stderr.as_str(), r.code), ("", 6), "-s hides the error, the exit code stays");
         let shown = parse(&w("curl -sS http://web")).expect("parses");
         assert_eq!(render(&shown, "http://web", &failed, DATE, false).stderr, "curl: (6) Could not resolve host: web");
-        let hang = HttpReply { result: HttpResult::Failed("curl: (28) Failed to connect to web port 80 after 130000 ms: Couldn't connect to server".into()), peer: Some("10.96.0.20".into()), server: None, content_type: "text/html" };
+        let hang = HttpReply { result: HttpResult::Failed("curl: (28) Failed to connect to web port 80 after 130000 ms: Couldn't connect to server".into()), peer: Some("10.96.0.20".into()), server: None, content_type: "text/html", location: None };
         let m = parse(&w("curl --max-time 2 http://web")).expect("parses");
         assert_eq!(render(&m, "http://web", &hang, DATE, false), Run { stdout: String::new(), stderr: "curl: (28) Connection timed out after 2001 milliseconds".into(), code: 28 });
         let head = parse(&w("curl -I http://web")).expect("parses");

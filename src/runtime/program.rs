@@ -350,9 +350,11 @@ const SERVERS: &[(&str, &[u16], Option<&[&str]>)] = &[
     ("fluentd", &[24224], None),
     // 10250: the metrics API and its /livez and /readyz (HTTPS)
     ("metrics-server", &[10250], None),
+    // ingress-nginx's controller: nginx on 80 and 443, its /healthz on 10254
+    ("controller", &[80, 443, 10254], None),
 ];
 /// Of those, the ones that speak HTTP.
-const HTTP_SERVERS: &[&str] = &["nginx", "nginx-slim", "httpd", "traefik", "echoserver", "hello-app", "agnhost", "coredns", "metrics-server"];
+const HTTP_SERVERS: &[&str] = &["nginx", "nginx-slim", "httpd", "traefik", "echoserver", "hello-app", "agnhost", "coredns", "metrics-server", "controller"];
 
 impl Surface {
     /// What `image` run with `command`/`args` shows to probes.

@@ -73,6 +73,8 @@ pub struct Layout {
     pub dns: Rect,
     /// metrics-server (drawn when the addon is installed), beside CoreDNS.
     pub metrics: Rect,
+    /// The ingress-nginx controller (drawn when the addon is installed), under etcd.
+    pub ingress: Rect,
     /// The Services row, under the nodes.
     pub services: Rect,
     pub scheduler: Rect,
@@ -113,6 +115,7 @@ impl Layout {
         let dsc = Rect::new(gc.x, 287.0, epsc.right() - gc.x, 20.0);
         let dns = Rect::new(20.0, 98.0, 150.0, 34.0).shift(dx);
         let metrics = Rect::new(180.0, 98.0, 140.0, 34.0).shift(dx);
+        let ingress = Rect::new(830.0, 100.0, 150.0, 34.0).shift(dx);
         let scheduler = Rect::new(560.0, 140.0, 420.0, 176.0).shift(dx);
         let queue = Rect::new(572.0, 196.0, 396.0, 110.0).shift(dx);
         // nodes: one row; wider than 6 makes the diagram wider
@@ -161,7 +164,7 @@ impl Layout {
             boxes.push(NodeBox { name: name.clone(), outer, kubelet, proxy, runtime, pods, route, proxy_route });
         }
         let services = Rect::new(20.0, NODE_TOP + NODE_H + 10.0, width - 40.0, 34.0);
-        Layout { width, height: NODE_TOP + NODE_H + 84.0, kubectl, apiserver, etcd, kcm, dc, rsc, gc, nlc, epc, epsc, dsc, dns, metrics, services, scheduler, queue, nodes: boxes }
+        Layout { width, height: NODE_TOP + NODE_H + 84.0, kubectl, apiserver, etcd, kcm, dc, rsc, gc, nlc, epc, epsc, dsc, dns, metrics, ingress, services, scheduler, queue, nodes: boxes }
     }
 
     /// Where the legend's `i`-th entry (its swatch's left, the text's baseline) goes: one row
@@ -191,6 +194,7 @@ impl Layout {
             Actor::DaemonSetController | Actor::ReplicationController | Actor::StatefulSetController | Actor::JobController | Actor::CronJobController | Actor::TtlAfterFinishedController | Actor::RootCaCertPublisher | Actor::ServiceAccountController | Actor::ClusterRoleAggregationController | Actor::PersistentVolumeController | Actor::StorageProvisioner | Actor::NamespaceController | Actor::ResourceQuotaController | Actor::DisruptionController | Actor::HpaController | Actor::PvcProtectionController | Actor::PvProtectionController => self.dsc,
             Actor::CoreDns => self.dns,
             Actor::MetricsServer => self.metrics,
+            Actor::IngressNginx => self.ingress,
             Actor::AvailableConditionController => self.apiserver,
             Actor::Kubelet(n) => self.node(n)?.kubelet,
             Actor::KubeProxy(n) => self.node(n)?.proxy,
@@ -217,6 +221,7 @@ impl Layout {
             Actor::DaemonSetController | Actor::ReplicationController | Actor::StatefulSetController | Actor::JobController | Actor::CronJobController | Actor::TtlAfterFinishedController | Actor::RootCaCertPublisher | Actor::ServiceAccountController | Actor::ClusterRoleAggregationController | Actor::PersistentVolumeController | Actor::StorageProvisioner | Actor::NamespaceController | Actor::ResourceQuotaController | Actor::DisruptionController | Actor::HpaController | Actor::PvcProtectionController | Actor::PvProtectionController => vec![(self.dsc.right(), self.dsc.cy()), (self.kcm.right() - 2.5, self.dsc.cy()), (self.kcm.right() - 2.5, self.kcm.y + 2.0), (api.x + 184.0, api.bottom())],
             Actor::CoreDns => vec![(self.dns.right(), self.dns.cy()), (api.x, api.bottom() - 12.0)],
             Actor::MetricsServer => vec![(self.metrics.right(), self.metrics.cy()), (api.x + 8.0, self.metrics.cy()), (api.x + 8.0, api.bottom())],
+            Actor::IngressNginx => vec![(self.ingress.x, self.ingress.cy()), (api.right() - 8.0, self.ingress.cy()), (api.right() - 8.0, api.bottom())],
             // inside kube-apiserver: its loopback client
             Actor::AvailableConditionController => vec![(api.cx(), api.cy()), (api.cx(), api.cy())],
             Actor::Kubelet(n) => self.node(n).map(|b| b.route.clone()).unwrap_or_default(),
@@ -243,6 +248,8 @@ impl Layout {
             ("dns".to_string(), self.spoke(&Actor::CoreDns)),
             // drawn only once metrics-server is installed
             ("metrics".to_string(), self.spoke(&Actor::MetricsServer)),
+            // drawn only once ingress-nginx is installed
+            ("ingress".to_string(), self.spoke(&Actor::IngressNginx)),
         ];
         for n in &self.nodes {
             v.push((format!("kubelet-{}", n.name), n.route.clone()));
@@ -295,6 +302,7 @@ impl Layout {
             Actor::DaemonSetController | Actor::ReplicationController | Actor::StatefulSetController | Actor::JobController | Actor::CronJobController | Actor::TtlAfterFinishedController | Actor::RootCaCertPublisher | Actor::ServiceAccountController | Actor::ClusterRoleAggregationController | Actor::PersistentVolumeController | Actor::StorageProvisioner | Actor::NamespaceController | Actor::ResourceQuotaController | Actor::DisruptionController | Actor::HpaController | Actor::PvcProtectionController | Actor::PvProtectionController => "ds".into(),
             Actor::CoreDns => "dns".into(),
             Actor::MetricsServer => "metrics".into(),
+            Actor::IngressNginx => "ingress".into(),
             Actor::AvailableConditionController => String::new(),
             Actor::KubeProxy(n) => format!("proxy-{}", n),
             Actor::Kubelet(n) if matches!(m.kind, MessageKind::Runtime { .. }) => format!("cri-{}", n),
@@ -393,6 +401,12 @@ fn net_label(hop: NetHop, what: &str) -> String {
         NetHop::Answer => Some(what.split(" from ").next().unwrap_or(what).to_string()),
         NetHop::CniAdd => after("host-local gives ").map(|a| format!("CNI ADD {}", a.split(' ').next().unwrap_or(""))),
         NetHop::CniDel => after("releases ").map(|a| format!("CNI DEL {}", a)),
+        NetHop::HostsFile => what.split(" (the").next().and_then(|t| t.split(": ").nth(1)).map(|t| format!("/etc/hosts {}", t)),
+        NetHop::HostPort => after("DNAT to ").map(|t| format!("hostPort → {}", t.split(' ').next().unwrap_or(""))),
+        NetHop::IngressRoute => after("upstream ").map(|t| format!("nginx → {}", t.split(" (round").next().unwrap_or(&t))),
+        NetHop::IngressNotFound => Some("nginx: 404 (default backend)".to_string()),
+        NetHop::IngressNoEndpoints => Some(if what.ends_with("502") { "nginx: 502" } else { "nginx: 503 (no endpoints)" }.to_string()),
+        NetHop::IngressRedirect => Some("nginx: 308 → https".to_string()),
         _ => None,
     };
     label.unwrap_or_else(|| what.to_string())
@@ -490,6 +504,9 @@ mod tests {
             (NetHop::Answer, "HTTP/1.1 200 from web-1", "HTTP/1.1 200"),
             (NetHop::CniAdd, "CNI ADD default/web-1 eth0: bridge cni0, host-local gives 10.244.2.2/24 gw 10.244.2.1", "CNI ADD 10.244.2.2/24"),
             (NetHop::Request, "GET http://web:80/", "GET http://web:80/"),
+            (NetHop::HostsFile, "/etc/hosts of the machine outside: hello.example → 192.168.49.5 (the ADDRESS of ingress default/web)", "/etc/hosts hello.example → 192.168.49.5"),
+            (NetHop::HostPort, "CNI portmap on node-3: hostPort 80 → DNAT to 10.244.3.3:80 (pod ingress-nginx-controller-1)", "hostPort → 10.244.3.3:80"),
+            (NetHop::IngressRoute, "nginx in c-1: Host a, path / → server a, location / (Prefix, ingress default/web) → upstream default-web-80: 10.244.2.3:80 (round robin, endpoint 1 of 2)", "nginx → default-web-80: 10.244.2.3:80"),
         ];
         for (hop, what, want) in cases {
             assert_eq!(net_label(hop, what), want, "{:?}", hop);

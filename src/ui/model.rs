@@ -1080,6 +1080,11 @@ impl Session {
         self.objects("services", "kube-system", pos).iter().any(|s| meta::name(s) == "kube-dns")
     }
 
+    /// Whether ingress-nginx runs (its controller's Service exists): the diagram draws its box.
+    pub fn ingress_nginx(&self, pos: usize) -> bool {
+        self.objects("services", crate::ingressnginx::NAMESPACE, pos).iter().any(|s| meta::name(s) == "ingress-nginx-controller")
+    }
+
     /// Whether metrics-server runs (its Service exists): the diagram draws its box.
     pub fn metrics_server(&self, pos: usize) -> bool {
         self.objects("services", "kube-system", pos).iter().any(|s| meta::name(s) == "metrics-server")
@@ -1133,6 +1138,26 @@ impl Session {
         let e_refs: Vec<&Value> = slices.iter().collect();
         let rules = crate::proxy::iptables::proxier::iptables_save(&crate::proxy::iptables::proxier::service_ports(&s_refs, &e_refs));
         Some((tables, rules))
+    }
+
+    /// The Network panel's Ingress part as of the position: `kubectl get ingress -A -o wide` and
+    /// the servers ingress-nginx builds from them (None: no Ingress).
+    pub fn ingress_text(&self, pos: usize) -> Option<(String, String)> {
+        let ings = self.objects("ingresses", "", pos);
+        if ings.is_empty() {
+            return None;
+        }
+        let now = self.now_unix(pos);
+        let table = printers::add_namespace_column(&printers::print_table("Ingress", &ings, true, true, now), &ings);
+        let store = |r: &str| {
+            let mut st = crate::client::Store::default();
+            st.replace(self.objects(r, "", pos));
+            st
+        };
+        let (services, slices) = (store("services"), store("endpointslices"));
+        let mut refs: Vec<&Value> = ings.iter().collect();
+        crate::ingressnginx::controller::sort_ingresses(&mut refs);
+        Some((table, crate::ingressnginx::controller::build(&refs, &services, &slices).describe()))
     }
 
     /// The nodes of the cluster (every kubelet), registered and Ready as of the position.
@@ -1519,10 +1544,11 @@ pub fn locate_path(lines: &[&str], path: &str) -> (usize, usize) {
     best
 }
 
-/// An object of the cluster's own add-ons (CoreDNS in `kube-system`): the diagram draws them
-/// as the components they are, not among the learner's Pods, workloads and Services.
-fn is_system(o: &Value) -> bool {
-    matches!(meta::namespace(o), "kube-system" | "kube-public" | "kube-node-lease")
+/// An object of the cluster's own add-ons (CoreDNS and metrics-server in `kube-system`,
+/// ingress-nginx in its namespace): the diagram draws them as the components they are, not among
+/// the learner's Pods, workloads and Services.
+pub fn is_system(o: &Value) -> bool {
+    matches!(meta::namespace(o), "kube-system" | "kube-public" | "kube-node-lease" | crate::ingressnginx::NAMESPACE)
 }
 
 #[cfg(test)]
@@ -1771,7 +1797,9 @@ mod tests {
         assert!(lines[0].starts_with("LAST SEEN   TYPE     REASON"), "{}", text);
         let rows: Vec<Vec<&str>> = lines[1..].iter().map(|l| l.split_whitespace().collect()).collect();
         assert_eq!(rows.len(), 19, "{}", text);
-        assert!(rows.iter().all(|r| r[0] == "0s"), "{}", text);
+        // "0s" (the seed's lines); an event written in the last milliseconds of a second reads
+        // "1s" when it arrives, its lastTimestamp being truncated to the second
+        assert!(rows.iter().all(|r| r[0] == "0s" || r[0] == "1s"), "{}", text);
         assert_eq!((rows[0][2], rows[0][3]), ("ScalingReplicaSet", "deployment/nginx-deployment"), "{}", text);
         let mut count = std::collections::BTreeMap::new();
         for r in &rows {

@@ -45,6 +45,7 @@ pub fn actor_name(lang: Lang, a: &Actor) -> String {
         Actor::KubeProxy(n) => fill(tr(lang, "actor.proxy"), &[("node", n.clone())]),
         Actor::CoreDns => tr(lang, "actor.coredns").into(),
         Actor::MetricsServer => "metrics-server".into(),
+        Actor::IngressNginx => "ingress-nginx".into(),
         Actor::AvailableConditionController => tr(lang, "actor.available").into(),
         Actor::HpaController => tr(lang, "actor.hpa").into(),
         Actor::Runtime(n) => fill(tr(lang, "actor.runtime"), &[("node", n.clone())]),
@@ -299,6 +300,10 @@ pub fn narration(s: &Session, pos: usize, lang: Lang) -> Said {
                     return said("n.req.hpa.metrics", &v);
                 }
             }
+            // ingress-nginx's status loop: its own Pods, then their nodes' addresses
+            if verb == "GET" && m.from == Actor::IngressNginx && (p.resource == "pods" || p.resource == "nodes") {
+                return said(if p.resource == "pods" { "n.req.ingress.pods" } else { "n.req.ingress.node" }, &v);
+            }
             if verb == "GET" {
                 if m.from == Actor::Kubectl {
                     let in_apply = s.segments.get(step.segment).map(|g| g.command.starts_with("kubectl apply")).unwrap_or(false);
@@ -495,6 +500,11 @@ pub fn narration(s: &Session, pos: usize, lang: Lang) -> Said {
                 }
                 (Actor::HpaController, "PUT", _, "scale") => said("n.req.hpa.scale", &v),
                 (Actor::HpaController, _, "horizontalpodautoscalers", "status") => said("n.req.hpa.status", &v),
+                (Actor::IngressNginx, _, "ingresses", "status") => {
+                    let addr = obj.as_ref().map(|o| meta::get_array(o, &["status", "loadBalancer", "ingress"]).iter().map(|a| meta::get_str(a, &["ip"]).to_string()).collect::<Vec<_>>().join(",")).unwrap_or_default();
+                    v.push(("address", if addr.is_empty() { "-".to_string() } else { addr }));
+                    said("n.req.ingress.status", &v)
+                }
                 (Actor::PvcProtectionController, _, "persistentvolumeclaims", _) => said("n.req.pvcprot.release", &v),
                 (Actor::PvProtectionController, _, "persistentvolumes", _) => said("n.req.pvprot.release", &v),
                 (Actor::NamespaceController, _, "namespaces", "finalize") => said("n.req.nsc.finalize", &v),
@@ -593,6 +603,8 @@ pub fn narration(s: &Session, pos: usize, lang: Lang) -> Said {
                 201 if rev.is_none() && rpath.subresource == "token" => "n.resp.token",
                 201 if rev.is_none() => "n.resp.answered",
                 200 | 201 if rpath.verb == "watch" => "n.resp.watch",
+                // an Eviction is not stored: it deletes the Pod
+                201 if rev.is_some() && rpath.subresource == "eviction" => "n.resp.evicted",
                 201 if rev.is_some() => "n.resp.created",
                 // a DELETE, or an update that removed the last finalizer of a deleted object
                 200 if rev.is_some() && (rverb == "DELETE" || rev.as_ref().map(|r| r.2) == Some("DELETE")) => "n.resp.deleted",

@@ -96,6 +96,7 @@ pub fn diagram_svg(session: &Session) -> String {
     let services = session.services(0);
     let coredns = session.coredns(0);
     let metrics = session.metrics_server(0);
+    let ingress = session.ingress_nginx(0);
     let rev = session.rev_at(0);
     let mut svg = Svg(String::new());
     let min_width = if l.width > 1000.0 { format!(" style=\"min-width: {:.0}px\"", l.width * 0.9) } else { String::new() };
@@ -107,7 +108,7 @@ pub fn diagram_svg(session: &Session) -> String {
         esc(tr(Lang::En, "diagram.label"))
     ));
     for (name, pts) in l.edges() {
-        if (coredns || name != "dns") && (metrics || name != "metrics") {
+        if (coredns || name != "dns") && (metrics || name != "metrics") && (ingress || name != "ingress") {
             svg.0.push_str(&format!("<polyline class=\"edge\" points=\"{}\"/>", layout::points_attr(&pts)));
         }
     }
@@ -155,6 +156,10 @@ pub fn diagram_svg(session: &Session) -> String {
     if metrics {
         svg.rect(l.metrics, "box comp metrics");
         svg.text(l.metrics.cx(), l.metrics.cy() + 5.0, "label mid", "metrics-server");
+    }
+    if ingress {
+        svg.rect(l.ingress, "box comp ingress");
+        svg.text(l.ingress.cx(), l.ingress.cy() + 5.0, "label mid", "ingress-nginx");
     }
     svg.rect(l.services, "box group services");
     services_row(&mut svg, l.services, &services);

@@ -320,6 +320,10 @@ pub const SCRIPT_PDB_DRAIN: &str = include_str!("../../tests/scenarios/pdb_drain
 /// downscale stabilization window has passed.
 pub const SCRIPT_HPA: &str = include_str!("../../tests/scenarios/hpa.sh");
 
+/// The Kubernetes docs' "Set up Ingress on Minikube": an Ingress routes `/` and `/v2` to two
+/// Services through ingress-nginx; the default server's 404, a 503, a TLS host's 308.
+pub const SCRIPT_INGRESS: &str = include_str!("../../tests/scenarios/ingress.sh");
+
 /// (id, translation key of the title, text).
 pub const PRESETS: &[(&str, &str, &str)] = &[
     ("seed", "preset.seed", SEED_004),
@@ -351,6 +355,7 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ("anti-affinity", "preset.anti_affinity", SCRIPT_ANTI_AFFINITY),
     ("pdb-drain", "preset.pdb_drain", SCRIPT_PDB_DRAIN),
     ("hpa", "preset.hpa", SCRIPT_HPA),
+    ("ingress", "preset.ingress", SCRIPT_INGRESS),
 ];
 
 #[cfg(test)]
@@ -399,6 +404,12 @@ mod tests {
         let (out, _) = s.apply(SCRIPT_HPA);
         assert!(out.stdout.contains("New size: 4; reason: cpu resource utilization (percentage of request) above target") && out.stdout.contains("New size: 2; reason: All metrics below target"), "{}", out.stdout);
         assert_eq!(s.pod_chips(s.len()).iter().filter(|c| c.class != "terminating").count(), 2);
+
+        // the Ingress answers from the Pods of the Service its path names
+        let mut s = Session::new(1);
+        let (out, _) = s.apply(SCRIPT_INGRESS);
+        assert!(out.stdout.contains("Version: 1.0.0") && out.stdout.contains("Version: 2.0.0") && out.stdout.contains("503 Service Temporarily Unavailable") && out.stdout.contains("308 Permanent Redirect"), "{}", out.stdout);
+        assert_eq!(s.pod_chips(s.len()).iter().filter(|c| c.class != "terminating").count(), 1);
 
         let mut s = Session::new(1);
         let (out, _) = s.apply(SCRIPT_SCALE_DELETE);

@@ -489,7 +489,7 @@ pub fn summary(s: &Session) -> Summary {
     let mut running: Vec<(String, usize)> = Vec::new();
     let mut others = Vec::new();
     for p in s.objects("pods", "", pos) {
-        if meta::get_str(&p, &["metadata", "namespace"]) == "kube-system" {
+        if crate::ui::model::is_system(&p) {
             continue;
         }
         if meta::get_str(&p, &["status", "phase"]) == "Running" && !meta::is_deleting(&p) {

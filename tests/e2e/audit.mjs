@@ -73,34 +73,34 @@ export async function audit({ browser, url, check, assert, errors, shots }) {
       assert(pre === QUERIES[0], "the box is not prefilled with seed 000's first query: " + pre);
       await runQuery(p, QUERIES[0]);
       let rows = await results(p);
-      // newest first: the post's Deployment, then metrics-server's and CoreDNS's, which the
-      // cluster's bootstrap applied as the add-ons' manifests do (the log holds everything since
-      // the cluster started)
-      assert(rows.length === 3 && rows[1]["objectRef.name"] === "metrics-server" && rows[2]["objectRef.name"] === "coredns", "deployments: " + JSON.stringify(rows));
+      // newest first: the post's Deployment, then ingress-nginx's, metrics-server's and CoreDNS's,
+      // which the cluster's bootstrap applied as the add-ons' manifests do (the log holds
+      // everything since the cluster started)
+      assert(rows.length === 4 && rows[1]["objectRef.name"] === "ingress-nginx-controller" && rows[2]["objectRef.name"] === "metrics-server" && rows[3]["objectRef.name"] === "coredns", "deployments: " + JSON.stringify(rows));
       assert(rows[0]["requestObject.kind"] === "Deployment" && rows[0]["objectRef.name"] === "nginx" && rows[0]["user.username"] === "kubernetes-admin", JSON.stringify(rows[0]));
       assert(rows[0].requestURI.startsWith("/apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-client-side-apply&fieldValidation=Strict"), rows[0].requestURI);
       assert(/^kubectl\/v1\.34/.test(rows[0].userAgent) && /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/.test(rows[0]["@timestamp"]), JSON.stringify(rows[0]));
 
       await runQuery(p, QUERIES[1]);
       rows = await results(p);
-      const addon = (r) => r["objectRef.name"].startsWith("coredns-") || r["objectRef.name"].startsWith("metrics-server-");
-      assert(rows.length === 3 && rows[0]["requestObject.kind"] === "ReplicaSet" && rows[0]["user.username"] === "system:serviceaccount:kube-system:deployment-controller" && rows.slice(1).every(addon), JSON.stringify(rows));
+      const addon = (r) => r["objectRef.name"].startsWith("coredns-") || r["objectRef.name"].startsWith("metrics-server-") || r["objectRef.name"].startsWith("ingress-nginx-controller-");
+      assert(rows.length === 4 && rows[0]["requestObject.kind"] === "ReplicaSet" && rows[0]["user.username"] === "system:serviceaccount:kube-system:deployment-controller" && rows.slice(1).every(addon), JSON.stringify(rows));
       const rs = rows[0]["objectRef.name"];
       assert(/^nginx-[a-z0-9]+$/.test(rs), rs);
 
       await runQuery(p, QUERIES[2]);
       rows = await results(p);
-      // the post's Pod (its binding, then its create), then the add-ons' three Pods from bootstrap
-      assert(rows.length === 8, "pods: " + JSON.stringify(rows));
+      // the post's Pod (its binding, then its create), then the add-ons' four Pods from bootstrap
+      assert(rows.length === 10, "pods: " + JSON.stringify(rows));
       assert(rows[0]["requestObject.kind"] === "Binding" && rows[0]["user.username"] === "system:kube-scheduler" && rows[0]["objectRef.name"].startsWith(rs + "-"), JSON.stringify(rows[0]));
       assert(rows[1]["requestObject.kind"] === "Pod" && rows[1]["user.username"] === "system:serviceaccount:kube-system:replicaset-controller" && rows[1]["objectRef.name"] === "", JSON.stringify(rows[1]));
       const pod = rows[0]["objectRef.name"];
 
       await runQuery(p, QUERIES[3]);
       rows = await results(p);
-      assert(rows.length === 4 && rows[0]["requestObject.kind"] === "Binding" && rows[0]["objectRef.name"] === pod && rows[0].requestURI.endsWith(`/pods/${pod}/binding`) && rows.slice(1).every(addon), JSON.stringify(rows));
+      assert(rows.length === 5 && rows[0]["requestObject.kind"] === "Binding" && rows[0]["objectRef.name"] === pod && rows[0].requestURI.endsWith(`/pods/${pod}/binding`) && rows.slice(1).every(addon), JSON.stringify(rows));
       const summary = await p.locator("#audit-query-summary").textContent();
-      assert(/Showing 4 of 4 records matched/.test(summary), summary);
+      assert(/Showing 5 of 5 records matched/.test(summary), summary);
       await p.screenshot({ path: path.join(shots, "screenshot-audit.png"), fullPage: false });
     });
 

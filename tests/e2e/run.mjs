@@ -717,6 +717,50 @@ try {
     }
   });
 
+  await check("Ingress preset: ingress-nginx routes / and /v2 to two Services (hello-app 1.0.0 and 2.0.0), 503 without endpoints, 308 for a TLS host; the ingress-nginx box is drawn and the hops are in the trace (700 px English, 375 px Korean; screenshots)", async () => {
+    for (const [lang, width, title, shot] of [
+      ["en", 700, "An Ingress routes two paths", "screenshot-ingress-700.png"],
+      ["ko", 375, "Ingress가 두 경로를", "screenshot-ingress-ko-375.png"],
+    ]) {
+      const c = await browser.newContext({ viewport: { width, height: 1000 }, locale: lang === "ko" ? "ko-KR" : "en-US" });
+      const p = await c.newPage();
+      p.on("pageerror", (e) => errors.push(String(e)));
+      try {
+        await p.goto(url);
+        await p.waitForSelector("#apply");
+        const idx = await p.locator("select.preset option").evaluateAll((os, t) => os.findIndex((o) => o.textContent.startsWith(t)) - 1, title);
+        assert(idx >= 0, "no preset " + title);
+        await p.selectOption("select.preset", String(idx));
+        await p.click("#apply");
+        const want = "NGINX reload triggered due to a change in configuration";
+        await p.waitForFunction((w) => document.querySelector("#console-out").textContent.includes(w), want, { timeout: 120000 });
+        const out = await p.locator("#console-out").textContent();
+        assert(/Version: 1\.0\.0/.test(out) && /Version: 2\.0\.0/.test(out), "no answers from both versions: " + out.slice(0, 3000));
+        assert(/example-ingress\s+nginx\s+hello-world\.example\s+192\.168\.49\.\d+\s+80/.test(out), "get ingress shows no ADDRESS: " + out.slice(0, 3000));
+        assert(/503 Service Temporarily Unavailable/.test(out) && /308 Permanent Redirect/.test(out), "no 503 or 308: " + out.slice(-3000));
+        assert((await p.locator("svg text", { hasText: "ingress-nginx" }).count()) > 0, "no ingress-nginx box in the diagram");
+        // the last request (the TLS host's redirect) drawn hop by hop: walk back to it
+        const { total } = await counter(p);
+        const hops = [];
+        for (let pos = total; pos > total - 400 && pos > 0 && !hops.some((h) => h.startsWith("GET http://")); pos--) {
+          await p.locator("#timeline").fill(String(pos));
+          const pk = p.locator("svg.diagram g.packet");
+          if ((await pk.count()) === 0 || !/\bnet\b/.test(await pk.getAttribute("class"))) continue;
+          hops.unshift(await pk.textContent());
+        }
+        const seq = hops.join(" | ");
+        assert(/hostPort → 10\.244\.\d+\.\d+:80/.test(seq) && /nginx: 308 → https/.test(seq) && /HTTP\/1\.1 308/.test(seq), "hops: " + seq);
+        await p.screenshot({ path: path.join(shots, shot), fullPage: true });
+        // the Network tab: the Ingresses and the servers nginx runs
+        await p.click("#tab-network");
+        const servers = await p.locator("#network-nginx").textContent();
+        assert(/server hello-world\.example/.test(servers) && /upstream default-web-8080 \[10\.244\.\d+\.\d+:8080\]/.test(servers) && /secure\.example \(TLS/.test(servers), "servers: " + servers);
+      } finally {
+        await c.close();
+      }
+    }
+  });
+
   await check("kubectl edit in the console opens the object in the editor; saving sends the change, Cancel puts the manifest back", async () => {
     const c = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: "en-US" });
     const p = await c.newPage();

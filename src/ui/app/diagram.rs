@@ -182,6 +182,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
     // CoreDNS is drawn once its addon is installed (the kube-dns Service exists)
     let coredns = s.coredns(pos);
     let metrics = s.metrics_server(pos);
+    let ingress = s.ingress_nginx(pos);
     let rev = s.rev_at(pos);
     let current = s.current(pos).map(|st| st.msg.clone());
     // the authorization stage on kube-apiserver's box: the decision on the request in flight
@@ -206,7 +207,7 @@ pub fn diagram(p: &DiagramProps) -> Html {
     let edges: Html = l
         .edges()
         .into_iter()
-        .filter(|(name, _)| (coredns || name != "dns") && (metrics || name != "metrics"))
+        .filter(|(name, _)| (coredns || name != "dns") && (metrics || name != "metrics") && (ingress || name != "ingress"))
         .map(|(name, pts)| {
             let on = name == active_edge;
             html! { <polyline key={name.clone()} class={classes!("edge", on.then_some("on"))} points={layout::points_attr(&pts)} /> }
@@ -380,6 +381,10 @@ pub fn diagram(p: &DiagramProps) -> Html {
                 if metrics {
                     {rect(l.metrics, "box comp metrics")}
                     {text(l.metrics.cx(), l.metrics.cy() + 5.0, "label mid", "metrics-server")}
+                }
+                if ingress {
+                    {rect(l.ingress, "box comp ingress")}
+                    {text(l.ingress.cx(), l.ingress.cy() + 5.0, "label mid", "ingress-nginx")}
                 }
                 // the Services row
                 {rect(l.services, "box group services")}

@@ -138,10 +138,21 @@ fn network(s: &Session, pos: usize, lang: Lang) -> Html {
         return html! { <p class="muted">{tr(lang, "network.empty")}</p> };
     };
     let nat = rules.find("*nat").map(|i| rules[i..].to_string()).unwrap_or(rules);
+    let ingress = s.ingress_text(pos).map(|(table, servers)| {
+        html! {
+            <>
+                <div class="cmd"><code>{"$ kubectl get ingress -A -o wide"}</code></div>
+                <pre class="term" id="network-ingress">{table}</pre>
+                <p class="muted">{tr(lang, "network.ingress")}</p>
+                <pre class="term" id="network-nginx">{servers}</pre>
+            </>
+        }
+    });
     html! {
         <>
             <div class="cmd"><code>{"$ kubectl get svc,endpointslices -A -o wide"}</code></div>
             <pre class="term" id="network-out">{tables}</pre>
+            {for ingress}
             <p class="muted">{tr(lang, "network.rules")}</p>
             <div class="cmd"><code>{"$ iptables-save -t nat"}</code></div>
             <pre class="term" id="network-rules">{nat}</pre>
