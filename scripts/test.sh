@@ -44,6 +44,9 @@ step() {
     DONE+=("$name($((SECONDS - t))s)")
 }
 
+# the property run's CI slice: 100 seeds (the long runs are `kubesim fuzz`, README "Faults and
+# the VOPR-style run")
+export KUBESIM_VOPR_SEEDS="${KUBESIM_VOPR_SEEDS:-100}"
 step native cargo test --all-targets "$@"
 step doctests cargo test --doc "$@"
 

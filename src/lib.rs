@@ -34,6 +34,7 @@ pub mod controllers;
 pub mod coredns;
 pub mod ingressnginx;
 pub mod metricsserver;
+pub mod networkpolicy;
 pub mod etcd;
 pub mod kubectl;
 pub mod kubelet;

@@ -34,6 +34,8 @@ pub fn control_plane(seed: u64, config: ClusterConfig) -> Cluster {
     crate::controllers::install(&mut c);
     // the distribution's storage addon: the default StorageClass's provisioner
     c.add_component(crate::provisioner::HostPathProvisioner::default());
+    // the nodes' CNI enforces NetworkPolicies as kindnet does (kube-network-policies)
+    c.add_component(crate::networkpolicy::KubeNetworkPolicies::default());
     c
 }
 

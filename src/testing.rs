@@ -47,6 +47,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("hpa"),
     scenario!("autoscale"),
     scenario!("ingress"),
+    scenario!("netpol"),
     scenario!("net_expose"),
     scenario!("net_selector_typo"),
     scenario!("net_readiness_rollout"),

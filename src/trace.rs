@@ -72,6 +72,8 @@ pub enum Actor {
     /// The ingress-nginx controller (the addon's process): its informers, nginx's configuration,
     /// the Ingresses' status.
     IngressNginx,
+    /// kube-network-policies, the nodes' NetworkPolicy agent (kindnet's): its informers.
+    NetworkPolicyAgent,
     /// The HorizontalPodAutoscaler controller (`horizontal-pod-autoscaler`).
     HpaController,
     /// kube-aggregator's `AvailableConditionController`, inside kube-apiserver (its loopback
@@ -125,6 +127,7 @@ impl Actor {
             Actor::CoreDns => "coredns".into(),
             Actor::MetricsServer => "metrics-server".into(),
             Actor::IngressNginx => "ingress-nginx".into(),
+            Actor::NetworkPolicyAgent => "kube-network-policies".into(),
             Actor::HpaController => "horizontal-pod-autoscaler".into(),
             Actor::AvailableConditionController => "available-condition-controller".into(),
             Actor::Runtime(n) => format!("containerd@{}", n),
@@ -258,6 +261,10 @@ pub enum NetHop {
     IngressNoEndpoints,
     /// A TLS host over plain HTTP: 308 to https.
     IngressRedirect,
+    /// kube-network-policies lets a connection to or from an isolated Pod through.
+    PolicyAccept,
+    /// kube-network-policies drops it.
+    PolicyDrop,
 }
 
 impl NetHop {
@@ -288,6 +295,8 @@ impl NetHop {
             NetHop::IngressNotFound => "ingress_not_found",
             NetHop::IngressNoEndpoints => "ingress_no_endpoints",
             NetHop::IngressRedirect => "ingress_redirect",
+            NetHop::PolicyAccept => "policy_accept",
+            NetHop::PolicyDrop => "policy_drop",
         }
     }
 }

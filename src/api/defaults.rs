@@ -314,6 +314,29 @@ pub fn set_object_defaults_secret(obj: &mut Value) {
     }
 }
 
+/// `SetDefaults_NetworkPolicy` and `SetDefaults_NetworkPolicyPort`: `policyTypes` `[Ingress]`,
+/// plus `Egress` when there are egress rules; a port's protocol TCP.
+pub fn set_object_defaults_network_policy(obj: &mut Value) {
+    let Some(spec) = obj.get_mut("spec").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for dir in ["ingress", "egress"] {
+        if let Some(rules) = spec.get_mut(dir).and_then(Value::as_array_mut) {
+            for rule in rules {
+                if let Some(ports) = rule.get_mut("ports").and_then(Value::as_array_mut) {
+                    for p in ports.iter_mut().filter_map(Value::as_object_mut) {
+                        set_ptr_default(p, "protocol", json!("TCP"));
+                    }
+                }
+            }
+        }
+    }
+    if spec.get("policyTypes").and_then(Value::as_array).map(|a| a.is_empty()).unwrap_or(true) {
+        let egress = spec.get("egress").and_then(Value::as_array).map(|a| !a.is_empty()).unwrap_or(false);
+        spec.insert("policyTypes".into(), if egress { json!(["Ingress", "Egress"]) } else { json!(["Ingress"]) });
+    }
+}
+
 /// `SetDefaults_PriorityClass`: preemptionPolicy PreemptLowerPriority.
 pub fn set_object_defaults_priority_class(obj: &mut Value) {
     if let Some(root) = obj.as_object_mut() {

@@ -1343,6 +1343,7 @@ status: {}
             ("secret", "v1", "Secret", true),
             ("serviceaccount", "v1", "ServiceAccount", true),
             ("ingress", "networking.k8s.io/v1", "Ingress", true),
+            ("networkpolicy", "networking.k8s.io/v1", "NetworkPolicy", true),
             ("poddisruptionbudget", "policy/v1", "PodDisruptionBudget", true),
             ("horizontalpodautoscaler", "autoscaling/v2", "HorizontalPodAutoscaler", true),
             ("apiservice", "apiregistration.k8s.io/v1", "APIService", true),

@@ -153,6 +153,15 @@ pub fn rfc3339_micro(sim_ms: i64) -> String {
     unix_rfc3339_micro(EPOCH_MS + sim_ms)
 }
 
+/// Go's `time.Time.String()` of a UTC second (what `%s` of a `metav1.Time` prints):
+/// `2026-01-01 00:00:31 +0000 UTC`.
+pub fn unix_go_string(unix_ms: i64) -> String {
+    let secs = unix_ms.div_euclid(1000);
+    let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
+    let t = secs.rem_euclid(86_400);
+    format!("{:04}-{:02}-{:02} {:02}:{:02}:{:02} +0000 UTC", y, m, d, t / 3600, t % 3600 / 60, t % 60)
+}
+
 /// Parses an RFC 3339 timestamp (as [`parse_rfc3339_unix`]) to virtual milliseconds.
 pub fn parse_rfc3339(s: &str) -> Option<i64> {
     parse_rfc3339_unix(s).map(|unix_ms| unix_ms - EPOCH_MS)

@@ -156,6 +156,10 @@ impl ApiServer {
                 meta::set(&mut obj, &["status"], json!({"loadBalancer": {}}));
             }
             "IngressClass" => meta::set(&mut obj, &["metadata", "generation"], json!(1)),
+            "NetworkPolicy" => {
+                defaults::set_object_defaults_network_policy(&mut obj);
+                meta::set(&mut obj, &["metadata", "generation"], json!(1));
+            }
             // the PDB strategy's PrepareForCreate: an empty status (the disruption controller
             // fills it), generation 1
             "PodDisruptionBudget" => {
@@ -245,6 +249,7 @@ impl ApiServer {
             "ReplicationController" => validation::validate_replication_controller(&obj),
             "Ingress" => validation::validate_ingress(&obj),
             "IngressClass" => validation::validate_ingress_class(&obj),
+            "NetworkPolicy" => validation::validate_network_policy(&obj),
             "PodDisruptionBudget" => validation::validate_pod_disruption_budget(&obj),
             "HorizontalPodAutoscaler" => validation::validate_horizontal_pod_autoscaler(&obj),
             "DaemonSet" => validation::validate_daemon_set(&obj),

@@ -121,7 +121,7 @@ impl ApiServer {
             let ann_changed = meta::get(&old, &["metadata", "annotations"]) != meta::get(&new, &["metadata", "annotations"]);
             let bump = match info.kind {
                 "Deployment" => spec_changed || ann_changed,
-                "ReplicaSet" | "ReplicationController" | "Pod" | "DaemonSet" | "Job" | "CronJob" | "StatefulSet" | "Ingress" | "IngressClass" | "PodDisruptionBudget" => spec_changed,
+                "ReplicaSet" | "ReplicationController" | "Pod" | "DaemonSet" | "Job" | "CronJob" | "StatefulSet" | "Ingress" | "IngressClass" | "NetworkPolicy" | "PodDisruptionBudget" => spec_changed,
                 _ => false,
             };
             if bump {
@@ -134,6 +134,7 @@ impl ApiServer {
                 "ReplicationController" => validation::validate_replication_controller_update(&new, &old),
                 "Ingress" => validation::validate_ingress(&new),
                 "IngressClass" => validation::validate_ingress_class(&new),
+                "NetworkPolicy" => validation::validate_network_policy(&new),
                 "PodDisruptionBudget" => validation::validate_pod_disruption_budget(&new),
                 "HorizontalPodAutoscaler" => validation::validate_horizontal_pod_autoscaler(&new),
                 "DaemonSet" => validation::validate_daemon_set_update(&new, &old),

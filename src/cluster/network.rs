@@ -50,6 +50,16 @@ pub enum HttpResult {
 /// The default nginx page (`/usr/share/nginx/html/index.html`).
 pub const NGINX_WELCOME: &str = "<!DOCTYPE html>\n<html>\n<head>\n<title>Welcome to nginx!</title>\n<style>\nhtml { color-scheme: light dark; }\nbody { width: 35em; margin: 0 auto;\nfont-family: Tahoma, Verdana, Arial, sans-serif; }\n</style>\n</head>\n<body>\n<h1>Welcome to nginx!</h1>\n<p>If you see this page, the nginx web server is successfully installed and\nworking. Further configuration is required.</p>\n\n<p>For online documentation and support please refer to\n<a href=\"http://nginx.org/\">nginx.org</a>.<br/>\nCommercial support is available at\n<a href=\"http://nginx.com/\">nginx.com</a>.</p>\n\n<p><em>Thank you for using nginx.</em></p>\n</body>\n</html>\n";
 
+/// What the far end of a connection sees of it: the `Host` header and the source address
+/// (a Pod's IP, the outside machine's, or a node's after kube-proxy's masquerade).
+pub(crate) struct Conn<'a> {
+    pub vhost: &'a str,
+    pub src: &'a str,
+}
+
+/// The address of the machine outside the cluster (`sim curl`), as the audit log shows kubectl's.
+pub const OUTSIDE_IP: &str = "192.168.49.1";
+
 /// nginx's built-in error page for `code` (`ngx_http_special_response.c`, CRLF line ends,
 /// `server_tokens off`: no version in the footer).
 pub fn nginx_error_page(code: u16) -> String {
@@ -129,6 +139,10 @@ impl Cluster {
             },
             None => (Actor::Kubectl, None),
         };
+        let client_ip = match from {
+            Some((ns, name)) => self.api.peek(pods_info, ns, name).map(|p| meta::get_str(&p, &["status", "podIP"]).to_string()).unwrap_or_default(),
+            None => OUTSIDE_IP.to_string(),
+        };
         let start = self.trace.push(self.now, client.clone(), client.clone(), MessageKind::Net { hop: NetHop::Request, what: format!("{} http://{}:{}{}", method, host, port, path) }, None);
         // name resolution: the Pod's resolver asks CoreDNS through the kube-dns Service
         let nodes = meta::lookup("nodes").expect("nodes");
@@ -164,14 +178,14 @@ impl Cluster {
         // the rules of the node the packet enters: the client's node, or the node addressed
         let rules_node = via_node.clone().or(client_node.clone());
         let Some(rules_node) = rules_node else {
-            return self.direct(&client, start, &ip, port, &path, &host, x, &vhost);
+            return self.direct(&client, start, &ip, port, &path, &host, x, &Conn { vhost: &vhost, src: &client_ip });
         };
         if via_node.is_some() {
             // the CNI portmap plugin's DNAT of a Pod's hostPort on the node addressed
             if let Some((pod_ip, cport, pod_name)) = self.host_port_pod(&rules_node, port) {
                 let runtime = Actor::Runtime(rules_node.clone());
                 let hop = self.hop(&client, &runtime, NetHop::HostPort, format!("CNI portmap on {}: hostPort {} → DNAT to {}:{} (pod {})", rules_node, port, pod_ip, cport, pod_name), Some(start));
-                return self.answer(&client, &runtime, hop, &pod_ip, cport, &path, &host, port, x, &vhost);
+                return self.answer(&client, &runtime, hop, &pod_ip, cport, &path, &host, port, x, &Conn { vhost: &vhost, src: &client_ip });
             }
         }
         let ports: Vec<ServicePort> = self.view().kube_proxy(&rules_node).map(|k| k.service_ports().to_vec()).unwrap_or_default();
@@ -188,7 +202,7 @@ impl Cluster {
                 self.hop(&client, &proxy, NetHop::NoRule, format!("iptables on {}: no rule for {}:{}", rules_node, ip, port), Some(start));
                 return HttpResult::Failed(format!("curl: (28) Failed to connect to {} port {} after 130000 ms: Couldn't connect to server", host, port));
             }
-            return self.direct(&client, start, &ip, port, &path, &host, x, &vhost);
+            return self.direct(&client, start, &ip, port, &path, &host, x, &Conn { vhost: &vhost, src: &client_ip });
         };
         let name = sp.port_name_string();
         if sp.endpoints.is_empty() {
@@ -206,7 +220,39 @@ impl Cluster {
             format!("iptables on {}: {} → {} → {} (endpoint {} of {}), DNAT to {}", rules_node, entry, sp.svc_chain(), sp.sep_chain(&ep), chosen + 1, n, ep.addr()),
             Some(start),
         );
-        self.answer(&client, &proxy, rule, &ep.ip, ep.port, &path, &host, port, x, &vhost)
+        // a node port from outside is masqueraded: the Pod sees the node's address
+        let src = if via_node.is_some() { self.node_ip_of(&rules_node).unwrap_or_default() } else { client_ip };
+        self.answer(&client, &proxy, rule, &ep.ip, ep.port, &path, &host, port, x, &Conn { vhost: &vhost, src: &src })
+    }
+
+    /// kube-network-policies judges a connection's first packet. Ok: it passes (the hop that
+    /// says which policy allows it, when an end is isolated, else `cause`); Err: dropped (the
+    /// DROP hop).
+    fn policy_check(&mut self, from: &Actor, cause: MsgId, src: &str, dst: &str, port: i64, protocol: &str) -> Result<MsgId, MsgId> {
+        use crate::networkpolicy::{Packet, Verdict};
+        let Some(verdict) = self.view().network_policies().map(|a| a.evaluate(&Packet { src_ip: src, dst_ip: dst, dst_port: port, protocol })) else { return Ok(cause) };
+        let node_of = |c: &Cluster, pod: &str| {
+            let (ns, name) = pod.split_once('/').unwrap_or(("", pod));
+            c.api.peek(meta::lookup("pods").expect("pods"), ns, name).map(|p| meta::get_str(&p, &["spec", "nodeName"]).to_string()).unwrap_or_default()
+        };
+        match verdict {
+            Verdict::NotIsolated => Ok(cause),
+            Verdict::Allowed { egress, ingress } => {
+                let mut by: Vec<String> = egress.iter().map(|p| format!("{} (egress)", p)).collect();
+                by.extend(ingress.iter().map(|p| format!("{} (ingress)", p)));
+                Ok(self.hop(from, from, NetHop::PolicyAccept, format!("kube-network-policies: ACCEPT {} → {}:{}/{}: allowed by NetworkPolicy {}", src, dst, port, protocol, by.join(", ")), Some(cause)))
+            }
+            Verdict::Dropped { direction, pod, policies } => {
+                let node = node_of(self, &pod);
+                Err(self.hop(
+                    from,
+                    &Actor::Runtime(node.clone()),
+                    NetHop::PolicyDrop,
+                    format!("kube-network-policies on {}: DROP {} → {}:{}/{}: pod {} is isolated for {} by NetworkPolicy {} and no rule allows this; the client waits until it times out", node, src, dst, port, protocol, pod, direction, policies.join(", ")),
+                    Some(cause),
+                ))
+            }
+        }
     }
 
     /// The outside machine's `/etc/hosts` line for an Ingress host: the ADDRESS of the oldest
@@ -243,7 +289,7 @@ impl Cluster {
     /// robin), or the default server's 404, a 503 for an upstream without ready endpoints, a 308
     /// to HTTPS for a TLS host, a 502 when the endpoint does not answer.
     #[allow(clippy::too_many_arguments)]
-    fn ingress_serve(&mut self, client: &Actor, me: &Actor, cause: MsgId, pod_name: &str, path: &str, vhost: &str, x: &mut HttpReply) -> HttpResult {
+    fn ingress_serve(&mut self, client: &Actor, me: &Actor, cause: MsgId, pod_name: &str, pod_ip: &str, path: &str, vhost: &str, x: &mut HttpReply) -> HttpResult {
         x.server = Some("nginx".into());
         x.content_type = "text/html";
         let host = vhost.split(':').next().unwrap_or(vhost).to_string();
@@ -292,8 +338,14 @@ impl Cluster {
                 let (ip, port) = u.endpoints[i].clone();
                 let h = self.hop(me, me, NetHop::IngressRoute, format!("nginx in {}: Host {}, path {} → server {}, {} → upstream {}: {}:{} (round robin, endpoint {} of {})", pod_name, host, path, server, loc, u.name, ip, port, i + 1, n), Some(cause));
                 let mut inner = HttpReply { result: HttpResult::Failed(String::new()), peer: None, server: None, content_type: "text/html", location: None };
-                let r = self.answer(me, me, h, &ip, port, path, &ip, port, &mut inner, vhost);
+                let r = self.answer(me, me, h, &ip, port, path, &ip, port, &mut inner, &Conn { vhost, src: pod_ip });
                 match r {
+                    // proxy_connect_timeout: a dropped connection is a 504
+                    HttpResult::Failed(e) if e.starts_with("curl: (28)") => {
+                        let h = self.hop(me, me, NetHop::IngressNoEndpoints, format!("nginx in {}: upstream {} endpoint {}:{} timed out: 504", pod_name, u.name, ip, port), Some(h));
+                        back(self, 504, h);
+                        HttpResult::Status(504, nginx_error_page(504))
+                    }
                     HttpResult::Failed(_) => {
                         let h = self.hop(me, me, NetHop::IngressNoEndpoints, format!("nginx in {}: upstream {} endpoint {}:{} did not answer: 502", pod_name, u.name, ip, port), Some(h));
                         back(self, 502, h);
@@ -363,6 +415,11 @@ impl Cluster {
         let chosen = self.pick_endpoint(n);
         let ep = sp.endpoints[chosen].clone();
         let rule = self.hop(client, &proxy, NetHop::DnsRule, format!("DNS to {}:53/udp: iptables on {}: {} → {} (endpoint {} of {}), DNAT to {}", server, node, sp.svc_chain(), sp.sep_chain(&ep), chosen + 1, n, ep.addr()), Some(start));
+        // an egress policy can drop the query itself: the lookup times out
+        let rule = match self.policy_check(client, rule, meta::get_str(pod, &["status", "podIP"]), &ep.ip, ep.port, "UDP") {
+            Ok(h) => h,
+            Err(_) => return None,
+        };
         let dns_pod = self
             .api
             .list_objects(meta::lookup("pods").expect("pods"), "", None)
@@ -418,7 +475,7 @@ impl Cluster {
         let me = Actor::ApiServer;
         let start = self.trace.push(self.now, me.clone(), me.clone(), MessageKind::Net { hop: NetHop::Request, what: format!("GET http://{}:{}{} (proxy)", p.ip, p.port, p.path) }, Some(cause));
         let mut x = HttpReply { result: HttpResult::Failed(String::new()), peer: None, server: None, content_type: "text/html", location: None };
-        match self.direct(&me, start, &p.ip, p.port, &p.path, &p.ip, &mut x, &p.ip) {
+        match self.direct(&me, start, &p.ip, p.port, &p.path, &p.ip, &mut x, &Conn { vhost: &p.ip, src: "" }) {
             HttpResult::Ok(body) => Response { code: 200, body: Value::String(body) },
             HttpResult::Status(code, body) => Response { code, body: Value::String(body) },
             HttpResult::Failed(_) => {
@@ -429,22 +486,27 @@ impl Cluster {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn direct(&mut self, client: &Actor, start: MsgId, ip: &str, port: i64, path: &str, host: &str, x: &mut HttpReply, vhost: &str) -> HttpResult {
+    fn direct(&mut self, client: &Actor, start: MsgId, ip: &str, port: i64, path: &str, host: &str, x: &mut HttpReply, conn: &Conn) -> HttpResult {
         let pod_ip = net::Cidr::parse(proxier::CLUSTER_CIDR).map(|c| net::parse_ipv4(ip).map(|i| c.contains(i)).unwrap_or(false)).unwrap_or(false);
         if !pod_ip {
             self.hop(client, client, NetHop::NoRoute, format!("no route to {}", ip), Some(start));
             return HttpResult::Failed(format!("curl: (28) Failed to connect to {} port {} after 130000 ms: Couldn't connect to server", host, port));
         }
-        self.answer(client, client, start, ip, port, path, host, port, x, vhost)
+        self.answer(client, client, start, ip, port, path, host, port, x, conn)
     }
 
     /// The Pod at `ip` answers on `port`, if a container of it listens there.
     #[allow(clippy::too_many_arguments)]
-    fn answer(&mut self, client: &Actor, from: &Actor, cause: MsgId, ip: &str, port: i64, path: &str, host: &str, host_port: i64, x: &mut HttpReply, vhost: &str) -> HttpResult {
+    fn answer(&mut self, client: &Actor, from: &Actor, cause: MsgId, ip: &str, port: i64, path: &str, host: &str, host_port: i64, x: &mut HttpReply, conn: &Conn) -> HttpResult {
         let pods = self.api.list_objects(meta::lookup("pods").expect("pods"), "", None);
         let Some(pod) = pods.into_iter().find(|p| meta::get_str(p, &["status", "podIP"]) == ip && !matches!(meta::get_str(p, &["status", "phase"]), "Succeeded" | "Failed")) else {
             return HttpResult::Failed(format!("curl: (28) Failed to connect to {} port {} after 130000 ms: Couldn't connect to server", host, host_port));
         };
+        let cause = match self.policy_check(from, cause, conn.src, ip, port, "TCP") {
+            Ok(c) => c,
+            Err(_) => return HttpResult::Failed(format!("curl: (28) Failed to connect to {} port {} after 130000 ms: Couldn't connect to server", host, host_port)),
+        };
+        let vhost = conn.vhost;
         let node = meta::get_str(&pod, &["spec", "nodeName"]).to_string();
         let runtime = Actor::Runtime(node.clone());
         let pod_name = meta::name(&pod).to_string();
@@ -473,7 +535,7 @@ impl Cluster {
             }
             let to_pod = self.hop(from, &runtime, NetHop::ToPod, format!("TCP {}:{} → pod {} on {} (container {})", ip, port, pod_name, node, cname), Some(cause));
             if image.contains("ingress-nginx/controller") && port == 80 {
-                return self.ingress_serve(client, &runtime, to_pod, &pod_name, path, vhost, x);
+                return self.ingress_serve(client, &runtime, to_pod, &pod_name, ip, path, vhost, x);
             }
             let tag = image.rsplit_once(':').filter(|(r, _)| !r.ends_with('/')).map(|(_, t)| t).unwrap_or("latest");
             if app.is_none() && image.contains("nginx") {

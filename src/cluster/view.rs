@@ -140,6 +140,11 @@ impl<'a> ClusterView<'a> {
         self.c.components().find(|h| h.actor() == Actor::CoreDns).and_then(|h| h.as_any().downcast_ref::<crate::coredns::CoreDns>())
     }
 
+    /// kube-network-policies: the NetworkPolicies, Pods and Namespaces it watched.
+    pub fn network_policies(&self) -> Option<&'a crate::networkpolicy::KubeNetworkPolicies> {
+        self.c.components().find(|h| h.actor() == Actor::NetworkPolicyAgent).and_then(|h| h.as_any().downcast_ref::<crate::networkpolicy::KubeNetworkPolicies>())
+    }
+
     /// The ingress-nginx controller (when the addon is installed): what its nginx runs.
     pub fn ingress_nginx(&self) -> Option<&'a crate::ingressnginx::IngressNginx> {
         self.c.components().find(|h| h.actor() == Actor::IngressNginx).and_then(|h| h.as_any().downcast_ref::<crate::ingressnginx::IngressNginx>())

@@ -2164,6 +2164,88 @@ pub fn describe_ingress(ing: &Value, backend: &mut dyn FnMut(&Value) -> String, 
     w.finish()
 }
 
+/// `describeNetworkPolicy` (no Events: kubectl's describer shows none for it).
+pub fn describe_network_policy(np: &Value) -> String {
+    let mut w = PrefixWriter::new();
+    w.write(0, &format!("Name:\t{}\n", gs(np, &["metadata", "name"])));
+    w.write(0, &format!("Namespace:\t{}\n", gs(np, &["metadata", "namespace"])));
+    // metav1.Time's String(): Go's time.Time format
+    let created = crate::api::time::parse_rfc3339_unix(gs(np, &["metadata", "creationTimestamp"])).map(crate::api::time::unix_go_string).unwrap_or_default();
+    w.write(0, &format!("Created on:\t{}\n", created));
+    print_labels_multiline(&mut w, "Labels", &gmap(np, &["metadata", "labels"]));
+    print_annotations_multiline(&mut w, "Annotations", &gmap(np, &["metadata", "annotations"]));
+    w.write(0, "Spec:\n");
+    w.write(1, "PodSelector: ");
+    let sel = get(np, &["spec", "podSelector"]);
+    let empty = sel.map(|s| gmap(s, &["matchLabels"]).is_empty() && ga(s, &["matchExpressions"]).is_empty()).unwrap_or(true);
+    if empty {
+        w.write(2, "<none> (Allowing the specific traffic to all pods in this namespace)\n");
+    } else {
+        w.write(2, &format!("{}\n", format_label_selector(sel)));
+    }
+    let types: Vec<String> = ga(np, &["spec", "policyTypes"]).iter().map(scalar_text).collect();
+    for (dir, peers, enabled_word) in [("ingress", "from", "ingress"), ("egress", "to", "egress")] {
+        let enabled = types.iter().any(|t| t.eq_ignore_ascii_case(dir));
+        if !enabled {
+            w.write(1, &format!("Not affecting {} traffic\n", enabled_word));
+            continue;
+        }
+        w.write(1, &format!("Allowing {} traffic:\n", enabled_word));
+        let rules = ga(np, &["spec", dir]);
+        let indent = "    ";
+        if rules.is_empty() {
+            w.write(0, &format!("{}<none> (Selected pods are isolated for {} connectivity)\n", indent, enabled_word));
+            continue;
+        }
+        let (label, any) = if dir == "ingress" { ("From", "From: <any> (traffic not restricted by source)") } else { ("To", "To: <any> (traffic not restricted by destination)") };
+        for (i, rule) in rules.iter().enumerate() {
+            let ports = ga(rule, &["ports"]);
+            if ports.is_empty() {
+                w.write(0, &format!("{}To Port: <any> (traffic allowed to all ports)\n", indent));
+            }
+            for p in ports {
+                let proto = match gs(p, &["protocol"]) {
+                    "" => "TCP",
+                    x => x,
+                };
+                let port = get(p, &["port"]).filter(|v| !v.is_null()).map(scalar_text).unwrap_or_else(|| "<nil>".to_string());
+                match gi(p, &["endPort"]) {
+                    Some(end) => w.write(0, &format!("{}To Port Range: {}-{}/{}\n", indent, port, end, proto)),
+                    None => w.write(0, &format!("{}To Port: {}/{}\n", indent, port, proto)),
+                }
+            }
+            let list = ga(rule, &[peers]);
+            if list.is_empty() {
+                w.write(0, &format!("{}{}\n", indent, any));
+            }
+            for peer in list {
+                w.write(0, &format!("{}{}:\n", indent, label));
+                let (ps, ns, ipb) = (get(peer, &["podSelector"]).filter(|v| !v.is_null()), get(peer, &["namespaceSelector"]).filter(|v| !v.is_null()), get(peer, &["ipBlock"]).filter(|v| !v.is_null()));
+                match (ps, ns, ipb) {
+                    (Some(p), Some(n), _) => {
+                        w.write(1, &format!("{}NamespaceSelector: {}\n", indent, format_label_selector(Some(n))));
+                        w.write(1, &format!("{}PodSelector: {}\n", indent, format_label_selector(Some(p))));
+                    }
+                    (Some(p), None, _) => w.write(1, &format!("{}PodSelector: {}\n", indent, format_label_selector(Some(p)))),
+                    (None, Some(n), _) => w.write(1, &format!("{}NamespaceSelector: {}\n", indent, format_label_selector(Some(n)))),
+                    (None, None, Some(b)) => {
+                        w.write(1, &format!("{}IPBlock:\n", indent));
+                        w.write(2, &format!("{}CIDR: {}\n", indent, gs(b, &["cidr"])));
+                        let except: Vec<String> = ga(b, &["except"]).iter().map(scalar_text).collect();
+                        w.write(2, &format!("{}Except: {}\n", indent, except.join(", ")));
+                    }
+                    _ => {}
+                }
+            }
+            if i + 1 != rules.len() {
+                w.write(0, &format!("{}----------\n", indent));
+            }
+        }
+    }
+    w.write(1, &format!("Policy Types: {}\n", if types.is_empty() { "<none>".to_string() } else { types.join(", ") }));
+    w.finish()
+}
+
 /// `describeIngressClassV1`.
 pub fn describe_ingress_class(ic: &Value, events: &[Value], now_ms: i64) -> String {
     let mut w = PrefixWriter::new();

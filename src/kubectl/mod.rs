@@ -737,6 +737,7 @@ fn describe_cmd(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
                     describe::describe_ingress(&obj, &mut backend, &events, now)
                 }
                 "IngressClass" => describe::describe_ingress_class(&obj, &events, now),
+                "NetworkPolicy" => describe::describe_network_policy(&obj),
                 "ConfigMap" => describe::describe_config_map(&obj, &events, now),
                 "Secret" => describe::describe_secret(&obj),
                 "ServiceAccount" => describe::describe_service_account(&obj, &events, now),

@@ -630,6 +630,11 @@ mod tests {
         assert_eq!((e.stderr.as_str(), e.code), ("curl: option --bogus: is unknown\ncurl: try 'curl --help' or 'curl --manual' for more information", 2));
         assert_eq!(parse(&w("curl -s")).unwrap_err().stderr, format!("curl: no URL specified!\n{}", CURL_TRY));
         assert_eq!(parse(&w("curl --max-time soon http://web")).unwrap_err().stderr, format!("curl: option --max-time: expected a proper numerical parameter\n{}", CURL_TRY));
+        // the Ingress tutorials' options: a Host header, and --resolve HOST:PORT:ADDR
+        let f = parse(&w("curl -H Host:hello.example --resolve hello.example:80:192.168.49.2 -i http://hello.example/v2")).expect("parses");
+        assert_eq!(f.host_header(), Some("hello.example"));
+        assert_eq!(f.resolved("http://hello.example/v2"), Some(("http://192.168.49.2:80/v2".to_string(), "hello.example".to_string())));
+        assert_eq!(f.resolved("http://other.example/"), None);
     }
 
     /// `wget -O- URL` without `-q`: busybox's lines around the body, its one progress line

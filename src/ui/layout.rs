@@ -195,6 +195,8 @@ impl Layout {
             Actor::CoreDns => self.dns,
             Actor::MetricsServer => self.metrics,
             Actor::IngressNginx => self.ingress,
+            // the nodes' policy agent (kindnet's): drawn with the first node's kube-proxy
+            Actor::NetworkPolicyAgent => self.nodes.first()?.proxy,
             Actor::AvailableConditionController => self.apiserver,
             Actor::Kubelet(n) => self.node(n)?.kubelet,
             Actor::KubeProxy(n) => self.node(n)?.proxy,
@@ -222,6 +224,7 @@ impl Layout {
             Actor::CoreDns => vec![(self.dns.right(), self.dns.cy()), (api.x, api.bottom() - 12.0)],
             Actor::MetricsServer => vec![(self.metrics.right(), self.metrics.cy()), (api.x + 8.0, self.metrics.cy()), (api.x + 8.0, api.bottom())],
             Actor::IngressNginx => vec![(self.ingress.x, self.ingress.cy()), (api.right() - 8.0, self.ingress.cy()), (api.right() - 8.0, api.bottom())],
+            Actor::NetworkPolicyAgent => self.nodes.first().map(|b| b.proxy_route.clone()).unwrap_or_default(),
             // inside kube-apiserver: its loopback client
             Actor::AvailableConditionController => vec![(api.cx(), api.cy()), (api.cx(), api.cy())],
             Actor::Kubelet(n) => self.node(n).map(|b| b.route.clone()).unwrap_or_default(),
@@ -303,6 +306,7 @@ impl Layout {
             Actor::CoreDns => "dns".into(),
             Actor::MetricsServer => "metrics".into(),
             Actor::IngressNginx => "ingress".into(),
+            Actor::NetworkPolicyAgent => String::new(),
             Actor::AvailableConditionController => String::new(),
             Actor::KubeProxy(n) => format!("proxy-{}", n),
             Actor::Kubelet(n) if matches!(m.kind, MessageKind::Runtime { .. }) => format!("cri-{}", n),
@@ -407,6 +411,8 @@ fn net_label(hop: NetHop, what: &str) -> String {
         NetHop::IngressNotFound => Some("nginx: 404 (default backend)".to_string()),
         NetHop::IngressNoEndpoints => Some(if what.ends_with("502") { "nginx: 502" } else { "nginx: 503 (no endpoints)" }.to_string()),
         NetHop::IngressRedirect => Some("nginx: 308 → https".to_string()),
+        NetHop::PolicyAccept => Some("NetworkPolicy: ACCEPT".to_string()),
+        NetHop::PolicyDrop => Some("NetworkPolicy: DROP".to_string()),
         _ => None,
     };
     label.unwrap_or_else(|| what.to_string())

@@ -1160,6 +1160,35 @@ impl Session {
         Some((table, crate::ingressnginx::controller::build(&refs, &services, &slices).describe()))
     }
 
+    /// The Network panel's NetworkPolicy part as of the position: `kubectl get netpol -A` and,
+    /// per policy, the Pods it selects and the directions it isolates them in (None: no policy).
+    pub fn netpol_text(&self, pos: usize) -> Option<(String, String)> {
+        let pols = self.objects("networkpolicies", "", pos);
+        if pols.is_empty() {
+            return None;
+        }
+        let now = self.now_unix(pos);
+        let table = printers::add_namespace_column(&printers::print_table("NetworkPolicy", &pols, true, true, now), &pols);
+        let pods = self.objects("pods", "", pos);
+        let mut out = String::new();
+        for np in &pols {
+            let types: Vec<&str> = meta::get_array(np, &["spec", "policyTypes"]).iter().filter_map(Value::as_str).collect();
+            let selected: Vec<&str> = pods
+                .iter()
+                .filter(|p| meta::namespace(p) == meta::namespace(np) && meta::selector_matches(meta::get(np, &["spec", "podSelector"]), &meta::labels(p)))
+                .map(|p| meta::name(p))
+                .collect();
+            out.push_str(&format!(
+                "{}/{} isolates for {}: {}\n",
+                meta::namespace(np),
+                meta::name(np),
+                types.join(" and ").to_lowercase(),
+                if selected.is_empty() { "(no Pod yet)".to_string() } else { selected.join(", ") }
+            ));
+        }
+        Some((table, out))
+    }
+
     /// The nodes of the cluster (every kubelet), registered and Ready as of the position.
     pub fn nodes(&self, pos: usize) -> Vec<NodeInfo> {
         let objs = self.objects("nodes", "", pos);

@@ -46,6 +46,7 @@ pub fn actor_name(lang: Lang, a: &Actor) -> String {
         Actor::CoreDns => tr(lang, "actor.coredns").into(),
         Actor::MetricsServer => "metrics-server".into(),
         Actor::IngressNginx => "ingress-nginx".into(),
+        Actor::NetworkPolicyAgent => "kube-network-policies".into(),
         Actor::AvailableConditionController => tr(lang, "actor.available").into(),
         Actor::HpaController => tr(lang, "actor.hpa").into(),
         Actor::Runtime(n) => fill(tr(lang, "actor.runtime"), &[("node", n.clone())]),

@@ -324,6 +324,10 @@ pub const SCRIPT_HPA: &str = include_str!("../../tests/scenarios/hpa.sh");
 /// Services through ingress-nginx; the default server's 404, a 503, a TLS host's 308.
 pub const SCRIPT_INGRESS: &str = include_str!("../../tests/scenarios/ingress.sh");
 
+/// A default-deny NetworkPolicy, then one that lets only `role=client` in: the DROP hops name
+/// the policy.
+pub const SCRIPT_NETPOL: &str = include_str!("../../tests/scenarios/netpol.sh");
+
 /// (id, translation key of the title, text).
 pub const PRESETS: &[(&str, &str, &str)] = &[
     ("seed", "preset.seed", SEED_004),
@@ -356,6 +360,7 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ("pdb-drain", "preset.pdb_drain", SCRIPT_PDB_DRAIN),
     ("hpa", "preset.hpa", SCRIPT_HPA),
     ("ingress", "preset.ingress", SCRIPT_INGRESS),
+    ("netpol", "preset.netpol", SCRIPT_NETPOL),
 ];
 
 #[cfg(test)]
@@ -410,6 +415,13 @@ mod tests {
         let (out, _) = s.apply(SCRIPT_INGRESS);
         assert!(out.stdout.contains("Version: 1.0.0") && out.stdout.contains("Version: 2.0.0") && out.stdout.contains("503 Service Temporarily Unavailable") && out.stdout.contains("308 Permanent Redirect"), "{}", out.stdout);
         assert_eq!(s.pod_chips(s.len()).iter().filter(|c| c.class != "terminating").count(), 1);
+
+        // denied, then allowed for the client only
+        let mut s = Session::new(1);
+        let (out, _) = s.apply(SCRIPT_NETPOL);
+        let all = format!("{}{}", out.stdout, out.stderr);
+        assert_eq!(all.matches("wget: download timed out").count(), 2, "{}", all);
+        assert_eq!(all.matches("kubesim/app:1 answered from web-").count(), 2, "{}", all);
 
         let mut s = Session::new(1);
         let (out, _) = s.apply(SCRIPT_SCALE_DELETE);

@@ -761,6 +761,42 @@ try {
     }
   });
 
+  await check("NetworkPolicy preset: default deny times the client out, the allow rule lets only role=client in; the DROP hop is drawn (1400 px Korean; screenshot)", async () => {
+    const c = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: "ko-KR" });
+    const p = await c.newPage();
+    p.on("pageerror", (e) => errors.push(String(e)));
+    try {
+      await p.goto(url);
+      await p.waitForSelector("#apply");
+      const idx = await p.locator("select.preset option").evaluateAll((os, t) => os.findIndex((o) => o.textContent.startsWith(t)) - 1, "NetworkPolicy가 기본 거부");
+      assert(idx >= 0, "no NetworkPolicy preset");
+      await p.selectOption("select.preset", String(idx));
+      await p.click("#apply");
+      await p.waitForFunction(() => document.querySelector("#console-out").textContent.includes("networkpolicies.networking.k8s.io \"bad\" not found"), null, { timeout: 120000 });
+      const out = await p.locator("#console-out").textContent();
+      assert((out.match(/wget: download timed out/g) || []).length === 2, "timeouts: " + out.slice(0, 3000));
+      assert((out.match(/kubesim\/app:1 answered from web-/g) || []).length === 2, "answers: " + out.slice(0, 3000));
+      assert(/must be a valid CIDR value/.test(out), "no validation message");
+      const { total } = await counter(p);
+      let drop = false;
+      for (let pos = total; pos > total - 400 && pos > 0 && !drop; pos--) {
+        await p.locator("#timeline").fill(String(pos));
+        const pk = p.locator("svg.diagram g.packet");
+        if ((await pk.count()) === 0) continue;
+        drop = /NetworkPolicy: DROP/.test(await pk.textContent());
+      }
+      assert(drop, "no DROP hop drawn");
+      const narration = await p.locator(".narration").first().textContent();
+      assert(/격리/.test(narration), "narration at the DROP: " + narration);
+      await p.screenshot({ path: path.join(shots, "screenshot-netpol-ko.png"), fullPage: false });
+      await p.click("#tab-network");
+      const sel = await p.locator("#network-netpol-pods").textContent();
+      assert(/default\/allow-client isolates for ingress: web-[a-z0-9]+-[a-z0-9]{5}, web-/.test(sel), "selected pods: " + sel);
+    } finally {
+      await c.close();
+    }
+  });
+
   await check("kubectl edit in the console opens the object in the editor; saving sends the change, Cancel puts the manifest back", async () => {
     const c = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: "en-US" });
     const p = await c.newPage();

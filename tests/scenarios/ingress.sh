@@ -29,7 +29,9 @@ sim settle
 kubectl get ingress
 sim advance 60s
 kubectl get ingress
-sim curl --resolve "hello-world.example:80:192.168.49.5" -i http://hello-world.example
+# the machine outside resolves the host at the Ingress's ADDRESS (its /etc/hosts, as the tutorial
+# has you write it)
+sim curl -i http://hello-world.example
 # a second version behind /v2
 kubectl create deployment web2 --image=gcr.io/google-samples/hello-app:2.0
 kubectl expose deployment web2 --port=8080 --type=NodePort
@@ -65,7 +67,7 @@ sim curl http://hello-world.example/v2
 sim curl http://hello-world.example/v2/anything
 sim curl http://hello-world.example/v2x
 # no rule for this host: ingress-nginx's default server
-sim curl -i -H 'Host: other.example' http://192.168.49.5/
+sim curl -i -H 'Host: other.example' http://hello-world.example/
 # a backend whose Service has no ready endpoint
 kubectl scale deployment web2 --replicas=0
 sim settle
@@ -94,7 +96,7 @@ spec:
               number: 8080
 EOF
 sim settle
-sim curl -i --resolve secure.example:80:192.168.49.5 http://secure.example/login
+sim curl -i -H 'Host: secure.example' http://hello-world.example/login
 kubectl describe ingress example-ingress
 kubectl describe ingress secure
 kubectl get events -n ingress-nginx --field-selector reason=RELOAD

@@ -1,6 +1,8 @@
 //! `pkg/apis/networking/validation/validation.go`: `ValidateIngressCreate`/`Update`
 //! (`ValidateIngressSpec`, `validateIngressRules`, `validateHTTPIngressPath`,
-//! `validateIngressBackend`) and `ValidateIngressClass`.
+//! `validateIngressBackend`), `ValidateIngressClass` and `ValidateNetworkPolicy`
+//! (`ValidateNetworkPolicySpec`, `ValidateNetworkPolicyPort`, `ValidateNetworkPolicyPeer`,
+//! `ValidateIPBlock`).
 //!
 //! Simplifications: a rule's `host` is checked as a DNS subdomain with an optional leading `*.`
 //! (no IP-address check), a TLS section only for its hosts; `ImplementationSpecific` paths are
@@ -117,9 +119,167 @@ pub fn validate_ingress_class(ic: &Value) -> Vec<FieldError> {
     errs
 }
 
+/// `ValidateNetworkPolicy` (create; an update validates the new object the same way, without
+/// upstream's allowance for CIDRs the old object already had).
+pub fn validate_network_policy(np: &Value) -> Vec<FieldError> {
+    let mut errs = validate_object_meta(np, true, name_is_dns_subdomain);
+    let spec = get(Some(np), "spec");
+    let sp = Path::new("spec");
+    errs.extend(validate_label_selector(get(spec, "podSelector"), &sp.child("podSelector")));
+    for (dir, peers) in [("ingress", "from"), ("egress", "to")] {
+        for (i, rule) in get_arr(spec, dir).iter().enumerate() {
+            let rp = sp.child(dir).index(i);
+            for (j, port) in get_arr(Some(rule), "ports").iter().enumerate() {
+                errs.extend(validate_network_policy_port(port, &rp.child("ports").index(j)));
+            }
+            for (j, peer) in get_arr(Some(rule), peers).iter().enumerate() {
+                errs.extend(validate_network_policy_peer(peer, &rp.child(peers).index(j)));
+            }
+        }
+    }
+    let types = get_arr(spec, "policyTypes");
+    if types.len() > 2 {
+        let shown = format!("&[]networking.PolicyType{{{}}}", types.iter().map(|t| format!("{:?}", t.as_str().unwrap_or(""))).collect::<Vec<_>>().join(", "));
+        errs.push(FieldError::invalid("spec.policyTypes", json!(""), "may not specify more than two policyTypes").with_raw_value(shown));
+        return errs;
+    }
+    for (i, t) in types.iter().enumerate() {
+        if !matches!(t.as_str(), Some("Ingress" | "Egress")) {
+            errs.push(FieldError::not_supported(sp.child("policyTypes").index(i).as_str(), t.clone(), &["Ingress", "Egress"]));
+        }
+    }
+    errs
+}
+
+/// `ValidateNetworkPolicyPort`.
+fn validate_network_policy_port(port: &Value, path: &Path) -> Vec<FieldError> {
+    let mut errs = Vec::new();
+    if let Some(proto) = get(Some(port), "protocol").filter(|v| !v.is_null()) {
+        if !matches!(proto.as_str(), Some("TCP" | "UDP" | "SCTP")) {
+            errs.push(FieldError::not_supported(path.child("protocol").as_str(), proto.clone(), &["TCP", "UDP", "SCTP"]));
+        }
+    }
+    let end = get_i64(Some(port), "endPort");
+    match get(Some(port), "port").filter(|v| !v.is_null()) {
+        Some(Value::String(name)) => {
+            if let Some(e) = end {
+                errs.push(FieldError::invalid(path.child("endPort").as_str(), json!(e), "may not be specified when `port` is non-numeric"));
+            }
+            for msg in port_name_errors(name) {
+                errs.push(FieldError::invalid(path.child("port").as_str(), json!(name), &msg));
+            }
+        }
+        Some(n) => {
+            let n = n.as_i64().unwrap_or(0);
+            if !(1..=65535).contains(&n) {
+                errs.push(FieldError::invalid(path.child("port").as_str(), json!(n), "must be between 1 and 65535, inclusive"));
+            }
+            if let Some(e) = end {
+                if e < n {
+                    errs.push(FieldError::invalid(path.child("endPort").as_str(), json!(e), "must be greater than or equal to `port`"));
+                }
+                if !(1..=65535).contains(&e) {
+                    errs.push(FieldError::invalid(path.child("endPort").as_str(), json!(e), "must be between 1 and 65535, inclusive"));
+                }
+            }
+        }
+        None => {
+            if let Some(e) = end {
+                errs.push(FieldError::invalid(path.child("endPort").as_str(), json!(e), "may not be specified when `port` is not specified"));
+            }
+        }
+    }
+    errs
+}
+
+/// `ValidateNetworkPolicyPeer`: exactly one kind of peer, or pod and namespace selectors
+/// together; an `ipBlock` alone.
+fn validate_network_policy_peer(peer: &Value, path: &Path) -> Vec<FieldError> {
+    let mut errs = Vec::new();
+    let present = |k: &str| get(Some(peer), k).filter(|v| !v.is_null());
+    let mut n = 0;
+    if let Some(s) = present("podSelector") {
+        n += 1;
+        errs.extend(validate_label_selector(Some(s), &path.child("podSelector")));
+    }
+    if let Some(s) = present("namespaceSelector") {
+        n += 1;
+        errs.extend(validate_label_selector(Some(s), &path.child("namespaceSelector")));
+    }
+    let ip_block = present("ipBlock");
+    if let Some(b) = ip_block {
+        n += 1;
+        errs.extend(validate_ip_block(b, &path.child("ipBlock")));
+    }
+    if n == 0 {
+        errs.push(FieldError::required(path.as_str(), "must specify a peer"));
+    } else if n > 1 && ip_block.is_some() {
+        errs.push(FieldError::forbidden(path.as_str(), "may not specify both ipBlock and another peer"));
+    }
+    errs
+}
+
+/// `IsValidCIDR` as `ParseCIDRSloppy` reads it: IPv4 `a.b.c.d/n` (kubesim's network is IPv4).
+fn parse_cidr(s: &str) -> Option<crate::api::net::Cidr> {
+    crate::api::net::Cidr::parse(s)
+}
+
+/// `ValidateIPBlock`: a CIDR, and `except` entries strictly inside it.
+fn validate_ip_block(b: &Value, path: &Path) -> Vec<FieldError> {
+    let mut errs = Vec::new();
+    let cidr = get_str(Some(b), "cidr");
+    if cidr.is_empty() {
+        errs.push(FieldError::required(path.child("cidr").as_str(), ""));
+        return errs;
+    }
+    const BAD: &str = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
+    let Some(outer) = parse_cidr(cidr) else {
+        errs.push(FieldError::invalid(path.child("cidr").as_str(), json!(cidr), BAD));
+        return errs;
+    };
+    for (i, e) in get_arr(Some(b), "except").iter().enumerate() {
+        let ep = path.child("except").index(i);
+        let es = e.as_str().unwrap_or("");
+        match parse_cidr(es) {
+            None => errs.push(FieldError::invalid(ep.as_str(), json!(es), BAD)),
+            Some(inner) => {
+                if !outer.contains(inner.base) || outer.prefix >= inner.prefix {
+                    errs.push(FieldError::invalid(ep.as_str(), json!(es), "must be a strict subset of `cidr`"));
+                }
+            }
+        }
+    }
+    errs
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Cases from `TestValidateNetworkPolicy` (validation_test.go): the failures, by message.
+    #[test]
+    fn validate_network_policy_table() {
+        let np = |spec: Value| json!({"apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy", "metadata": {"name": "np", "namespace": "default"}, "spec": spec});
+        let cases: &[(&str, Value, &[&str])] = &[
+            ("default deny", json!({"podSelector": {}}), &[]),
+            ("allow from a namespace's pods", json!({"podSelector": {"matchLabels": {"a": "b"}}, "ingress": [{"from": [{"namespaceSelector": {"matchLabels": {"c": "d"}}, "podSelector": {"matchLabels": {"e": "f"}}}]}]}), &[]),
+            ("a port range", json!({"podSelector": {}, "egress": [{"ports": [{"protocol": "TCP", "port": 32000, "endPort": 32768}]}], "policyTypes": ["Egress"]}), &[]),
+            ("missing from types", json!({"podSelector": {}, "ingress": [{"from": [{}]}]}), &["spec.ingress[0].from[0]: Required value: must specify a peer"]),
+            ("invalid from ipBlock and another peer", json!({"podSelector": {}, "ingress": [{"from": [{"ipBlock": {"cidr": "192.168.0.0/16"}, "podSelector": {}}]}]}), &["spec.ingress[0].from[0]: Forbidden: may not specify both ipBlock and another peer"]),
+            ("invalid cidr", json!({"podSelector": {}, "ingress": [{"from": [{"ipBlock": {"cidr": "192.168.5.6"}}]}]}), &[r#"spec.ingress[0].from[0].ipBlock.cidr: Invalid value: "192.168.5.6": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)"#]),
+            ("missing cidr", json!({"podSelector": {}, "ingress": [{"from": [{"ipBlock": {"cidr": ""}}]}]}), &["spec.ingress[0].from[0].ipBlock.cidr: Required value"]),
+            ("except not inside", json!({"podSelector": {}, "egress": [{"to": [{"ipBlock": {"cidr": "192.168.8.0/24", "except": ["192.168.9.1/24"]}}]}]}), &[r#"spec.egress[0].to[0].ipBlock.except[0]: Invalid value: "192.168.9.1/24": must be a strict subset of `cidr`"#]),
+            ("bad protocol", json!({"podSelector": {}, "ingress": [{"ports": [{"protocol": "HTTP", "port": 80}]}]}), &[r#"spec.ingress[0].ports[0].protocol: Unsupported value: "HTTP": supported values: "TCP", "UDP", "SCTP""#]),
+            ("endPort smaller", json!({"podSelector": {}, "egress": [{"ports": [{"port": 35000, "endPort": 32768}]}]}), &["spec.egress[0].ports[0].endPort: Invalid value: 32768: must be greater than or equal to `port`"]),
+            ("endPort with a named port", json!({"podSelector": {}, "egress": [{"ports": [{"port": "https", "endPort": 32768}]}]}), &["spec.egress[0].ports[0].endPort: Invalid value: 32768: may not be specified when `port` is non-numeric"]),
+            ("endPort without port", json!({"podSelector": {}, "egress": [{"ports": [{"endPort": 32768}]}]}), &["spec.egress[0].ports[0].endPort: Invalid value: 32768: may not be specified when `port` is not specified"]),
+            ("bad policy type", json!({"podSelector": {}, "policyTypes": ["foo"]}), &[r#"spec.policyTypes[0]: Unsupported value: "foo": supported values: "Ingress", "Egress""#]),
+        ];
+        for (name, spec, want) in cases {
+            let got: Vec<String> = validate_network_policy(&np(spec.clone())).iter().map(|e| e.to_string()).collect();
+            assert_eq!(got, *want, "{}", name);
+        }
+    }
 
     fn ingress(spec: Value) -> Value {
         json!({"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": {"name": "web", "namespace": "default"}, "spec": spec})

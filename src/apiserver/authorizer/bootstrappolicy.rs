@@ -1,7 +1,8 @@
 //! The bootstrap RBAC policy: the ClusterRoles, ClusterRoleBindings, Roles and RoleBindings that
 //! kube-apiserver's `rbac/bootstrap-roles` post-start hook keeps in every cluster, plus the few
 //! that kubeadm and minikube add (`kubeadm:cluster-admins`, `kubeadm:node-proxier`,
-//! `storage-provisioner`).
+//! `storage-provisioner`) and the NetworkPolicy agent's (`kube-network-policies`, as its
+//! `install.yaml` grants it).
 //!
 //! Real counterparts: `plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go`,
 //! `controller_policy.go` and `namespace_policy.go`, whose golden files
@@ -23,6 +24,11 @@ ClusterRoleBinding kubeadm:node-proxier system:node-proxier
   subject ServiceAccount kube-proxy kube-system
 ClusterRoleBinding storage-provisioner system:persistent-volume-provisioner
   subject ServiceAccount storage-provisioner kube-system
+ClusterRole kube-network-policies
+  rule list,watch ; \"\" ; pods,namespaces,nodes ; - ; -
+  rule list,watch ; networking.k8s.io ; networkpolicies ; - ; -
+ClusterRoleBinding kube-network-policies kube-network-policies
+  subject ServiceAccount kube-network-policies kube-system
 ";
 
 fn list(field: &str) -> Vec<String> {

@@ -285,6 +285,7 @@ const LEASE_COLUMNS: &[Column] = &[name_col(0), col("Holder", 0), col("Age", 0)]
 const DEFAULT_COLUMNS: &[Column] = &[name_col(0), col("Age", 0)];
 const INGRESS_COLUMNS: &[Column] = &[name_col(0), col("Class", 0), col("Hosts", 0), col("Address", 0), col("Ports", 0), col("Age", 0)];
 const INGRESS_CLASS_COLUMNS: &[Column] = &[name_col(0), col("Controller", 0), col("Parameters", 0), col("Age", 0)];
+const NETWORK_POLICY_COLUMNS: &[Column] = &[name_col(0), col("Pod-Selector", 0), col("Age", 0)];
 const PDB_COLUMNS: &[Column] = &[name_col(0), col("Min Available", 0), col("Max Unavailable", 0), col("Allowed Disruptions", 0), col("Age", 0)];
 
 /// `printPodDisruptionBudget`: the int-or-percent fields as written, `N/A` when unset.
@@ -515,6 +516,13 @@ fn print_ingress_row(ing: &Value, now_ms: i64) -> Vec<String> {
     let address = get(ing, &["status", "loadBalancer", "ingress"]).and_then(Value::as_array).map(|a| a.iter().filter_map(|i| i.get("ip").or_else(|| i.get("hostname")).and_then(Value::as_str)).collect::<Vec<_>>().join(",")).unwrap_or_default();
     let tls = get(ing, &["spec", "tls"]).and_then(Value::as_array).is_some_and(|t| !t.is_empty());
     vec![gs(ing, &["metadata", "name"]).to_string(), class, hosts, address, if tls { "80, 443" } else { "80" }.to_string(), age(ing, now_ms)]
+}
+
+/// `printNetworkPolicy`: the pod selector as `metav1.FormatLabelSelector` writes it (`<none>`
+/// when empty).
+fn print_network_policy_row(np: &Value, now_ms: i64) -> Vec<String> {
+    let sel = crate::api::meta::selector_string(get(np, &["spec", "podSelector"]));
+    vec![gs(np, &["metadata", "name"]).to_string(), if sel.is_empty() { "<none>".to_string() } else { sel }, age(np, now_ms)]
 }
 
 /// `printIngressClass`.
@@ -1185,6 +1193,7 @@ fn table_columns_rows(kind: &str, objs: &[Value], wide: bool, now_ms: i64) -> (&
         "ReplicationController" => (REPLICASET_COLUMNS, objs.iter().map(|o| print_replication_controller_row(o, now_ms)).collect()),
         "Ingress" => (INGRESS_COLUMNS, objs.iter().map(|o| print_ingress_row(o, now_ms)).collect()),
         "IngressClass" => (INGRESS_CLASS_COLUMNS, objs.iter().map(|o| print_ingress_class_row(o, now_ms)).collect()),
+        "NetworkPolicy" => (NETWORK_POLICY_COLUMNS, objs.iter().map(|o| print_network_policy_row(o, now_ms)).collect()),
         "PodDisruptionBudget" => (PDB_COLUMNS, objs.iter().map(|o| print_pdb_row(o, now_ms)).collect()),
         "HorizontalPodAutoscaler" => (HPA_COLUMNS, objs.iter().map(|o| print_hpa_row(o, now_ms)).collect()),
         "APIService" => (APISERVICE_COLUMNS, objs.iter().map(|o| print_apiservice_row(o, now_ms)).collect()),

@@ -148,11 +148,22 @@ fn network(s: &Session, pos: usize, lang: Lang) -> Html {
             </>
         }
     });
+    let netpol = s.netpol_text(pos).map(|(table, selected)| {
+        html! {
+            <>
+                <div class="cmd"><code>{"$ kubectl get netpol -A"}</code></div>
+                <pre class="term" id="network-netpol">{table}</pre>
+                <p class="muted">{tr(lang, "network.netpol")}</p>
+                <pre class="term" id="network-netpol-pods">{selected}</pre>
+            </>
+        }
+    });
     html! {
         <>
             <div class="cmd"><code>{"$ kubectl get svc,endpointslices -A -o wide"}</code></div>
             <pre class="term" id="network-out">{tables}</pre>
             {for ingress}
+            {for netpol}
             <p class="muted">{tr(lang, "network.rules")}</p>
             <div class="cmd"><code>{"$ iptables-save -t nat"}</code></div>
             <pre class="term" id="network-rules">{nat}</pre>

@@ -399,6 +399,7 @@ fn main() {
         ("v1", "ReplicationController", def_of::<core::ReplicationController>(&mut generator)),
         ("networking.k8s.io/v1", "Ingress", def_of::<networking::Ingress>(&mut generator)),
         ("networking.k8s.io/v1", "IngressClass", def_of::<networking::IngressClass>(&mut generator)),
+        ("networking.k8s.io/v1", "NetworkPolicy", def_of::<networking::NetworkPolicy>(&mut generator)),
         ("policy/v1", "PodDisruptionBudget", def_of::<policy::PodDisruptionBudget>(&mut generator)),
         ("policy/v1", "Eviction", def_of::<policy::Eviction>(&mut generator)),
         ("autoscaling/v2", "HorizontalPodAutoscaler", def_of::<autoscaling::HorizontalPodAutoscaler>(&mut generator)),

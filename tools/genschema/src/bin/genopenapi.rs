@@ -131,6 +131,7 @@ fn generate() -> (Vec<Root>, BTreeMap<String, Value>) {
         kind::<core::ReplicationController>(&mut g, true),
         kind::<networking::Ingress>(&mut g, true),
         kind::<networking::IngressClass>(&mut g, true),
+        kind::<networking::NetworkPolicy>(&mut g, true),
         kind::<policy::PodDisruptionBudget>(&mut g, true),
         kind::<policy::Eviction>(&mut g, false),
         kind::<autoscalingv2::HorizontalPodAutoscaler>(&mut g, true),
