@@ -116,6 +116,21 @@ pub struct NodeInfo {
     pub cut_off: bool,
 }
 
+/// One HorizontalPodAutoscaler's status over time, from each version etcd kept of it up to a
+/// position (the Rollout tab's scaling chart).
+#[derive(Clone, Debug, PartialEq)]
+pub struct HpaHistory {
+    pub name: String,
+    /// `Deployment/web`
+    pub target: String,
+    pub min: i64,
+    pub max: i64,
+    /// The CPU utilization target (percent), when the HPA has one.
+    pub target_pct: Option<i64>,
+    /// (virtual ms, current CPU utilization %, current replicas, desired replicas)
+    pub points: Vec<(i64, Option<i64>, i64, i64)>,
+}
+
 /// One Deployment's rollout at a position (the Rollout tab).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RolloutView {
@@ -743,6 +758,49 @@ impl Session {
         let mut v: Value = serde_json::from_str(kv.value.as_deref()?).ok()?;
         meta::set(&mut v, &["metadata", "resourceVersion"], serde_json::json!(kv.mod_revision.to_string()));
         Some(v)
+    }
+
+    /// Every HorizontalPodAutoscaler's status history up to the position: each write of it in
+    /// the steps so far (at most the last 400 per HPA).
+    pub fn hpa_histories(&self, pos: usize) -> Vec<HpaHistory> {
+        const PREFIX: &str = "/registry/horizontalpodautoscalers/";
+        let mut writes: BTreeMap<String, Vec<(i64, i64)>> = BTreeMap::new();
+        for st in &self.steps[..pos.min(self.steps.len())] {
+            if let MessageKind::EtcdTxn { key, revision, op } = &st.msg.kind {
+                if key.starts_with(PREFIX) {
+                    let e = writes.entry(key.clone()).or_default();
+                    if *op == "DELETE" {
+                        e.clear();
+                    } else {
+                        e.push((st.msg.time_ms, *revision));
+                    }
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for (key, revs) in writes {
+            let Some(now) = self.value_of_key(&key, self.rev_at(pos)) else { continue };
+            let metric = meta::get_array(&now, &["spec", "metrics"]).iter().find(|m| meta::get_str(m, &["type"]) == "Resource" && meta::get_str(m, &["resource", "name"]) == "cpu").cloned();
+            let target_pct = metric.as_ref().and_then(|m| meta::get_i64(m, &["resource", "target", "averageUtilization"]));
+            let mut points = Vec::new();
+            for (t, rev) in revs.iter().rev().take(400).rev() {
+                let Some(v) = self.value_of_key(&key, *rev) else { continue };
+                let util = meta::get_array(&v, &["status", "currentMetrics"])
+                    .iter()
+                    .find(|m| meta::get_str(m, &["resource", "name"]) == "cpu")
+                    .and_then(|m| meta::get_i64(m, &["resource", "current", "averageUtilization"]));
+                points.push((*t, util, meta::get_i64(&v, &["status", "currentReplicas"]).unwrap_or(0), meta::get_i64(&v, &["status", "desiredReplicas"]).unwrap_or(0)));
+            }
+            out.push(HpaHistory {
+                name: meta::name(&now).to_string(),
+                target: format!("{}/{}", meta::get_str(&now, &["spec", "scaleTargetRef", "kind"]), meta::get_str(&now, &["spec", "scaleTargetRef", "name"])),
+                min: meta::get_i64(&now, &["spec", "minReplicas"]).unwrap_or(1),
+                max: meta::get_i64(&now, &["spec", "maxReplicas"]).unwrap_or(1),
+                target_pct,
+                points,
+            });
+        }
+        out
     }
 
     /// Every Deployment's rollout as of the position: its ReplicaSets (newest revision first) with

@@ -409,6 +409,11 @@ mod tests {
         let (out, _) = s.apply(SCRIPT_HPA);
         assert!(out.stdout.contains("New size: 4; reason: cpu resource utilization (percentage of request) above target") && out.stdout.contains("New size: 2; reason: All metrics below target"), "{}", out.stdout);
         assert_eq!(s.pod_chips(s.len()).iter().filter(|c| c.class != "terminating").count(), 2);
+        // the Rollout tab's chart: the HPA's writes, out to 4 replicas and back to 2
+        let h = s.hpa_histories(s.len());
+        assert_eq!((h.len(), h[0].target_pct, h[0].target.as_str()), (1, Some(50), "Deployment/web"));
+        assert!(h[0].points.iter().any(|p| p.2 == 4) && h[0].points.last().map(|p| p.2) == Some(2), "{:?}", h[0].points);
+        assert!(h[0].points.iter().any(|p| p.1.map(|u| u > 50).unwrap_or(false)), "{:?}", h[0].points);
 
         // the Ingress answers from the Pods of the Service its path names
         let mut s = Session::new(1);

@@ -711,6 +711,15 @@ try {
         assert(/ScaleDownStabilized/.test(out), "describe hpa without the stabilization condition");
         assert((await p.locator("svg text", { hasText: "metrics-server" }).count()) > 0, "no metrics-server box in the diagram");
         await p.screenshot({ path: path.join(shots, shot), fullPage: true });
+        // the Rollout tab draws the HPA over time (at the end of the run): utilization, target,
+        // replicas
+        const { total } = await counter(p);
+        await p.locator("#timeline").fill(String(total));
+        await p.click("#tab-rollout");
+        const pts = await p.locator("svg.hpa-chart polyline.hpa-util").getAttribute("points");
+        assert(pts && pts.split(" ").length > 5, "HPA chart without a utilization line: " + pts);
+        assert((await p.locator("svg.hpa-chart line.hpa-target").count()) === 1, "no target line");
+        await p.locator("section.hpa").screenshot({ path: path.join(shots, shot.replace(".png", "-chart.png")) });
       } finally {
         await c.close();
       }

@@ -397,6 +397,7 @@ fn rollout(s: &Session, pos: usize, lang: Lang) -> Html {
             }
         })
         .collect();
+    let hpas: Html = s.hpa_histories(pos).iter().map(|h| hpa_chart(h, lang)).collect();
     html! {
         <div class="rollout-panel" id="rollout-view">
             <div class="legend small">
@@ -406,7 +407,78 @@ fn rollout(s: &Session, pos: usize, lang: Lang) -> Html {
                 <span><i class="pod-seg missing"></i>{t("rollout.l.missing")}</span>
             </div>
             {body}
+            {hpas}
         </div>
+    }
+}
+
+/// An HPA over time: CPU utilization (line), its target (dashed), current and desired replicas
+/// (steps), on the virtual clock.
+fn hpa_chart(h: &crate::ui::model::HpaHistory, lang: Lang) -> Html {
+    let t = |k: &str| tr(lang, k);
+    let (w, ht, pad) = (600.0_f64, 150.0_f64, 28.0_f64);
+    let (t0, t1) = match (h.points.first(), h.points.last()) {
+        (Some(a), Some(b)) if b.0 > a.0 => (a.0, b.0),
+        (Some(a), _) => (a.0, a.0 + 1),
+        _ => (0, 1),
+    };
+    let x = |tm: i64| pad + (tm - t0) as f64 * (w - 2.0 * pad) / (t1 - t0) as f64;
+    let top_pct = h.points.iter().filter_map(|p| p.1).chain(h.target_pct.map(|p| p * 2)).max().unwrap_or(100).max(100) as f64;
+    let top_rep = h.max.max(h.points.iter().map(|p| p.2.max(p.3)).max().unwrap_or(1)).max(1) as f64;
+    let y_pct = |v: i64| ht - pad - v as f64 * (ht - 2.0 * pad) / top_pct;
+    let y_rep = |v: i64| ht - pad - v as f64 * (ht - 2.0 * pad) / top_rep;
+    let util: Vec<String> = h.points.iter().filter_map(|p| p.1.map(|u| format!("{:.1},{:.1}", x(p.0), y_pct(u)))).collect();
+    let steps = |f: &dyn Fn(&(i64, Option<i64>, i64, i64)) -> i64| -> String {
+        let mut pts: Vec<String> = Vec::new();
+        let mut last: Option<i64> = None;
+        for p in &h.points {
+            let v = f(p);
+            if let Some(l) = last {
+                pts.push(format!("{:.1},{:.1}", x(p.0), y_rep(l)));
+            }
+            pts.push(format!("{:.1},{:.1}", x(p.0), y_rep(v)));
+            last = Some(v);
+        }
+        pts.join(" ")
+    };
+    let last = h.points.last();
+    let summary = fill(
+        t("rollout.hpa"),
+        &[
+            ("name", h.name.clone()),
+            ("target", h.target.clone()),
+            ("util", last.and_then(|p| p.1).map(|u| format!("{}%", u)).unwrap_or_else(|| "<unknown>".into())),
+            ("goal", h.target_pct.map(|p| format!("{}%", p)).unwrap_or_else(|| "-".into())),
+            ("replicas", last.map(|p| p.2.to_string()).unwrap_or_default()),
+            ("min", h.min.to_string()),
+            ("max", h.max.to_string()),
+            ("n", h.points.len().to_string()),
+        ],
+    );
+    html! {
+        <section class="hpa" aria-label={format!("horizontalpodautoscaler/{}", h.name)}>
+            <h3>{format!("horizontalpodautoscaler/{}", h.name)}</h3>
+            <p class="small">{summary}</p>
+            <svg class="hpa-chart" viewBox={format!("0 0 {} {}", w, ht)} role="img" aria-label={t("rollout.hpa.chart").to_string()}>
+                <line class="axis" x1={pad.to_string()} y1={(ht - pad).to_string()} x2={(w - pad).to_string()} y2={(ht - pad).to_string()} />
+                if let Some(goal) = h.target_pct {
+                    <line class="hpa-target" x1={pad.to_string()} y1={format!("{:.1}", y_pct(goal))} x2={(w - pad).to_string()} y2={format!("{:.1}", y_pct(goal))} />
+                    <text class="small" x="2" y={format!("{:.1}", y_pct(goal) - 3.0)}>{format!("{}%", goal)}</text>
+                }
+                <polyline class="hpa-desired" points={steps(&|p| p.3)} />
+                <polyline class="hpa-replicas" points={steps(&|p| p.2)} />
+                <polyline class="hpa-util" points={util.join(" ")} />
+                <text class="small" x={(w - pad + 2.0).to_string()} y={format!("{:.1}", y_rep(h.max) + 4.0)}>{h.max.to_string()}</text>
+                <text class="small" x={pad.to_string()} y={(ht - 8.0).to_string()}>{crate::sim::format_ms(t0)}</text>
+                <text class="small end" x={(w - pad).to_string()} y={(ht - 8.0).to_string()}>{crate::sim::format_ms(t1)}</text>
+            </svg>
+            <div class="legend small">
+                <span><i class="line hpa-util"></i>{t("rollout.hpa.l.util")}</span>
+                <span><i class="line hpa-target"></i>{t("rollout.hpa.l.target")}</span>
+                <span><i class="line hpa-replicas"></i>{t("rollout.hpa.l.replicas")}</span>
+                <span><i class="line hpa-desired"></i>{t("rollout.hpa.l.desired")}</span>
+            </div>
+        </section>
     }
 }
 
