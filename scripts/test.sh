@@ -44,9 +44,12 @@ step() {
     DONE+=("$name($((SECONDS - t))s)")
 }
 
-# the property run's CI slice: 100 seeds (the long runs are `kubesim fuzz`, README "Faults and
+# the property run's CI slice: 60 seeds (the long runs are `kubesim fuzz`, README "Faults and
 # the VOPR-style run")
-export KUBESIM_VOPR_SEEDS="${KUBESIM_VOPR_SEEDS:-100}"
+export KUBESIM_VOPR_SEEDS="${KUBESIM_VOPR_SEEDS:-60}"
+# serve_compare's CI slice: each scenario's read-only commands with one real kubectl, v1.32 and
+# v1.37 in turn (`cargo test --test serve_compare` alone compares both on every one)
+export KUBESIM_COMPARE_CLIENTS="${KUBESIM_COMPARE_CLIENTS:-alternate}"
 step native cargo test --all-targets "$@"
 step doctests cargo test --doc "$@"
 

@@ -47,6 +47,13 @@ async function check(name, fn) {
 }
 function assert(cond, msg) { if (!cond) throw new Error(msg); }
 
+/** Picks the preset whose title starts with `title` and applies it. */
+const applyPreset = async (page, title) => {
+  const idx = await page.locator("select.preset option").evaluateAll((os, t) => os.findIndex((o) => o.textContent.startsWith(t)) - 1, title);
+  assert(idx >= 0, "no preset " + title);
+  await page.selectOption("select.preset", String(idx));
+  await page.click("#apply");
+};
 const counter = async (page) => {
   const c = page.locator("#counter");
   return { pos: +(await c.getAttribute("data-pos")), total: +(await c.getAttribute("data-len")) };
@@ -516,10 +523,7 @@ try {
         await p.goto(url);
         await p.waitForSelector("#apply");
         if (lang === "ko") await p.click(".lang button[lang=ko]");
-        const idx = await p.locator("select.preset option").evaluateAll((os, t) => os.findIndex((o) => o.textContent.startsWith(t)) - 1, title);
-        assert(idx >= 0, "no RBAC preset in " + lang);
-        await p.selectOption("select.preset", String(idx));
-        await p.click("#apply");
+        await applyPreset(p, title);
         await p.waitForFunction(() => document.querySelector("#console-out").textContent.includes("records matched"), null, { timeout: 90000 });
         const out = await p.locator("#console-out").textContent();
         assert(out.includes('pods is forbidden: User "jane" cannot list resource "pods" in API group "" in the namespace "default"'), "the 403: " + out.slice(0, 800));
@@ -639,10 +643,7 @@ try {
       p.on("pageerror", (e) => errors.push(String(e)));
       await p.goto(url);
       await p.waitForSelector("#apply");
-      const idx = await p.locator("select.preset option").evaluateAll((os, t) => os.findIndex((o) => o.textContent.startsWith(t)) - 1, title);
-      assert(idx >= 0, "no preset " + title);
-      await p.selectOption("select.preset", String(idx));
-      await p.click("#apply");
+      await applyPreset(p, title);
       await p.waitForFunction((w) => document.querySelector("#console-out").textContent.includes(w), want, { timeout: 90000 });
       const narr = await p.locator(".narr-text").textContent();
       assert(lang !== "ko" || /[가-힣]/.test(narr), "narration not Korean: " + narr);
@@ -662,10 +663,7 @@ try {
       try {
         await p.goto(url);
         await p.waitForSelector("#apply");
-        const idx = await p.locator("select.preset option").evaluateAll((os, t) => os.findIndex((o) => o.textContent.startsWith(t)) - 1, title);
-        assert(idx >= 0, "no preset " + title);
-        await p.selectOption("select.preset", String(idx));
-        await p.click("#apply");
+        await applyPreset(p, title);
         const want = "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules.";
         await p.waitForFunction((w) => document.querySelector("#console-out").textContent.includes(w), want, { timeout: 90000 });
         const out = await p.locator("#console-out").textContent();
@@ -698,10 +696,7 @@ try {
       try {
         await p.goto(url);
         await p.waitForSelector("#apply");
-        const idx = await p.locator("select.preset option").evaluateAll((os, t) => os.findIndex((o) => o.textContent.startsWith(t)) - 1, title);
-        assert(idx >= 0, "no preset " + title);
-        await p.selectOption("select.preset", String(idx));
-        await p.click("#apply");
+        await applyPreset(p, title);
         const want = "New size: 2; reason: All metrics below target";
         await p.waitForFunction((w) => document.querySelector("#console-out").textContent.includes(w), want, { timeout: 120000 });
         const out = await p.locator("#console-out").textContent();
@@ -737,10 +732,7 @@ try {
       try {
         await p.goto(url);
         await p.waitForSelector("#apply");
-        const idx = await p.locator("select.preset option").evaluateAll((os, t) => os.findIndex((o) => o.textContent.startsWith(t)) - 1, title);
-        assert(idx >= 0, "no preset " + title);
-        await p.selectOption("select.preset", String(idx));
-        await p.click("#apply");
+        await applyPreset(p, title);
         const want = "NGINX reload triggered due to a change in configuration";
         await p.waitForFunction((w) => document.querySelector("#console-out").textContent.includes(w), want, { timeout: 120000 });
         const out = await p.locator("#console-out").textContent();
@@ -777,10 +769,7 @@ try {
     try {
       await p.goto(url);
       await p.waitForSelector("#apply");
-      const idx = await p.locator("select.preset option").evaluateAll((os, t) => os.findIndex((o) => o.textContent.startsWith(t)) - 1, "NetworkPolicy가 기본 거부");
-      assert(idx >= 0, "no NetworkPolicy preset");
-      await p.selectOption("select.preset", String(idx));
-      await p.click("#apply");
+      await applyPreset(p, "NetworkPolicy가 기본 거부");
       await p.waitForFunction(() => document.querySelector("#console-out").textContent.includes("networkpolicies.networking.k8s.io \"bad\" not found"), null, { timeout: 120000 });
       const out = await p.locator("#console-out").textContent();
       assert((out.match(/wget: download timed out/g) || []).length === 2, "timeouts: " + out.slice(0, 3000));
