@@ -506,7 +506,6 @@ pub fn sim_command_with_stdin(c: &mut Cluster, sb: &mut Sandbox, args: &[String]
             Some(k) => Ok(k.iptables_save()),
             None => Err(format!("no node named \"{}\"", name)),
         },
-        ["curl", url] if !url.starts_with('-') => Ok(curl_output(c.http_get(None, url))),
         ["curl", rest @ ..] => sim_curl(c, rest),
         ["etcd", "keys"] => Ok(c.view().etcd_keys("/registry/").into_iter().map(|k| k + "\n").collect()),
         ["etcd", "keys", prefix] => Ok(c.view().etcd_keys(prefix).into_iter().map(|k| k + "\n").collect()),
@@ -605,21 +604,10 @@ fn sim_curl(c: &mut Cluster, rest: &[&str]) -> Result<String, String> {
         out.push_str(&r.stderr);
         out.push_str(&r.stdout);
         if r.code != 0 {
-            if !out.ends_with('\n') {
-                out.push('\n');
-            }
-            return Err(out);
+            return Err(out.trim_end_matches('\n').to_string());
         }
     }
     Ok(out)
-}
-
-/// What `curl` prints for a result: the body, or its error on stderr (as `Err`, for the shells).
-pub fn curl_output(r: crate::cluster::HttpResult) -> String {
-    match r {
-        crate::cluster::HttpResult::Ok(body) | crate::cluster::HttpResult::Status(_, body) => body,
-        crate::cluster::HttpResult::Failed(e) => format!("{}\n", e),
-    }
 }
 
 /// The value of `--flag=v` (`inline`) or `--flag v` (the next argument, `i` moves to it).

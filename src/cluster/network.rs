@@ -102,10 +102,10 @@ impl Cluster {
             .map(|a| meta::get_str(a, &["address"]).to_string())
     }
 
-    /// An HTTP GET of `url`, from the Pod `from` (namespace, name) or, with `None`, from a
-    /// machine outside the cluster. Every hop is recorded in the trace.
-    pub fn http_get(&mut self, from: Option<(&str, &str)>, url: &str) -> HttpResult {
-        self.http_request(from, "GET", url).result
+    /// The node whose InternalIP is `ip`.
+    fn node_with_ip(&self, ip: &str) -> Option<String> {
+        let nodes = self.api.list_objects(meta::lookup("nodes").expect("nodes"), "", None);
+        nodes.iter().map(|n| meta::name(n).to_string()).find(|n| self.node_ip_of(n).as_deref() == Some(ip))
     }
 
     /// An HTTP request (`GET`, or `HEAD` for `curl -I`) of `url`, with what a client's verbose
@@ -150,7 +150,7 @@ impl Cluster {
         let ip = if net::parse_ipv4(&host).is_some() {
             if from.is_none() {
                 // from outside, a node's address enters the cluster at that node
-                via_node = self.api.list_objects(nodes, "", None).iter().map(|n| meta::name(n).to_string()).find(|n| self.node_ip_of(n).as_deref() == Some(host.as_str()));
+                via_node = self.node_with_ip(&host);
             }
             host.clone()
         } else if from.is_none() {
@@ -161,7 +161,7 @@ impl Cluster {
             } else if let Some((ip, ing)) = self.hosts_file_entry(&host) {
                 // …and the Ingress hosts a tutorial has you add to it, at the Ingress's ADDRESS
                 self.hop(&client, &client, NetHop::HostsFile, format!("/etc/hosts of the machine outside: {} → {} (the ADDRESS of ingress {})", host, ip, ing), Some(start));
-                via_node = self.api.list_objects(nodes, "", None).iter().map(|n| meta::name(n).to_string()).find(|n| self.node_ip_of(n).as_deref() == Some(ip.as_str()));
+                via_node = self.node_with_ip(&ip);
                 ip
             } else {
                 self.hop(&client, &client, NetHop::DnsNxDomain, format!("DNS {}: NXDOMAIN (cluster names do not resolve outside the cluster)", host), Some(start));

@@ -521,8 +521,7 @@ fn print_ingress_row(ing: &Value, now_ms: i64) -> Vec<String> {
 /// `printNetworkPolicy`: the pod selector as `metav1.FormatLabelSelector` writes it (`<none>`
 /// when empty).
 fn print_network_policy_row(np: &Value, now_ms: i64) -> Vec<String> {
-    let sel = crate::api::meta::selector_string(get(np, &["spec", "podSelector"]));
-    vec![gs(np, &["metadata", "name"]).to_string(), if sel.is_empty() { "<none>".to_string() } else { sel }, age(np, now_ms)]
+    vec![gs(np, &["metadata", "name"]).to_string(), format_label_selector(get(np, &["spec", "podSelector"])), age(np, now_ms)]
 }
 
 /// `printIngressClass`.
