@@ -61,7 +61,7 @@ step browser env \
     CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
     CHROMEDRIVER=/usr/bin/chromedriver \
     WASM_BINDGEN_TEST_WEBDRIVER_JSON="$ROOT/webdriver.json" \
-    WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-60}" \
+    WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-300}" \
     cargo test --target wasm32-unknown-unknown --tests "$@"
 
 step site-build trunk build --release --offline
