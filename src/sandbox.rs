@@ -598,7 +598,7 @@ fn sim_curl(c: &mut Cluster, rest: &[&str]) -> Result<String, String> {
             Some((u, h)) => (u, Some(h)),
             None => (url.clone(), None),
         };
-        let reply = c.http_request_with(None, method, &target, fetch.host_header().or(host.as_deref()));
+        let reply = c.http_request_with(None, method, &target, fetch.options(host.as_deref()));
         let date = crate::api::time::unix_http_date(crate::api::time::EPOCH_MS + c.now());
         let r = crate::runtime::nettools::render(&fetch, url, &reply, &date, false);
         out.push_str(&r.stderr);

@@ -261,6 +261,11 @@ pub enum NetHop {
     IngressNoEndpoints,
     /// A TLS host over plain HTTP: 308 to https.
     IngressRedirect,
+    /// nginx presents a certificate for the server name.
+    TlsHandshake,
+    /// The TLS connection fails: the client rejects the certificate, or the server speaks plain
+    /// HTTP (or nginx's TLS port gets plain HTTP).
+    TlsFailed,
     /// kube-network-policies lets a connection to or from an isolated Pod through.
     PolicyAccept,
     /// kube-network-policies drops it.
@@ -295,6 +300,8 @@ impl NetHop {
             NetHop::IngressNotFound => "ingress_not_found",
             NetHop::IngressNoEndpoints => "ingress_no_endpoints",
             NetHop::IngressRedirect => "ingress_redirect",
+            NetHop::TlsHandshake => "tls_handshake",
+            NetHop::TlsFailed => "tls_failed",
             NetHop::PolicyAccept => "policy_accept",
             NetHop::PolicyDrop => "policy_drop",
         }

@@ -23,7 +23,7 @@ mod network;
 mod partition;
 pub mod reflector;
 mod view;
-pub use network::{parse_url, HttpReply, HttpResult, NGINX_WELCOME};
+pub use network::{is_https, parse_url, HttpReply, HttpResult, RequestOptions, NGINX_WELCOME};
 pub use view::ClusterView;
 use serde_json::{json, Value};
 use std::any::Any;

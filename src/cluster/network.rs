@@ -55,6 +55,41 @@ pub const NGINX_WELCOME: &str = "<!DOCTYPE html>\n<html>\n<head>\n<title>Welcome
 pub(crate) struct Conn<'a> {
     pub vhost: &'a str,
     pub src: &'a str,
+    /// An `https://` request: TLS first, with this server name (SNI; None for an address).
+    pub tls: Option<Tls<'a>>,
+}
+
+/// The TLS side of a connection.
+#[derive(Clone, Copy)]
+pub(crate) struct Tls<'a> {
+    pub sni: Option<&'a str>,
+    pub insecure: bool,
+}
+
+/// What a client asks beside the URL.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RequestOptions<'a> {
+    /// `-H 'Host: …'` (the URL's host otherwise): what an Ingress controller routes on.
+    pub host_header: Option<&'a str>,
+    /// TLS's server name when the URL names an address in its place (`--resolve`).
+    pub sni: Option<&'a str>,
+    /// curl `-k`: the server's certificate is not verified.
+    pub insecure: bool,
+}
+
+/// curl's text for a certificate no CA it trusts signed (`CURLE_PEER_FAILED_VERIFICATION` and
+/// `CURL_CA_CERT_ERRORMSG`, curl 7.88 with OpenSSL 3).
+pub const CURL_SELF_SIGNED: &str = "curl: (60) SSL certificate problem: self-signed certificate\nMore details here: https://curl.se/docs/sslcerts.html\n\ncurl failed to verify the legitimacy of the server and therefore could not\nestablish a secure connection to it. To learn more about this situation and\nhow to fix it, please visit the web page mentioned above.";
+
+/// nginx's answer to plain HTTP on a `listen … ssl` port (`ngx_http_special_response.c`'s
+/// `NGX_HTTP_TO_HTTPS` page).
+pub fn nginx_plain_http_to_https_page() -> String {
+    "<html>\r\n<head><title>400 The plain HTTP request was sent to HTTPS port</title></head>\r\n<body>\r\n<center><h1>400 Bad Request</h1></center>\r\n<center>The plain HTTP request was sent to HTTPS port</center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n".to_string()
+}
+
+/// Whether `url` asks for TLS.
+pub fn is_https(url: &str) -> bool {
+    url.starts_with("https://")
 }
 
 /// The address of the machine outside the cluster (`sim curl`), as the audit log shows kubectl's.
@@ -67,19 +102,17 @@ pub fn nginx_error_page(code: u16) -> String {
     format!("<html>\r\n<head><title>{t}</title></head>\r\n<body>\r\n<center><h1>{t}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n", t = title)
 }
 
-/// `http://host[:port][/path]` → (host, port, path).
+/// `http[s]://host[:port][/path]` → (host, port, path); the port defaults to the scheme's.
 pub fn parse_url(url: &str) -> Result<(String, i64, String), String> {
-    let rest = url.strip_prefix("http://").unwrap_or(url);
-    if rest.starts_with("https://") || url.starts_with("https://") {
-        return Err("curl: (35) kubesim's containers speak plain HTTP only".into());
-    }
+    let default_port = if is_https(url) { 443 } else { 80 };
+    let rest = url.strip_prefix("http://").or_else(|| url.strip_prefix("https://")).unwrap_or(url);
     let (hostport, path) = match rest.find('/') {
         Some(i) => (&rest[..i], rest[i..].to_string()),
         None => (rest, "/".to_string()),
     };
     let (host, port) = match hostport.rsplit_once(':') {
         Some((h, p)) => (h, p.parse::<i64>().map_err(|_| format!("curl: (3) URL rejected: Port number was not a decimal number between 0 and 65535"))?),
-        None => (hostport, 80),
+        None => (hostport, default_port),
     };
     if host.is_empty() {
         return Err("curl: (3) URL rejected: No host part in the URL".into());
@@ -111,23 +144,30 @@ impl Cluster {
     /// An HTTP request (`GET`, or `HEAD` for `curl -I`) of `url`, with what a client's verbose
     /// output reports beside the answer: the address it connected to and the server's headers.
     pub fn http_request(&mut self, from: Option<(&str, &str)>, method: &str, url: &str) -> HttpReply {
-        self.http_request_with(from, method, url, None)
+        self.http_request_with(from, method, url, RequestOptions::default())
     }
 
-    /// [`Cluster::http_request`] with the `Host` header a client's `-H 'Host: …'` sets (the URL's
-    /// host otherwise): what an Ingress controller routes on.
-    pub fn http_request_with(&mut self, from: Option<(&str, &str)>, method: &str, url: &str, host_header: Option<&str>) -> HttpReply {
+    /// [`Cluster::http_request`] with what the client sets beside the URL: the `Host` header a
+    /// `-H 'Host: …'` sets (what an Ingress controller routes on), TLS's server name and
+    /// whether the certificate is verified.
+    pub fn http_request_with(&mut self, from: Option<(&str, &str)>, method: &str, url: &str, opts: RequestOptions) -> HttpReply {
         let mut x = HttpReply { result: HttpResult::Failed(String::new()), peer: None, server: None, content_type: "text/html", location: None };
-        x.result = self.http_inner(from, method, url, host_header, &mut x);
+        x.result = self.http_inner(from, method, url, opts, &mut x);
         x
     }
 
-    fn http_inner(&mut self, from: Option<(&str, &str)>, method: &str, url: &str, host_header: Option<&str>, x: &mut HttpReply) -> HttpResult {
+    fn http_inner(&mut self, from: Option<(&str, &str)>, method: &str, url: &str, opts: RequestOptions, x: &mut HttpReply) -> HttpResult {
         let (host, port, path) = match parse_url(url) {
             Ok(x) => x,
             Err(e) => return HttpResult::Failed(e),
         };
-        let vhost = host_header.map(String::from).unwrap_or_else(|| if port == 80 { host.clone() } else { format!("{}:{}", host, port) });
+        let https = is_https(url);
+        let scheme = if https { "https" } else { "http" };
+        let default_port = if https { 443 } else { 80 };
+        let vhost = opts.host_header.map(String::from).unwrap_or_else(|| if port == default_port { host.clone() } else { format!("{}:{}", host, port) });
+        // SNI: the name the URL gives (or `--resolve` replaced); an address sends none
+        let sni_name = opts.sni.map(String::from).or_else(|| net::parse_ipv4(&host).is_none().then(|| host.clone()));
+        let tls = https.then_some(Tls { sni: sni_name.as_deref(), insecure: opts.insecure });
         let pods_info = meta::lookup("pods").expect("pods");
         let (client, client_node) = match from {
             Some((ns, name)) => match self.api.peek(pods_info, ns, name) {
@@ -143,7 +183,7 @@ impl Cluster {
             Some((ns, name)) => self.api.peek(pods_info, ns, name).map(|p| meta::get_str(&p, &["status", "podIP"]).to_string()).unwrap_or_default(),
             None => OUTSIDE_IP.to_string(),
         };
-        let start = self.trace.push(self.now, client.clone(), client.clone(), MessageKind::Net { hop: NetHop::Request, what: format!("{} http://{}:{}{}", method, host, port, path) }, None);
+        let start = self.trace.push(self.now, client.clone(), client.clone(), MessageKind::Net { hop: NetHop::Request, what: format!("{} {}://{}:{}{}", method, scheme, host, port, path) }, None);
         // name resolution: the Pod's resolver asks CoreDNS through the kube-dns Service
         let nodes = meta::lookup("nodes").expect("nodes");
         let mut via_node: Option<String> = None;
@@ -178,14 +218,14 @@ impl Cluster {
         // the rules of the node the packet enters: the client's node, or the node addressed
         let rules_node = via_node.clone().or(client_node.clone());
         let Some(rules_node) = rules_node else {
-            return self.direct(&client, start, &ip, port, &path, &host, x, &Conn { vhost: &vhost, src: &client_ip });
+            return self.direct(&client, start, &ip, port, &path, &host, x, &Conn { vhost: &vhost, src: &client_ip, tls });
         };
         if via_node.is_some() {
             // the CNI portmap plugin's DNAT of a Pod's hostPort on the node addressed
             if let Some((pod_ip, cport, pod_name)) = self.host_port_pod(&rules_node, port) {
                 let runtime = Actor::Runtime(rules_node.clone());
                 let hop = self.hop(&client, &runtime, NetHop::HostPort, format!("CNI portmap on {}: hostPort {} → DNAT to {}:{} (pod {})", rules_node, port, pod_ip, cport, pod_name), Some(start));
-                return self.answer(&client, &runtime, hop, &pod_ip, cport, &path, &host, port, x, &Conn { vhost: &vhost, src: &client_ip });
+                return self.answer(&client, &runtime, hop, &pod_ip, cport, &path, &host, port, x, &Conn { vhost: &vhost, src: &client_ip, tls });
             }
         }
         let ports: Vec<ServicePort> = self.view().kube_proxy(&rules_node).map(|k| k.service_ports().to_vec()).unwrap_or_default();
@@ -202,7 +242,7 @@ impl Cluster {
                 self.hop(&client, &proxy, NetHop::NoRule, format!("iptables on {}: no rule for {}:{}", rules_node, ip, port), Some(start));
                 return HttpResult::Failed(format!("curl: (28) Failed to connect to {} port {} after 130000 ms: Couldn't connect to server", host, port));
             }
-            return self.direct(&client, start, &ip, port, &path, &host, x, &Conn { vhost: &vhost, src: &client_ip });
+            return self.direct(&client, start, &ip, port, &path, &host, x, &Conn { vhost: &vhost, src: &client_ip, tls });
         };
         let name = sp.port_name_string();
         if sp.endpoints.is_empty() {
@@ -222,7 +262,7 @@ impl Cluster {
         );
         // a node port from outside is masqueraded: the Pod sees the node's address
         let src = if via_node.is_some() { self.node_ip_of(&rules_node).unwrap_or_default() } else { client_ip };
-        self.answer(&client, &proxy, rule, &ep.ip, ep.port, &path, &host, port, x, &Conn { vhost: &vhost, src: &src })
+        self.answer(&client, &proxy, rule, &ep.ip, ep.port, &path, &host, port, x, &Conn { vhost: &vhost, src: &src, tls })
     }
 
     /// kube-network-policies judges a connection's first packet. Ok: it passes (the hop that
@@ -289,7 +329,7 @@ impl Cluster {
     /// robin), or the default server's 404, a 503 for an upstream without ready endpoints, a 308
     /// to HTTPS for a TLS host, a 502 when the endpoint does not answer.
     #[allow(clippy::too_many_arguments)]
-    fn ingress_serve(&mut self, client: &Actor, me: &Actor, cause: MsgId, pod_name: &str, pod_ip: &str, path: &str, vhost: &str, x: &mut HttpReply) -> HttpResult {
+    fn ingress_serve(&mut self, client: &Actor, me: &Actor, cause: MsgId, pod_name: &str, pod_ip: &str, path: &str, vhost: &str, https: bool, x: &mut HttpReply) -> HttpResult {
         x.server = Some("nginx".into());
         x.content_type = "text/html";
         let host = vhost.split(':').next().unwrap_or(vhost).to_string();
@@ -313,7 +353,7 @@ impl Cluster {
             Some(l) => format!("location {} ({}, ingress {})", l.path, l.path_type.as_str(), l.ingress),
             None => "location / (the server's default backend)".to_string(),
         };
-        if route.server.ssl_redirect {
+        if route.server.ssl_redirect && !https {
             x.location = Some(format!("https://{}{}", host, path));
             let h = self.hop(me, me, NetHop::IngressRedirect, format!("nginx in {}: Host {} → server {}: TLS configured, ssl-redirect: 308 to https://{}{}", pod_name, host, server, host, path), Some(cause));
             back(self, 308, h);
@@ -338,7 +378,7 @@ impl Cluster {
                 let (ip, port) = u.endpoints[i].clone();
                 let h = self.hop(me, me, NetHop::IngressRoute, format!("nginx in {}: Host {}, path {} → server {}, {} → upstream {}: {}:{} (round robin, endpoint {} of {})", pod_name, host, path, server, loc, u.name, ip, port, i + 1, n), Some(cause));
                 let mut inner = HttpReply { result: HttpResult::Failed(String::new()), peer: None, server: None, content_type: "text/html", location: None };
-                let r = self.answer(me, me, h, &ip, port, path, &ip, port, &mut inner, &Conn { vhost, src: pod_ip });
+                let r = self.answer(me, me, h, &ip, port, path, &ip, port, &mut inner, &Conn { vhost, src: pod_ip, tls: None });
                 match r {
                     // proxy_connect_timeout: a dropped connection is a 504
                     HttpResult::Failed(e) if e.starts_with("curl: (28)") => {
@@ -366,6 +406,32 @@ impl Cluster {
     }
 
     /// `KUBE-SVC-…`: rule i of n matches with probability 1/(n-i), drawn from the seeded RNG.
+    /// The TLS handshake with nginx in an ingress-nginx Pod: the certificate of the server the
+    /// SNI names (its Ingress's TLS Secret, or the controller's self-signed default), then the
+    /// client's verification — which no certificate in the simulated cluster passes, as no CA
+    /// the client trusts signed any (`curl -k` skips it). Ok: the handshake's hop.
+    fn tls_handshake(&mut self, client: &Actor, me: &Actor, cause: MsgId, pod_name: &str, tls: Tls) -> Result<MsgId, String> {
+        use crate::ingressnginx::controller::{Cert, FAKE_CERTIFICATE_SUBJECT};
+        let cfg = self.view().ingress_nginx().and_then(|c| c.config().cloned());
+        let sni = tls.sni.unwrap_or("");
+        let cert = match &tls.sni {
+            Some(name) => cfg.as_ref().and_then(|c| c.route(name, "/")).and_then(|r| r.server.cert.clone()),
+            None => None,
+        };
+        let (presented, why) = match cert {
+            Some(Cert::Secret(k)) => (format!("the certificate of Secret {}", k), String::new()),
+            Some(Cert::Default(why)) => (format!("its default certificate ({})", FAKE_CERTIFICATE_SUBJECT), format!(" — {}", why)),
+            None => (format!("its default certificate ({})", FAKE_CERTIFICATE_SUBJECT), if sni.is_empty() { " — no server name was sent".to_string() } else { format!(" — no TLS section names {}", sni) }),
+        };
+        let server_name = if sni.is_empty() { "no SNI".to_string() } else { format!("SNI {}", sni) };
+        let h = self.hop(me, me, NetHop::TlsHandshake, format!("TLS handshake with nginx in {}: {} → it presents {}{}", pod_name, server_name, presented, why), Some(cause));
+        if tls.insecure {
+            return Ok(h);
+        }
+        self.hop(me, client, NetHop::TlsFailed, "the client verifies the certificate: self-signed, no CA it trusts signed it: it closes the connection (curl -k skips this check)".to_string(), Some(h));
+        Err(CURL_SELF_SIGNED.to_string())
+    }
+
     fn pick_endpoint(&mut self, n: usize) -> usize {
         for i in 0..n.saturating_sub(1) {
             let p: f64 = proxier::probability(i, n).parse().unwrap_or(1.0);
@@ -475,7 +541,7 @@ impl Cluster {
         let me = Actor::ApiServer;
         let start = self.trace.push(self.now, me.clone(), me.clone(), MessageKind::Net { hop: NetHop::Request, what: format!("GET http://{}:{}{} (proxy)", p.ip, p.port, p.path) }, Some(cause));
         let mut x = HttpReply { result: HttpResult::Failed(String::new()), peer: None, server: None, content_type: "text/html", location: None };
-        match self.direct(&me, start, &p.ip, p.port, &p.path, &p.ip, &mut x, &Conn { vhost: &p.ip, src: "" }) {
+        match self.direct(&me, start, &p.ip, p.port, &p.path, &p.ip, &mut x, &Conn { vhost: &p.ip, src: "", tls: None }) {
             HttpResult::Ok(body) => Response { code: 200, body: Value::String(body) },
             HttpResult::Status(code, body) => Response { code, body: Value::String(body) },
             HttpResult::Failed(_) => {
@@ -534,8 +600,26 @@ impl Cluster {
                 continue;
             }
             let to_pod = self.hop(from, &runtime, NetHop::ToPod, format!("TCP {}:{} → pod {} on {} (container {})", ip, port, pod_name, node, cname), Some(cause));
-            if image.contains("ingress-nginx/controller") && port == 80 {
-                return self.ingress_serve(client, &runtime, to_pod, &pod_name, ip, path, vhost, x);
+            let ingress_nginx = image.contains("ingress-nginx/controller");
+            if let Some(tls) = conn.tls {
+                if ingress_nginx && port == 443 {
+                    return match self.tls_handshake(client, &runtime, to_pod, &pod_name, tls) {
+                        Ok(h) => self.ingress_serve(client, &runtime, h, &pod_name, ip, path, vhost, true, x),
+                        Err(e) => HttpResult::Failed(e),
+                    };
+                }
+                // a plain HTTP server reads the ClientHello as a bad request and answers in HTTP
+                self.hop(&runtime, client, NetHop::TlsFailed, format!("TLS ClientHello to {}:{} (pod {}): the server speaks plain HTTP on this port and answers with an HTTP error, not a ServerHello", ip, port, pod_name), Some(to_pod));
+                return HttpResult::Failed("curl: (35) error:0A00010B:SSL routines::wrong version number".to_string());
+            }
+            if ingress_nginx && port == 80 {
+                return self.ingress_serve(client, &runtime, to_pod, &pod_name, ip, path, vhost, false, x);
+            }
+            if ingress_nginx && port == 443 {
+                x.server = Some("nginx".into());
+                let h = self.hop(&runtime, &runtime, NetHop::TlsFailed, format!("nginx in {}: plain HTTP on its TLS port 443: 400", pod_name), Some(to_pod));
+                self.hop(&runtime, client, NetHop::Answer, format!("HTTP/1.1 400 from {} (ingress-nginx)", pod_name), Some(h));
+                return HttpResult::Status(400, nginx_plain_http_to_https_page());
             }
             let tag = image.rsplit_once(':').filter(|(r, _)| !r.ends_with('/')).map(|(_, t)| t).unwrap_or("latest");
             if app.is_none() && image.contains("nginx") {

@@ -16,9 +16,12 @@
 //! What kubesim simplifies: no annotations (rewrite-target, use-regex, canary, auth…); the
 //! configuration is compared as a whole to decide a reload (upstream compares the rendered
 //! template and sends endpoint changes to Lua without one, as kubesim does); the catch-all
-//! server's backend is the oldest rule-less Ingress's `defaultBackend`; TLS Secrets are not
-//! read (a TLS host redirects whether its Secret exists or not, as upstream does with its fake
-//! certificate).
+//! server's backend is the oldest rule-less Ingress's `defaultBackend`. A TLS host's certificate
+//! (`createServers`: the Secret its TLS section names, else the controller's default — the
+//! self-signed "Kubernetes Ingress Controller Fake Certificate") is taken from a Secret of type
+//! `kubernetes.io/tls` with `tls.crt` and `tls.key` without parsing it: its hostnames (SAN/CN,
+//! upstream's `VerifyHostname`) and expiry are not checked, and `extractTLSSecretName`'s search of
+//! other TLS sections by SAN is left out.
 
 use crate::api::meta;
 use crate::client::Store;
@@ -88,9 +91,35 @@ pub struct Server {
     pub hostname: String,
     /// A TLS section names the host: plain HTTP is redirected (`ssl-redirect`).
     pub ssl_redirect: bool,
+    /// The certificate nginx presents for the host (`SSLCert`): None for a host without TLS
+    /// section (nginx then presents the default certificate too).
+    pub cert: Option<Cert>,
     /// The `location /` every server has: the Ingress's `defaultBackend`, or the 404 server.
     pub root: Backend,
     pub locations: Vec<Location>,
+}
+
+/// A server's certificate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cert {
+    /// The TLS Secret (`namespace/name`) its Ingress names.
+    Secret(String),
+    /// The controller's default certificate, and why (`createServers`' warning).
+    Default(String),
+}
+
+/// The certificate of the controller's default server (`--default-ssl-certificate` unset).
+pub const FAKE_CERTIFICATE_SUBJECT: &str = "O=Acme Co; CN=Kubernetes Ingress Controller Fake Certificate";
+
+/// `GetLocalSSLCert`: a Secret ingress-nginx can make a certificate of (type
+/// `kubernetes.io/tls`, or any type with both keys, as `syncSecret` accepts).
+fn tls_secret_usable(secret: &Value) -> Result<(), String> {
+    let has = |k: &str| !meta::get_str(secret, &["data", k]).is_empty();
+    if has("tls.crt") && has("tls.key") {
+        Ok(())
+    } else {
+        Err("local SSL certificate was not found".to_string())
+    }
 }
 
 /// What nginx runs: its servers (the catch-all `_` last).
@@ -197,7 +226,12 @@ impl Config {
         let mut out = String::new();
         for s in &self.servers {
             let name = if s.hostname == "_" { "_ (catch-all)" } else { s.hostname.as_str() };
-            out.push_str(&format!("server {}{}\n", name, if s.ssl_redirect { " (TLS: http → 308 https)" } else { "" }));
+            let tls = match &s.cert {
+                Some(Cert::Secret(k)) => format!(" (TLS: certificate of Secret {}; http → 308 https)", k),
+                Some(Cert::Default(_)) => " (TLS: the default fake certificate; http → 308 https)".to_string(),
+                None => String::new(),
+            };
+            out.push_str(&format!("server {}{}\n", name, tls));
             for l in &s.locations {
                 out.push_str(&format!("  {} {} ({}) → {}\n", l.path_type.as_str(), l.path, l.ingress, backend(&l.backend)));
             }
@@ -264,9 +298,9 @@ fn upstream(ns: &str, b: &Value, services: &Store, slices: &Store) -> Option<Ups
 
 /// `getBackendServers`: the servers of the Ingresses the controller handles (`ings`, oldest
 /// first).
-pub fn build(ings: &[&Value], services: &Store, slices: &Store) -> Config {
+pub fn build(ings: &[&Value], services: &Store, slices: &Store, secrets: &Store) -> Config {
     let mut servers: Vec<Server> = Vec::new();
-    let mut catch_all = Server { hostname: "_".into(), ssl_redirect: false, root: Backend::Default, locations: Vec::new() };
+    let mut catch_all = Server { hostname: "_".into(), ssl_redirect: false, cert: None, root: Backend::Default, locations: Vec::new() };
     let backend_of = |ns: &str, b: &Value| upstream(ns, b, services, slices).map(Backend::Upstream).unwrap_or(Backend::Default);
     for ing in ings {
         let ns = meta::namespace(ing);
@@ -287,13 +321,17 @@ pub fn build(ings: &[&Value], services: &Store, slices: &Store) -> Config {
                 match servers.iter().position(|s| s.hostname == host) {
                     Some(i) => &mut servers[i],
                     None => {
-                        servers.push(Server { hostname: host.to_string(), ssl_redirect: false, root: default.clone().unwrap_or(Backend::Default), locations: Vec::new() });
+                        servers.push(Server { hostname: host.to_string(), ssl_redirect: false, cert: None, root: default.clone().unwrap_or(Backend::Default), locations: Vec::new() });
                         servers.last_mut().expect("just pushed")
                     }
                 }
             };
             if tls_hosts.contains(&host) && !host.is_empty() {
                 server.ssl_redirect = true;
+                // only a server without a certificate takes one (the oldest Ingress's)
+                if server.cert.is_none() {
+                    server.cert = Some(certificate(ing, host, secrets));
+                }
             }
             for p in meta::get_array(rule, &["http", "paths"]) {
                 let path_type = PathType::parse(meta::get_str(p, &["pathType"]));
@@ -315,8 +353,30 @@ pub fn build(ings: &[&Value], services: &Store, slices: &Store) -> Config {
     Config { servers }
 }
 
-/// The configuration without its endpoints: what a reload is decided on (endpoint changes go to
-/// the Lua balancer without one).
+/// `createServers`' certificate for a host of `ing`'s TLS section.
+fn certificate(ing: &Value, host: &str, secrets: &Store) -> Cert {
+    let name = meta::get_array(ing, &["spec", "tls"])
+        .iter()
+        .find(|t| meta::get_array(t, &["hosts"]).iter().any(|h| h.as_str().map(|h| h.eq_ignore_ascii_case(host)).unwrap_or(false)))
+        .map(|t| meta::get_str(t, &["secretName"]))
+        .unwrap_or("");
+    if name.is_empty() {
+        return Cert::Default(format!("Host {:?} is listed in the TLS section but secretName is empty. Using default certificate", host));
+    }
+    let key = format!("{}/{}", meta::namespace(ing), name);
+    let found = match secrets.get(&key) {
+        Some(s) => tls_secret_usable(s),
+        None => Err(format!("local SSL certificate {} was not found", key)),
+    };
+    match found {
+        Ok(()) => Cert::Secret(key),
+        Err(e) => Cert::Default(format!("Error getting SSL certificate {:?}: {}. Using default certificate", key, e)),
+    }
+}
+
+/// The configuration without its endpoints and certificates: what a reload is decided on
+/// (`IsDynamicConfigurationEnough`: endpoint changes go to the Lua balancer and certificates
+/// to the dynamic-certificates Lua module, without one).
 pub fn shape(c: &Config) -> Config {
     let strip = |b: &Backend| match b {
         Backend::Upstream(u) => Backend::Upstream(Upstream { endpoints: Vec::new(), ..u.clone() }),
@@ -326,7 +386,7 @@ pub fn shape(c: &Config) -> Config {
         servers: c
             .servers
             .iter()
-            .map(|s| Server { root: strip(&s.root), locations: s.locations.iter().map(|l| Location { backend: strip(&l.backend), ..l.clone() }).collect(), ..s.clone() })
+            .map(|s| Server { root: strip(&s.root), cert: None, locations: s.locations.iter().map(|l| Location { backend: strip(&l.backend), ..l.clone() }).collect(), ..s.clone() })
             .collect(),
     }
 }
@@ -370,6 +430,7 @@ mod tests {
             let server = Server {
                 hostname: "foo.bar.com".into(),
                 ssl_redirect: false,
+                cert: None,
                 root: Backend::Default,
                 locations: paths.iter().map(|(t, p)| Location { path: p.to_string(), path_type: *t, backend: Backend::Default, ingress: "default/x".into() }).collect(),
             };
@@ -386,5 +447,27 @@ mod tests {
         for (server, host, want) in rows {
             assert_eq!(host_matches(server, host), want, "{} {}", server, host);
         }
+    }
+
+    /// `createServers`' certificate: the Secret a TLS section names when it holds a certificate
+    /// and key, else the default (fake) certificate with upstream's warning; a certificate change
+    /// alone is no reload (`IsDynamicConfigurationEnough` clears certificates).
+    #[test]
+    fn tls_server_certificate() {
+        let ing = serde_json::json!({"metadata": {"namespace": "default", "name": "secure", "creationTimestamp": "2026-01-01T00:00:00Z"}, "spec": {
+            "tls": [{"hosts": ["secure.example"], "secretName": "secure-tls"}],
+            "rules": [{"host": "secure.example", "http": {"paths": [{"path": "/", "pathType": "Prefix", "backend": {"service": {"name": "web", "port": {"number": 80}}}}]}}]}});
+        let none = Store::default();
+        let without = build(&[&ing], &none, &none, &none);
+        let server = &without.servers[0];
+        assert!(server.ssl_redirect);
+        assert_eq!(server.cert, Some(Cert::Default("Error getting SSL certificate \"default/secure-tls\": local SSL certificate default/secure-tls was not found. Using default certificate".into())));
+        let mut secrets = Store::default();
+        secrets.replace(vec![serde_json::json!({"metadata": {"namespace": "default", "name": "secure-tls"}, "type": "kubernetes.io/tls", "data": {"tls.crt": "LS0t", "tls.key": "LS0t"}})]);
+        let with = build(&[&ing], &none, &none, &secrets);
+        assert_eq!(with.servers[0].cert, Some(Cert::Secret("default/secure-tls".into())));
+        assert_eq!(shape(&with), shape(&without));
+        // the catch-all server has no TLS section
+        assert_eq!(with.servers.last().map(|s| s.cert.clone()), Some(None));
     }
 }

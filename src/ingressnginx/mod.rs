@@ -492,6 +492,8 @@ pub struct IngressNginx {
     classes: Store,
     services: Store,
     slices: Store,
+    /// Secrets (all but Helm's releases): the TLS certificates Ingresses name.
+    secrets: Store,
     /// Its own Pods (namespace `ingress-nginx`).
     pods: Store,
     recorder: Recorder,
@@ -511,6 +513,7 @@ impl Default for IngressNginx {
             classes: Store::default(),
             services: Store::default(),
             slices: Store::default(),
+            secrets: Store::default(),
             pods: Store::default(),
             recorder: Recorder::new("nginx-ingress-controller", ""),
             config: None,
@@ -577,7 +580,7 @@ impl IngressNginx {
             return;
         }
         self.last_sync = Some(ctx.now);
-        let next = controller::build(&self.handled(), &self.services, &self.slices);
+        let next = controller::build(&self.handled(), &self.services, &self.slices, &self.secrets);
         let reload = self.config.as_ref().map(|c| controller::shape(c) != controller::shape(&next)).unwrap_or(true);
         self.config = Some(next);
         if reload {
@@ -683,6 +686,9 @@ impl Component for IngressNginx {
         self.services.replace(items);
         let items = ctx.list_and_watch(Resource::EndpointSlices.info(), "", "", "");
         self.slices.replace(items);
+        // store.go's secret informer leaves Helm v3's release Secrets out
+        let items = ctx.list_and_watch(Resource::Secrets.info(), "", "", "type!=helm.sh/release.v1");
+        self.secrets.replace(items);
         let items = ctx.list_and_watch(Resource::Pods.info(), NAMESPACE, "app.kubernetes.io/component=controller", "");
         self.pods.replace(items);
         if self.process_pod().is_some() {
@@ -725,6 +731,17 @@ impl Component for IngressNginx {
             Input::Watch { resource: Resource::EndpointSlices, event_type, object } => {
                 let old = self.slices.apply_shared(event_type, object.clone());
                 if old.as_deref().map(|o| meta::get(o, &["endpoints"]) != meta::get(&object, &["endpoints"])).unwrap_or(true) {
+                    self.enqueue_sync(ctx);
+                }
+            }
+            Input::Watch { resource: Resource::Secrets, event_type, object } => {
+                // a Secret an Ingress's TLS section names: `syncSecrets`, then a sync
+                let key = format!("{}/{}", meta::namespace(&object), meta::name(&object));
+                self.secrets.apply_shared(event_type, object);
+                let referenced = self.handled().iter().any(|ing| {
+                    meta::get_array(ing, &["spec", "tls"]).iter().any(|t| format!("{}/{}", meta::namespace(ing), meta::get_str(t, &["secretName"])) == key)
+                });
+                if referenced {
                     self.enqueue_sync(ctx);
                 }
             }

@@ -254,7 +254,12 @@ pub(super) fn exec(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output)
     let method = if fetch.head { "HEAD" } else { "GET" };
     let mut run = crate::runtime::nettools::Run::default();
     for url in &fetch.urls {
-        let reply = cluster.http_request_with(Some((ns, pod)), method, url, fetch.host_header());
+        // `--resolve`: the address given, the URL's host as the Host header and server name
+        let (target, host) = match fetch.resolved(url) {
+            Some((u, h)) => (u, Some(h)),
+            None => (url.clone(), None),
+        };
+        let reply = cluster.http_request_with(Some((ns, pod)), method, &target, fetch.options(host.as_deref()));
         let date = crate::api::time::unix_http_date(crate::api::time::EPOCH_MS + cluster.now());
         let r = crate::runtime::nettools::render(&fetch, url, &reply, &date, musl);
         run.stdout.push_str(&r.stdout);

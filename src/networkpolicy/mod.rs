@@ -157,6 +157,67 @@ impl KubeNetworkPolicies {
             .collect()
     }
 
+    /// An agent's view built from listed objects (the page's Network panel judges with the same
+    /// code the data path does).
+    pub fn from_objects(policies: Vec<Value>, pods: Vec<Value>, namespaces: Vec<Value>) -> Self {
+        let mut a = Self::default();
+        a.policies.replace(policies);
+        a.pods.replace(pods);
+        a.namespaces.replace(namespaces);
+        a
+    }
+
+    /// One Pod as the agent sees it: the policies isolating it each way, and every other running
+    /// Pod's connection to it (on its first container port) and its connection to each of them,
+    /// judged as the data path judges them. None: no such Pod, or it has no address yet.
+    pub fn explain_pod(&self, pod_key: &str) -> Option<String> {
+        let pod = self.pods.values().find(|p| key(p) == pod_key)?;
+        let ip = meta::get_str(pod, &["status", "podIP"]);
+        if ip.is_empty() {
+            return None;
+        }
+        let names = |v: &[&Value]| v.iter().map(|np| key(np)).collect::<Vec<_>>().join(", ");
+        let mut out = format!("{} {}\n", pod_key, ip);
+        for (t, what) in [("Ingress", "to"), ("Egress", "from")] {
+            let pols = self.policies_for(pod, t);
+            if pols.is_empty() {
+                out.push_str(&format!("  {}: not isolated: every connection {} it is allowed\n", t, what));
+            } else {
+                out.push_str(&format!("  {}: isolated by {}\n", t, names(&pols)));
+            }
+        }
+        let first_port = |p: &Value| {
+            meta::get_array(p, &["spec", "containers"])
+                .iter()
+                .flat_map(|c| meta::get_array(c, &["ports"]).iter())
+                .find_map(|cp| Some((meta::get_i64(cp, &["containerPort"])?, match meta::get_str(cp, &["protocol"]) { "" => "TCP", x => x }.to_string())))
+                .unwrap_or((80, "TCP".to_string()))
+        };
+        let verdict = |src: &str, dst: &str, port: i64, proto: &str| match self.evaluate(&Packet { src_ip: src, dst_ip: dst, dst_port: port, protocol: proto }) {
+            Verdict::NotIsolated => "ACCEPT (no policy isolates either end)".to_string(),
+            Verdict::Allowed { egress, ingress } => format!("ACCEPT by {}", egress.into_iter().chain(ingress).collect::<Vec<_>>().join(", ")),
+            Verdict::Dropped { direction, pod, policies } => format!("DROP: {} of {} ({})", direction, pod, policies.join(", ")),
+        };
+        let mut others: Vec<&Value> = self
+            .pods
+            .values()
+            .filter(|p| key(p) != pod_key && !meta::get_str(p, &["status", "podIP"]).is_empty() && !matches!(meta::get_str(p, &["status", "phase"]), "Succeeded" | "Failed"))
+            .filter(|p| !meta::get_bool(p, &["spec", "hostNetwork"]))
+            .collect();
+        others.sort_by_key(|p| key(p));
+        let (port, proto) = first_port(pod);
+        out.push_str(&format!("  to it, {}/{}:\n", proto, port));
+        for o in &others {
+            out.push_str(&format!("    from {:<40} {}\n", key(o), verdict(meta::get_str(o, &["status", "podIP"]), ip, port, &proto)));
+        }
+        out.push_str("  from it:\n");
+        for o in &others {
+            let (port, proto) = first_port(o);
+            out.push_str(&format!("    to {:<42} {}\n", format!("{} {}/{}", key(o), proto, port), verdict(ip, meta::get_str(o, &["status", "podIP"]), port, &proto)));
+        }
+        Some(out)
+    }
+
     /// `evaluatePacket`: the source's egress, then the destination's ingress.
     pub fn evaluate(&self, p: &Packet) -> Verdict {
         let src = self.pod_by_ip(p.src_ip);
@@ -307,5 +368,26 @@ mod tests {
         // the drop names what isolates the Pod
         let a = agent(vec![deny]);
         assert_eq!(a.evaluate(&Packet { src_ip: client, dst_ip: server, dst_port: 80, protocol: "TCP" }), Verdict::Dropped { direction: "ingress", pod: "default/server".into(), policies: vec!["default/default-deny-ingress".into()] });
+    }
+
+    /// The Network panel's view of one Pod: what isolates it, and every other Pod's connection
+    /// each way with the same verdicts as the data path.
+    #[test]
+    fn explain_pod_names_policies_and_verdicts() {
+        let deny = np("default-deny-ingress", json!({"podSelector": {}}));
+        let from_client = np("allow-client", json!({"podSelector": {"matchLabels": {"app": "web"}}, "ingress": [{"from": [{"podSelector": {"matchLabels": {"role": "client"}}}]}]}));
+        let a = agent(vec![deny, from_client]);
+        let text = a.explain_pod("default/server").expect("server has an address");
+        assert!(text.starts_with("default/server 10.244.1.2\n"), "{}", text);
+        assert!(text.contains("  Ingress: isolated by default/allow-client, default/default-deny-ingress\n"), "{}", text);
+        assert!(text.contains("  Egress: not isolated: every connection from it is allowed\n"), "{}", text);
+        assert!(text.contains("  to it, TCP/80:\n"), "{}", text);
+        let line = |needle: &str| text.lines().find(|l| l.contains(needle)).unwrap_or_default().to_string();
+        assert!(line("from default/client ").ends_with("ACCEPT by default/allow-client"), "{}", text);
+        assert!(line("from default/other ").ends_with("DROP: ingress of default/server (default/allow-client, default/default-deny-ingress)"), "{}", text);
+        // default-deny-ingress isolates every Pod of default, the server's own connections too
+        assert!(line("to default/client ").ends_with("DROP: ingress of default/client (default/default-deny-ingress)"), "{}", text);
+        assert!(line("to team-b/client-b ").ends_with("ACCEPT (no policy isolates either end)"), "{}", text);
+        assert!(a.explain_pod("default/nope").is_none());
     }
 }

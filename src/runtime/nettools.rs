@@ -67,6 +67,8 @@ pub struct Fetch {
     pub headers: Vec<String>,
     /// curl `--resolve HOST:PORT:ADDR`: where a name is, without asking a resolver.
     pub resolve: Vec<(String, i64, String)>,
+    /// curl `-k`/`--insecure`; wget `--no-check-certificate`: no certificate verification.
+    pub insecure: bool,
 }
 
 impl Fetch {
@@ -75,7 +77,17 @@ impl Fetch {
     pub fn resolved(&self, url: &str) -> Option<(String, String)> {
         let (host, port, path) = crate::cluster::parse_url(url).ok()?;
         let (_, _, addr) = self.resolve.iter().find(|(h, p, _)| *h == host && *p == port)?;
-        Some((format!("http://{}:{}{}", addr, port, path), if port == 80 { host } else { format!("{}:{}", host, port) }))
+        let scheme = if crate::cluster::is_https(url) { "https" } else { "http" };
+        let default_port = if scheme == "https" { 443 } else { 80 };
+        Some((format!("{}://{}:{}{}", scheme, addr, port, path), if port == default_port { host } else { format!("{}:{}", host, port) }))
+    }
+
+    /// What the client asks of the data path beside the URL: its `Host` header (`-H`, or the
+    /// name `--resolve` replaced), TLS's server name, and whether it verifies the certificate.
+    /// BusyBox wget never verifies one (it says so).
+    pub fn options<'a>(&'a self, resolved_host: Option<&'a str>) -> crate::cluster::RequestOptions<'a> {
+        let sni = resolved_host.map(|h| h.split(':').next().unwrap_or(h));
+        crate::cluster::RequestOptions { host_header: self.host_header().or(resolved_host), sni, insecure: self.insecure || self.tool == Tool::Wget }
     }
 
     /// The `Host` header a `-H 'Host: …'` gives, if any.
@@ -119,6 +131,7 @@ pub fn parse(words: &[String]) -> Result<Fetch, Run> {
         user_agent: None,
         headers: Vec::new(),
         resolve: Vec::new(),
+        insecure: false,
     };
     let args = &words[1.min(words.len())..];
     match tool {
@@ -184,6 +197,7 @@ fn parse_wget(args: &[String], f: &mut Fetch) -> Result<(), Run> {
                 "timeout" => f.timeout_s = Some(number(&value.unwrap_or_default())?),
                 "user-agent" => f.user_agent = value,
                 "header" => f.headers.extend(value),
+                "no-check-certificate" => f.insecure = true,
                 "post-data" | "post-file" => return Err(unsupported(a)),
                 _ => {}
             }
@@ -328,6 +342,7 @@ fn parse_curl(args: &[String], f: &mut Fetch) -> Result<(), Run> {
                 "head" => f.head = true,
                 "include" => f.include = true,
                 "fail" => f.fail = true,
+                "insecure" => f.insecure = true,
                 "output" => f.output = if v == "-" { Output::Stdout } else { Output::File(v) },
                 "remote-name" => f.output = Output::File(String::new()),
                 "max-time" | "connect-timeout" => {
@@ -434,6 +449,10 @@ fn render_wget(f: &Fetch, url: &str, host: &str, port: i64, r: &HttpReply, date:
         (_, peer) => peer.clone().unwrap_or_default(),
     };
     say(&mut out, &format!("Connecting to {} ({}:{})", host, ip, port));
+    if crate::cluster::is_https(url) && !f.insecure {
+        // `spawn_ssl_client`: printed whether or not -q is given
+        out.stderr.push_str("wget: note: TLS certificate validation not implemented\n");
+    }
     let (status, body) = match &r.result {
         HttpResult::Ok(b) => (200, b.as_str()),
         HttpResult::Status(c, b) => (*c, b.as_str()),

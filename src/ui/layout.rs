@@ -411,6 +411,8 @@ fn net_label(hop: NetHop, what: &str) -> String {
         NetHop::IngressNotFound => Some("nginx: 404 (default backend)".to_string()),
         NetHop::IngressNoEndpoints => Some(if what.ends_with("502") { "nginx: 502" } else { "nginx: 503 (no endpoints)" }.to_string()),
         NetHop::IngressRedirect => Some("nginx: 308 → https".to_string()),
+        NetHop::TlsHandshake => Some(if what.contains("of Secret ") { "TLS: the Secret's certificate" } else { "TLS: the fake certificate" }.to_string()),
+        NetHop::TlsFailed => Some(if what.contains("verifies") { "TLS: certificate rejected" } else { "TLS: failed" }.to_string()),
         NetHop::PolicyAccept => Some("NetworkPolicy: ACCEPT".to_string()),
         NetHop::PolicyDrop => Some("NetworkPolicy: DROP".to_string()),
         _ => None,

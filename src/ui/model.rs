@@ -1212,10 +1212,10 @@ impl Session {
             st.replace(self.objects(r, "", pos));
             st
         };
-        let (services, slices) = (store("services"), store("endpointslices"));
+        let (services, slices, secrets) = (store("services"), store("endpointslices"), store("secrets"));
         let mut refs: Vec<&Value> = ings.iter().collect();
         crate::ingressnginx::controller::sort_ingresses(&mut refs);
-        Some((table, crate::ingressnginx::controller::build(&refs, &services, &slices).describe()))
+        Some((table, crate::ingressnginx::controller::build(&refs, &services, &slices, &secrets).describe()))
     }
 
     /// The Network panel's NetworkPolicy part as of the position: `kubectl get netpol -A` and,
@@ -1245,6 +1245,38 @@ impl Session {
             ));
         }
         Some((table, out))
+    }
+
+    /// The Pods the Network panel can explain (`namespace/name`, the learner's, with an address),
+    /// and the one to show: `want` if it is one of them, else the Pod of the step, else the first
+    /// Pod a policy selects, else the first.
+    pub fn netpol_pods(&self, pos: usize, want: Option<&str>) -> (Vec<String>, Option<String>) {
+        let pods = self.objects("pods", "", pos);
+        let keys: Vec<String> = pods
+            .iter()
+            .filter(|p| !is_system(p) && !meta::get_str(p, &["status", "podIP"]).is_empty())
+            .map(|p| format!("{}/{}", meta::namespace(p), meta::name(p)))
+            .collect();
+        let pols = self.objects("networkpolicies", "", pos);
+        let selected_by_policy = pods
+            .iter()
+            .filter(|p| !is_system(p) && pols.iter().any(|np| meta::namespace(np) == meta::namespace(p) && meta::selector_matches(meta::get(np, &["spec", "podSelector"]), &meta::labels(p))))
+            .map(|p| format!("{}/{}", meta::namespace(p), meta::name(p)))
+            .find(|k| keys.contains(k));
+        let pick = want
+            .map(str::to_string)
+            .filter(|k| keys.contains(k))
+            .or_else(|| self.pod_of_step(pos).filter(|k| keys.contains(k)))
+            .or(selected_by_policy)
+            .or_else(|| keys.first().cloned());
+        (keys, pick)
+    }
+
+    /// The Network panel's view of one Pod: the policies isolating it each way and every other
+    /// Pod's connection to and from it, judged by kube-network-policies' own evaluation.
+    pub fn netpol_for_pod(&self, pos: usize, pod: &str) -> Option<String> {
+        let agent = crate::networkpolicy::KubeNetworkPolicies::from_objects(self.objects("networkpolicies", "", pos), self.objects("pods", "", pos), self.objects("namespaces", "", pos));
+        agent.explain_pod(pod)
     }
 
     /// The nodes of the cluster (every kubelet), registered and Ready as of the position.

@@ -419,7 +419,10 @@ mod tests {
         let mut s = Session::new(1);
         let (out, _) = s.apply(SCRIPT_INGRESS);
         assert!(out.stdout.contains("Version: 1.0.0") && out.stdout.contains("Version: 2.0.0") && out.stdout.contains("503 Service Temporarily Unavailable") && out.stdout.contains("308 Permanent Redirect"), "{}", out.stdout);
-        assert_eq!(s.pod_chips(s.len()).iter().filter(|c| c.class != "terminating").count(), 1);
+        // HTTPS: the fake certificate refused, then -k; a plain HTTP Pod asked for TLS
+        assert!(out.stdout.contains("SSL certificate problem: self-signed certificate") && out.stdout.contains("wrong version number"), "{}", out.stdout);
+        // web (web2 scaled to 0) and the curl client
+        assert_eq!(s.pod_chips(s.len()).iter().filter(|c| c.class != "terminating").count(), 2, "{:?}", s.pod_chips(s.len()));
 
         // denied, then allowed for the client only
         let mut s = Session::new(1);

@@ -790,6 +790,17 @@ try {
       await p.click("#tab-network");
       const sel = await p.locator("#network-netpol-pods").textContent();
       assert(/default\/allow-client isolates for ingress: web-[a-z0-9]+-[a-z0-9]{5}, web-/.test(sel), "selected pods: " + sel);
+      // one Pod as the agent sees it: pick a web Pod in the selector
+      const webPod = await p.locator("#network-netpol-pick option").evaluateAll((os) => os.map((o) => o.value).find((v) => /^default\/web-/.test(v)));
+      assert(webPod, "no web Pod to pick");
+      await p.locator("#network-netpol-pick").selectOption(webPod);
+      const view = await p.locator("#network-netpol-of-pod").textContent();
+      assert(view.startsWith(webPod + " 10.244."), "pod view: " + view);
+      assert(/Ingress: isolated by default\/allow-client, default\/default-deny-ingress/.test(view), "isolation: " + view);
+      assert(/from default\/client +ACCEPT by default\/allow-client/.test(view), "client: " + view);
+      assert(/from default\/other +DROP: ingress of default\/web-/.test(view), "other: " + view);
+      await p.locator("#network-netpol-of-pod").scrollIntoViewIfNeeded();
+      await p.screenshot({ path: path.join(shots, "screenshot-netpol-pod-ko.png"), fullPage: false });
     } finally {
       await c.close();
     }

@@ -97,6 +97,30 @@ spec:
 EOF
 sim settle
 sim curl -i -H 'Host: secure.example' http://hello-world.example/login
+# over HTTPS, once the controller's status loop has given the Ingress its ADDRESS (the outside
+# machine's /etc/hosts): without the Secret, nginx presents its self-signed fake certificate;
+# curl rejects it, -k skips the check; plain HTTP to the TLS port gets nginx's 400
+sim advance 60s
+kubectl get ingress secure
+sim curl https://secure.example/login
+sim curl -k -i https://secure.example/login
+sim curl -i http://secure.example:443/
+kubectl apply -f - <<EOF
+apiVersion: v1
+kind: Secret
+metadata:
+  name: secure-tls
+type: kubernetes.io/tls
+data:
+  tls.crt: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUMuLi4KLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo=
+  tls.key: LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tCk1JSUUuLi4KLS0tLS1FTkQgUFJJVkFURSBLRVktLS0tLQo=
+EOF
+sim settle
+sim curl -k https://secure.example/login
+# a Pod speaking plain HTTP, asked for TLS (curl 7.88 in nginx:1.25's Debian)
+kubectl create deployment client --image=nginx:1.25
+sim settle
+kubectl exec deploy/client -- curl -sS -k https://web:8080/
 kubectl describe ingress example-ingress
 kubectl describe ingress secure
 kubectl get events -n ingress-nginx --field-selector reason=RELOAD

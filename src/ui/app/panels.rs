@@ -51,7 +51,7 @@ pub fn panels(p: &PanelsProps) -> Html {
                 Tab::Objects => objects(&s, *pos, object.clone(), *lang, &d),
                 Tab::Rollout => rollout(&s, *pos, *lang),
                 Tab::Scheduler => scheduler(&s, *pos, pod.clone(), *lang, &d),
-                Tab::Network => network(&s, *pos, *lang),
+                Tab::Network => network(&s, *pos, pod.clone(), *lang, &d),
             }
         })
     };
@@ -133,7 +133,7 @@ fn events(s: &Session, pos: usize, lang: Lang, watch: bool, set: &UseStateHandle
 }
 
 /// Services and EndpointSlices as of the step, and the NAT rules kube-proxy writes for them.
-fn network(s: &Session, pos: usize, lang: Lang) -> Html {
+fn network(s: &Session, pos: usize, pod: Option<String>, lang: Lang, d: &Callback<Action>) -> Html {
     let Some((tables, rules)) = s.network_text(pos) else {
         return html! { <p class="muted">{tr(lang, "network.empty")}</p> };
     };
@@ -149,12 +149,26 @@ fn network(s: &Session, pos: usize, lang: Lang) -> Html {
         }
     });
     let netpol = s.netpol_text(pos).map(|(table, selected)| {
+        // the policies of one Pod, picked like the Scheduler panel's (the same selection)
+        let (keys, pick) = s.netpol_pods(pos, pod.as_deref());
+        let onchange = d.reform(|e: Event| Action::SelectPod(Some(e.target_unchecked_into::<web_sys::HtmlSelectElement>().value())));
+        let of_pod = pick.as_ref().and_then(|k| s.netpol_for_pod(pos, k)).map(|text| {
+            let options: Html = keys.iter().map(|k| html! { <option value={k.clone()} selected={Some(k) == pick.as_ref()}>{k.clone()}</option> }).collect();
+            html! {
+                <>
+                    <label class="muted" for="network-netpol-pick">{tr(lang, "network.netpol_pod")}</label>
+                    <select id="network-netpol-pick" onchange={onchange}>{options}</select>
+                    <pre class="term" id="network-netpol-of-pod">{text}</pre>
+                </>
+            }
+        });
         html! {
             <>
                 <div class="cmd"><code>{"$ kubectl get netpol -A"}</code></div>
                 <pre class="term" id="network-netpol">{table}</pre>
                 <p class="muted">{tr(lang, "network.netpol")}</p>
                 <pre class="term" id="network-netpol-pods">{selected}</pre>
+                {for of_pod}
             </>
         }
     });
