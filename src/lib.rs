@@ -27,6 +27,7 @@
 //! - `cli` (native only): the terminal shell.
 
 pub mod api;
+pub mod apiextensions;
 pub mod apiserver;
 pub mod client;
 pub mod cluster;

@@ -31,6 +31,8 @@ pub fn control_plane(seed: u64, config: ClusterConfig) -> Cluster {
     let mut c = Cluster::bare(seed, config);
     // kube-aggregator's availability controller runs inside kube-apiserver
     c.add_component(crate::apiserver::aggregator::AvailableConditionController::default());
+    // so do apiextensions-apiserver's: CRDs' names, Established, and their deletion
+    c.add_component(crate::apiextensions::controllers::ApiExtensionsControllers::default());
     crate::controllers::install(&mut c);
     // the distribution's storage addon: the default StorageClass's provisioner
     c.add_component(crate::provisioner::HostPathProvisioner::default());

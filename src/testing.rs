@@ -56,6 +56,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("daemonset"),
     scenario!("job"),
     scenario!("cronjob"),
+    scenario!("crd"),
     scenario!("job_indexed"),
     scenario!("job_retries"),
     scenario!("statefulset"),

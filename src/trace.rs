@@ -79,6 +79,9 @@ pub enum Actor {
     /// kube-aggregator's `AvailableConditionController`, inside kube-apiserver (its loopback
     /// client): the `APIService`s' `Available` condition.
     AvailableConditionController,
+    /// apiextensions-apiserver's controllers, inside kube-apiserver (its loopback client): the
+    /// naming, establishing and CRD finalizer controllers.
+    ApiExtensionsControllers,
     Runtime(String),
 }
 
@@ -130,6 +133,7 @@ impl Actor {
             Actor::NetworkPolicyAgent => "kube-network-policies".into(),
             Actor::HpaController => "horizontal-pod-autoscaler".into(),
             Actor::AvailableConditionController => "available-condition-controller".into(),
+            Actor::ApiExtensionsControllers => "apiextensions-controllers".into(),
             Actor::Runtime(n) => format!("containerd@{}", n),
         }
     }

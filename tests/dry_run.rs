@@ -52,6 +52,11 @@ fn sample(resource: &str, name: &str) -> Option<Value> {
         "networkpolicies" => json!({"apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy", "metadata": m, "spec": {"podSelector": {"matchLabels": {"app": name}}, "ingress": [{"from": [{"podSelector": {"matchLabels": {"role": "client"}}}]}]}}),
         "poddisruptionbudgets" => json!({"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": m, "spec": {"minAvailable": 1, "selector": {"matchLabels": {"app": name}}}}),
         "horizontalpodautoscalers" => json!({"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler", "metadata": m, "spec": {"scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": name}, "minReplicas": 1, "maxReplicas": 3}}),
+        "customresourcedefinitions" => {
+            let plural = format!("{}s", name.replace('-', ""));
+            let kind: String = name.split('-').map(|w| { let mut c = w.chars(); c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default() }).collect();
+            json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition", "metadata": {"name": format!("{}.dry.example.com", plural)}, "spec": {"group": "dry.example.com", "scope": "Namespaced", "names": {"plural": plural, "kind": kind}, "versions": [{"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}}}]}})
+        }
         "apiservices" => json!({"apiVersion": "apiregistration.k8s.io/v1", "kind": "APIService", "metadata": {"name": format!("v1.{}.example.com", name)}, "spec": {"group": format!("{}.example.com", name), "version": "v1", "groupPriorityMinimum": 100, "versionPriority": 100, "service": {"namespace": "dry", "name": name}}}),
         _ => return None,
     };

@@ -314,6 +314,27 @@ pub fn set_object_defaults_secret(obj: &mut Value) {
     }
 }
 
+/// apiextensions/v1 `SetObjectDefaults_CustomResourceDefinition` (`apis/apiextensions/v1/defaults.go`):
+/// `names.singular` is the lowercase kind, `names.listKind` the kind + `List`, the conversion
+/// strategy `None`.
+pub fn set_object_defaults_custom_resource_definition(obj: &mut Value) {
+    let kind = obj.pointer("/spec/names/kind").and_then(Value::as_str).unwrap_or("").to_string();
+    if let Some(names) = obj.pointer_mut("/spec/names").and_then(Value::as_object_mut) {
+        if names.get("singular").and_then(Value::as_str).unwrap_or("").is_empty() && !kind.is_empty() {
+            names.insert("singular".into(), json!(kind.to_lowercase()));
+        }
+        if names.get("listKind").and_then(Value::as_str).unwrap_or("").is_empty() && !kind.is_empty() {
+            names.insert("listKind".into(), json!(format!("{}List", kind)));
+        }
+    }
+    if let Some(spec) = obj.get_mut("spec").and_then(Value::as_object_mut) {
+        let conv = spec.entry("conversion").or_insert_with(|| json!({}));
+        if let Some(c) = conv.as_object_mut() {
+            c.entry("strategy").or_insert_with(|| json!("None"));
+        }
+    }
+}
+
 /// `SetDefaults_NetworkPolicy` and `SetDefaults_NetworkPolicyPort`: `policyTypes` `[Ingress]`,
 /// plus `Egress` when there are egress rules; a port's protocol TCP.
 pub fn set_object_defaults_network_policy(obj: &mut Value) {

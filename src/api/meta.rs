@@ -45,13 +45,66 @@ pub enum Resource {
     PodDisruptionBudgets,
     HorizontalPodAutoscalers,
     ApiServices,
+    CustomResourceDefinitions,
+    /// A custom resource a CustomResourceDefinition defines: an index into the interned
+    /// [`custom_info`] table (which CRDs a cluster serves is the API server's state).
+    Custom(u16),
 }
 
 impl Resource {
     /// The static facts about this resource.
     pub fn info(self) -> &'static ResourceInfo {
-        RESOURCES.iter().find(|r| r.id == self).expect("every Resource has a row in RESOURCES")
+        match self {
+            Resource::Custom(i) => CUSTOM.with(|c| c.borrow().get(i as usize).copied()).expect("an interned custom resource"),
+            _ => RESOURCES.iter().find(|r| r.id == self).expect("every Resource has a row in RESOURCES"),
+        }
     }
+}
+
+/// At most this many distinct custom resource shapes (group, version, names, scope) are
+/// interned in a process.
+pub const MAX_CUSTOM_RESOURCES: usize = 4096;
+
+thread_local! {
+    /// The custom resources' facts, interned: a shape seen once keeps its `&'static` row (its
+    /// strings leaked once), so custom resources flow through the same code as built-in ones.
+    /// What a cluster serves is its API server's own list; this table only holds shapes.
+    static CUSTOM: std::cell::RefCell<Vec<&'static ResourceInfo>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn leak(s: &str) -> &'static str {
+    Box::leak(s.to_string().into_boxed_str())
+}
+
+/// The facts of a custom resource (`crontabs` in `stable.example.com/v1`), interned. None: the
+/// table is full ([`MAX_CUSTOM_RESOURCES`]).
+pub fn custom_info(group: &str, version: &str, plural: &str, singular: &str, kind: &str, namespaced: bool, short_names: &[String]) -> Option<&'static ResourceInfo> {
+    CUSTOM.with(|c| {
+        let mut table = c.borrow_mut();
+        let same = |r: &&'static ResourceInfo| {
+            r.group == group && r.version == version && r.resource == plural && r.singular == singular && r.kind == kind && r.namespaced == namespaced && r.short_names.len() == short_names.len() && r.short_names.iter().zip(short_names).all(|(a, b)| *a == b.as_str())
+        };
+        if let Some(r) = table.iter().find(|r| same(r)) {
+            return Some(*r);
+        }
+        if table.len() >= MAX_CUSTOM_RESOURCES {
+            return None;
+        }
+        let shorts: Vec<&'static str> = short_names.iter().map(|s| leak(s)).collect();
+        let info: &'static ResourceInfo = Box::leak(Box::new(ResourceInfo {
+            id: Resource::Custom(table.len() as u16),
+            resource: leak(plural),
+            singular: leak(singular),
+            kind: leak(kind),
+            group: leak(group),
+            version: leak(version),
+            namespaced,
+            etcd_prefix: leak(&format!("{}/{}", group, plural)),
+            short_names: Box::leak(shorts.into_boxed_slice()),
+        }));
+        table.push(info);
+        Some(info)
+    })
 }
 
 /// One served resource.
@@ -165,6 +218,7 @@ pub const RESOURCES: &[ResourceInfo] = &[
     ResourceInfo { id: Resource::PodDisruptionBudgets, resource: "poddisruptionbudgets", singular: "poddisruptionbudget", kind: "PodDisruptionBudget", group: "policy", version: "v1", namespaced: true, etcd_prefix: "poddisruptionbudgets", short_names: &["pdb"] },
     ResourceInfo { id: Resource::HorizontalPodAutoscalers, resource: "horizontalpodautoscalers", singular: "horizontalpodautoscaler", kind: "HorizontalPodAutoscaler", group: "autoscaling", version: "v2", namespaced: true, etcd_prefix: "horizontalpodautoscalers", short_names: &["hpa"] },
     ResourceInfo { id: Resource::ApiServices, resource: "apiservices", singular: "apiservice", kind: "APIService", group: "apiregistration.k8s.io", version: "v1", namespaced: false, etcd_prefix: "apiregistration.k8s.io/apiservices", short_names: &[] },
+    ResourceInfo { id: Resource::CustomResourceDefinitions, resource: "customresourcedefinitions", singular: "customresourcedefinition", kind: "CustomResourceDefinition", group: "apiextensions.k8s.io", version: "v1", namespaced: false, etcd_prefix: "apiextensions.k8s.io/customresourcedefinitions", short_names: &["crd", "crds"] },
 ];
 
 /// Find a resource by any name kubectl accepts: plural, singular, short name, kind, or `deployments.apps`.

@@ -19,6 +19,7 @@
 //! - [`names`]: `generateName` suffixes and the upstream random alphabet;
 //! - [`time`]: RFC 3339 timestamps on the virtual clock;
 //! - [`request`]: the request vocabulary both sides use (`Request`, `Response`, `Identity`, `RequestInfo`, watch `EventType`);
+//! - [`regexp`]: the RE2 subset an OpenAPI `pattern` uses;
 //! - [`patch`]: merge and strategic merge patch, and the three-way patch kubectl apply computes.
 
 pub mod codec;
@@ -36,6 +37,7 @@ pub mod patch;
 pub mod poddisruptionbudget;
 pub mod quantity;
 pub mod quota;
+pub mod regexp;
 pub mod request;
 pub mod schema;
 pub mod time;

@@ -747,6 +747,8 @@ fn normalize_value(schema: &Schema, ty: &TypeRef, v: &mut Value) {
 /// an empty one is kept. `tests` checks the list against `src/serve/openapi/definitions.json`.
 const NOT_OMITEMPTY: &[(&str, &str)] = &[
     ("PodSpec", "containers"),
+    ("CustomResourceDefinitionSpec", "versions"),
+    ("WebhookConversion", "conversionReviewVersions"),
     ("NodeSelector", "nodeSelectorTerms"),
     ("TopologySelectorLabelRequirement", "values"),
     ("PodFailurePolicy", "rules"),
@@ -1304,11 +1306,8 @@ status: {}
             let mut parts = line.split_whitespace();
             let name = parts.next().unwrap_or_default();
             let go = name.rsplit('.').next().unwrap_or_default();
-            let def = s
-                .structs
-                .iter()
-                .find(|d| d.name == go)
-                .unwrap_or_else(|| panic!("struct {name} parsed"));
+            // structs are numbered in line order (two packages may share a Go name)
+            let def = s.structs.get(structs - 1).filter(|d| d.name == go).unwrap_or_else(|| panic!("struct {name} parsed"));
             assert_eq!(
                 def.fields.len(),
                 parts.count(),
@@ -1347,7 +1346,8 @@ status: {}
             ("poddisruptionbudget", "policy/v1", "PodDisruptionBudget", true),
             ("horizontalpodautoscaler", "autoscaling/v2", "HorizontalPodAutoscaler", true),
             ("apiservice", "apiregistration.k8s.io/v1", "APIService", true),
-            ("customresourcedefinition not in schema", "apiextensions.k8s.io/v1", "CustomResourceDefinition", false),
+            ("customresourcedefinition", "apiextensions.k8s.io/v1", "CustomResourceDefinition", true),
+            ("a custom resource is not in the schema", "stable.example.com/v1", "CronTab", false),
             ("kind is case-sensitive", "apps/v1", "deployment", false),
         ];
         for (name, api_version, kind, want) in cases {
@@ -1843,8 +1843,8 @@ status: {}
             },
             Case {
                 name: "kinds outside the schema are not checked",
-                api_version: "apiextensions.k8s.io/v1",
-                kind: "CustomResourceDefinition",
+                api_version: "stable.example.com/v1",
+                kind: "CronTab",
                 obj: json!({"whatever": 1}),
                 want: None,
             },
@@ -1971,8 +1971,8 @@ status: {}
             },
             N {
                 name: "unknown kind untouched",
-                api_version: "apiextensions.k8s.io/v1",
-                kind: "CustomResourceDefinition",
+                api_version: "stable.example.com/v1",
+                kind: "CronTab",
                 input: json!({"data": null}),
                 want: json!({"data": null}),
             },

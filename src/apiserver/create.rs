@@ -35,7 +35,19 @@ impl ApiServer {
         if kind != t.info.kind {
             return Err(bad_request(format!("the kind in the data ({}) does not match the expected kind ({})", kind, t.info.kind)));
         }
-        if t.q("fieldValidation").map(|v| v.eq_ignore_ascii_case("strict")).unwrap_or(false) {
+        let strict = t.q("fieldValidation").map(|v| v.eq_ignore_ascii_case("strict")).unwrap_or(false);
+        if let Some(v) = self.crds.version_of(t.info) {
+            // the custom resource's decoder prunes what its schema does not specify; strict
+            // decoding reports what it pruned (`unknown field "spec.foo"`, sorted)
+            let mut pruned = obj.clone();
+            let unknown = v.schema.as_ref().map(|s| crate::apiextensions::schema::prune(s, &mut pruned)).unwrap_or_default();
+            if strict && !unknown.is_empty() {
+                let list: Vec<String> = unknown.iter().map(|u| format!("unknown field \"{}\"", u)).collect();
+                return Err(bad_request(format!("{} in version \"{}\" cannot be handled as a {}: strict decoding error: {}", kind, t.info.version, kind, list.join(", "))));
+            }
+            return Ok(());
+        }
+        if strict {
             if let Err(e) = schema::strict_check(api_version, kind, obj) {
                 return Err(bad_request(format!(
                     "{} in version \"{}\" cannot be handled as a {}: {}",
@@ -66,6 +78,26 @@ impl ApiServer {
             self.decode(t, &mut obj)?;
         }
         schema::normalize(info.api_version().as_str(), info.kind, &mut obj);
+        let custom = matches!(info.id, meta::Resource::Custom(_));
+        let crd_version = self.crds.version_of(info).cloned();
+        if let Some(v) = &crd_version {
+            if let Some(s) = &v.schema {
+                crate::apiextensions::schema::prune(s, &mut obj);
+            }
+            // forbidCreateAdmission: nothing new while the CRD is being deleted
+            if self.crds.of_info(info).map(|c| c.terminating).unwrap_or(false) {
+                let name = match meta::name(&obj) {
+                    "" => meta::get_str(&obj, &["metadata", "generateName"]).to_string(),
+                    n => n.to_string(),
+                };
+                return Err(err(
+                    403,
+                    "Forbidden",
+                    format!("{} \"{}\" is forbidden: create not allowed while custom resource definition is terminating", info.qualified(), name),
+                    Some(json!({"name": name, "group": info.group, "kind": info.resource})),
+                ));
+            }
+        }
         if self.object_count() >= self.limits.max_objects {
             return Err(err(
                 429,
@@ -134,6 +166,25 @@ impl ApiServer {
         }
         // strategy.PrepareForCreate + defaulting
         match info.kind {
+            _ if custom => {
+                if let Some(s) = crd_version.as_ref().and_then(|v| v.schema.clone()) {
+                    crate::apiextensions::schema::default(&s, &mut obj);
+                }
+                meta::set(&mut obj, &["metadata", "generation"], json!(1));
+                if crd_version.as_ref().map(|v| v.status_subresource).unwrap_or(false) {
+                    meta::remove(&mut obj, &["status"]);
+                }
+            }
+            "CustomResourceDefinition" => {
+                defaults::set_object_defaults_custom_resource_definition(&mut obj);
+                meta::set(&mut obj, &["metadata", "generation"], json!(1));
+                // PrepareForCreate: a fresh status with the storage version stored
+                let storage: Vec<Value> = meta::get_array(&obj, &["spec", "versions"]).iter().filter(|v| meta::get(v, &["storage"]).and_then(Value::as_bool).unwrap_or(false)).map(|v| json!(meta::get_str(v, &["name"]))).take(1).collect();
+                obj["status"] = json!({"acceptedNames": {"kind": "", "plural": ""}, "storedVersions": storage});
+                if storage.is_empty() {
+                    meta::remove(&mut obj, &["status", "storedVersions"]);
+                }
+            }
             "Deployment" => {
                 defaults::set_object_defaults_deployment(&mut obj);
                 meta::set(&mut obj, &["metadata", "generation"], json!(1));
@@ -244,6 +295,14 @@ impl ApiServer {
             _ => {}
         }
         let errs = match info.kind {
+            _ if custom => {
+                let mut errs = validation::validate_custom_resource_meta(&obj, info.namespaced);
+                if let Some(s) = crd_version.as_ref().and_then(|v| v.schema.clone()) {
+                    errs.extend(crate::apiextensions::schema::validate(&s, &obj));
+                }
+                errs
+            }
+            "CustomResourceDefinition" => validation::validate_custom_resource_definition(&obj, None),
             "Deployment" => validation::validate_deployment(&obj),
             "ReplicaSet" => validation::validate_replica_set(&obj),
             "ReplicationController" => validation::validate_replication_controller(&obj),

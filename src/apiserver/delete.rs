@@ -24,6 +24,29 @@ impl ApiServer {
             ));
         }
         let (mut obj, rev) = self.read(info, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(info, &t.ri.name))?;
+        if info.id == meta::Resource::CustomResourceDefinitions && !meta::is_deleting(&obj) {
+            // the CRD registry's Delete: the cleanup finalizer and Terminating; the finalizer
+            // controller deletes the custom resources, then the CRD goes
+            let mut fins = finalizers(&obj);
+            if !fins.iter().any(|f| f == crate::apiextensions::controllers::CLEANUP_FINALIZER) {
+                fins.push(crate::apiextensions::controllers::CLEANUP_FINALIZER.to_string());
+            }
+            meta::set(&mut obj, &["metadata", "finalizers"], json!(fins));
+            meta::set(&mut obj, &["metadata", "deletionTimestamp"], json!(time::rfc3339(now_ms)));
+            meta::set(&mut obj, &["metadata", "deletionGracePeriodSeconds"], json!(0));
+            let cond = json!({"type": "Terminating", "status": "True", "lastTransitionTime": time::rfc3339(now_ms), "reason": "InstanceDeletionPending", "message": "CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon"});
+            let conds = meta::entry(&mut obj, &["status", "conditions"]);
+            if !conds.is_array() {
+                *conds = json!([]);
+            }
+            if let Some(list) = conds.as_array_mut() {
+                list.retain(|c| meta::get_str(c, &["type"]) != "Terminating");
+                list.push(cond);
+            }
+            let change = self.store(info, &mut obj, rev)?;
+            changes.push(change);
+            return Ok(Response { code: 200, body: obj });
+        }
         if info.kind == "Namespace" {
             // the namespace registry's Delete: the first DELETE marks it Terminating; the
             // namespace controller empties it and removes the `kubernetes` finalizer

@@ -152,6 +152,9 @@ pub struct ApiServer {
     /// `/metrics`; not in the page's build).
     #[cfg(not(target_arch = "wasm32"))]
     request_counts: BTreeMap<RequestKey, u64>,
+    /// apiextensions-apiserver's view of the CRDs (what custom resources are served), rebuilt
+    /// after each write of a CRD.
+    crds: crate::apiextensions::CrdRegistry,
 }
 
 /// The labels of one `apiserver_request_total` series.
@@ -307,6 +310,20 @@ impl ApiServer {
             dry_run: false,
             #[cfg(not(target_arch = "wasm32"))]
             request_counts: BTreeMap::new(),
+            crds: Default::default(),
+        }
+    }
+
+    /// The CRDs as apiextensions-apiserver serves them (discovery: what custom resources exist).
+    pub fn crds(&self) -> &crate::apiextensions::CrdRegistry {
+        &self.crds
+    }
+
+    /// After a write of a CRD: the served custom resources again.
+    fn crd_changed(&mut self, info: &ResourceInfo) {
+        if info.id == meta::Resource::CustomResourceDefinitions {
+            let objs: Vec<Rc<Value>> = self.list_shared(&info.etcd_collection_prefix("")).cloned().collect();
+            self.crds = crate::apiextensions::CrdRegistry::rebuild(&objs);
         }
     }
 
@@ -375,7 +392,15 @@ impl ApiServer {
             return Err(not_found());
         }
         let group = if ri.api_group == "events.k8s.io" { "" } else { ri.api_group.as_str() };
-        let info = meta::by_resource(group, &ri.resource).ok_or_else(not_found)?;
+        if let Some(info) = meta::by_resource(group, &ri.resource) {
+            return Ok(Target { info, ri });
+        }
+        // apiextensions-apiserver's handler: a served version of an accepted CRD, in its scope
+        let crd = self.crds.by_resource(group, &ri.resource).ok_or_else(not_found)?;
+        let info = crd.serving(&ri.api_version).and_then(|v| v.info).ok_or_else(not_found)?;
+        if !info.namespaced && !ri.namespace.is_empty() {
+            return Err(not_found());
+        }
         Ok(Target { info, ri })
     }
 
@@ -484,9 +509,13 @@ impl ApiServer {
         match self.etcd.put_if(&key, text, expected_rev) {
             Ok(rev) => {
                 self.rbac_changed(info);
+                let crd_write = info.id == meta::Resource::CustomResourceDefinitions;
                 meta::set(obj, &["metadata", "resourceVersion"], json!(rev.to_string()));
                 let new = Rc::new(obj.clone());
                 let old = self.cache.insert(key.clone(), (new.clone(), rev)).map(|(v, _)| v);
+                if crd_write {
+                    self.crd_changed(info);
+                }
                 Ok(Change { op: "PUT", key, revision: rev, resource: info, old, new: Some(new) })
             }
             Err(EtcdError::TxnFailed { current }) => {
@@ -530,6 +559,7 @@ impl ApiServer {
             Ok(r) => {
                 self.rbac_changed(info);
                 let old = self.cache.remove(&key).map(|(v, _)| v);
+                self.crd_changed(info);
                 Ok(Change { op: "DELETE", key, revision: r, resource: info, old, new: None })
             }
             Err(_) => Err(conflict(info, meta::name(obj))),
@@ -717,7 +747,19 @@ impl ApiServer {
         if info.namespaced && t.ri.namespace.is_empty() && req.method != Method::Get {
             return Err(resource_not_found());
         }
-        if !t.ri.subresource.is_empty() && !has_subresource(info, &t.ri.subresource) {
+        let custom = matches!(info.id, meta::Resource::Custom(_));
+        let sub_ok = if custom {
+            let v = self.crds.version_of(info);
+            match t.ri.subresource.as_str() {
+                "" => true,
+                "status" => v.map(|v| v.status_subresource).unwrap_or(false),
+                "scale" => v.map(|v| v.scale_subresource).unwrap_or(false),
+                _ => false,
+            }
+        } else {
+            t.ri.subresource.is_empty() || has_subresource(info, &t.ri.subresource)
+        };
+        if !sub_ok {
             // no handler is registered for it: the mux's NotFoundHandler
             return Err(resource_not_found());
         }
@@ -762,6 +804,10 @@ impl ApiServer {
                 self.update(t, sub, body, true, now_ms, rng, changes)
             }
             (Method::Patch, false, sub) if req.patch_type == PatchType::Apply => self.server_side_apply(req, t, sub, who, now_ms, rng, changes),
+            (Method::Patch, false, _) if custom && req.patch_type == PatchType::Strategic => {
+                // the custom resource handler's patch types: no strategic merge
+                Err(err(415, "UnsupportedMediaType", "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml".into(), None))
+            }
             (Method::Patch, false, sub) => {
                 if t.q("force").is_some() {
                     return Err(patch_options_invalid("force", "Forbidden: may not be specified for non-apply patch", "FieldValueForbidden"));
@@ -780,7 +826,7 @@ impl ApiServer {
                 self.update(t, sub, target, false, now_ms, rng, changes)
             }
             (Method::Delete, false, "") => self.delete(req, t, now_ms, changes),
-            (Method::Delete, true, "") if info.namespaced => self.delete_collection(req, t, now_ms, changes),
+            (Method::Delete, true, "") if info.namespaced || custom => self.delete_collection(req, t, now_ms, changes),
             // errors.NewMethodNotSupported
             _ => Err(err(405, "MethodNotAllowed", "the server does not allow this method on the requested resource".into(), Some(json!({"group": info.group, "kind": info.resource})))),
         }

@@ -37,6 +37,13 @@ impl ApiServer {
             return Err(conflict(info, &t.ri.name));
         }
         let mut new = body;
+        let custom = matches!(info.id, meta::Resource::Custom(_));
+        let crd_version = self.crds.version_of(info).cloned();
+        let schema_of = crd_version.as_ref().and_then(|v| v.schema.clone());
+        let status_sub = crd_version.as_ref().map(|v| v.status_subresource).unwrap_or(false);
+        if let Some(s) = &schema_of {
+            crate::apiextensions::schema::prune(s, &mut new);
+        }
         // fields the client may not change (rest.FillObjectMetaSystemFields / BeforeUpdate)
         for f in ["uid", "creationTimestamp", "namespace", "deletionTimestamp", "deletionGracePeriodSeconds", "generation"] {
             match meta::get(&old, &["metadata", f]) {
@@ -69,18 +76,44 @@ impl ApiServer {
                     meta::set(&mut merged, &["metadata", "annotations"], a.clone());
                 }
             }
+            if info.id == meta::Resource::CustomResourceDefinitions {
+                // the CRD status strategy keeps ObjectMeta's other fields from the request: the
+                // finalizer controller removes its finalizer with UpdateStatus
+                match meta::get(&new, &["metadata", "finalizers"]) {
+                    Some(f) => meta::set(&mut merged, &["metadata", "finalizers"], f.clone()),
+                    None => {
+                        meta::remove(&mut merged, &["metadata", "finalizers"]);
+                    }
+                }
+            }
             new = merged;
+            if let (true, Some(s)) = (custom, &schema_of) {
+                crate::apiextensions::schema::default(s, &mut new);
+                let errs = crate::apiextensions::schema::validate(s, &new);
+                if !errs.is_empty() {
+                    return Err(invalid(info, &t.ri.name, &errs));
+                }
+            }
         } else if sub.is_empty() {
-            // main resource strategy: status comes from the old object
-            match old.get("status") {
-                Some(s) => new["status"] = s.clone(),
-                None => {
-                    if let Some(o) = new.as_object_mut() {
-                        o.remove("status");
+            // main resource strategy: status comes from the old object (a custom resource
+            // without the status subresource has no separate status)
+            if !(custom && !status_sub) {
+                match old.get("status") {
+                    Some(s) => new["status"] = s.clone(),
+                    None => {
+                        if let Some(o) = new.as_object_mut() {
+                            o.remove("status");
+                        }
                     }
                 }
             }
             match info.kind {
+                _ if custom => {
+                    if let Some(s) = &schema_of {
+                        crate::apiextensions::schema::default(s, &mut new);
+                    }
+                }
+                "CustomResourceDefinition" => defaults::set_object_defaults_custom_resource_definition(&mut new),
                 "Deployment" => defaults::set_object_defaults_deployment(&mut new),
                 "ReplicaSet" => defaults::set_object_defaults_replica_set(&mut new),
                 "ReplicationController" => defaults::set_object_defaults_replication_controller(&mut new),
@@ -120,6 +153,22 @@ impl ApiServer {
             let spec_changed = old.get("spec") != new.get("spec");
             let ann_changed = meta::get(&old, &["metadata", "annotations"]) != meta::get(&new, &["metadata", "annotations"]);
             let bump = match info.kind {
+                // customResourceStrategy.PrepareForUpdate: anything but metadata (and status,
+                // with the status subresource) changed
+                _ if custom => {
+                    let strip = |o: &Value| {
+                        let mut c = o.clone();
+                        if let Some(m) = c.as_object_mut() {
+                            m.remove("metadata");
+                            if status_sub {
+                                m.remove("status");
+                            }
+                        }
+                        c
+                    };
+                    strip(&old) != strip(&new)
+                }
+                "CustomResourceDefinition" => spec_changed,
                 "Deployment" => spec_changed || ann_changed,
                 "ReplicaSet" | "ReplicationController" | "Pod" | "DaemonSet" | "Job" | "CronJob" | "StatefulSet" | "Ingress" | "IngressClass" | "NetworkPolicy" | "PodDisruptionBudget" => spec_changed,
                 _ => false,
@@ -129,6 +178,14 @@ impl ApiServer {
                 meta::set(&mut new, &["metadata", "generation"], json!(g + 1));
             }
             let errs = match info.kind {
+                _ if custom => {
+                    let mut errs = validation::validate_custom_resource_meta(&new, info.namespaced);
+                    if let Some(s) = &schema_of {
+                        errs.extend(crate::apiextensions::schema::validate(s, &new));
+                    }
+                    errs
+                }
+                "CustomResourceDefinition" => validation::validate_custom_resource_definition(&new, Some(&old)),
                 "Deployment" => validation::validate_deployment_update(&new, &old),
                 "ReplicaSet" => validation::validate_replica_set_update(&new, &old),
                 "ReplicationController" => validation::validate_replication_controller_update(&new, &old),

@@ -140,6 +140,12 @@ impl<'a> ClusterView<'a> {
         self.c.components().find(|h| h.actor() == Actor::CoreDns).and_then(|h| h.as_any().downcast_ref::<crate::coredns::CoreDns>())
     }
 
+    /// What the API server's discovery lists of the CRDs (the custom resources served): what
+    /// kubectl's RESTMapper and `serve`'s discovery documents read.
+    pub fn crds(&self) -> &'a crate::apiextensions::CrdRegistry {
+        self.c.api.crds()
+    }
+
     /// kube-network-policies: the NetworkPolicies, Pods and Namespaces it watched.
     pub fn network_policies(&self) -> Option<&'a crate::networkpolicy::KubeNetworkPolicies> {
         self.c.components().find(|h| h.actor() == Actor::NetworkPolicyAgent).and_then(|h| h.as_any().downcast_ref::<crate::networkpolicy::KubeNetworkPolicies>())

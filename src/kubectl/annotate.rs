@@ -4,7 +4,7 @@
 use super::*;
 
 pub(super) fn annotate(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
-    let (info, name, rest) = match resource_name_args(&f.positional) {
+    let (info, name, rest) = match resource_name_args(cluster, &f.positional) {
         Ok(t) => t,
         Err(e) => return out.err(&e),
     };

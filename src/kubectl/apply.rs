@@ -4,7 +4,7 @@
 
 use super::*;
 
-pub(super) fn resource_mapping(obj: &Value, source: &str) -> Result<&'static meta::ResourceInfo, String> {
+pub(super) fn resource_mapping(cluster: &Cluster, obj: &Value, source: &str) -> Result<&'static meta::ResourceInfo, String> {
     let api_version = meta::get_str(obj, &["apiVersion"]);
     let kind = meta::get_str(obj, &["kind"]);
     let mut missing = Vec::new();
@@ -21,7 +21,7 @@ pub(super) fn resource_mapping(obj: &Value, source: &str) -> Result<&'static met
             source, list
         ));
     }
-    meta::by_kind(api_version, kind).ok_or_else(|| {
+    meta::by_kind(api_version, kind).or_else(|| cluster.view().crds().by_kind(api_version, kind)).ok_or_else(|| {
         format!(
             "error: resource mapping not found for name: \"{}\" namespace: \"{}\" from \"{}\": no matches for kind \"{}\" in version \"{}\"\nensure CRDs are installed first",
             meta::name(obj),
@@ -46,15 +46,22 @@ pub(super) fn apply_manifest(cluster: &mut Cluster, cmd: &str, source: &str, tex
         out.err(&format!("error: no objects passed to {}", cmd));
         return;
     }
-    for doc in docs {
-        let mut obj = doc.object;
-        let info = match resource_mapping(&obj, source) {
-            Ok(i) => i,
+    // the resource builder maps every document first (a CustomResource after its CRD in the same
+    // file is not mapped: the CRD is not served yet), applies what it mapped, and reports the
+    // mapping errors with the others at the end
+    let mut mapping_errors = Vec::new();
+    let mapped: Vec<(Value, &'static meta::ResourceInfo)> = docs
+        .into_iter()
+        .filter_map(|doc| match resource_mapping(cluster, &doc.object, source) {
+            Ok(i) => Some((doc.object, i)),
             Err(e) => {
-                out.err(&e);
-                continue;
+                mapping_errors.push(e);
+                None
             }
-        };
+        })
+        .collect();
+    for (obj, info) in mapped {
+        let mut obj = obj;
         let obj_ns = meta::namespace(&obj).to_string();
         let ns = if info.namespaced {
             if !obj_ns.is_empty() && ns_flag && obj_ns != default_ns {
@@ -93,6 +100,9 @@ pub(super) fn apply_manifest(cluster: &mut Cluster, cmd: &str, source: &str, tex
             }
             _ => apply_one(cluster, info, &ns, obj, source, out),
         }
+    }
+    for e in mapping_errors {
+        out.err(&e);
     }
 }
 

@@ -27,6 +27,13 @@ pub(super) fn api_resources(cluster: &Cluster, f: &Flags, out: &mut Output) {
         rows.push(("metrics.k8s.io", "nodes", String::new(), "metrics.k8s.io/v1beta1".into(), false, "NodeMetrics"));
         rows.push(("metrics.k8s.io", "pods", String::new(), "metrics.k8s.io/v1beta1".into(), true, "PodMetrics"));
     }
+    // and the custom resources of the CRDs discovery lists (their preferred version)
+    for (_, info) in cluster.view().crds().discovered() {
+        rows.push((info.group, info.resource, info.short_names.join(","), info.api_version(), info.namespaced, info.kind));
+    }
+    if let Some(g) = &f.api_group {
+        rows.retain(|r| r.0 == g.as_str());
+    }
     rows.csort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
     let mut text = String::from("NAME\tSHORTNAMES\tAPIVERSION\tNAMESPACED\tKIND\n");
     for (_, resource, short, version, namespaced, kind) in rows {
@@ -138,7 +145,7 @@ const WATCH_MAX_EVENTS: usize = 200;
 /// remembers (`RememberWidths`). The simulation runs meanwhile; kubesim stops watching when
 /// the cluster has settled (or after [`WATCH_MAX_EVENTS`] events) and says so on stderr.
 pub(super) fn get_watch(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
-    let targets = match targets(&f.positional) {
+    let targets = match targets(cluster, &f.positional) {
         Ok(t) => t,
         Err(e) => return out.err(&e),
     };

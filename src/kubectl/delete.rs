@@ -17,7 +17,7 @@ pub(super) fn delete(cluster: &mut Cluster, f: &Flags, ns: &str, stdin: Option<&
             match codec::decode_manifest(&text) {
                 Ok(docs) => {
                     for d in docs {
-                        match resource_mapping(&d.object, file) {
+                        match resource_mapping(cluster, &d.object, file) {
                             Ok(info) => {
                                 let n = meta::namespace(&d.object);
                                 items.push((info, if n.is_empty() { ns.to_string() } else { n.to_string() }, meta::name(&d.object).to_string()))
@@ -30,7 +30,7 @@ pub(super) fn delete(cluster: &mut Cluster, f: &Flags, ns: &str, stdin: Option<&
             }
         }
     } else {
-        match targets(&f.positional) {
+        match targets(cluster, &f.positional) {
             Ok(ts) => {
                 for (info, names) in ts {
                     // `-l app=web`: every object the selector matches

@@ -13,11 +13,11 @@ use super::*;
 pub const HEADER: &str = "# Please edit the object below. Lines beginning with a '#' will be ignored,\n# and an empty file will abort the edit. If an error occurs while saving this file will be\n# reopened with the relevant failures.\n#\n";
 
 /// The one object `kubectl edit` names: its resource and name.
-fn target(f: &Flags) -> Result<(&'static meta::ResourceInfo, String), String> {
+fn target(cluster: &Cluster, f: &Flags) -> Result<(&'static meta::ResourceInfo, String), String> {
     if f.positional.is_empty() {
         return Err("error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'".into());
     }
-    let ts = targets(&f.positional)?;
+    let ts = targets(cluster, &f.positional)?;
     match ts.as_slice() {
         [(info, names)] if names.len() == 1 => Ok((*info, names[0].clone())),
         [(info, names)] if names.is_empty() => Err(format!("error: kubesim's kubectl edit edits one object: name one {}", info.singular)),
@@ -29,7 +29,7 @@ fn target(f: &Flags) -> Result<(&'static meta::ResourceInfo, String), String> {
 pub fn edit_text(cluster: &mut Cluster, args: &[String]) -> Result<String, String> {
     let f = parse_flags(args.get(1..).unwrap_or(&[])).map_err(|e| format!("error: {}", e))?;
     let ns = f.namespace.clone().unwrap_or_else(|| "default".into());
-    let (info, name) = target(&f)?;
+    let (info, name) = target(cluster, &f)?;
     let got = kubectl(cluster, Method::Get, &info.object_path(&ns, &name), None);
     if !got.ok() {
         return Err(server_error(&got, None));
@@ -43,7 +43,7 @@ fn strip_comments(text: &str) -> String {
 }
 
 pub(super) fn edit(cluster: &mut Cluster, f: &Flags, ns: &str, stdin: Option<&str>, out: &mut Output) {
-    let (info, name) = match target(f) {
+    let (info, name) = match target(cluster, f) {
         Ok(t) => t,
         Err(e) => return out.err(&e),
     };
@@ -87,7 +87,9 @@ pub(super) fn edit(cluster: &mut Cluster, f: &Flags, ns: &str, stdin: Option<&st
     if patch.as_object().map(|p| p.is_empty()).unwrap_or(true) {
         return out.err("Edit cancelled, no changes made.");
     }
-    let resp = cluster.client_request(&kubectl_identity(), Request { method: Method::Patch, path: format!("{}?fieldManager=kubectl-edit", path), body: Some(patch), patch_type: PatchType::Strategic });
+    // a kind kubectl has no Go type for (a custom resource) is patched with a JSON merge patch
+    let patch_type = if matches!(info.id, meta::Resource::Custom(_)) { PatchType::Merge } else { PatchType::Strategic };
+    let resp = cluster.client_request(&kubectl_identity(), Request { method: Method::Patch, path: format!("{}?fieldManager=kubectl-edit", path), body: Some(patch), patch_type });
     if resp.ok() {
         out.out(&format!("{}/{} edited", info.kubectl_prefix(), name));
     } else {

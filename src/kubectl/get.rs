@@ -21,7 +21,7 @@ pub(super) fn list_path_fields(info: &meta::ResourceInfo, ns: &str, all: bool, s
 }
 
 pub(super) fn get(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
-    let targets = match targets(&f.positional) {
+    let targets = match targets(cluster, &f.positional) {
         Ok(t) => t,
         Err(e) => return out.err(&e),
     };
@@ -91,7 +91,10 @@ pub(super) fn get(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) 
             tables.push(printers::print_events_owned(objs.clone(), wall_ms(cluster)));
         } else if f.output.is_empty() || wide {
             if !objs.is_empty() {
-                let mut table = printers::print_table(info.kind, &objs, wide, with_kind, wall_ms(cluster));
+                let mut table = match cluster.view().crds().version_of(info) {
+                    Some(v) if matches!(info.id, meta::Resource::Custom(_)) => printers::print_custom_table(info, &v.columns, &objs, wide, with_kind, wall_ms(cluster)),
+                    _ => printers::print_table(info.kind, &objs, wide, with_kind, wall_ms(cluster)),
+                };
                 if f.show_labels {
                     table = add_labels_column(&table, &objs);
                 }

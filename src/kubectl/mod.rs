@@ -33,6 +33,7 @@ pub mod describe;
 mod get;
 pub mod gosort;
 mod label;
+mod patch_cmd;
 mod logs;
 pub mod printers;
 pub mod rollout;
@@ -54,6 +55,7 @@ use delete::*;
 use expose::*;
 use get::*;
 use label::*;
+use patch_cmd::*;
 use logs::*;
 use rollout::*;
 use scale::*;
@@ -227,6 +229,10 @@ struct Flags {
     sort_by: Option<String>,
     /// `events --for TYPE/NAME`
     for_object: Option<String>,
+    /// `patch -p`: the patch.
+    patch: Option<String>,
+    /// `api-resources --api-group`: only that group (`""` the core group).
+    api_group: Option<String>,
     /// `events --types` (repeatable, comma separated)
     types: Vec<String>,
     /// `-h` / `--help`
@@ -290,7 +296,7 @@ struct Flags {
 }
 
 const KNOWN_COMMANDS: &[&str] = &[
-    "apply", "get", "describe", "delete", "scale", "create", "replace", "cordon", "uncordon", "drain", "taint", "label", "annotate", "rollout", "set", "logs", "expose", "exec", "version", "api-resources", "events", "explain", "help", "run", "auth", "edit", "top", "autoscale",
+    "apply", "get", "describe", "delete", "scale", "create", "replace", "cordon", "uncordon", "drain", "taint", "label", "annotate", "rollout", "set", "logs", "expose", "exec", "version", "api-resources", "events", "explain", "help", "run", "auth", "edit", "top", "autoscale", "patch",
 ];
 
 fn parse_flags(args: &[String]) -> Result<Flags, String> {
@@ -354,6 +360,8 @@ fn parse_flags(args: &[String]) -> Result<Flags, String> {
             "--clusterip" => f.cluster_ip = Some(take(&mut i, "--clusterip", inline)?),
             "--sort-by" => f.sort_by = Some(take(&mut i, "--sort-by", inline)?),
             "--for" => f.for_object = Some(take(&mut i, "--for", inline)?),
+            "--patch" => f.patch = Some(take(&mut i, "--patch", inline)?),
+            "--api-group" => f.api_group = Some(take(&mut i, "--api-group", inline)?),
             "--types" => f.types.push(take(&mut i, "--types", inline)?),
             "-h" | "--help" => f.help = true,
             "--restart" => f.restart = Some(take(&mut i, "--restart", inline)?),
@@ -425,7 +433,14 @@ pub fn run(cluster: &mut Cluster, args: &[String], stdin: Option<&str>, read_fil
         return out;
     }
     // for `logs`, -f is --follow, not --filename
-    let rest: Vec<String> = if cmd == "logs" { args[1..].iter().map(|a| if a == "-f" { "--follow".to_string() } else { a.clone() }).collect() } else { args[1..].to_vec() };
+    let rest: Vec<String> = if cmd == "logs" {
+        args[1..].iter().map(|a| if a == "-f" { "--follow".to_string() } else { a.clone() }).collect()
+    } else if cmd == "patch" {
+        // and for `patch`, -p is --patch
+        args[1..].iter().map(|a| if a == "-p" { "--patch".to_string() } else { a.clone() }).collect()
+    } else {
+        args[1..].to_vec()
+    };
     let flags = match parse_flags(&rest) {
         Ok(f) => f,
         Err(e) => {
@@ -528,6 +543,7 @@ fn run_command(cluster: &mut Cluster, cmd: &str, flags: &Flags, ns: &str, stdin:
         "taint" => taint(cluster, flags, out),
         "label" => label(cluster, flags, &ns, out),
         "annotate" => annotate(cluster, flags, &ns, out),
+        "patch" => patch(cluster, flags, &ns, out),
         "rollout" => rollout(cluster, flags, &ns, out),
         "set" => set(cluster, flags, &ns, out),
         "logs" => logs(cluster, flags, &ns, out),
@@ -601,12 +617,18 @@ pub fn wall_ms(cluster: &Cluster) -> i64 {
     crate::api::time::EPOCH_MS + cluster.now()
 }
 
+/// kubectl's RESTMapper over discovery: the built-in resources, then the custom resources the
+/// API server's discovery lists.
+pub(crate) fn lookup(cluster: &Cluster, name: &str) -> Option<&'static meta::ResourceInfo> {
+    meta::lookup(name).or_else(|| cluster.view().crds().lookup(name))
+}
+
 fn unknown_resource(name: &str) -> String {
     format!("error: the server doesn't have a resource type \"{}\"", name)
 }
 
 /// `TYPE/NAME ARGS…` or `TYPE NAME ARGS…` (label, annotate): the resource, the name, the rest.
-fn resource_name_args(pos: &[String]) -> Result<(&'static meta::ResourceInfo, String, &[String]), String> {
+fn resource_name_args<'p>(cluster: &Cluster, pos: &'p [String]) -> Result<(&'static meta::ResourceInfo, String, &'p [String]), String> {
     let (kind, name, rest) = if let Some((r, n)) = pos.first().and_then(|p| p.split_once('/')) {
         (r.to_string(), n.to_string(), &pos[1..])
     } else if pos.len() >= 2 {
@@ -614,7 +636,7 @@ fn resource_name_args(pos: &[String]) -> Result<(&'static meta::ResourceInfo, St
     } else {
         return Err("error: one or more resources must be specified as <resource> <name> or <resource>/<name>".into());
     };
-    let info = meta::lookup(&kind).ok_or_else(|| unknown_resource(&kind))?;
+    let info = lookup(cluster, &kind).ok_or_else(|| unknown_resource(&kind))?;
     Ok((info, name, rest))
 }
 
@@ -622,7 +644,7 @@ fn resource_name_args(pos: &[String]) -> Result<(&'static meta::ResourceInfo, St
 const ALL_CATEGORY: &[&str] = &["pods", "replicationcontrollers", "services", "daemonsets", "deployments", "replicasets", "statefulsets", "horizontalpodautoscalers", "cronjobs", "jobs"];
 
 /// Splits `deploy/nginx` or `deploy nginx a b` into (resource, names).
-fn targets(pos: &[String]) -> Result<Vec<(&'static meta::ResourceInfo, Vec<String>)>, String> {
+fn targets(cluster: &Cluster, pos: &[String]) -> Result<Vec<(&'static meta::ResourceInfo, Vec<String>)>, String> {
     let Some(first) = pos.first() else {
         return Err("error: You must specify the type of resource to get. Use \"kubectl api-resources\" for a complete list of supported resources.".into());
     };
@@ -630,7 +652,7 @@ fn targets(pos: &[String]) -> Result<Vec<(&'static meta::ResourceInfo, Vec<Strin
         let mut out = Vec::new();
         for p in pos {
             let (r, n) = p.split_once('/').ok_or_else(|| "error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'".to_string())?;
-            let info = meta::lookup(r).ok_or_else(|| unknown_resource(r))?;
+            let info = lookup(cluster, r).ok_or_else(|| unknown_resource(r))?;
             out.push((info, vec![n.to_string()]));
         }
         return Ok(out);
@@ -642,9 +664,13 @@ fn targets(pos: &[String]) -> Result<Vec<(&'static meta::ResourceInfo, Vec<Strin
             for name in ALL_CATEGORY {
                 out.push((meta::lookup(name).expect("served"), pos[1..].to_vec()));
             }
+            // and the custom resources whose CRD puts them in `all`
+            for info in cluster.view().crds().in_category("all") {
+                out.push((info, pos[1..].to_vec()));
+            }
             continue;
         }
-        let info = meta::lookup(r).ok_or_else(|| unknown_resource(r))?;
+        let info = lookup(cluster, r).ok_or_else(|| unknown_resource(r))?;
         out.push((info, pos[1..].to_vec()));
     }
     Ok(out)
@@ -657,7 +683,7 @@ fn list_items(cluster: &mut Cluster, path: &str) -> Vec<Value> {
 
 /// `kubectl describe`: GET the object, LIST what the describer shows with it, then print.
 fn describe_cmd(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
-    let ts = match targets(&f.positional) {
+    let ts = match targets(cluster, &f.positional) {
         Ok(t) => t,
         Err(e) => return out.err(&e.replace("to get", "to describe")),
     };

@@ -49,7 +49,7 @@ pub(super) fn rollout(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Outp
     if !SUBCOMMANDS.contains(&sub.as_str()) {
         return out.err(&format!("error: unknown command \"{}\"\nSee 'kubectl rollout -h' for help and examples", f.positional.join(" ")));
     }
-    let ts = match targets(&f.positional[1..]) {
+    let ts = match targets(cluster, &f.positional[1..]) {
         Ok(t) => t,
         Err(_) if f.positional.len() == 1 => {
             return out.err(&format!(

@@ -12,7 +12,7 @@ pub(super) fn scale(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output
     if replicas < 0 {
         return out.err("error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0");
     }
-    let ts = match targets(&f.positional) {
+    let ts = match targets(cluster, &f.positional) {
         Ok(t) => t,
         Err(e) => return out.err(&e),
     };

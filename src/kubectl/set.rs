@@ -113,7 +113,7 @@ fn spec_path(info: &meta::ResourceInfo, name: &str) -> Result<&'static [&'static
 /// cannot be read or has no template goes to `errors`.
 pub(super) fn templates(cluster: &mut Cluster, ns: &str, resources: &[String], errors: &mut Vec<String>) -> Result<Vec<Template>, String> {
     let mut out = Vec::new();
-    for (info, names) in targets(resources)? {
+    for (info, names) in targets(cluster, resources)? {
         for name in names {
             let path = info.object_path(ns, &name);
             let got = kubectl(cluster, Method::Get, &path, None);

@@ -197,7 +197,7 @@ impl Layout {
             Actor::IngressNginx => self.ingress,
             // the nodes' policy agent (kindnet's): drawn with the first node's kube-proxy
             Actor::NetworkPolicyAgent => self.nodes.first()?.proxy,
-            Actor::AvailableConditionController => self.apiserver,
+            Actor::AvailableConditionController | Actor::ApiExtensionsControllers => self.apiserver,
             Actor::Kubelet(n) => self.node(n)?.kubelet,
             Actor::KubeProxy(n) => self.node(n)?.proxy,
             Actor::Runtime(n) => self.node(n)?.runtime,
@@ -226,7 +226,7 @@ impl Layout {
             Actor::IngressNginx => vec![(self.ingress.x, self.ingress.cy()), (api.right() - 8.0, self.ingress.cy()), (api.right() - 8.0, api.bottom())],
             Actor::NetworkPolicyAgent => self.nodes.first().map(|b| b.proxy_route.clone()).unwrap_or_default(),
             // inside kube-apiserver: its loopback client
-            Actor::AvailableConditionController => vec![(api.cx(), api.cy()), (api.cx(), api.cy())],
+            Actor::AvailableConditionController | Actor::ApiExtensionsControllers => vec![(api.cx(), api.cy()), (api.cx(), api.cy())],
             Actor::Kubelet(n) => self.node(n).map(|b| b.route.clone()).unwrap_or_default(),
             Actor::KubeProxy(n) => self.node(n).map(|b| b.proxy_route.clone()).unwrap_or_default(),
             Actor::Runtime(n) => self.node(n).map(|b| vec![(b.runtime.cx(), b.runtime.y), (b.kubelet.cx(), b.kubelet.bottom())]).unwrap_or_default(),
@@ -307,7 +307,7 @@ impl Layout {
             Actor::MetricsServer => "metrics".into(),
             Actor::IngressNginx => "ingress".into(),
             Actor::NetworkPolicyAgent => String::new(),
-            Actor::AvailableConditionController => String::new(),
+            Actor::AvailableConditionController | Actor::ApiExtensionsControllers => String::new(),
             Actor::KubeProxy(n) => format!("proxy-{}", n),
             Actor::Kubelet(n) if matches!(m.kind, MessageKind::Runtime { .. }) => format!("cri-{}", n),
             Actor::Kubelet(n) => format!("kubelet-{}", n),

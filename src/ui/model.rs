@@ -1433,6 +1433,12 @@ pub fn parse_key(key: &str) -> (String, String, String) {
     let known = meta::RESOURCES.iter().filter(|r| rest.starts_with(r.etcd_prefix) && rest[r.etcd_prefix.len()..].starts_with('/')).max_by_key(|r| r.etcd_prefix.len());
     let (resource, tail) = match known {
         Some(r) => (r.resource, &rest[r.etcd_prefix.len() + 1..]),
+        // a custom resource: `/registry/<group>/<plural>/…`
+        None if rest.split('/').next().map(|g| g.contains('.')).unwrap_or(false) => match rest.splitn(3, '/').collect::<Vec<_>>().as_slice() {
+            [_, p, t] => (*p, *t),
+            [_, p] => (*p, ""),
+            _ => (rest, ""),
+        },
         None => match rest.split_once('/') {
             Some((p, t)) => (p, t),
             None => (rest, ""),

@@ -48,6 +48,7 @@ pub fn actor_name(lang: Lang, a: &Actor) -> String {
         Actor::IngressNginx => "ingress-nginx".into(),
         Actor::NetworkPolicyAgent => "kube-network-policies".into(),
         Actor::AvailableConditionController => tr(lang, "actor.available").into(),
+        Actor::ApiExtensionsControllers => tr(lang, "actor.apiextensions").into(),
         Actor::HpaController => tr(lang, "actor.hpa").into(),
         Actor::Runtime(n) => fill(tr(lang, "actor.runtime"), &[("node", n.clone())]),
     }
@@ -499,6 +500,20 @@ pub fn narration(s: &Session, pos: usize, lang: Lang) -> Said {
                         None => said("n.req.available.gone", &v),
                     }
                 }
+                (Actor::ApiExtensionsControllers, _, "customresourcedefinitions", "status") => {
+                    let cond = |t: &str| obj.as_ref().and_then(|o| meta::get_array(o, &["status", "conditions"]).iter().find(|c| meta::get_str(c, &["type"]) == t).map(|c| meta::get_str(c, &["status"]).to_string()));
+                    let fin = obj.as_ref().map(|o| meta::get_array(o, &["metadata", "finalizers"]).iter().any(|f| f.as_str() == Some(crate::apiextensions::controllers::CLEANUP_FINALIZER))).unwrap_or(false);
+                    let key = match (cond("Terminating").as_deref(), fin, cond("Established").as_deref()) {
+                        // the write that removed the last finalizer deleted the CRD: nothing stored
+                        _ if obj.is_none() => "n.req.crd.finalized",
+                        (Some(_), false, _) => "n.req.crd.finalized",
+                        (Some("True"), true, _) => "n.req.crd.terminating",
+                        (_, _, Some("True")) => "n.req.crd.established",
+                        _ => "n.req.crd.names",
+                    };
+                    said(key, &v)
+                }
+                (Actor::ApiExtensionsControllers, "DELETE", _, _) => said("n.req.crd.deletecollection", &v),
                 (Actor::HpaController, "PUT", _, "scale") => said("n.req.hpa.scale", &v),
                 (Actor::HpaController, _, "horizontalpodautoscalers", "status") => said("n.req.hpa.status", &v),
                 (Actor::IngressNginx, _, "ingresses", "status") => {

@@ -44,9 +44,10 @@ EXTRA_ROOTS = [
     ("k8s.io.api.authorization.v1", "SelfSubjectRulesReview", "authorization.k8s.io/v1"),
 ]
 
-# Groups of RESOURCES whose types live outside k8s.io/api (kube-aggregator's APIService): real
+# Groups of RESOURCES whose types live outside k8s.io/api (kube-aggregator's APIService,
+# apiextensions-apiserver's CustomResourceDefinition): real
 # clients send them as JSON (kubectl applies them unstructured), so they have no table here.
-NOT_IN_K8S_API = {"apiregistration.k8s.io"}
+NOT_IN_K8S_API = {"apiregistration.k8s.io", "apiextensions.k8s.io"}
 
 # Messages whose JSON is not an object: decoded by hand in src/serve/protobuf.rs.
 SPECIAL = {

@@ -988,6 +988,7 @@ fn validate_object_meta_update(new: &Value, old: &Value) -> Errs {
 }
 
 
+mod apiextensions;
 mod apps;
 mod autoscaling;
 mod config;
@@ -999,6 +1000,7 @@ mod rbac;
 mod service;
 mod scheduling;
 mod storage;
+pub use apiextensions::*;
 pub use apps::*;
 pub use autoscaling::*;
 pub use config::*;

@@ -1208,7 +1208,8 @@ fn table_columns_rows(kind: &str, objs: &[Value], wide: bool, now_ms: i64) -> (&
         "Secret" => (SECRET_COLUMNS, objs.iter().map(|o| vec![gs(o, &["metadata", "name"]).to_string(), gs(o, &["type"]).to_string(), map_len(o, "data").to_string(), age(o, now_ms)]).collect()),
         "ServiceAccount" => (SERVICE_ACCOUNT_COLUMNS, objs.iter().map(|o| vec![gs(o, &["metadata", "name"]).to_string(), get(o, &["secrets"]).and_then(Value::as_array).map(|a| a.len()).unwrap_or(0).to_string(), age(o, now_ms)]).collect()),
         // printers.go printRole / printClusterRole: the creation time in RFC 3339, UTC
-        "Role" | "ClusterRole" => (ROLE_COLUMNS, objs.iter().map(|o| vec![gs(o, &["metadata", "name"]).to_string(), gs(o, &["metadata", "creationTimestamp"]).to_string()]).collect()),
+        // the default table convertor (`rest.NewDefaultTableConvertor`): Name, Created At
+        "Role" | "ClusterRole" | "CustomResourceDefinition" => (ROLE_COLUMNS, objs.iter().map(|o| vec![gs(o, &["metadata", "name"]).to_string(), gs(o, &["metadata", "creationTimestamp"]).to_string()]).collect()),
         // printRoleBinding / printClusterRoleBinding: `Kind/name`, then rbac.SubjectsStrings when wide
         "RoleBinding" | "ClusterRoleBinding" => (
             ROLE_BINDING_COLUMNS,
@@ -1257,6 +1258,51 @@ fn table_columns_rows(kind: &str, objs: &[Value], wide: bool, now_ms: i64) -> (&
         _ => (DEFAULT_COLUMNS, objs.iter().map(|o| vec![gs(o, &["metadata", "name"]).to_string(), age(o, now_ms)]).collect()),
     };
     (columns, rows)
+}
+
+/// A custom resource's table, as apiextensions-apiserver's `tableconvertor` builds it and the
+/// table printer prints it: NAME, then the version's printer columns (or the default AGE) —
+/// `date` as an age, `integer`/`number`/`boolean`/`string` from the column's JSONPath (a simple
+/// `.a.b` path), a missing value empty; priority columns only with `-o wide`.
+pub fn print_custom_table(info: &crate::api::meta::ResourceInfo, columns: &[crate::apiextensions::Column], objs: &[Value], wide: bool, with_kind: bool, now_ms: i64) -> String {
+    if objs.is_empty() {
+        return String::new();
+    }
+    let visible: Vec<&crate::apiextensions::Column> = columns.iter().filter(|c| wide || c.priority == 0).collect();
+    let mut text = String::from("NAME");
+    for c in &visible {
+        text.push('\t');
+        text.push_str(&c.name.to_uppercase());
+    }
+    text.push('\n');
+    for o in objs {
+        let name = gs(o, &["metadata", "name"]);
+        if with_kind {
+            text.push_str(&format!("{}/{}", info.kubectl_prefix(), name));
+        } else {
+            text.push_str(name);
+        }
+        for c in &visible {
+            text.push('\t');
+            let path: Vec<&str> = c.json_path.trim_start_matches('.').split('.').filter(|p| !p.is_empty()).collect();
+            let cell = match get(o, &path) {
+                None | Some(Value::Null) => String::new(),
+                Some(v) => match (c.type_.as_str(), v) {
+                    ("date", Value::String(s)) => translate_timestamp_since(s, now_ms),
+                    ("date", _) => "<invalid>".to_string(),
+                    ("integer", Value::Number(n)) if n.is_i64() || n.is_u64() => n.to_string(),
+                    ("number", Value::Number(n)) => n.to_string(),
+                    ("boolean", Value::Bool(b)) => b.to_string(),
+                    ("string", Value::String(s)) => table_cell(s),
+                    ("string", other) => other.to_string(),
+                    _ => String::new(),
+                },
+            };
+            text.push_str(&cell);
+        }
+        text.push('\n');
+    }
+    tabwriter(&text, 6, 3)
 }
 
 /// `kubectl get events`: LAST SEEN, TYPE, REASON, OBJECT, MESSAGE.

@@ -16,6 +16,7 @@
 //!
 //! Usage (from this directory): `cargo run --release > ../../src/api/schema_data.txt`
 
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1 as apiextensions;
 use k8s_openapi::kube_aggregator::pkg::apis::apiregistration::v1 as apiregistration;
 use k8s_openapi::api::{apps::v1 as apps, authentication::v1 as authentication, authorization::v1 as authorization, autoscaling::v2 as autoscaling, batch::v1 as batch, core::v1 as core, discovery::v1 as discovery, networking::v1 as networking, policy::v1 as policy, rbac::v1 as rbac, scheduling::v1 as scheduling, storage::v1 as storage};
 use schemars::{generate::SchemaSettings, SchemaGenerator};
@@ -28,6 +29,7 @@ const PACKAGES: &[(&str, &str, &str)] = &[
     ("io.k8s.api.autoscaling.v2", "autoscaling", "v2"),
     ("io.k8s.api.batch.v1", "batch", "v1"),
     ("io.k8s.kube-aggregator.pkg.apis.apiregistration.v1", "apiregistration", "v1"),
+    ("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1", "apiextensions", "v1"),
     ("io.k8s.api.core.v1", "core", "v1"),
     ("io.k8s.api.authentication.v1", "authentication", "v1"),
     ("io.k8s.api.authorization.v1", "authorization", "v1"),
@@ -48,6 +50,12 @@ const SPECIAL: &[(&str, &str)] = &[
     ("io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime", "mt"),
     ("io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1", "any"),
     ("io.k8s.apimachinery.pkg.runtime.RawExtension", "any"),
+    // apiextensions/v1's JSON values and its "schema or bool / array" unions (custom
+    // UnmarshalJSON in types_jsonschema.go: any JSON the union accepts)
+    ("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON", "any"),
+    ("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray", "any"),
+    ("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool", "any"),
+    ("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray", "any"),
 ];
 
 /// Fields whose Go type is a *named* type (Go's `reflect.Type.String()` differs from the default
@@ -404,6 +412,7 @@ fn main() {
         ("policy/v1", "Eviction", def_of::<policy::Eviction>(&mut generator)),
         ("autoscaling/v2", "HorizontalPodAutoscaler", def_of::<autoscaling::HorizontalPodAutoscaler>(&mut generator)),
         ("apiregistration.k8s.io/v1", "APIService", def_of::<apiregistration::APIService>(&mut generator)),
+        ("apiextensions.k8s.io/v1", "CustomResourceDefinition", def_of::<apiextensions::CustomResourceDefinition>(&mut generator)),
         ("v1", "Namespace", def_of::<core::Namespace>(&mut generator)),
         ("v1", "Node", def_of::<core::Node>(&mut generator)),
         ("v1", "Pod", def_of::<core::Pod>(&mut generator)),

@@ -36,6 +36,7 @@ use k8s_openapi::api::{
     storage::v1 as storage,
 };
 use k8s_openapi::api::autoscaling::v2 as autoscalingv2;
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1 as apiextensions;
 use k8s_openapi::kube_aggregator::pkg::apis::apiregistration::v1 as apiregistration;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1 as meta;
 use k8s_openapi::Resource;
@@ -136,6 +137,7 @@ fn generate() -> (Vec<Root>, BTreeMap<String, Value>) {
         kind::<policy::Eviction>(&mut g, false),
         kind::<autoscalingv2::HorizontalPodAutoscaler>(&mut g, true),
         kind::<apiregistration::APIService>(&mut g, true),
+        kind::<apiextensions::CustomResourceDefinition>(&mut g, true),
         kind::<core::Binding>(&mut g, false),
         kind::<authentication::TokenRequest>(&mut g, false),
         kind::<authentication::SelfSubjectReview>(&mut g, false),
@@ -225,6 +227,12 @@ fn fix_up(defs: &mut BTreeMap<String, Value>) {
     let r = object_schema.remove("$ref").expect("WatchEvent.object $ref");
     object_schema.insert("allOf".into(), json!([{"$ref": r}]));
     object_schema.insert("description".into(), json!(object.trim_end()));
+    // apiextensions/v1's JSON and its unions: upstream's schemas give only their description
+    // (their custom marshalling accepts any JSON the union allows); k8s-openapi spells a `oneOf`
+    for def in ["JSON", "JSONSchemaPropsOrArray", "JSONSchemaPropsOrBool", "JSONSchemaPropsOrStringArray"] {
+        let m = obj(defs, &format!("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.{def}"));
+        m.retain(|k, _| k == "description");
+    }
     // Quantity and IntOrString: k8s-openapi marks them x-kubernetes-int-or-string; upstream's v3
     // documents give the JSON types they accept.
     for (def, one_of, format) in [
