@@ -175,3 +175,53 @@ fn real_kubectl_drives_kubesim_serve() {
     let _ = std::fs::remove_dir_all(&env.dir);
     eprintln!("serve_kubectl: {:.1} s", t0.elapsed().as_secs_f64());
 }
+
+/// A CustomResourceDefinition and its custom resources through `serve`, with the real kubectl:
+/// discovery of the new group once the CRD is Established, the printer columns of the
+/// server-side Table, `explain` from the group's OpenAPI v3 document, `edit` (a merge patch),
+/// the strict decoder's unknown-field error, and the CRD's deletion taking its objects.
+#[test]
+fn real_kubectl_with_custom_resources() {
+    if !Path::new(KUBECTL).exists() {
+        eprintln!("SKIPPED serve_kubectl: {} is missing; install kubectl there to run this test", KUBECTL);
+        assert!(std::env::var("KUBESIM_ALLOW_SKIP").is_ok_and(|v| v == "1"), "serve_kubectl needs {} (set KUBESIM_ALLOW_SKIP=1 to skip on purpose)", KUBECTL);
+        return;
+    }
+    let server = Server::start(&Options { addr: "127.0.0.1:0".into(), seed: 1, speed: 0.0, epoch_ms: kubesim::api::time::EPOCH_MS, ..Options::default() }).expect("start");
+    let dir = std::env::temp_dir().join(format!("kubesim-serve-crd-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("kubeconfig"), server.kubeconfig()).unwrap();
+    let env = Env { server, dir };
+    let crd = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/serve/crontab-crd.yaml");
+    let ct = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/serve/crontab.yaml");
+    assert_eq!(env.kubectl(&["apply", "-f", crd]).trim(), "customresourcedefinition.apiextensions.k8s.io/crontabs.stable.example.com created");
+    // the naming and establishing controllers run as time moves
+    env.advance("1s");
+    let conds = env.kubectl(&["get", "crd", "crontabs.stable.example.com", "-o", "jsonpath={range .status.conditions[*]}{.type}={.status} {end}"]);
+    assert_eq!(conds.trim(), "NamesAccepted=True Established=True");
+    let ar = rows(&env.kubectl(&["api-resources", "--api-group=stable.example.com"]));
+    assert_eq!(ar[1], ["crontabs", "ct", "stable.example.com/v1", "true", "CronTab"]);
+    assert_eq!(env.kubectl(&["apply", "-f", ct]).trim(), "crontab.stable.example.com/my-new-cron-object created");
+    let table = rows(&env.kubectl(&["get", "crontabs"]));
+    assert_eq!(table[0], ["NAME", "SPEC", "REPLICAS", "AGE"]);
+    assert_eq!(&table[1][..6], ["my-new-cron-object", "*", "*", "*", "*", "*/5"]);
+    assert_eq!(table[1][6], "2");
+    let explained = env.kubectl(&["explain", "crontab.spec"]);
+    assert!(explained.contains("KIND:       CronTab") && explained.contains("cronSpec\t<string>") && explained.contains("replicas\t<integer>"), "{}", explained);
+    // kubectl edit: the editor changes replicas; kubectl sends a merge patch (no strategic merge for a CR)
+    let out = env.command(&["edit", "crontab", "my-new-cron-object"]).env("KUBE_EDITOR", "sed -i s/replicas:\\ 2/replicas:\\ 4/").output().expect("edit");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "crontab.stable.example.com/my-new-cron-object edited");
+    assert_eq!(env.kubectl(&["get", "ct", "my-new-cron-object", "-o", "jsonpath={.spec.replicas}"]), "4");
+    // the schema and the strict decoder answer as v1.34 does
+    let bad = env.command(&["patch", "ct", "my-new-cron-object", "--type=merge", "-p", r#"{"spec":{"replicas":15}}"#]).output().expect("patch");
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(!bad.status.success() && err.contains("spec.replicas: Invalid value: 15: spec.replicas in body should be less than or equal to 10"), "{}", err);
+    let strategic = env.command(&["patch", "ct", "my-new-cron-object", "-p", r#"{"spec":{"replicas":3}}"#]).output().expect("patch");
+    assert!(String::from_utf8_lossy(&strategic.stderr).contains("application/strategic-merge-patch+json is not supported by stable.example.com/v1, Kind=CronTab"));
+    // deleting the CRD deletes its objects first, then the CRD
+    let del = env.command(&["delete", "crd", "crontabs.stable.example.com", "--wait=false"]).output().expect("delete");
+    assert!(del.status.success());
+    env.advance("1s");
+    assert_eq!(env.kubectl(&["get", "crd", "-o", "name"]).trim(), "");
+}

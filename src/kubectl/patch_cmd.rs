@@ -34,6 +34,10 @@ pub(super) fn patch(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output
         return out.err(&server_error(&before, None));
     }
     let resp = cluster.client_request(&kubectl_identity(), Request { method: Method::Patch, path: format!("{}?fieldManager=kubectl-patch", path), body: Some(body), patch_type });
+    if resp.code == 415 && patch_type == PatchType::Strategic {
+        // patch.go: a kind without strategic merge support is named with its GVK
+        return out.err(&format!("error: application/strategic-merge-patch+json is not supported by {}, Kind={}: {}", info.api_version(), info.kind, meta::get_str(&resp.body, &["message"])));
+    }
     if !resp.ok() {
         return out.err(&server_error(&resp, None));
     }

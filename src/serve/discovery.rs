@@ -12,6 +12,7 @@
 //! [`gnostic`] writes `/openapi/v2` as protobuf.
 
 use crate::api::meta::{ResourceInfo, RESOURCES};
+use crate::apiextensions::CrdRegistry;
 use serde_json::{json, Value};
 
 mod gnostic;
@@ -71,28 +72,102 @@ fn groups() -> Vec<(&'static str, &'static str)> {
 
 use crate::apiserver::review::REVIEWS as REVIEW_RESOURCES;
 
+/// The groups the CRDs serve, each with its served versions, preferred first (the storage
+/// version of the group's first CRD, then the others in the order the CRDs list them).
+pub fn custom_groups(crds: &CrdRegistry) -> Vec<(String, Vec<String>)> {
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    for (c, info) in crds.discovered() {
+        let i = match out.iter().position(|(g, _)| *g == c.group) {
+            Some(i) => i,
+            None => {
+                out.push((c.group.clone(), vec![info.version.to_string()]));
+                out.len() - 1
+            }
+        };
+        for v in c.versions.iter().filter(|v| v.served) {
+            if !out[i].1.contains(&v.name) {
+                out[i].1.push(v.name.clone());
+            }
+        }
+    }
+    out
+}
+
+fn group_entry(g: &str, versions: Vec<Value>) -> Value {
+    let preferred = versions.first().cloned().unwrap_or(json!({}));
+    json!({"name": g, "versions": versions, "preferredVersion": preferred})
+}
+
+fn custom_entry(g: &str, versions: &[String]) -> Value {
+    group_entry(g, versions.iter().map(|v| json!({"groupVersion": format!("{}/{}", g, v), "version": v})).collect())
+}
+
 /// `GET /apis`: `APIGroupList`, with the groups `APIService`s hand to extension API servers
-/// (`aggregated`: group and version, as the cluster's `APIService`s say) after the built-in ones.
-pub fn api_group_list(aggregated: &[(String, String)]) -> Value {
+/// (`aggregated`: group and version, as the cluster's `APIService`s say) and the CRDs' groups
+/// after the built-in ones.
+pub fn api_group_list(aggregated: &[(String, String)], crds: &CrdRegistry) -> Value {
     let builtin = groups();
     let extra: Vec<(&str, &str)> = aggregated.iter().map(|(g, v)| (g.as_str(), v.as_str())).filter(|(g, _)| !builtin.iter().any(|(b, _)| b == g)).collect();
-    let groups: Vec<Value> = builtin
-        .into_iter()
+    let mut groups: Vec<Value> = builtin
+        .iter()
+        .copied()
         .chain(extra)
         .map(|(g, v)| {
             let gv = json!({"groupVersion": format!("{}/{}", g, v), "version": v});
-            json!({"name": g, "versions": versions_of(g, gv.clone()), "preferredVersion": gv})
+            group_entry(g, versions_of(g, gv))
         })
         .collect();
+    for (g, vs) in custom_groups(crds) {
+        if !builtin.iter().any(|(b, _)| *b == g) {
+            groups.push(custom_entry(&g, &vs));
+        }
+    }
     json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": groups})
 }
 
 /// `GET /apis/GROUP`: `APIGroup`, or None for a group kubesim does not serve (nor an
-/// `APIService` hands to an extension API server).
-pub fn api_group(group: &str, aggregated: &[(String, String)]) -> Option<Value> {
-    let (g, v) = groups().into_iter().map(|(g, v)| (g.to_string(), v.to_string())).chain(aggregated.iter().cloned()).find(|(g, _)| g == group)?;
-    let gv = json!({"groupVersion": format!("{}/{}", g, v), "version": v});
-    Some(json!({"kind": "APIGroup", "apiVersion": "v1", "name": g, "versions": versions_of(&g, gv.clone()), "preferredVersion": gv}))
+/// `APIService` hands to an extension API server, nor a CRD defines).
+pub fn api_group(group: &str, aggregated: &[(String, String)], crds: &CrdRegistry) -> Option<Value> {
+    if let Some((g, v)) = groups().into_iter().map(|(g, v)| (g.to_string(), v.to_string())).chain(aggregated.iter().cloned()).find(|(g, _)| g == group) {
+        let gv = json!({"groupVersion": format!("{}/{}", g, v), "version": v});
+        let mut e = group_entry(&g, versions_of(&g, gv));
+        e["kind"] = json!("APIGroup");
+        e["apiVersion"] = json!("v1");
+        return Some(e);
+    }
+    let (g, vs) = custom_groups(crds).into_iter().find(|(g, _)| g == group)?;
+    let mut e = custom_entry(&g, &vs);
+    e["kind"] = json!("APIGroup");
+    e["apiVersion"] = json!("v1");
+    Some(e)
+}
+
+/// `GET /apis/GROUP/VERSION` of a CRD group: the custom resources served in that version
+/// (apiextensions-apiserver's discovery controller: verbs, short names, categories, and the
+/// `status`/`scale` subresources).
+pub fn custom_resource_list(crds: &CrdRegistry, group: &str, version: &str) -> Option<Value> {
+    let mut resources = Vec::new();
+    for c in crds.crds.iter().filter(|c| c.group == group) {
+        let Some(v) = c.serving(version) else { continue };
+        let mut e = json!({"name": c.plural, "singularName": c.singular, "namespaced": c.namespaced, "kind": c.kind, "verbs": VERBS});
+        if !c.short_names.is_empty() {
+            e["shortNames"] = json!(c.short_names);
+        }
+        if !c.categories.is_empty() {
+            e["categories"] = json!(c.categories);
+        }
+        resources.push(e);
+        if v.status_subresource {
+            resources.push(json!({"name": format!("{}/status", c.plural), "singularName": "", "namespaced": c.namespaced, "kind": c.kind, "verbs": ["get", "patch", "update"]}));
+        }
+        if v.scale_subresource {
+            resources.push(json!({"name": format!("{}/scale", c.plural), "singularName": "", "namespaced": c.namespaced, "group": "autoscaling", "version": "v1", "kind": "Scale", "verbs": ["get", "patch", "update"]}));
+        }
+    }
+    if resources.is_empty() {
+        return None;
+    }
+    Some(json!({"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": format!("{}/{}", group, version), "resources": resources}))
 }
 
 /// A group's served versions, preferred first: `autoscaling` also serves `v1`
@@ -200,13 +275,35 @@ pub fn api_resource_list(group: &str, version: &str) -> Option<Value> {
 /// `application/strategic-merge-patch+json`. The schemas are upstream's v1.34 definitions, generated by
 /// `tools/genschema`'s `genopenapi` into `src/serve/openapi/definitions.json` (see
 /// [`openapi`]).
-pub fn openapi_v3_root() -> Value {
-    let paths: serde_json::Map<String, Value> = openapi::docs()
+pub fn openapi_v3_root(crds: &CrdRegistry) -> Value {
+    let mut paths: serde_json::Map<String, Value> = openapi::docs()
         .v3
         .iter()
         .map(|d| (d.name.clone(), json!({"serverRelativeURL": format!("/openapi/v3/{}?hash={}", d.name, d.hash)})))
         .collect();
+    // the CRDs' group versions, each with the hash of its document
+    for (g, versions) in custom_groups(crds) {
+        for v in versions {
+            if let Some(doc) = openapi::custom_document(crds, &g, &v) {
+                let name = format!("apis/{}/{}", g, v);
+                let hash = hex_sha512(&serde_json::to_vec(&doc).unwrap_or_default());
+                paths.insert(name.clone(), json!({"serverRelativeURL": format!("/openapi/v3/{}?hash={}", name, hash)}));
+            }
+        }
+    }
     json!({"paths": paths})
+}
+
+fn hex_sha512(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha512::digest(bytes).iter().map(|b| format!("{:02X}", b)).collect()
+}
+
+/// `GET /openapi/v3/apis/GROUP/VERSION` of a CRD group: its document.
+pub fn openapi_v3_custom(crds: &CrdRegistry, name: &str) -> Option<Vec<u8>> {
+    let rest = name.strip_prefix("apis/")?;
+    let (g, v) = rest.split_once('/')?;
+    openapi::custom_document(crds, g, v).map(|d| serde_json::to_vec(&d).unwrap_or_default())
 }
 
 /// `GET /openapi/v3/api/v1`, `/openapi/v3/apis/GROUP/VERSION`: the group version's OpenAPI 3.0

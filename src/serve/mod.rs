@@ -547,13 +547,13 @@ fn route(h: &Handle, req: &http::HttpRequest, path: &str, peer: &str, server_add
         "/version" if get => return Reply::json(200, &discovery::version()),
         "/api" if get => return Reply::json(200, &discovery::api_versions(&server_addr.to_string())),
         "/apis" if get => {
-            let aggregated = h.call(|s| aggregated_groups(&s.cluster)).unwrap_or_default();
-            return Reply::json(200, &discovery::api_group_list(&aggregated));
+            let list = h.call(|s| discovery::api_group_list(&aggregated_groups(&s.cluster), s.cluster.view().crds())).unwrap_or_default();
+            return Reply::json(200, &list);
         }
         "/api/v1" if get => return Reply::json(200, &discovery::api_resource_list("", "v1").unwrap_or(json!({}))),
         "/healthz" | "/livez" | "/readyz" if get => return Reply::text(200, "ok"),
         "/metrics" if get => return h.call(|s| Reply::text(200, &metrics(&s.cluster))).unwrap_or_else(|| Reply::json(503, &status(503, "ServiceUnavailable", "the simulated cluster stopped"))),
-        "/openapi/v3" if get => return Reply::json(200, &discovery::openapi_v3_root()),
+        "/openapi/v3" if get => return Reply::json(200, &h.call(|s| discovery::openapi_v3_root(s.cluster.view().crds())).unwrap_or_default()),
         "/openapi/v2" if get => {
             let (content_type, body) = discovery::openapi_v2(req.header("accept"));
             return Reply { code: 200, content_type, body: body.to_vec() };
@@ -583,14 +583,18 @@ fn route(h: &Handle, req: &http::HttpRequest, path: &str, peer: &str, server_add
         _ => {}
     }
     if let (Some(name), true) = (path.strip_prefix("/openapi/v3/"), get) {
-        return discovery::openapi_v3_group_version(name).map(|b| Reply { code: 200, content_type: "application/json", body: b.to_vec() }).unwrap_or_else(not_found);
+        if let Some(b) = discovery::openapi_v3_group_version(name) {
+            return Reply { code: 200, content_type: "application/json", body: b.to_vec() };
+        }
+        let n = name.to_string();
+        return h.call(move |s| discovery::openapi_v3_custom(s.cluster.view().crds(), &n)).flatten().map(|b| Reply { code: 200, content_type: "application/json", body: b }).unwrap_or_else(not_found);
     }
     let segs: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
     if segs.first() == Some(&"apis") && get {
         match segs.len() {
             2 => {
-                let aggregated = h.call(|s| aggregated_groups(&s.cluster)).unwrap_or_default();
-                return discovery::api_group(segs[1], &aggregated).map(|v| Reply::json(200, &v)).unwrap_or_else(not_found);
+                let g = segs[1].to_string();
+                return h.call(move |s| discovery::api_group(&g, &aggregated_groups(&s.cluster), s.cluster.view().crds())).flatten().map(|v| Reply::json(200, &v)).unwrap_or_else(not_found);
             }
             // an aggregated group's resource list is its extension API server's answer, through
             // kube-apiserver like any request
@@ -598,16 +602,16 @@ fn route(h: &Handle, req: &http::HttpRequest, path: &str, peer: &str, server_add
                 if let Some(v) = discovery::api_resource_list(segs[1], segs[2]) {
                     return Reply::json(200, &v);
                 }
+                let (g, v) = (segs[1].to_string(), segs[2].to_string());
+                if let Some(list) = h.call(move |s| discovery::custom_resource_list(s.cluster.view().crds(), &g, &v)).flatten() {
+                    return Reply::json(200, &list);
+                }
                 if !is_aggregated(h, path) {
                     return not_found();
                 }
             }
             _ => {}
         }
-    }
-    if path == "/apis/apiextensions.k8s.io/v1/customresourcedefinitions" && get {
-        // kubectl apply looks here when a kind is unknown; kubesim has no CustomResourceDefinitions
-        return Reply::json(200, &json!({"kind": "CustomResourceDefinitionList", "apiVersion": "apiextensions.k8s.io/v1", "metadata": {"resourceVersion": "1"}, "items": []}));
     }
     if !is_resource_path(path) && !(get && segs.len() == 3 && is_aggregated(h, path)) {
         return not_found();
@@ -786,12 +790,14 @@ fn json_body(req: &http::HttpRequest, method: Method, ct: &str) -> Result<Value,
         return Err(Reply::json(500, &st));
     }
     let ri = RequestInfo::parse(method, &req.target);
-    let Some(info) = resource_info(&ri) else { return Err(not_found()) };
+    // (a custom resource's body that is not JSON is named by its resource)
+    let static_kind = RESOURCES.iter().find(|r| r.resource == ri.resource && r.group == ri.api_group).map(|r| r.kind.to_string());
+    let Some(base_kind) = static_kind.or_else(|| (!ri.resource.is_empty() && !ri.api_group.is_empty()).then(|| ri.resource.clone())) else { return Err(not_found()) };
     let kind = match ri.subresource.as_str() {
         "scale" => "Scale",
         "binding" => "Binding",
         "eviction" => "Eviction",
-        _ => info.kind,
+        _ => base_kind.as_str(),
     };
     // summarizeData(body, 30): an object's first bytes as text, anything else in hex
     let head = &body[..body.len().min(30)];
@@ -803,22 +809,27 @@ fn json_body(req: &http::HttpRequest, method: Method, ct: &str) -> Result<Value,
     Err(Reply::json(400, &status(400, "BadRequest", &msg)))
 }
 
-fn resource_info(ri: &RequestInfo) -> Option<&'static ResourceInfo> {
-    RESOURCES.iter().find(|r| r.resource == ri.resource && r.group == ri.api_group)
+/// The resource a request names, and for a custom resource its printer columns (the Table's).
+fn resource_info(h: &Handle, ri: &RequestInfo) -> Option<(&'static ResourceInfo, Option<Vec<crate::apiextensions::Column>>)> {
+    if let Some(r) = RESOURCES.iter().find(|r| r.resource == ri.resource && r.group == ri.api_group) {
+        return Some((r, None));
+    }
+    let (g, res, v) = (ri.api_group.clone(), ri.resource.clone(), ri.api_version.clone());
+    h.call(move |s| s.cluster.view().crds().by_resource(&g, &res).and_then(|c| c.serving(&v)).and_then(|v| Some((v.info?, Some(v.columns.clone()))))).flatten()
 }
 
 /// Whether kube-apiserver has a handler for the request's resource (the REST mapper's part):
 /// one that does not is a 404 before its body is read, whatever its content type.
-fn served(ri: &RequestInfo) -> bool {
+fn served(h: &Handle, ri: &RequestInfo) -> bool {
     let group = if ri.api_group == "events.k8s.io" { "" } else { ri.api_group.as_str() };
-    ri.is_resource_request && (meta::by_resource(group, &ri.resource).is_some() || crate::apiserver::review::REVIEWS.iter().any(|(g, r, ..)| *g == ri.api_group && *r == ri.resource))
+    ri.is_resource_request && (meta::by_resource(group, &ri.resource).is_some() || crate::apiserver::review::REVIEWS.iter().any(|(g, r, ..)| *g == ri.api_group && *r == ri.resource) || resource_info(h, ri).is_some())
 }
 
 fn resource_request(h: &Handle, req: &http::HttpRequest, peer: &str) -> Reply {
     if let Some(m) = [Method::Get, Method::Post, Method::Put, Method::Patch, Method::Delete].into_iter().find(|m| m.as_str() == req.method) {
         let ri = RequestInfo::parse(m, &req.target);
         // a group an APIService hands to an extension API server: kube-apiserver proxies it
-        if !served(&ri) && !(m == Method::Get && is_aggregated(h, &ri.path)) {
+        if !served(h, &ri) && !(m == Method::Get && is_aggregated(h, &ri.path)) {
             return not_found();
         }
     }
@@ -833,7 +844,7 @@ fn resource_request(h: &Handle, req: &http::HttpRequest, peer: &str) -> Reply {
         return Reply::json(501, &status(501, "NotImplemented", &msg));
     }
     let as_table = r.method == Method::Get && ri.subresource.is_empty() && table::wants_table(req.header("accept"));
-    let info = resource_info(&ri);
+    let info = resource_info(h, &ri);
     let include = ri.query("includeObject").unwrap_or("").to_string();
     let is_list = ri.name.is_empty();
     // the cluster thread answers; the Table and the JSON text are made on this connection's
@@ -853,7 +864,7 @@ fn resource_request(h: &Handle, req: &http::HttpRequest, peer: &str) -> Reply {
         return reply;
     }
     if as_table && resp.ok() {
-        if let Some(info) = info {
+        if let Some((info, columns)) = info {
             let (objs, rv) = if is_list {
                 let items = match resp.body.get_mut("items") {
                     Some(Value::Array(items)) => std::mem::take(items),
@@ -864,7 +875,10 @@ fn resource_request(h: &Handle, req: &http::HttpRequest, peer: &str) -> Reply {
                 let rv = meta::resource_version(&resp.body).to_string();
                 (vec![std::mem::take(&mut resp.body)], rv)
             };
-            let mut t = table::table(info, &objs, now, &include, &rv);
+            let mut t = match &columns {
+                Some(cols) => table::custom_table(cols, &objs, now, &include, &rv),
+                None => table::table(info, &objs, now, &include, &rv),
+            };
             for k in ["continue", "remainingItemCount"] {
                 if let Some(v) = resp.body.pointer(&format!("/metadata/{}", k)) {
                     t["metadata"][k] = v.clone();
@@ -1003,7 +1017,7 @@ fn serve_watch(h: &Handle, req: &http::HttpRequest, peer: &str, w: &mut TcpStrea
         Err(reply) => return http::write_response(w, reply.code, reply.content_type, &reply.body, false),
     };
     let ri = RequestInfo::parse(Method::Get, &r.path);
-    let Some(info) = resource_info(&ri) else {
+    let Some((info, columns)) = resource_info(h, &ri) else {
         let reply = not_found();
         return http::write_response(w, reply.code, reply.content_type, &reply.body, false);
     };
@@ -1032,7 +1046,10 @@ fn serve_watch(h: &Handle, req: &http::HttpRequest, peer: &str, w: &mut TcpStrea
             let object = match t {
                 "ERROR" => o,
                 "BOOKMARK" if as_table => table::table(info, &[], now, &include, meta::resource_version(&o)),
-                _ if as_table => table::table(info, std::slice::from_ref(&o), now, &include, meta::resource_version(&o)),
+                _ if as_table => match &columns {
+                    Some(cols) => table::custom_table(cols, std::slice::from_ref(&o), now, &include, meta::resource_version(&o)),
+                    None => table::table(info, std::slice::from_ref(&o), now, &include, meta::resource_version(&o)),
+                },
                 _ => o,
             };
             bytes.extend(serde_json::to_vec(&json!({"type": t, "object": object})).unwrap_or_default());

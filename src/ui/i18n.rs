@@ -563,6 +563,7 @@ pub static TABLE: &[(&str, &str, &str)] = &[
     ("preset.configmap_missing", "A missing ConfigMap: CreateContainerConfigError, then create it", "없는 컨피그맵: CreateContainerConfigError, 그다음 만들기"),
     ("preset.configmap_secret", "Configuration from a ConfigMap and a Secret: edit it, the file changes, the env does not", "컨피그맵과 시크릿으로 설정: 고치면 파일은 바뀌고 환경 변수는 그대로"),
     ("preset.crash_loop", "Crash loop: a container that exits with code 1", "크래시 루프: 종료 코드 1로 끝나는 컨테이너"),
+    ("preset.crd", "CronTab: a CRD, a custom resource and its printer columns — and nothing happens, as no controller watches it", "CronTab: CRD와 커스텀 리소스, 프린터 컬럼 — 그리고 아무 일도 일어나지 않음 (지켜보는 컨트롤러가 없으니까)"),
     ("preset.cronjob", "A CronJob every minute", "매분 실행되는 크론잡"),
     ("preset.daemonset", "A DaemonSet lands on every node, and on a new one", "데몬셋이 모든 노드에, 새 노드에도 파드를 띄움"),
     ("preset.hpa", "Load makes an HPA scale out, then back in after the stabilization window", "부하로 HPA가 스케일 아웃하고, 안정화 기간 뒤 다시 스케일 인"),

@@ -328,6 +328,11 @@ pub const SCRIPT_INGRESS: &str = include_str!("../../tests/scenarios/ingress.sh"
 /// the policy.
 pub const SCRIPT_NETPOL: &str = include_str!("../../tests/scenarios/netpol.sh");
 
+/// The Kubernetes docs' CronTab: a CustomResourceDefinition, its Established condition, a custom
+/// resource with printer columns — and nothing else, since no controller watches CronTabs; the
+/// schema's refusals; the CRD's deletion taking its objects.
+pub const SCRIPT_CRD: &str = include_str!("../../tests/scenarios/crd.sh");
+
 /// (id, translation key of the title, text).
 pub const PRESETS: &[(&str, &str, &str)] = &[
     ("seed", "preset.seed", SEED_004),
@@ -361,6 +366,7 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ("hpa", "preset.hpa", SCRIPT_HPA),
     ("ingress", "preset.ingress", SCRIPT_INGRESS),
     ("netpol", "preset.netpol", SCRIPT_NETPOL),
+    ("crd", "preset.crd", SCRIPT_CRD),
 ];
 
 #[cfg(test)]
@@ -430,6 +436,14 @@ mod tests {
         let all = format!("{}{}", out.stdout, out.stderr);
         assert_eq!(all.matches("wget: download timed out").count(), 2, "{}", all);
         assert_eq!(all.matches("kubesim/app:1 answered from web-").count(), 2, "{}", all);
+
+        // a custom resource is only data: stored, listed with its printer columns, nothing else made
+        let mut s = Session::new(1);
+        let (out, _) = s.apply(SCRIPT_CRD);
+        let all = format!("{}{}", out.stdout, out.stderr);
+        assert!(all.contains("crontab.stable.example.com/my-new-cron-object created") && all.contains("NAME                 SPEC          REPLICAS   AGE"), "{}", all);
+        assert!(all.contains("spec.replicas in body should be less than or equal to 10") && all.contains("ensure CRDs are installed first"), "{}", all);
+        assert!(s.pod_chips(s.len()).is_empty());
 
         let mut s = Session::new(1);
         let (out, _) = s.apply(SCRIPT_SCALE_DELETE);

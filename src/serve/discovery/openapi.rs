@@ -474,6 +474,42 @@ fn closure(defs: &Map<String, Value>, roots: BTreeSet<String>) -> Map<String, Va
     out
 }
 
+/// The OpenAPI 3.0 document of a CRD group version (apiextensions-apiserver's `builder`: the
+/// kind's schema as `<reversed group>.<version>.<Kind>` with `apiVersion`, `kind` and `metadata`
+/// added and its group-version-kind, the ObjectMeta it references, and the paths of the
+/// resource with their group-version-kind, which `kubectl explain` looks the kind up by).
+pub fn custom_document(crds: &crate::apiextensions::CrdRegistry, group: &str, version: &str) -> Option<Value> {
+    let defs: Map<String, Value> = match serde_json::from_str(DEFINITIONS) {
+        Ok(Value::Object(m)) => m,
+        _ => return None,
+    };
+    let reversed: Vec<&str> = group.split('.').rev().collect();
+    let mut schemas = closure(&defs, ["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta".to_string()].into_iter().collect());
+    let mut paths = Map::new();
+    for c in crds.crds.iter().filter(|c| c.group == group) {
+        let Some(v) = c.serving(version) else { continue };
+        let gvk = json!({"group": group, "version": version, "kind": c.kind});
+        let def = format!("{}.{}.{}", reversed.join("."), version, c.kind);
+        let mut schema = v.schema.as_deref().cloned().unwrap_or_else(|| json!({"type": "object", "x-kubernetes-preserve-unknown-fields": true}));
+        if let Some(m) = schema.as_object_mut() {
+            let props = m.entry("properties").or_insert_with(|| json!({}));
+            props["apiVersion"] = json!({"description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources", "type": "string"});
+            props["kind"] = json!({"description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds", "type": "string"});
+            props["metadata"] = json!({"description": "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", "allOf": [{"$ref": format!("{}io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta", V3_REF)}]});
+            m.insert("x-kubernetes-group-version-kind".into(), json!([gvk]));
+        }
+        schemas.insert(def.clone(), schema);
+        let base = if c.namespaced { format!("/apis/{}/{}/namespaces/{{namespace}}/{}", group, version, c.plural) } else { format!("/apis/{}/{}/{}", group, version, c.plural) };
+        let op = |action: &str| json!({"x-kubernetes-action": action, "x-kubernetes-group-version-kind": gvk, "responses": {"200": {"description": "OK", "content": {"application/json": {"schema": {"$ref": format!("{}{}", V3_REF, def)}}}}}});
+        paths.insert(base.clone(), json!({"get": op("list"), "post": op("post")}));
+        paths.insert(format!("{}/{{name}}", base), json!({"get": op("get"), "put": op("put"), "patch": op("patch"), "delete": op("delete")}));
+    }
+    if paths.is_empty() {
+        return None;
+    }
+    Some(json!({"openapi": "3.0.0", "info": {"title": "Kubernetes CRD Swagger", "version": "v0.1.0"}, "paths": paths, "components": {"schemas": schemas}}))
+}
+
 /// A v3 schema as Swagger 2.0 has it: `#/definitions/…` references, a described reference as a
 /// `$ref` with the description beside it (not `allOf`), no `default`s, and the `oneOf` of
 /// `Quantity`/`IntOrString` as the `string` upstream's v2 document gives them.
