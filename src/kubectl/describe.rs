@@ -2165,6 +2165,138 @@ pub fn describe_ingress(ing: &Value, backend: &mut dyn FnMut(&Value) -> String, 
 }
 
 /// `describeNetworkPolicy` (no Events: kubectl's describer shows none for it).
+/// `smartLabelFor`: a JSON field name as the generic describer titles it (`cronSpec` →
+/// `Cron Spec`, `apiVersion` → `API Version`, `uid` → `UID`); a name with characters other than
+/// letters and `-` is printed as it is.
+pub fn smart_label_for(field: &str) -> String {
+    if field.chars().any(|c| !c.is_alphabetic() && c != '-') {
+        return field.to_string();
+    }
+    // camelcase.Split: runs of one character class, an upper-case run's last letter moved to a
+    // following lower-case run
+    let class = |c: char| if c.is_lowercase() { 1 } else if c.is_uppercase() { 2 } else if c.is_numeric() { 3 } else { 4 };
+    let mut runs: Vec<Vec<char>> = Vec::new();
+    let mut last = 0;
+    for c in field.chars() {
+        let k = class(c);
+        if k == last {
+            if let Some(r) = runs.last_mut() {
+                r.push(c);
+            }
+        } else {
+            runs.push(vec![c]);
+        }
+        last = k;
+    }
+    for i in 0..runs.len().saturating_sub(1) {
+        if runs[i].first().map(|c| c.is_uppercase()).unwrap_or(false) && runs[i + 1].first().map(|c| c.is_lowercase()).unwrap_or(false) {
+            if let Some(c) = runs[i].pop() {
+                runs[i + 1].insert(0, c);
+            }
+        }
+    }
+    let parts: Vec<String> = runs.into_iter().filter(|r| !r.is_empty()).map(|r| r.into_iter().collect()).collect();
+    // an upper-case part of 2+ letters merges with an upper-case-led next part
+    let mut merged: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < parts.len() {
+        let part = &parts[i];
+        if i + 1 < parts.len() && part.chars().count() >= 2 && part.chars().all(|c| !c.is_alphabetic() || c.is_uppercase()) && parts[i + 1].chars().next().map(|c| c.is_uppercase()).unwrap_or(false) {
+            merged.push(format!("{}{}", part, parts[i + 1]));
+            i += 2;
+            continue;
+        }
+        merged.push(part.clone());
+        i += 1;
+    }
+    merged
+        .into_iter()
+        .filter(|p| p != "_")
+        .map(|p| {
+            if ["API", "URL", "UID", "GUID"].contains(&p.to_uppercase().as_str()) {
+                p.to_uppercase()
+            } else if p.to_lowercase() == p {
+                let mut c = p.chars();
+                c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
+            } else {
+                p
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `%v` of a JSON value in an unstructured object.
+fn unstructured_scalar(v: &Value) -> String {
+    match v {
+        Value::Null => "<nil>".into(),
+        Value::String(s) => s.clone(),
+        Value::Number(n) => match (n.as_i64(), n.as_f64()) {
+            (Some(i), _) => i.to_string(),
+            (None, Some(f)) => crate::kubectl::printers::go_g_float_pub(f),
+            _ => n.to_string(),
+        },
+        other => other.to_string(),
+    }
+}
+
+/// `printUnstructuredContent`: fields in name order, maps and lists nested one level deeper,
+/// the skipped paths left out.
+fn print_unstructured(w: &mut PrefixWriter, level: usize, content: &serde_json::Map<String, Value>, prefix: &str, skip: &[&str]) {
+    let mut fields: Vec<&String> = content.keys().collect();
+    fields.sort();
+    for field in fields {
+        let value = &content[field];
+        let path = format!("{}.{}", prefix, field);
+        if skip.contains(&path.as_str()) {
+            continue;
+        }
+        match value {
+            Value::Object(m) => {
+                w.write(level, &format!("{}:\n", smart_label_for(field)));
+                print_unstructured(w, level + 1, m, &path, skip);
+            }
+            Value::Array(items) => {
+                w.write(level, &format!("{}:\n", smart_label_for(field)));
+                for child in items {
+                    match child {
+                        Value::Object(m) => print_unstructured(w, level + 1, m, &path, skip),
+                        other => w.write(level + 1, &format!("{}\n", unstructured_scalar(other))),
+                    }
+                }
+            }
+            other => w.write(level, &format!("{}:\t{}\n", smart_label_for(field), unstructured_scalar(other))),
+        }
+    }
+}
+
+#[cfg(test)]
+#[test]
+fn smart_label_for_upstream_cases() {
+    // describe_test.go TestSmartLabelFor's table, and the fields a custom resource shows
+    let upstream = [("simpleField", "Simple Field"), ("respectPDBs", "Respect PDBs"), ("respectPDB", "Respect PDB"), ("apiURL", "API URL"), ("kubeAPI", "Kube API"), ("userUID", "User UID"), ("HTTPSProxy", "HTTPSProxy"), ("customCRDs", "Custom CRDs")];
+    let ours = [("apiVersion", "API Version"), ("uid", "UID"), ("creationTimestamp", "Creation Timestamp"), ("cronSpec", "Cron Spec"), ("resourceVersion", "Resource Version"), ("with_underscore", "with_underscore"), ("x1", "x1")];
+    for (field, want) in upstream.into_iter().chain(ours) {
+        assert_eq!(smart_label_for(field), want, "{}", field);
+    }
+}
+
+/// `genericDescriber`: what `kubectl describe` prints for a kind without a describer of its own
+/// (every custom resource): name, namespace, labels, annotations, every other field by
+/// `printUnstructuredContent`, then the events.
+pub fn describe_generic(obj: &Value, events: &[Value], now_ms: i64) -> String {
+    let mut w = PrefixWriter::new();
+    w.write(0, &format!("Name:\t{}\n", gs(obj, &["metadata", "name"])));
+    w.write(0, &format!("Namespace:\t{}\n", gs(obj, &["metadata", "namespace"])));
+    print_labels_multiline(&mut w, "Labels", &gmap(obj, &["metadata", "labels"]));
+    print_annotations_multiline(&mut w, "Annotations", &gmap(obj, &["metadata", "annotations"]));
+    if let Some(m) = obj.as_object() {
+        print_unstructured(&mut w, 0, m, "", &[".metadata.managedFields", ".metadata.name", ".metadata.namespace", ".metadata.labels", ".metadata.annotations"]);
+    }
+    describe_events(&mut w, events, now_ms);
+    w.finish()
+}
+
 pub fn describe_network_policy(np: &Value) -> String {
     let mut w = PrefixWriter::new();
     w.write(0, &format!("Name:\t{}\n", gs(np, &["metadata", "name"])));

@@ -9,8 +9,91 @@
 
 use super::Output;
 use crate::api::{meta, schema};
+use crate::cluster::Cluster;
+use serde_json::Value;
 
-pub(super) fn explain(positional: &[String], out: &mut Output) {
+/// A description as the plaintext template wraps it: words to 80 columns, indented.
+fn wrapped(text: &str, indent: usize) -> String {
+    let mut out = String::new();
+    for para in text.split('\n') {
+        let mut line = String::new();
+        for word in para.split_whitespace() {
+            if !line.is_empty() && indent + line.len() + 1 + word.len() > 80 {
+                out.push_str(&format!("{}{}\n", " ".repeat(indent), line));
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+        out.push_str(&format!("{}{}\n", " ".repeat(indent), line));
+    }
+    out
+}
+
+/// The template's type of a schema node (`<string>`, `<Object>`, `<[]string>`, `<ObjectMeta>`).
+fn custom_type(s: &Value) -> String {
+    if s.get("x-kubernetes-int-or-string").and_then(Value::as_bool).unwrap_or(false) {
+        return "IntOrString".into();
+    }
+    match s.get("type").and_then(Value::as_str).unwrap_or("") {
+        "array" => format!("[]{}", s.get("items").map(custom_type).unwrap_or_else(|| "Object".into())),
+        "object" | "" => "Object".into(),
+        t => t.to_string(),
+    }
+}
+
+/// `kubectl explain` of a custom resource: its version's schema as the CRD's OpenAPI v3 document
+/// publishes it (with `apiVersion`, `kind` and `metadata` added), descriptions included.
+fn explain_custom(info: &meta::ResourceInfo, schema: &Value, path: &[&str], out: &mut Output) {
+    let mut root = schema.clone();
+    if let Some(m) = root.as_object_mut() {
+        let props = m.entry("properties").or_insert_with(|| serde_json::json!({}));
+        props["apiVersion"] = serde_json::json!({"type": "string", "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"});
+        props["kind"] = serde_json::json!({"type": "string", "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"});
+        props["metadata"] = serde_json::json!({"type": "ObjectMeta", "description": "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"});
+    }
+    let mut node = &root;
+    for (i, seg) in path.iter().enumerate() {
+        let next = node.get("properties").and_then(|p| p.get(*seg)).or_else(|| node.get("items").and_then(|it| it.get("properties")).and_then(|p| p.get(*seg)));
+        match next {
+            Some(n) => node = n,
+            None => return out.err(&format!("error: field \"{}\" does not exist", path[..=i].join("."))),
+        }
+    }
+    let mut s = format!("GROUP:      {}\nKIND:       {}\nVERSION:    {}\n\n", info.group, info.kind, info.version);
+    if let Some(last) = path.last() {
+        let ty = if node.get("type").and_then(Value::as_str) == Some("ObjectMeta") { "ObjectMeta".to_string() } else { custom_type(node) };
+        s.push_str(&format!("FIELD: {} <{}>\n\n\n", last, ty));
+    }
+    s.push_str("DESCRIPTION:\n");
+    match node.get("description").and_then(Value::as_str).filter(|d| !d.is_empty()) {
+        Some(d) => s.push_str(&wrapped(d, 4)),
+        None => s.push_str("    <empty>\n"),
+    }
+    let container = node.get("properties").or_else(|| node.get("items").and_then(|it| it.get("properties"))).and_then(Value::as_object);
+    if let Some(props) = container {
+        s.push_str("FIELDS:\n");
+        let required: Vec<&str> = meta::get_array(node, &["required"]).iter().filter_map(Value::as_str).collect();
+        let mut names: Vec<&String> = props.keys().collect();
+        names.sort();
+        for name in names {
+            let p = &props[name];
+            let ty = if p.get("type").and_then(Value::as_str) == Some("ObjectMeta") { "ObjectMeta".to_string() } else { custom_type(p) };
+            let req = if required.contains(&name.as_str()) { " -required-" } else { "" };
+            s.push_str(&format!("  {}\t<{}>{}\n", name, ty, req));
+            match p.get("description").and_then(Value::as_str).filter(|d| !d.is_empty()) {
+                Some(d) => s.push_str(&wrapped(d, 4)),
+                None => s.push_str("    <no description>\n"),
+            }
+            s.push('\n');
+        }
+    }
+    out.out_raw(&s);
+}
+
+pub(super) fn explain(cluster: &Cluster, positional: &[String], out: &mut Output) {
     let Some(arg) = positional.first() else {
         return out.err("error: You must specify the type of resource to explain. Use \"kubectl api-resources\" for a complete list of supported resources.");
     };
@@ -23,7 +106,17 @@ pub(super) fn explain(positional: &[String], out: &mut Output) {
     // `deployments.apps` names a group: take the longest resource.group prefix that resolves
     let (info, path) = match meta::lookup(res) {
         Some(i) => (i, path),
-        None => return out.err(&format!("error: the server doesn't have a resource type \"{}\"", res)),
+        None => match cluster.view().crds().lookup(res) {
+            Some(i) => {
+                // a custom resource: `crontabs.stable.example.com.spec` names the group first
+                let crds = cluster.view().crds();
+                let group_len = i.group.split('.').count();
+                let path = if path.len() >= group_len && path[..group_len].join(".") == i.group { path[group_len..].to_vec() } else { path };
+                let schema = crds.version_of(i).and_then(|v| v.schema.clone());
+                return explain_custom(i, schema.as_deref().unwrap_or(&serde_json::json!({"type": "object"})), &path, out);
+            }
+            None => return out.err(&format!("error: the server doesn't have a resource type \"{}\"", res)),
+        },
     };
     let (info, path) = match path.first().and_then(|g| meta::RESOURCES.iter().find(|r| r.resource == info.resource && !r.group.is_empty() && r.group.starts_with(g))) {
         Some(i) if !path.is_empty() && i.group.split('.').next() == path.first().copied() => (i, path[i.group.split('.').count().min(path.len())..].to_vec()),

@@ -523,7 +523,7 @@ fn run_command(cluster: &mut Cluster, cmd: &str, flags: &Flags, ns: &str, stdin:
         "get" if flags.watch == Some(true) => get_watch(cluster, flags, &ns, out),
         "get" => get(cluster, flags, &ns, out),
         "events" => events(cluster, flags, &ns, out),
-        "explain" => explain::explain(&flags.positional, out),
+        "explain" => explain::explain(cluster, &flags.positional, out),
         "help" => match flags.positional.first() {
             None => out.out(&root_help()),
             Some(c) => match command_help(c) {
@@ -790,7 +790,8 @@ fn describe_cmd(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
                     let lease = kubectl(cluster, Method::Get, &format!("/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/{}", n), None);
                     describe::describe_node_with_lease(&obj, lease.ok().then_some(&lease.body), &pods, &events, now)
                 }
-                _ => printers::to_yaml(&obj),
+                // genericDescriber (every custom resource, and kinds without a describer)
+                _ => describe::describe_generic(&obj, &events, now),
             };
             sections.push(text);
         }

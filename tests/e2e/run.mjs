@@ -806,6 +806,41 @@ try {
     }
   });
 
+  await check("CRD preset: the CronTab is Established by kube-apiserver's controllers, stored in etcd, listed with its printer columns, and nothing else happens (700 px English; screenshot)", async () => {
+    const c = await browser.newContext({ viewport: { width: 700, height: 1000 }, locale: "en-US" });
+    const p = await c.newPage();
+    p.on("pageerror", (e) => errors.push(String(e)));
+    try {
+      await p.goto(url);
+      await p.waitForSelector("#apply");
+      await applyPreset(p, "CronTab: a CRD");
+      await p.waitForFunction(() => document.querySelector("#console-out").textContent.includes("the server doesn't have a resource type \"crontabs\""), null, { timeout: 120000 });
+      const out = await p.locator("#console-out").textContent();
+      assert(out.includes("crontab.stable.example.com/my-new-cron-object created"), "create: " + out.slice(0, 2000));
+      assert(/NAME\s+SPEC\s+REPLICAS\s+AGE\nmy-new-cron-object\s+\* \* \* \* \*\/5\s+1\s/.test(out), "printer columns: " + out.slice(0, 3000));
+      assert(out.includes("spec.replicas in body should be less than or equal to 10"), "schema validation");
+      // the establishing controller's write, found on the timeline
+      const { total } = await counter(p);
+      let found = false;
+      for (let pos = 1; pos < Math.min(total, 400) && !found; pos++) {
+        await p.locator("#timeline").fill(String(pos));
+        const n = await p.locator(".narration").first().textContent();
+        found = /establishing controller marks CRD crontabs\.stable\.example\.com Established/.test(n);
+      }
+      assert(found, "no Established step in the narration");
+      await p.screenshot({ path: path.join(shots, "screenshot-crd-700.png"), fullPage: false });
+      // the CRD in etcd at that step
+      await p.click("#tab-etcd");
+      const keys = await p.locator(".etcd-keys").first().textContent();
+      assert(keys.includes("customresourcedefinitions/crontabs.stable.example.com"), "etcd keys: " + keys.slice(0, 1500));
+      // nothing but data: no Pod appeared at any point
+      await p.locator("#timeline").fill(String(total));
+      assert((await p.locator("svg.diagram g.chip").count()) === 0, "a Pod was drawn");
+    } finally {
+      await c.close();
+    }
+  });
+
   await check("kubectl edit in the console opens the object in the editor; saving sends the change, Cancel puts the manifest back", async () => {
     const c = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: "en-US" });
     const p = await c.newPage();

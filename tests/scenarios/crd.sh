@@ -65,6 +65,8 @@ spec:
 EOF
 kubectl get crontab
 kubectl get ct my-new-cron-object -o yaml
+kubectl describe crontab my-new-cron-object
+kubectl explain crontab.spec
 # only data in etcd: no controller acts on a CronTab, so nothing else is created
 sim settle
 kubectl get all

@@ -1260,6 +1260,11 @@ fn table_columns_rows(kind: &str, objs: &[Value], wide: bool, now_ms: i64) -> (&
     (columns, rows)
 }
 
+/// Go's `%v` of a float64 (`strconv` 'g' with the shortest precision).
+pub(crate) fn go_g_float_pub(f: f64) -> String {
+    go_g_float(f)
+}
+
 /// A custom resource's table, as apiextensions-apiserver's `tableconvertor` builds it and the
 /// table printer prints it: NAME, then the version's printer columns (or the default AGE) —
 /// `date` as an age, `integer`/`number`/`boolean`/`string` from the column's JSONPath (a simple
