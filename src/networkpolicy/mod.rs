@@ -167,10 +167,11 @@ impl KubeNetworkPolicies {
         a
     }
 
-    /// One Pod as the agent sees it: the policies isolating it each way, and every other running
-    /// Pod's connection to it (on its first container port) and its connection to each of them,
-    /// judged as the data path judges them. None: no such Pod, or it has no address yet.
-    pub fn explain_pod(&self, pod_key: &str) -> Option<String> {
+    /// One Pod as the agent sees it: the policies isolating it each way, and the connections of
+    /// every other running Pod `shown` keeps to it and from it, each on the port `port_of` says
+    /// the destination serves, judged as the data path judges them. None: no such Pod, or it
+    /// has no address yet.
+    pub fn explain_pod(&self, pod_key: &str, shown: &dyn Fn(&Value) -> bool, port_of: &dyn Fn(&Value) -> (i64, String)) -> Option<String> {
         let pod = self.pods.values().find(|p| key(p) == pod_key)?;
         let ip = meta::get_str(pod, &["status", "podIP"]);
         if ip.is_empty() {
@@ -186,13 +187,7 @@ impl KubeNetworkPolicies {
                 out.push_str(&format!("  {}: isolated by {}\n", t, names(&pols)));
             }
         }
-        let first_port = |p: &Value| {
-            meta::get_array(p, &["spec", "containers"])
-                .iter()
-                .flat_map(|c| meta::get_array(c, &["ports"]).iter())
-                .find_map(|cp| Some((meta::get_i64(cp, &["containerPort"])?, match meta::get_str(cp, &["protocol"]) { "" => "TCP", x => x }.to_string())))
-                .unwrap_or((80, "TCP".to_string()))
-        };
+        let first_port = port_of;
         let verdict = |src: &str, dst: &str, port: i64, proto: &str| match self.evaluate(&Packet { src_ip: src, dst_ip: dst, dst_port: port, protocol: proto }) {
             Verdict::NotIsolated => "ACCEPT (no policy isolates either end)".to_string(),
             Verdict::Allowed { egress, ingress } => format!("ACCEPT by {}", egress.into_iter().chain(ingress).collect::<Vec<_>>().join(", ")),
@@ -202,7 +197,7 @@ impl KubeNetworkPolicies {
             .pods
             .values()
             .filter(|p| key(p) != pod_key && !meta::get_str(p, &["status", "podIP"]).is_empty() && !matches!(meta::get_str(p, &["status", "phase"]), "Succeeded" | "Failed"))
-            .filter(|p| !meta::get_bool(p, &["spec", "hostNetwork"]))
+            .filter(|p| !meta::get_bool(p, &["spec", "hostNetwork"]) && shown(p))
             .collect();
         others.sort_by_key(|p| key(p));
         let (port, proto) = first_port(pod);
@@ -377,7 +372,8 @@ mod tests {
         let deny = np("default-deny-ingress", json!({"podSelector": {}}));
         let from_client = np("allow-client", json!({"podSelector": {"matchLabels": {"app": "web"}}, "ingress": [{"from": [{"podSelector": {"matchLabels": {"role": "client"}}}]}]}));
         let a = agent(vec![deny, from_client]);
-        let text = a.explain_pod("default/server").expect("server has an address");
+        let first_port = |p: &Value| meta::get_array(p, &["spec", "containers"]).iter().flat_map(|c| meta::get_array(c, &["ports"]).iter()).find_map(|cp| meta::get_i64(cp, &["containerPort"])).map(|n| (n, "TCP".to_string())).unwrap_or((80, "TCP".to_string()));
+        let text = a.explain_pod("default/server", &|_| true, &first_port).expect("server has an address");
         assert!(text.starts_with("default/server 10.244.1.2\n"), "{}", text);
         assert!(text.contains("  Ingress: isolated by default/allow-client, default/default-deny-ingress\n"), "{}", text);
         assert!(text.contains("  Egress: not isolated: every connection from it is allowed\n"), "{}", text);
@@ -388,6 +384,6 @@ mod tests {
         // default-deny-ingress isolates every Pod of default, the server's own connections too
         assert!(line("to default/client ").ends_with("DROP: ingress of default/client (default/default-deny-ingress)"), "{}", text);
         assert!(line("to team-b/client-b ").ends_with("ACCEPT (no policy isolates either end)"), "{}", text);
-        assert!(a.explain_pod("default/nope").is_none());
+        assert!(a.explain_pod("default/nope", &|_| true, &first_port).is_none());
     }
 }

@@ -1276,7 +1276,27 @@ impl Session {
     /// Pod's connection to and from it, judged by kube-network-policies' own evaluation.
     pub fn netpol_for_pod(&self, pos: usize, pod: &str) -> Option<String> {
         let agent = crate::networkpolicy::KubeNetworkPolicies::from_objects(self.objects("networkpolicies", "", pos), self.objects("pods", "", pos), self.objects("namespaces", "", pos));
-        agent.explain_pod(pod)
+        // the port a Pod serves: a declared container port, else the numeric targetPort of a
+        // Service selecting it (what clients reach it on), else 80
+        let services = self.objects("services", "", pos);
+        let port_of = |p: &Value| -> (i64, String) {
+            let declared = meta::get_array(p, &["spec", "containers"]).iter().flat_map(|c| meta::get_array(c, &["ports"]).iter()).find_map(|cp| Some((meta::get_i64(cp, &["containerPort"])?, match meta::get_str(cp, &["protocol"]) { "" => "TCP", x => x }.to_string())));
+            declared
+                .or_else(|| {
+                    let labels = meta::labels(p);
+                    services.iter().filter(|s| meta::namespace(s) == meta::namespace(p)).find_map(|s| {
+                        let sel = meta::get(s, &["spec", "selector"]).and_then(Value::as_object).filter(|m| !m.is_empty())?;
+                        if !sel.iter().all(|(k, v)| labels.get(k) == Some(v)) {
+                            return None;
+                        }
+                        let sp = meta::get_array(s, &["spec", "ports"]).first()?;
+                        let port = meta::get_i64(sp, &["targetPort"]).or_else(|| meta::get_i64(sp, &["port"]))?;
+                        Some((port, match meta::get_str(sp, &["protocol"]) { "" => "TCP", x => x }.to_string()))
+                    })
+                })
+                .unwrap_or((80, "TCP".to_string()))
+        };
+        agent.explain_pod(pod, &|p| !is_system(p), &port_of)
     }
 
     /// The nodes of the cluster (every kubelet), registered and Ready as of the position.

@@ -436,6 +436,12 @@ mod tests {
         let all = format!("{}{}", out.stdout, out.stderr);
         assert_eq!(all.matches("wget: download timed out").count(), 2, "{}", all);
         assert_eq!(all.matches("kubesim/app:1 answered from web-").count(), 2, "{}", all);
+        // the Network panel's view of a web Pod at the end: the port its Service targets
+        let (keys, _) = s.netpol_pods(s.len(), None);
+        let web = keys.iter().find(|k| k.starts_with("default/web-")).expect("a web Pod");
+        let view = s.netpol_for_pod(s.len(), web).unwrap_or_default();
+        assert!(view.contains("to it, TCP/8080:") && view.lines().any(|l| l.contains("from default/client ") && l.ends_with("ACCEPT by default/allow-client")), "{}", view);
+        assert!(view.lines().any(|l| l.contains("from default/other ") && l.contains("DROP: ingress of default/web-")) && !view.contains("kube-system/"), "{}", view);
 
         // a custom resource is only data: stored, listed with its printer columns, nothing else made
         let mut s = Session::new(1);

@@ -721,7 +721,7 @@ try {
     }
   });
 
-  await check("Ingress preset: ingress-nginx routes / and /v2 to two Services (hello-app 1.0.0 and 2.0.0), 503 without endpoints, 308 for a TLS host; the ingress-nginx box is drawn and the hops are in the trace (700 px English, 375 px Korean; screenshots)", async () => {
+  await check("Ingress preset: ingress-nginx routes / and /v2 to two Services (hello-app 1.0.0 and 2.0.0), 503 without endpoints, 308 for a TLS host, HTTPS with its Secret's certificate; the ingress-nginx box is drawn and the hops are in the trace (700 px English, 375 px Korean; screenshots)", async () => {
     for (const [lang, width, title, shot] of [
       ["en", 700, "An Ingress routes two paths", "screenshot-ingress-700.png"],
       ["ko", 375, "Ingress가 두 경로를", "screenshot-ingress-ko-375.png"],
@@ -750,7 +750,9 @@ try {
           hops.unshift(await pk.textContent());
         }
         const seq = hops.join(" | ");
-        assert(/hostPort → 10\.244\.\d+\.\d+:80/.test(seq) && /nginx: 308 → https/.test(seq) && /HTTP\/1\.1 308/.test(seq), "hops: " + seq);
+        // the last requests: HTTPS to the TLS host through the controller's port 443 (its Secret's
+        // certificate, curl -k), and plain HTTP on 443 answered 400
+        assert(/hostPort → 10\.244\.\d+\.\d+:443/.test(seq) && /TLS: the Secret's certificate/.test(seq) && /HTTP\/1\.1 400/.test(seq), "hops: " + seq);
         await p.screenshot({ path: path.join(shots, shot), fullPage: true });
         // the Network tab: the Ingresses and the servers nginx runs
         await p.click("#tab-network");
