@@ -49,6 +49,7 @@ pub mod sim;
 pub mod trace;
 pub mod ui;
 pub mod vopr;
+pub mod websiteoperator;
 
 macro_rules! scenario {
     ($name:literal) => {

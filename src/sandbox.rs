@@ -145,6 +145,27 @@ pub fn install_ingress_nginx(c: &mut Cluster) -> Result<String, String> {
     Ok(applied)
 }
 
+/// `sim addon website-operator`: the teaching operator's install manifest (the `Website` CRD, its
+/// namespace, ServiceAccount and RBAC), then its process, which waits until the CRD is served.
+pub fn install_website_operator(c: &mut Cluster) -> Result<String, String> {
+    if c.components().any(|x| x.actor() == Actor::WebsiteOperator) {
+        return Err("the website-operator addon is already installed".into());
+    }
+    let applied = addon_manifests(c, "apply", crate::websiteoperator::MANIFESTS)?;
+    c.add_component(crate::websiteoperator::WebsiteOperator::default());
+    Ok(applied)
+}
+
+/// `sim addon remove website-operator`: stops the operator and deletes its manifest (the CRD with
+/// it: every Website goes, and their Deployments and Services with them).
+pub fn remove_website_operator(c: &mut Cluster) -> Result<String, String> {
+    if !c.components().any(|x| x.actor() == Actor::WebsiteOperator) {
+        return Err("the website-operator addon is not installed: `sim addon website-operator` installs it".into());
+    }
+    c.remove_component(&Actor::WebsiteOperator);
+    addon_manifests(c, "delete", crate::websiteoperator::MANIFESTS)
+}
+
 /// `sim addon remove ingress`: deletes what the addon created and stops the controller.
 pub fn remove_ingress_nginx(c: &mut Cluster) -> Result<String, String> {
     if !c.components().any(|x| x.actor() == Actor::IngressNginx) {
@@ -267,7 +288,9 @@ pub fn sim_command_with_stdin(c: &mut Cluster, sb: &mut Sandbox, args: &[String]
         ["addon", "remove", "metrics-server"] => remove_metrics_server(c),
         ["addon", "ingress"] => install_ingress_nginx(c),
         ["addon", "remove", "ingress"] => remove_ingress_nginx(c),
-        ["addon", "remove", other] | ["addon", other] => Err(format!("unknown addon \"{}\": kubesim has coredns (kubeadm's `init phase addon coredns`), metrics-server and ingress (minikube's ingress-nginx)", other)),
+        ["addon", "website-operator"] => install_website_operator(c),
+        ["addon", "remove", "website-operator"] => remove_website_operator(c),
+        ["addon", "remove", other] | ["addon", other] => Err(format!("unknown addon \"{}\": kubesim has coredns (kubeadm's `init phase addon coredns`), metrics-server, ingress (minikube's ingress-nginx) and website-operator (a teaching operator for a custom resource)", other)),
         ["load", rest @ ..] => sim_load(c, rest),
         ["advance", d] => {
             let ms = parse_duration_ms(d)?;

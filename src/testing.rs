@@ -57,6 +57,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("job"),
     scenario!("cronjob"),
     scenario!("crd"),
+    scenario!("crd_operator"),
     scenario!("job_indexed"),
     scenario!("job_retries"),
     scenario!("statefulset"),

@@ -82,6 +82,8 @@ pub enum Actor {
     /// apiextensions-apiserver's controllers, inside kube-apiserver (its loopback client): the
     /// naming, establishing and CRD finalizer controllers.
     ApiExtensionsControllers,
+    /// The teaching operator of the `Website` custom resource (`sim addon website-operator`).
+    WebsiteOperator,
     Runtime(String),
 }
 
@@ -134,6 +136,7 @@ impl Actor {
             Actor::HpaController => "horizontal-pod-autoscaler".into(),
             Actor::AvailableConditionController => "available-condition-controller".into(),
             Actor::ApiExtensionsControllers => "apiextensions-controllers".into(),
+            Actor::WebsiteOperator => "website-operator".into(),
             Actor::Runtime(n) => format!("containerd@{}", n),
         }
     }

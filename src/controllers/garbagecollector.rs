@@ -13,8 +13,13 @@
 //! - **Orphan**: the `orphan` finalizer; the collector removes the owner reference from each
 //!   dependent, then the finalizer.
 //!
-//! What kubesim simplifies: only the kinds of `TRACKED` are tracked (the workloads, their Pods,
-//! claims and revisions); no virtual nodes.
+//! The graph builder monitors the built-in kinds of `TRACKED` (the workloads, their Pods, claims,
+//! revisions and Services) and, as upstream's monitors follow discovery, the custom resources of
+//! every Established CRD (a custom resource may own built-in objects: an operator's Deployment).
+//!
+//! What kubesim simplifies: the other built-in kinds are not tracked; no virtual nodes; a CRD's
+//! resource is monitored from the moment the collector sees it Established (upstream resyncs its
+//! monitors with discovery every 30 s).
 
 use crate::api::meta::Resource;
 use crate::api::request::EventType;
@@ -33,9 +38,13 @@ use serde_json::{json, Value};
 #[derive(Default)]
 pub struct GarbageCollector {
     stores: [Store; TRACKED.len()],
+    /// The CRDs (to monitor their custom resources once Established).
+    crds: Store,
+    /// The monitored custom resources, each with its store.
+    custom: Vec<(&'static meta::ResourceInfo, Store)>,
 }
 
-const TRACKED: [Resource; 10] = [Resource::Deployments, Resource::ReplicaSets, Resource::ReplicationControllers, Resource::DaemonSets, Resource::StatefulSets, Resource::PersistentVolumeClaims, Resource::ControllerRevisions, Resource::CronJobs, Resource::Jobs, Resource::Pods];
+const TRACKED: [Resource; 11] = [Resource::Deployments, Resource::ReplicaSets, Resource::ReplicationControllers, Resource::DaemonSets, Resource::StatefulSets, Resource::PersistentVolumeClaims, Resource::ControllerRevisions, Resource::CronJobs, Resource::Jobs, Resource::Pods, Resource::Services];
 
 fn finalizers(o: &Value) -> Vec<String> {
     meta::get(o, &["metadata", "finalizers"])
@@ -51,14 +60,41 @@ fn owner_uids(o: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn path_of(o: &Value) -> String {
-    let info = meta::RESOURCES.iter().find(|r| r.kind == meta::kind(o)).copied().unwrap_or(meta::RESOURCES[2]);
-    info.object_path(meta::namespace(o), meta::name(o))
-}
-
 impl GarbageCollector {
+    /// The object's path (the REST mapping of its apiVersion and kind).
+    fn path_of(&self, o: &Value) -> String {
+        let api_version = meta::get_str(o, &["apiVersion"]);
+        let info = meta::RESOURCES
+            .iter()
+            .find(|r| r.kind == meta::kind(o) && (api_version.is_empty() || r.api_version() == api_version))
+            .or_else(|| self.custom.iter().map(|(i, _)| *i).find(|i| i.kind == meta::kind(o) && i.group == api_version.split('/').next().unwrap_or("")))
+            .copied()
+            .unwrap_or(meta::RESOURCES[2]);
+        info.object_path(meta::namespace(o), meta::name(o))
+    }
+
     fn all(&self) -> impl Iterator<Item = &Value> {
-        self.stores.iter().flat_map(|s| s.values())
+        self.stores.iter().flat_map(|s| s.values()).chain(self.custom.iter().flat_map(|(_, s)| s.values()))
+    }
+
+    /// Monitors the custom resource of each Established CRD not yet monitored.
+    fn sync_monitors(&mut self, ctx: &mut Ctx) {
+        let infos: Vec<&'static meta::ResourceInfo> = self
+            .crds
+            .values()
+            .filter(|c| !meta::is_deleting(c))
+            .map(|c| crate::apiextensions::Crd::of(c))
+            .filter(|c| c.established)
+            .filter_map(|c| c.preferred().and_then(|v| v.info))
+            .collect();
+        for info in infos {
+            if self.custom.iter().any(|(i, _)| i.group == info.group && i.resource == info.resource) {
+                continue;
+            }
+            let mut store = Store::default();
+            store.replace(ctx.list_and_watch(info, "", "", ""));
+            self.custom.push((info, store));
+        }
     }
 
     fn exists_uid(&self, uid: &str) -> bool {
@@ -79,7 +115,7 @@ impl GarbageCollector {
                     continue;
                 }
                 if owner_uids(&dep).iter().all(|u| !self.exists_uid(u)) {
-                    ctx.request(Method::Delete, &path_of(&dep), Some(json!({"kind": "DeleteOptions", "apiVersion": "v1", "propagationPolicy": "Background"})));
+                    ctx.request(Method::Delete, &self.path_of(&dep), Some(json!({"kind": "DeleteOptions", "apiVersion": "v1", "propagationPolicy": "Background"})));
                 }
             }
             // an owner waiting in the foreground for this dependent may now be finished
@@ -102,7 +138,7 @@ impl GarbageCollector {
                     .map(|a| a.iter().filter(|r| meta::get_str(r, &["uid"]) != uid).cloned().collect())
                     .unwrap_or_default();
                 let body = if refs.is_empty() { json!({"metadata": {"ownerReferences": null}}) } else { json!({"metadata": {"ownerReferences": refs}}) };
-                ctx.merge_patch(&path_of(&dep), body);
+                ctx.merge_patch(&self.path_of(&dep), body);
             }
             self.remove_finalizer(ctx, obj, "orphan");
         } else if fins.iter().any(|f| f == "foregroundDeletion") {
@@ -113,7 +149,7 @@ impl GarbageCollector {
             }
             for dep in deps {
                 if !meta::is_deleting(&dep) {
-                    ctx.request(Method::Delete, &path_of(&dep), Some(json!({"kind": "DeleteOptions", "apiVersion": "v1", "propagationPolicy": "Foreground"})));
+                    ctx.request(Method::Delete, &self.path_of(&dep), Some(json!({"kind": "DeleteOptions", "apiVersion": "v1", "propagationPolicy": "Foreground"})));
                 }
             }
         }
@@ -122,7 +158,7 @@ impl GarbageCollector {
     fn remove_finalizer(&mut self, ctx: &mut Ctx, obj: &Value, f: &str) {
         let rest: Vec<String> = finalizers(obj).into_iter().filter(|x| x != f).collect();
         let body = if rest.is_empty() { json!({"metadata": {"finalizers": null}}) } else { json!({"metadata": {"finalizers": rest}}) };
-        ctx.merge_patch(&path_of(obj), body);
+        ctx.merge_patch(&self.path_of(obj), body);
     }
 }
 
@@ -146,6 +182,9 @@ impl Component for GarbageCollector {
             let items = ctx.list_and_watch(r.info(), "", "", "");
             self.stores[i].replace(items);
         }
+        let crds = ctx.list_and_watch(Resource::CustomResourceDefinitions.info(), "", "", "");
+        self.crds.replace(crds);
+        self.sync_monitors(ctx);
     }
 
     fn handle(&mut self, ctx: &mut Ctx, input: Input) {
@@ -153,8 +192,18 @@ impl Component for GarbageCollector {
             Input::Watch { resource, event_type, object } => (resource, event_type, object),
             Input::Timer(never) => match never {},
         };
-        let Some(i) = TRACKED.iter().position(|r| *r == resource) else { return };
-        self.stores[i].apply_shared(event_type, object.clone());
+        if resource == Resource::CustomResourceDefinitions {
+            self.crds.apply_shared(event_type, object);
+            self.sync_monitors(ctx);
+            return;
+        }
+        if let Some(i) = TRACKED.iter().position(|r| *r == resource) {
+            self.stores[i].apply_shared(event_type, object.clone());
+        } else if let Some((_, store)) = self.custom.iter_mut().find(|(i, _)| i.id == resource) {
+            store.apply_shared(event_type, object.clone());
+        } else {
+            return;
+        }
         self.process(ctx, &object, event_type == EventType::Deleted);
     }
 }

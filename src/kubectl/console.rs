@@ -368,6 +368,7 @@ fn command_docs() -> Vec<(&'static str, String, &'static str)> {
         ("events", format!("events [(-o|--output=){}] [--for TYPE/NAME] [--watch] [--types=Normal,Warning]", EVENTS_FORMATS), "List events"),
         ("apply", "apply (-f FILENAME | -k DIRECTORY)".into(), "Apply a configuration to a resource by file name or stdin"),
         ("replace", "replace -f FILENAME".into(), "Replace a resource by file name or stdin"),
+        ("patch", "patch [(-f FILENAME | TYPE NAME)] [-p PATCH|--patch-file FILE]".into(), "Update fields of a resource"),
         ("label", "label [--overwrite] (-f FILENAME | TYPE NAME) KEY_1=VAL_1 ... KEY_N=VAL_N [--resource-version=version]".into(), "Update the labels on a resource"),
         ("annotate", "annotate [--overwrite] (-f FILENAME | TYPE NAME) KEY_1=VAL_1 ... KEY_N=VAL_N [--resource-version=version]".into(), "Update the annotations on a resource"),
         // no DisableFlagsInUseLine: cobra's UseLine appends " [flags]"
@@ -387,7 +388,7 @@ pub(super) fn root_help() -> String {
         ("Deploy Commands:", &["rollout", "scale", "autoscale"]),
         ("Cluster Management Commands:", &["top", "cordon", "uncordon", "drain", "taint"]),
         ("Troubleshooting and Debugging Commands:", &["describe", "logs", "exec", "events"]),
-        ("Advanced Commands:", &["apply", "replace"]),
+        ("Advanced Commands:", &["apply", "patch", "replace"]),
         ("Settings Commands:", &["label", "annotate"]),
         ("Other Commands:", &["api-resources", "version"]),
     ];

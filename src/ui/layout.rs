@@ -179,7 +179,8 @@ impl Layout {
 
     pub fn rect(&self, a: &Actor) -> Option<Rect> {
         Some(match a {
-            Actor::Kubectl => self.kubectl,
+            // an operator is a client of the API server, as kubectl is: drawn with the clients
+            Actor::Kubectl | Actor::WebsiteOperator => self.kubectl,
             Actor::ApiServer => self.apiserver,
             Actor::Etcd => self.etcd,
             Actor::ControllerManager => self.kcm,
@@ -208,7 +209,7 @@ impl Layout {
     pub fn spoke(&self, a: &Actor) -> Vec<(f64, f64)> {
         let api = self.apiserver;
         match a {
-            Actor::Kubectl => vec![(self.kubectl.right(), self.kubectl.cy()), (api.x, self.kubectl.cy())],
+            Actor::Kubectl | Actor::WebsiteOperator => vec![(self.kubectl.right(), self.kubectl.cy()), (api.x, self.kubectl.cy())],
             Actor::Etcd => vec![(self.etcd.x, self.etcd.cy()), (api.right(), self.etcd.cy())],
             // the process's own client (leader election) leaves from the box's top-right corner
             Actor::ControllerManager => vec![(self.kcm.right() - 2.5, self.kcm.y + 2.0), (api.x + 184.0, api.bottom())],
@@ -308,6 +309,7 @@ impl Layout {
             Actor::IngressNginx => "ingress".into(),
             Actor::NetworkPolicyAgent => String::new(),
             Actor::AvailableConditionController | Actor::ApiExtensionsControllers => String::new(),
+            Actor::WebsiteOperator => "kubectl".into(),
             Actor::KubeProxy(n) => format!("proxy-{}", n),
             Actor::Kubelet(n) if matches!(m.kind, MessageKind::Runtime { .. }) => format!("cri-{}", n),
             Actor::Kubelet(n) => format!("kubelet-{}", n),

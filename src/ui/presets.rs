@@ -333,6 +333,10 @@ pub const SCRIPT_NETPOL: &str = include_str!("../../tests/scenarios/netpol.sh");
 /// schema's refusals; the CRD's deletion taking its objects.
 pub const SCRIPT_CRD: &str = include_str!("../../tests/scenarios/crd.sh");
 
+/// The same lesson with a controller that acts: the Website kind and its teaching operator, which
+/// turns each Website into a Deployment and a Service it owns.
+pub const SCRIPT_CRD_OPERATOR: &str = include_str!("../../tests/scenarios/crd_operator.sh");
+
 /// (id, translation key of the title, text).
 pub const PRESETS: &[(&str, &str, &str)] = &[
     ("seed", "preset.seed", SEED_004),
@@ -367,6 +371,7 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ("ingress", "preset.ingress", SCRIPT_INGRESS),
     ("netpol", "preset.netpol", SCRIPT_NETPOL),
     ("crd", "preset.crd", SCRIPT_CRD),
+    ("crd-operator", "preset.crd_operator", SCRIPT_CRD_OPERATOR),
 ];
 
 #[cfg(test)]
@@ -450,6 +455,12 @@ mod tests {
         assert!(all.contains("crontab.stable.example.com/my-new-cron-object created") && all.contains("NAME                 SPEC          REPLICAS   AGE"), "{}", all);
         assert!(all.contains("spec.replicas in body should be less than or equal to 10") && all.contains("ensure CRDs are installed first"), "{}", all);
         assert!(s.pod_chips(s.len()).is_empty());
+
+        // with an operator, the same kind of data makes a Deployment and a Service appear
+        let mut s = Session::new(1);
+        let (out, _) = s.apply(SCRIPT_CRD_OPERATOR);
+        assert!(out.stdout.contains("deployment.apps/blog   2/2") && out.stdout.contains("Created Deployment blog"), "{}", out.stdout);
+        assert!(out.stdout.ends_with("No resources found in default namespace.\n") || out.stderr.contains("No resources found in default namespace."), "{}{}", out.stdout, out.stderr);
 
         let mut s = Session::new(1);
         let (out, _) = s.apply(SCRIPT_SCALE_DELETE);

@@ -843,6 +843,25 @@ try {
     }
   });
 
+  await check("CRD operator preset: the Website operator turns a Website into a Deployment and a Service, and the garbage collector removes them with it (375 px Korean)", async () => {
+    const c = await browser.newContext({ viewport: { width: 375, height: 900 }, locale: "ko-KR" });
+    const p = await c.newPage();
+    p.on("pageerror", (e) => errors.push(String(e)));
+    try {
+      await p.goto(url);
+      await p.waitForSelector("#apply");
+      await applyPreset(p, "같은 아이디어에 컨트롤러");
+      await p.waitForFunction(() => (document.querySelector("#console-out").textContent.match(/No resources found in default namespace\./g) || []).length >= 1 && document.querySelector("#console-out").textContent.includes("auth can-i delete"), null, { timeout: 120000 });
+      const out = await p.locator("#console-out").textContent();
+      assert(/deployment\.apps\/blog\s+2\/2/.test(out) && /Created Deployment blog/.test(out) && /service\/blog\s+ClusterIP/.test(out), "operator: " + out.slice(0, 3000));
+      assert(/blog\s+nginx:1\.27\s+3\s+3/.test(out), "status written: " + out.slice(0, 3000));
+      const narration = await p.locator(".narration").first().textContent();
+      assert(narration.trim().length > 0, "empty narration");
+    } finally {
+      await c.close();
+    }
+  });
+
   await check("kubectl edit in the console opens the object in the editor; saving sends the change, Cancel puts the manifest back", async () => {
     const c = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: "en-US" });
     const p = await c.newPage();
