@@ -837,6 +837,9 @@ pub struct Cluster {
     loads: Vec<Load>,
     /// ingress-nginx's Lua balancer: the next endpoint of each upstream (round robin).
     ingress_rr: std::collections::BTreeMap<String, usize>,
+    /// kubectl's discovery cache (`~/.kube/cache/discovery`, 6 hours): the custom resources it has
+    /// mapped, which it keeps using after their CRD is gone (the list then answers 404).
+    kubectl_discovery: std::cell::RefCell<Vec<&'static crate::api::meta::ResourceInfo>>,
 }
 
 /// The subscriber number of kubectl's watch: not a component, so its deliveries go to
@@ -918,6 +921,7 @@ impl Cluster {
             client_dry_run: false,
             loads: Vec::new(),
             ingress_rr: std::collections::BTreeMap::new(),
+            kubectl_discovery: Default::default(),
         };
         // kube-apiserver's compactor, when configured (its first tick only records a revision)
         if c.config.etcd_compaction_interval_ms > 0 {
@@ -1142,6 +1146,28 @@ impl Cluster {
     }
 
     /// The read-only view shells use.
+    /// kubectl's discovery cache: a custom resource by a name kubectl accepts, from what the
+    /// API server's discovery lists now, else from what kubectl cached earlier.
+    pub fn kubectl_discover(&self, name: &str) -> Option<&'static crate::api::meta::ResourceInfo> {
+        if let Some(info) = self.api.crds().lookup(name) {
+            let mut cache = self.kubectl_discovery.borrow_mut();
+            if !cache.iter().any(|i| std::ptr::eq(*i, info)) {
+                cache.push(info);
+            }
+            return Some(info);
+        }
+        let lower = name.to_ascii_lowercase();
+        let (base, group) = match lower.split_once('.') {
+            Some((b, g)) => (b.to_string(), Some(g.to_string())),
+            None => (lower.clone(), None),
+        };
+        self.kubectl_discovery
+            .borrow()
+            .iter()
+            .copied()
+            .find(|i| (i.resource == base || i.singular == base || i.short_names.contains(&base.as_str()) || i.kind.to_ascii_lowercase() == base) && group.as_deref().map(|g| g == i.group).unwrap_or(true))
+    }
+
     pub fn view(&self) -> ClusterView<'_> {
         ClusterView::new(self)
     }

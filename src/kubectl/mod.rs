@@ -620,7 +620,7 @@ pub fn wall_ms(cluster: &Cluster) -> i64 {
 /// kubectl's RESTMapper over discovery: the built-in resources, then the custom resources the
 /// API server's discovery lists.
 pub(crate) fn lookup(cluster: &Cluster, name: &str) -> Option<&'static meta::ResourceInfo> {
-    meta::lookup(name).or_else(|| cluster.view().crds().lookup(name))
+    meta::lookup(name).or_else(|| cluster.kubectl_discover(name))
 }
 
 fn unknown_resource(name: &str) -> String {

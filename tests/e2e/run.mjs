@@ -816,7 +816,7 @@ try {
       await p.goto(url);
       await p.waitForSelector("#apply");
       await applyPreset(p, "CronTab: a CRD");
-      await p.waitForFunction(() => document.querySelector("#console-out").textContent.includes("the server doesn't have a resource type \"crontabs\""), null, { timeout: 120000 });
+      await p.waitForFunction(() => document.querySelector("#console-out").textContent.includes("Unable to list \"stable.example.com/v1, Resource=crontabs\""), null, { timeout: 120000 });
       const out = await p.locator("#console-out").textContent();
       assert(out.includes("crontab.stable.example.com/my-new-cron-object created"), "create: " + out.slice(0, 2000));
       assert(/NAME\s+SPEC\s+REPLICAS\s+AGE\nmy-new-cron-object\s+\* \* \* \* \*\/5\s+1\s/.test(out), "printer columns: " + out.slice(0, 3000));
