@@ -857,6 +857,7 @@ try {
       assert(/blog\s+nginx:1\.27\s+3\s+3/.test(out), "status written: " + out.slice(0, 3000));
       const narration = await p.locator(".narration").first().textContent();
       assert(narration.trim().length > 0, "empty narration");
+      await p.screenshot({ path: path.join(shots, "screenshot-crd-operator-375-ko.png"), fullPage: false });
     } finally {
       await c.close();
     }
