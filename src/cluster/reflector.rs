@@ -129,7 +129,10 @@ impl Cluster {
         let compacted = self.api.etcd().compact_revision();
         let (mut resumed, mut relisted) = (0, 0);
         for w in watchers {
-            let info = meta::lookup(w.resource).expect("a watched resource is served");
+            // a built-in resource, or a custom resource of a CRD still served (a watch on one whose
+            // CRD is gone is not resumed: its reflector would get 404s)
+            let info = meta::lookup(w.resource).filter(|i| i.resource == w.resource).or_else(|| self.api.crds().crds.iter().filter(|c| c.plural == w.resource).find_map(|c| c.preferred().and_then(|v| v.info)));
+            let Some(info) = info else { continue };
             let last = self.informers.last_rv.get(&(idx, w.resource)).copied().unwrap_or(0);
             let base = info.collection_path(&w.namespace);
             let uri = format!("{}?allowWatchBookmarks=true&resourceVersion={}&watch=true", base, last);

@@ -1,8 +1,8 @@
 # The same lesson with a controller that acts: the Website kind and its operator (the reconcile
 # loop an operator author writes with kopf or controller-runtime). The operator waits until the
 # API server serves its resource, then turns each Website into a Deployment and a Service it owns,
-# keeps them as the Website's spec says, and writes the Website's status. Deleting the Website
-# lets the garbage collector delete what it owned.
+# keeps them as the Website's spec says, and writes the Website's status; it recovers from faults.
+# Deleting the Website lets the garbage collector delete what it owned.
 sim addon website-operator
 sim settle
 kubectl get crd
@@ -23,6 +23,15 @@ kubectl patch website blog --type=merge -p '{"spec":{"replicas":3}}'
 sim settle
 kubectl get ws
 kubectl get pods -l app.kubernetes.io/instance=blog
+# faults: kube-apiserver restarts (every watch breaks), the operator's watches drop, the operator
+# restarts; it lists and watches again and keeps reconciling
+sim fault restart kube-apiserver
+sim fault watch-drop website-operator
+sim fault restart website-operator
+sim settle
+kubectl patch website blog --type=merge -p '{"spec":{"replicas":1}}'
+sim settle
+kubectl get ws,deployments
 # the operator's own identity: what its ClusterRole lets it do
 kubectl auth can-i delete deployments --as=system:serviceaccount:website-operator:website-operator
 kubectl delete website blog
