@@ -46,7 +46,7 @@ step() {
 
 # the property run's CI slice: 60 seeds (the long runs are `kubesim fuzz`, README "Faults and
 # the VOPR-style run")
-export KUBESIM_VOPR_SEEDS="${KUBESIM_VOPR_SEEDS:-60}"
+export KUBESIM_VOPR_SEEDS="${KUBESIM_VOPR_SEEDS:-40}"
 # serve_compare's CI slice: each scenario's read-only commands with one real kubectl, v1.32 and
 # v1.37 in turn (`cargo test --test serve_compare` alone compares both on every one)
 export KUBESIM_COMPARE_CLIENTS="${KUBESIM_COMPARE_CLIENTS:-alternate}"
