@@ -133,6 +133,18 @@ impl ResourceInfo {
             format!("{}/{}", self.group, self.version)
         }
     }
+    /// Whether kubectl's RESTMapper maps `name` (plural, singular, short name or kind, any case,
+    /// optionally `.group`) to this resource.
+    pub fn answers_to(&self, name: &str) -> bool {
+        let lower = name.to_ascii_lowercase();
+        let (base, group) = match lower.split_once('.') {
+            Some((b, g)) => (b, Some(g)),
+            None => (lower.as_str(), None),
+        };
+        (self.resource == base || self.singular == base || self.short_names.contains(&base) || self.kind.to_ascii_lowercase() == base)
+            && group.map(|g| g == self.group || (g == "v1" && self.group.is_empty())).unwrap_or(true)
+    }
+
     /// `deployments.apps`, `pods` — the "qualified resource" used in API error messages.
     pub fn qualified(&self) -> String {
         if self.group.is_empty() {
@@ -223,15 +235,7 @@ pub const RESOURCES: &[ResourceInfo] = &[
 
 /// Find a resource by any name kubectl accepts: plural, singular, short name, kind, or `deployments.apps`.
 pub fn lookup(name: &str) -> Option<&'static ResourceInfo> {
-    let lower = name.to_ascii_lowercase();
-    let (base, group) = match lower.split_once('.') {
-        Some((b, g)) => (b.to_string(), Some(g.to_string())),
-        None => (lower.clone(), None),
-    };
-    RESOURCES.iter().find(|r| {
-        (r.resource == base || r.singular == base || r.short_names.contains(&base.as_str()) || r.kind.to_ascii_lowercase() == base)
-            && group.as_deref().map(|g| g == r.group || (g == "v1" && r.group.is_empty())).unwrap_or(true)
-    })
+    RESOURCES.iter().find(|r| r.answers_to(name))
 }
 
 /// Find a resource by apiVersion and kind, as the REST mapper does.

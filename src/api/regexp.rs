@@ -9,8 +9,9 @@
 //! (`[a-z0-9-]`, `[^…]`, `\d \w \s \D \W \S`, `[[:alpha:]]`-style names are not), groups
 //! (`(…)`, `(?:…)`), alternation, and the greedy quantifiers `* + ? {n} {n,} {n,m}` (lazy ones
 //! match as greedy: `MatchString` only asks whether there is a match). Matching backtracks with a
-//! step budget instead of RE2's linear-time automaton; a pattern over the budget, or one using
-//! syntax outside the subset, is reported as not compiling.
+//! step and nesting budget instead of RE2's linear-time automaton: a match over the budget (a
+//! catastrophic pattern, or a subject of more than a few hundred characters under one repeat)
+//! counts as no match; syntax outside the subset is reported as not compiling.
 
 /// One parsed node.
 #[derive(Clone, Debug, PartialEq)]
@@ -40,6 +41,8 @@ struct Parser<'a> {
     chars: Vec<char>,
     pos: usize,
     src: &'a str,
+    /// Groups open at the position (bounded: the parser recurses per group).
+    depth: usize,
 }
 
 fn class_escape(c: char) -> Option<(Vec<(char, char)>, bool)> {
@@ -176,6 +179,10 @@ impl<'a> Parser<'a> {
             '$' => Ok(Node::End),
             '*' | '+' | '?' => Err(self.err(&format!("missing argument to repetition operator: `{}`", c))),
             '(' => {
+                // regexp/syntax's maxHeight guards its own stack the same way
+                if self.depth >= 200 {
+                    return Err(self.err("expression nests too deeply"));
+                }
                 if self.peek() == Some('?') {
                     if self.chars.get(self.pos + 1) == Some(&':') {
                         self.pos += 2;
@@ -183,7 +190,10 @@ impl<'a> Parser<'a> {
                         return Err(self.err("invalid or unsupported Perl syntax"));
                     }
                 }
-                let inner = self.alt()?;
+                self.depth += 1;
+                let inner = self.alt();
+                self.depth -= 1;
+                let inner = inner?;
                 if self.peek() != Some(')') {
                     return Err(self.err("missing closing )"));
                 }
@@ -259,7 +269,7 @@ impl<'a> Parser<'a> {
 impl Regexp {
     /// `regexp.Compile`. Err: Go's `error parsing regexp: …` text (or kubesim's limit).
     pub fn compile(pattern: &str) -> Result<Regexp, String> {
-        let mut p = Parser { chars: pattern.chars().collect(), pos: 0, src: pattern };
+        let mut p = Parser { chars: pattern.chars().collect(), pos: 0, src: pattern, depth: 0 };
         let root = p.alt()?;
         if p.pos < p.chars.len() {
             return Err(p.err("unexpected )"));
@@ -267,66 +277,98 @@ impl Regexp {
         Ok(Regexp { root })
     }
 
-    /// `MatchString`: whether the pattern matches anywhere in `s`. None: over the step budget.
+    /// `MatchString`: whether the pattern matches anywhere in `s`. None: over the step budget, or
+    /// the backtracking would nest deeper than [`DEPTH_BUDGET`] (a long subject under a repeat).
     pub fn is_match(&self, s: &str) -> Option<bool> {
         let chars: Vec<char> = s.chars().collect();
-        let mut steps = 0usize;
+        let mut b = Budget { steps: 0, depth: 0, exhausted: false };
         for start in 0..=chars.len() {
-            let mut found = false;
-            let ok = m(&self.root, &chars, start, &mut steps, &mut |_, _| {
-                found = true;
-                true
-            });
-            if steps > STEP_BUDGET {
-                return None;
-            }
-            if ok || found {
+            if m(&self.root, &chars, start, &mut b, &mut |_, _| true) {
                 return Some(true);
+            }
+            if b.exhausted {
+                return None;
             }
         }
         Some(false)
     }
 }
 
+/// What a match may spend: steps, and nesting of the backtracking (the native stack).
+struct Budget {
+    steps: usize,
+    depth: usize,
+    exhausted: bool,
+}
+
+/// Nested matching calls a match may hold at once (each repetition of a quantified atom nests one
+/// more): bounded so a long subject cannot exhaust the page's stack.
+const DEPTH_BUDGET: usize = 200;
+
 fn class_has(ranges: &[(char, char)], negated: bool, c: char) -> bool {
     ranges.iter().any(|(lo, hi)| *lo <= c && c <= *hi) != negated
 }
 
+type Cont<'a> = &'a mut dyn FnMut(usize, &mut Budget) -> bool;
+
 /// Matches `node` at `i`, then calls `k` with the end position; true when `k` accepted.
-fn m(node: &Node, s: &[char], i: usize, steps: &mut usize, k: &mut dyn FnMut(usize, &mut usize) -> bool) -> bool {
-    *steps += 1;
-    if *steps > STEP_BUDGET {
+fn m(node: &Node, s: &[char], i: usize, b: &mut Budget, k: Cont) -> bool {
+    b.steps += 1;
+    if b.steps > STEP_BUDGET || b.depth > DEPTH_BUDGET {
+        b.exhausted = true;
         return false;
     }
-    match node {
-        Node::Class { ranges, negated } => i < s.len() && class_has(ranges, *negated, s[i]) && k(i + 1, steps),
-        Node::Any => i < s.len() && s[i] != '\n' && k(i + 1, steps),
-        Node::Start => i == 0 && k(i, steps),
-        Node::End => i == s.len() && k(i, steps),
-        Node::Group(inner) => m(inner, s, i, steps, k),
-        Node::Alt(bs) => bs.iter().any(|b| m(b, s, i, steps, k)),
-        Node::Concat(items) => concat(items, s, i, steps, k),
-        Node::Repeat { node, min, max } => repeat(node, *min, *max, 0, s, i, steps, k),
-    }
+    b.depth += 1;
+    let r = match node {
+        Node::Class { ranges, negated } => i < s.len() && class_has(ranges, *negated, s[i]) && k(i + 1, b),
+        Node::Any => i < s.len() && s[i] != '\n' && k(i + 1, b),
+        Node::Start => i == 0 && k(i, b),
+        Node::End => i == s.len() && k(i, b),
+        Node::Group(inner) => m(inner, s, i, b, k),
+        Node::Alt(bs) => bs.iter().any(|x| m(x, s, i, b, k)),
+        Node::Concat(items) => concat(items, s, i, b, k),
+        Node::Repeat { node, min, max } => repeat(node, *min, *max, 0, s, i, b, k),
+    };
+    b.depth -= 1;
+    r
 }
 
-fn concat(items: &[Node], s: &[char], i: usize, steps: &mut usize, k: &mut dyn FnMut(usize, &mut usize) -> bool) -> bool {
+fn concat(items: &[Node], s: &[char], i: usize, b: &mut Budget, k: Cont) -> bool {
     match items.split_first() {
-        None => k(i, steps),
-        Some((first, rest)) => m(first, s, i, steps, &mut |j, st| concat(rest, s, j, st, k)),
+        None => k(i, b),
+        Some((first, rest)) => m(first, s, i, b, &mut |j, b| concat(rest, s, j, b, k)),
     }
 }
 
 #[allow(clippy::too_many_arguments)]
-fn repeat(node: &Node, min: usize, max: Option<usize>, count: usize, s: &[char], i: usize, steps: &mut usize, k: &mut dyn FnMut(usize, &mut usize) -> bool) -> bool {
-    // greedy: one more first (not past max, and only if it consumed something), then stop
-    if max.map(|mx| count < mx).unwrap_or(true) {
-        let more = m(node, s, i, steps, &mut |j, st| j > i && repeat(node, min, max, count + 1, s, j, st, k));
-        if more {
-            return true;
+fn repeat(node: &Node, min: usize, max: Option<usize>, count: usize, s: &[char], i: usize, b: &mut Budget, k: Cont) -> bool {
+    // one character a time (`[a-z]*`, `\d+`, `.?`): the longest run, then shorter ones, without
+    // nesting a call per character
+    let one = |c: char| match node {
+        Node::Class { ranges, negated } => Some(class_has(ranges, *negated, c)),
+        Node::Any => Some(c != '\n'),
+        _ => None,
+    };
+    if matches!(node, Node::Class { .. } | Node::Any) {
+        let limit = max.unwrap_or(usize::MAX);
+        let run = s[i..].iter().take(limit).take_while(|c| one(**c) == Some(true)).count();
+        for n in (min..=run).rev() {
+            b.steps += 1;
+            if b.steps > STEP_BUDGET {
+                b.exhausted = true;
+                return false;
+            }
+            if k(i + n, b) {
+                return true;
+            }
         }
+        return false;
     }
-    count >= min && k(i, steps)
+    // greedy: one more first (not past max, and only if it consumed something), then stop
+    if max.map(|mx| count < mx).unwrap_or(true) && m(node, s, i, b, &mut |j, b| j > i && repeat(node, min, max, count + 1, s, j, b, k)) {
+        return true;
+    }
+    count >= min && !b.exhausted && k(i, b)
 }
 
 #[cfg(test)]
@@ -365,5 +407,15 @@ mod tests {
         // catastrophic backtracking gives up instead of hanging
         let r = Regexp::compile("^(a+)+$").expect("compiles");
         assert_eq!(r.is_match(&format!("{}b", "a".repeat(40))), None);
+        // a long subject under a one-character repeat matches without nesting; a long one under a
+        // group repeat, and deep groups, stay within a small stack
+        let long = "a".repeat(100_000);
+        let deep = format!("{}a{}", "(".repeat(5_000), ")".repeat(5_000));
+        let t = std::thread::Builder::new().stack_size(1024 * 1024).spawn(move || {
+            let plain = Regexp::compile("^[a-z]*$").expect("compiles").is_match(&long);
+            let grouped = Regexp::compile("^(ab|a)*$").expect("compiles").is_match(&long);
+            (plain, grouped, Regexp::compile(&deep).is_err())
+        });
+        assert_eq!(t.expect("thread").join().expect("no overflow"), (Some(true), None, true));
     }
 }

@@ -107,7 +107,15 @@ enum Expr {
 struct P {
     t: Vec<Tok>,
     i: usize,
+    /// Nested expressions and unary operators open at the position (cel-go's parser stops at
+    /// its maximum recursion depth).
+    depth: usize,
 }
+
+/// The parser's nesting bound, with cel-go's message. cel-go allows 250 levels; kubesim's
+/// recursive-descent parser stops at 32, which no validation rule comes near, so it stays within
+/// the page's stack.
+const MAX_RECURSION_DEPTH: usize = 32;
 
 impl P {
     fn peek_op(&self, op: &str) -> bool {
@@ -128,7 +136,22 @@ impl P {
             Err(format!("Syntax error: missing '{}'", op))
         }
     }
+    fn enter(&mut self) -> Result<(), String> {
+        self.depth += 1;
+        if self.depth > MAX_RECURSION_DEPTH {
+            return Err("expression recursion limit exceeded".into());
+        }
+        Ok(())
+    }
+
     fn expr(&mut self) -> Result<Expr, String> {
+        self.enter()?;
+        let e = self.conditional();
+        self.depth -= 1;
+        e
+    }
+
+    fn conditional(&mut self) -> Result<Expr, String> {
         let c = self.or()?;
         if self.eat("?") {
             let a = self.expr()?;
@@ -194,13 +217,17 @@ impl P {
         }
     }
     fn unary(&mut self) -> Result<Expr, String> {
-        if self.eat("!") {
-            return Ok(Expr::Unary("!", Box::new(self.unary()?)));
-        }
-        if self.eat("-") {
-            return Ok(Expr::Unary("-", Box::new(self.unary()?)));
-        }
-        self.postfix()
+        let op = if self.eat("!") {
+            "!"
+        } else if self.eat("-") {
+            "-"
+        } else {
+            return self.postfix();
+        };
+        self.enter()?;
+        let inner = self.unary();
+        self.depth -= 1;
+        Ok(Expr::Unary(op, Box::new(inner?)))
     }
     fn args(&mut self) -> Result<Vec<Expr>, String> {
         let mut a = Vec::new();
@@ -313,7 +340,7 @@ pub fn compile(rule: &str) -> Result<(), String> {
 
 fn parse(rule: &str) -> Result<Expr, String> {
     let toks = lex(rule)?;
-    let mut p = P { t: toks, i: 0 };
+    let mut p = P { t: toks, i: 0, depth: 0 };
     let e = p.expr()?;
     if p.i < p.t.len() {
         return Err(format!("Syntax error: extraneous input at token {}", p.i + 1));
@@ -530,5 +557,8 @@ mod tests {
         assert!(compile("self.items.all(i, i > 0)").is_err());
         assert!(compile("self.a <= self.b").is_ok());
         assert!(compile("self.a <=").is_err());
+        // nesting is bounded, as cel-go bounds it
+        assert_eq!(compile(&format!("{}true{}", "(".repeat(10_000), ")".repeat(10_000))), Err("expression recursion limit exceeded".to_string()));
+        assert_eq!(compile(&format!("{}true", "!".repeat(10_000))), Err("expression recursion limit exceeded".to_string()));
     }
 }

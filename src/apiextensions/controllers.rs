@@ -93,8 +93,8 @@ impl ApiExtensionsControllers {
             others.iter().any(|o| {
                 let a = |k: &str| meta::get_str(o, &["status", "acceptedNames", k]).to_string();
                 match field {
-                    "plural" | "singular" => a("plural") == v || a("singular") == v || meta::get_array(o, &["status", "acceptedNames", "shortNames"]).iter().any(|s| s.as_str() == Some(v)),
-                    "shortNames" => a("plural") == v || a("singular") == v || meta::get_array(o, &["status", "acceptedNames", "shortNames"]).iter().any(|s| s.as_str() == Some(v)),
+                    // resource names and short names share one namespace; kinds another
+                    "plural" | "singular" | "shortNames" => a("plural") == v || a("singular") == v || meta::get_array(o, &["status", "acceptedNames", "shortNames"]).iter().any(|s| s.as_str() == Some(v)),
                     _ => a("kind") == v || a("listKind") == v,
                 }
             })
@@ -206,7 +206,7 @@ impl ApiExtensionsControllers {
                 if tries + 1 < POLL_TRIES {
                     ctx.after(POLL_MS, Timer::Poll(name, tries + 1), false);
                 } else {
-                    set_condition(&mut obj, "Terminating", "True", "InstanceDeletionCheck", &format!("could not confirm zero CustomResources remaining: timed out waiting for the condition"), ctx.now);
+                    set_condition(&mut obj, "Terminating", "True", "InstanceDeletionCheck", "could not confirm zero CustomResources remaining: timed out waiting for the condition", ctx.now);
                     ctx.request_with(Request::new(Method::Put, &Self::status_path(&name), Some(obj)));
                 }
                 return;

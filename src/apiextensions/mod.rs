@@ -27,6 +27,32 @@ use crate::api::meta::{self, ResourceInfo};
 use serde_json::Value;
 use std::rc::Rc;
 
+impl Column {
+    /// The value the column's JSONPath (a simple `.a.b` path) finds in `obj`: what the table
+    /// convertor formats by the column's type.
+    pub fn value<'a>(&self, obj: &'a Value) -> Option<&'a Value> {
+        let path: Vec<&str> = self.json_path.trim_start_matches('.').split('.').filter(|p| !p.is_empty()).collect();
+        meta::get(obj, &path).filter(|v| !v.is_null())
+    }
+}
+
+/// The schema a CRD group version's OpenAPI document publishes for its kind: the version's schema
+/// with `apiVersion`, `kind` and `metadata` (given as `metadata`) added, as apiextensions-
+/// apiserver's `builder` adds them.
+pub fn published_schema(schema: Option<&Value>, metadata: Value) -> Value {
+    let mut root = schema.cloned().unwrap_or_else(|| serde_json::json!({"type": "object", "x-kubernetes-preserve-unknown-fields": true}));
+    if let Some(m) = root.as_object_mut() {
+        let props = m.entry("properties").or_insert_with(|| serde_json::json!({}));
+        props["apiVersion"] = serde_json::json!({"description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources", "type": "string"});
+        props["kind"] = serde_json::json!({"description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds", "type": "string"});
+        props["metadata"] = metadata;
+    }
+    root
+}
+
+/// The description of the `metadata` property [`published_schema`] adds.
+pub const METADATA_DESCRIPTION: &str = "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata";
+
 /// A printer column (`additionalPrinterColumns[]`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Column {
@@ -174,15 +200,7 @@ impl CrdRegistry {
     /// kubectl's RESTMapper over discovery: a custom resource by any name kubectl accepts —
     /// plural, singular, short name, kind, or `plural.group`.
     pub fn lookup(&self, name: &str) -> Option<&'static ResourceInfo> {
-        let lower = name.to_ascii_lowercase();
-        self.discovered().into_iter().find_map(|(c, info)| {
-            let (base, group) = match lower.split_once('.') {
-                Some((b, g)) => (b, Some(g)),
-                None => (lower.as_str(), None),
-            };
-            let named = c.plural == base || c.singular == base || c.short_names.iter().any(|s| s == base) || c.kind.to_ascii_lowercase() == base;
-            (named && group.map(|g| g == c.group || (g.starts_with(info.version) && g.ends_with(&c.group))).unwrap_or(true)).then_some(info)
-        })
+        self.discovered().into_iter().map(|(_, info)| info).find(|info| info.answers_to(name))
     }
 
     /// The REST mapper's `apiVersion` + `kind`.

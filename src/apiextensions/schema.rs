@@ -171,30 +171,24 @@ pub fn default(schema: &Value, v: &mut Value) {
     }
 }
 
-/// `ValidateCustomResource`: the object's fields against the schema (metadata is validated as
-/// ObjectMeta elsewhere), then its CEL rules when nothing blocking failed.
+/// `ValidateCustomResource`: the object against the schema (metadata, which a structural schema
+/// may not describe beyond name and generateName, is ObjectMeta's to validate), then its CEL
+/// rules when nothing blocking failed.
 pub fn validate(schema: &Value, obj: &Value) -> Vec<FieldError> {
     let mut errs = Vec::new();
-    let mut root = obj.clone();
-    if let Some(m) = root.as_object_mut() {
-        m.remove("metadata");
+    node(schema, obj, "", &mut errs);
+    if !has_rules(schema) {
+        return errs;
     }
-    node(schema, &root, "", &mut errs);
     // CEL runs only when no NotSupported/Required/TooLong/TooMany/type error blocked it
     let blocking = errs.iter().any(|e| {
         use crate::api::field::ErrorType::*;
         matches!(e.error_type, NotSupported | Required | TooLong | TooMany) || e.detail.contains(" must be of type ")
     });
-    let mut cel_errs = Vec::new();
-    super::cel::validate_rules(schema, &root, "", &mut cel_errs);
-    if !cel_errs.is_empty() || has_rules(schema) {
-        if blocking {
-            if has_rules(schema) {
-                errs.push(FieldError::invalid("<nil>", Value::Null, "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"));
-            }
-        } else {
-            errs.extend(cel_errs);
-        }
+    if blocking {
+        errs.push(FieldError::invalid("<nil>", Value::Null, "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"));
+    } else {
+        super::cel::validate_rules(schema, obj, "", &mut errs);
     }
     errs
 }

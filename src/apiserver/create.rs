@@ -22,9 +22,7 @@ impl ApiServer {
                 m.insert("apiVersion".into(), json!(t.info.api_version()));
             }
         }
-        let obj = &*obj;
-        let api_version = meta::get_str(obj, &["apiVersion"]);
-        let kind = meta::get_str(obj, &["kind"]);
+        let (api_version, kind) = (meta::get_str(obj, &["apiVersion"]), meta::get_str(obj, &["kind"]));
         if api_version != t.info.api_version() && !(t.info.resource == "events" && api_version == "events.k8s.io/v1") {
             return Err(bad_request(format!(
                 "the API version in the data ({}) does not match the expected API version ({})",
@@ -39,10 +37,10 @@ impl ApiServer {
         if let Some(v) = self.crds.version_of(t.info) {
             // the custom resource's decoder prunes what its schema does not specify; strict
             // decoding reports what it pruned (`unknown field "spec.foo"`, sorted)
-            let mut pruned = obj.clone();
-            let unknown = v.schema.as_ref().map(|s| crate::apiextensions::schema::prune(s, &mut pruned)).unwrap_or_default();
+            let unknown = v.schema.as_ref().map(|s| crate::apiextensions::schema::prune(s, obj)).unwrap_or_default();
             if strict && !unknown.is_empty() {
                 let list: Vec<String> = unknown.iter().map(|u| format!("unknown field \"{}\"", u)).collect();
+                let kind = t.info.kind;
                 return Err(bad_request(format!("{} in version \"{}\" cannot be handled as a {}: strict decoding error: {}", kind, t.info.version, kind, list.join(", "))));
             }
             return Ok(());
@@ -80,10 +78,8 @@ impl ApiServer {
         schema::normalize(info.api_version().as_str(), info.kind, &mut obj);
         let custom = matches!(info.id, meta::Resource::Custom(_));
         let crd_version = self.crds.version_of(info).cloned();
-        if let Some(v) = &crd_version {
-            if let Some(s) = &v.schema {
-                crate::apiextensions::schema::prune(s, &mut obj);
-            }
+        if crd_version.is_some() {
+            // (decode pruned the fields the schema does not specify)
             // forbidCreateAdmission: nothing new while the CRD is being deleted
             if self.crds.of_info(info).map(|c| c.terminating).unwrap_or(false) {
                 let name = match meta::name(&obj) {

@@ -509,13 +509,10 @@ impl ApiServer {
         match self.etcd.put_if(&key, text, expected_rev) {
             Ok(rev) => {
                 self.rbac_changed(info);
-                let crd_write = info.id == meta::Resource::CustomResourceDefinitions;
                 meta::set(obj, &["metadata", "resourceVersion"], json!(rev.to_string()));
                 let new = Rc::new(obj.clone());
                 let old = self.cache.insert(key.clone(), (new.clone(), rev)).map(|(v, _)| v);
-                if crd_write {
-                    self.crd_changed(info);
-                }
+                self.crd_changed(info);
                 Ok(Change { op: "PUT", key, revision: rev, resource: info, old, new: Some(new) })
             }
             Err(EtcdError::TxnFailed { current }) => {

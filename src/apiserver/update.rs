@@ -41,7 +41,8 @@ impl ApiServer {
         let crd_version = self.crds.version_of(info).cloned();
         let schema_of = crd_version.as_ref().and_then(|v| v.schema.clone());
         let status_sub = crd_version.as_ref().map(|v| v.status_subresource).unwrap_or(false);
-        if let Some(s) = &schema_of {
+        if let (false, Some(s)) = (is_put, &schema_of) {
+            // a patched object (decode pruned a PUT's body)
             crate::apiextensions::schema::prune(s, &mut new);
         }
         // fields the client may not change (rest.FillObjectMetaSystemFields / BeforeUpdate)

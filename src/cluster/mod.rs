@@ -1156,16 +1156,7 @@ impl Cluster {
             }
             return Some(info);
         }
-        let lower = name.to_ascii_lowercase();
-        let (base, group) = match lower.split_once('.') {
-            Some((b, g)) => (b.to_string(), Some(g.to_string())),
-            None => (lower.clone(), None),
-        };
-        self.kubectl_discovery
-            .borrow()
-            .iter()
-            .copied()
-            .find(|i| (i.resource == base || i.singular == base || i.short_names.contains(&base.as_str()) || i.kind.to_ascii_lowercase() == base) && group.as_deref().map(|g| g == i.group).unwrap_or(true))
+        self.kubectl_discovery.borrow().iter().copied().find(|i| i.answers_to(name))
     }
 
     pub fn view(&self) -> ClusterView<'_> {

@@ -2233,7 +2233,7 @@ fn unstructured_scalar(v: &Value) -> String {
         Value::String(s) => s.clone(),
         Value::Number(n) => match (n.as_i64(), n.as_f64()) {
             (Some(i), _) => i.to_string(),
-            (None, Some(f)) => crate::kubectl::printers::go_g_float_pub(f),
+            (None, Some(f)) => crate::kubectl::printers::go_g_float(f),
             _ => n.to_string(),
         },
         other => other.to_string(),

@@ -46,14 +46,8 @@ fn custom_type(s: &Value) -> String {
 
 /// `kubectl explain` of a custom resource: its version's schema as the CRD's OpenAPI v3 document
 /// publishes it (with `apiVersion`, `kind` and `metadata` added), descriptions included.
-fn explain_custom(info: &meta::ResourceInfo, schema: &Value, path: &[&str], out: &mut Output) {
-    let mut root = schema.clone();
-    if let Some(m) = root.as_object_mut() {
-        let props = m.entry("properties").or_insert_with(|| serde_json::json!({}));
-        props["apiVersion"] = serde_json::json!({"type": "string", "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"});
-        props["kind"] = serde_json::json!({"type": "string", "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"});
-        props["metadata"] = serde_json::json!({"type": "ObjectMeta", "description": "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"});
-    }
+fn explain_custom(info: &meta::ResourceInfo, schema: Option<&Value>, path: &[&str], out: &mut Output) {
+    let root = crate::apiextensions::published_schema(schema, serde_json::json!({"type": "ObjectMeta", "description": crate::apiextensions::METADATA_DESCRIPTION}));
     let mut node = &root;
     for (i, seg) in path.iter().enumerate() {
         let next = node.get("properties").and_then(|p| p.get(*seg)).or_else(|| node.get("items").and_then(|it| it.get("properties")).and_then(|p| p.get(*seg)));
@@ -113,7 +107,7 @@ pub(super) fn explain(cluster: &Cluster, positional: &[String], out: &mut Output
                 let group_len = i.group.split('.').count();
                 let path = if path.len() >= group_len && path[..group_len].join(".") == i.group { path[group_len..].to_vec() } else { path };
                 let schema = crds.version_of(i).and_then(|v| v.schema.clone());
-                return explain_custom(i, schema.as_deref().unwrap_or(&serde_json::json!({"type": "object"})), &path, out);
+                return explain_custom(i, schema.as_deref(), &path, out);
             }
             None => return out.err(&format!("error: the server doesn't have a resource type \"{}\"", res)),
         },

@@ -187,7 +187,6 @@ impl KubeNetworkPolicies {
                 out.push_str(&format!("  {}: isolated by {}\n", t, names(&pols)));
             }
         }
-        let first_port = port_of;
         let verdict = |src: &str, dst: &str, port: i64, proto: &str| match self.evaluate(&Packet { src_ip: src, dst_ip: dst, dst_port: port, protocol: proto }) {
             Verdict::NotIsolated => "ACCEPT (no policy isolates either end)".to_string(),
             Verdict::Allowed { egress, ingress } => format!("ACCEPT by {}", egress.into_iter().chain(ingress).collect::<Vec<_>>().join(", ")),
@@ -200,14 +199,14 @@ impl KubeNetworkPolicies {
             .filter(|p| !meta::get_bool(p, &["spec", "hostNetwork"]) && shown(p))
             .collect();
         others.sort_by_key(|p| key(p));
-        let (port, proto) = first_port(pod);
+        let (port, proto) = port_of(pod);
         out.push_str(&format!("  to it, {}/{}:\n", proto, port));
         for o in &others {
             out.push_str(&format!("    from {:<40} {}\n", key(o), verdict(meta::get_str(o, &["status", "podIP"]), ip, port, &proto)));
         }
         out.push_str("  from it:\n");
         for o in &others {
-            let (port, proto) = first_port(o);
+            let (port, proto) = port_of(o);
             out.push_str(&format!("    to {:<42} {}\n", format!("{} {}/{}", key(o), proto, port), verdict(ip, meta::get_str(o, &["status", "podIP"]), port, &proto)));
         }
         Some(out)

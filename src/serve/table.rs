@@ -128,8 +128,7 @@ pub fn custom_table(columns: &[crate::apiextensions::Column], objs: &[Value], no
         .map(|o| {
             let mut cells = vec![json!(crate::api::meta::name(o))];
             for c in columns {
-                let path: Vec<&str> = c.json_path.trim_start_matches('.').split('.').filter(|p| !p.is_empty()).collect();
-                let v = crate::api::meta::get(o, &path).cloned().unwrap_or(Value::Null);
+                let v = c.value(o).cloned().unwrap_or(Value::Null);
                 cells.push(match (c.type_.as_str(), &v) {
                     ("date", Value::String(s)) => json!(crate::kubectl::printers::translate_timestamp_since(s, now_ms)),
                     ("integer", Value::Number(n)) if n.is_i64() || n.is_u64() => v.clone(),

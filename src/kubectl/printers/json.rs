@@ -78,7 +78,7 @@ pub(super) fn go_json_float(f: f64) -> String {
 }
 
 /// strconv.FormatFloat(f, 'g', -1, 64), what go-yaml writes for floats.
-pub(super) fn go_g_float(f: f64) -> String {
+pub(crate) fn go_g_float(f: f64) -> String {
     if f.is_nan() {
         return ".nan".into();
     }

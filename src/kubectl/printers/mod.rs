@@ -40,7 +40,8 @@ pub use json::{list_to_json, to_json};
 use crate::sim::sort::CompactSort;
 pub(crate) use json::{json_string, push_json_number};
 pub(crate) use tabwriter::tabwriter;
-use json::{go_g_float, list_object};
+pub(crate) use json::go_g_float;
+use json::list_object;
 pub use yaml::{list_to_yaml, to_yaml};
 
 use serde_json::{Map, Value};
@@ -1260,11 +1261,6 @@ fn table_columns_rows(kind: &str, objs: &[Value], wide: bool, now_ms: i64) -> (&
     (columns, rows)
 }
 
-/// Go's `%v` of a float64 (`strconv` 'g' with the shortest precision).
-pub(crate) fn go_g_float_pub(f: f64) -> String {
-    go_g_float(f)
-}
-
 /// A custom resource's table, as apiextensions-apiserver's `tableconvertor` builds it and the
 /// table printer prints it: NAME, then the version's printer columns (or the default AGE) —
 /// `date` as an age, `integer`/`number`/`boolean`/`string` from the column's JSONPath (a simple
@@ -1289,9 +1285,8 @@ pub fn print_custom_table(info: &crate::api::meta::ResourceInfo, columns: &[crat
         }
         for c in &visible {
             text.push('\t');
-            let path: Vec<&str> = c.json_path.trim_start_matches('.').split('.').filter(|p| !p.is_empty()).collect();
-            let cell = match get(o, &path) {
-                None | Some(Value::Null) => String::new(),
+            let cell = match c.value(o) {
+                None => String::new(),
                 Some(v) => match (c.type_.as_str(), v) {
                     ("date", Value::String(s)) => translate_timestamp_since(s, now_ms),
                     ("date", _) => "<invalid>".to_string(),

@@ -479,23 +479,22 @@ fn closure(defs: &Map<String, Value>, roots: BTreeSet<String>) -> Map<String, Va
 /// added and its group-version-kind, the ObjectMeta it references, and the paths of the
 /// resource with their group-version-kind, which `kubectl explain` looks the kind up by).
 pub fn custom_document(crds: &crate::apiextensions::CrdRegistry, group: &str, version: &str) -> Option<Value> {
-    let defs: Map<String, Value> = match serde_json::from_str(DEFINITIONS) {
-        Ok(Value::Object(m)) => m,
-        _ => return None,
-    };
+    // ObjectMeta and what it references, taken from the definitions once
+    static OBJECT_META: OnceLock<Map<String, Value>> = OnceLock::new();
+    let meta_defs = OBJECT_META.get_or_init(|| match serde_json::from_str(DEFINITIONS) {
+        Ok(Value::Object(defs)) => closure(&defs, ["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta".to_string()].into_iter().collect()),
+        _ => Map::new(),
+    });
     let reversed: Vec<&str> = group.split('.').rev().collect();
-    let mut schemas = closure(&defs, ["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta".to_string()].into_iter().collect());
+    let mut schemas = meta_defs.clone();
     let mut paths = Map::new();
     for c in crds.crds.iter().filter(|c| c.group == group) {
         let Some(v) = c.serving(version) else { continue };
         let gvk = json!({"group": group, "version": version, "kind": c.kind});
         let def = format!("{}.{}.{}", reversed.join("."), version, c.kind);
-        let mut schema = v.schema.as_deref().cloned().unwrap_or_else(|| json!({"type": "object", "x-kubernetes-preserve-unknown-fields": true}));
+        let metadata = json!({"description": crate::apiextensions::METADATA_DESCRIPTION, "allOf": [{"$ref": format!("{}io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta", V3_REF)}]});
+        let mut schema = crate::apiextensions::published_schema(v.schema.as_deref(), metadata);
         if let Some(m) = schema.as_object_mut() {
-            let props = m.entry("properties").or_insert_with(|| json!({}));
-            props["apiVersion"] = json!({"description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources", "type": "string"});
-            props["kind"] = json!({"description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds", "type": "string"});
-            props["metadata"] = json!({"description": "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", "allOf": [{"$ref": format!("{}io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta", V3_REF)}]});
             m.insert("x-kubernetes-group-version-kind".into(), json!([gvk]));
         }
         schemas.insert(def.clone(), schema);
