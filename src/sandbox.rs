@@ -357,7 +357,11 @@ pub fn sim_command_with_stdin(c: &mut Cluster, sb: &mut Sandbox, args: &[String]
             Ok(format!("kube-apiserver restarted: {}; settled at {}\n", what, format_ms(s.time_ms)))
         }
         ["fault", "watch-drop", name] => {
-            let actor = c.components().map(|x| x.actor()).find(|a| a.name() == *name).ok_or_else(|| format!("no component named \"{}\"", name))?;
+            // a component of the simulation, else a client outside it with watches open (serve)
+            let Some(actor) = c.components().map(|x| x.actor()).find(|a| a.name() == *name) else {
+                let what = c.drop_external_watches(name)?;
+                return Ok(format!("{}'s watches dropped: {}\n", name, what));
+            };
             let what = c.drop_watches(&actor)?;
             let s = c.run_until_settled();
             Ok(format!("{}'s watches dropped: {}; settled at {}\n", name, what, format_ms(s.time_ms)))

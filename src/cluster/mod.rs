@@ -19,6 +19,7 @@ use crate::apiserver::{ApiServer, Limits, Outcome, Watcher};
 use crate::sim::{MsgId, Queue, Rng};
 use crate::trace::{Actor, FaultKind, MessageKind, Trace};
 
+pub mod external_watch;
 mod network;
 mod partition;
 pub mod reflector;
@@ -840,6 +841,9 @@ pub struct Cluster {
     /// kubectl's discovery cache (`~/.kube/cache/discovery`, 6 hours): the custom resources it has
     /// mapped, which it keeps using after their CRD is gone (the list then answers 404).
     kubectl_discovery: std::cell::RefCell<Vec<&'static crate::api::meta::ResourceInfo>>,
+    /// The watch streams of clients outside the simulation (`kubesim serve`) and the faults
+    /// that break them.
+    external_watches: external_watch::ExternalWatches,
 }
 
 /// The subscriber number of kubectl's watch: not a component, so its deliveries go to
@@ -922,6 +926,7 @@ impl Cluster {
             loads: Vec::new(),
             ingress_rr: std::collections::BTreeMap::new(),
             kubectl_discovery: Default::default(),
+            external_watches: Default::default(),
         };
         // kube-apiserver's compactor, when configured (its first tick only records a revision)
         if c.config.etcd_compaction_interval_ms > 0 {

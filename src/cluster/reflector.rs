@@ -101,6 +101,7 @@ impl Cluster {
         }
         self.client_watch_open = false;
         self.api.remove_watchers(CLIENT_SUBSCRIBER);
+        self.break_external_watches();
         let what = format!("kube-apiserver restarted: every watch connection closed, {} event(s) in flight lost; its new watch cache starts at revision {}, so every reflector's resume gets 410 Gone and relists", lost, self.api.etcd().revision());
         let id = self.trace.push(self.now, Actor::ApiServer, Actor::ApiServer, MessageKind::Fault { kind: FaultKind::ApiServerRestart, what, lost }, None);
         let (mut resumed, mut relisted) = (0, 0);

@@ -985,6 +985,21 @@ impl WatchCursor {
     }
 }
 
+/// An external watch stream the cluster counts as open ([`Cluster::external_watch_opened`]);
+/// dropping it tells the cluster the stream ended.
+struct OpenWatch<'a> {
+    h: &'a Handle,
+    ticket: Option<crate::cluster::external_watch::WatchTicket>,
+}
+
+impl Drop for OpenWatch<'_> {
+    fn drop(&mut self) {
+        if let Some(t) = self.ticket.take() {
+            let _ = self.h.call(move |s| s.cluster.external_watch_closed(&t));
+        }
+    }
+}
+
 /// How a watch starts, decided on the cluster thread.
 enum WatchStart {
     Ok,
@@ -1010,7 +1025,11 @@ enum WatchStart {
 /// 2 s (wall time) before the `timeoutSeconds` deadline, and after the initial events of a
 /// `sendInitialEvents=true` watch (annotated `k8s.io/initial-events-end`). A client that takes
 /// no write for the watch write timeout ([`WATCH_WRITE_TIMEOUT`]) is dropped; its connection
-/// thread never holds the cluster thread, which only fills the cursor.
+/// thread never holds the cluster thread, which only fills the cursor. Faults end streams as
+/// they end kube-apiserver's connections: `sim fault restart kube-apiserver` every stream (and a
+/// resume older than the revision the new watch cache started at gets the 410), `sim fault
+/// watch-drop CLIENT` those of one client, named by its User-Agent's product (`kopf`)
+/// ([`crate::cluster::external_watch`]).
 fn serve_watch(h: &Handle, req: &http::HttpRequest, peer: &str, w: &mut TcpStream) -> io::Result<()> {
     let r = match to_request(req) {
         Ok(r) => r,
@@ -1062,8 +1081,12 @@ fn serve_watch(h: &Handle, req: &http::HttpRequest, peer: &str, w: &mut TcpStrea
         let mut cursor = cursor;
         let resp = s.cluster.client_request(&id, r);
         let now = crate::api::time::EPOCH_MS + s.cluster.now();
+        // the oldest revision the watch cache holds (newer than etcd's compaction after
+        // kube-apiserver's restart)
+        let compacted = s.cluster.watch_cache_oldest();
+        let ticket = resp.ok().then(|| s.cluster.external_watch_opened(&id.user_agent));
         let view = s.cluster.view();
-        let (head, compacted) = (view.etcd_revision(), view.etcd_compact_revision());
+        let head = view.etcd_revision();
         let mut initial = Vec::new();
         let mut start = WatchStart::Ok;
         match from {
@@ -1084,12 +1107,14 @@ fn serve_watch(h: &Handle, req: &http::HttpRequest, peer: &str, w: &mut TcpStrea
                 }
             }
         }
-        (resp, cursor, initial, now, s.cluster.now(), start)
+        (resp, cursor, initial, now, s.cluster.now(), start, ticket)
     });
-    let Some((resp, mut cursor, mut initial, now, mut virtual_now, start)) = started else { return Ok(()) };
-    if !resp.ok() {
+    let Some((resp, mut cursor, mut initial, now, mut virtual_now, start, ticket)) = started else { return Ok(()) };
+    let Some(ticket) = ticket else {
         return http::write_response(w, resp.code, "application/json", &serde_json::to_vec(&resp.body).unwrap_or_default(), false);
-    }
+    };
+    // the cluster counts the stream open until it ends, however it ends
+    let _open = OpenWatch { h, ticket: Some(ticket.clone()) };
     // a client that does not read is dropped, not waited for
     let write_timeout = Duration::from_millis(h.watch_write_timeout_ms.load(std::sync::atomic::Ordering::Relaxed).max(1));
     let _ = w.set_write_timeout(Some(write_timeout));
@@ -1126,10 +1151,15 @@ fn serve_watch(h: &Handle, req: &http::HttpRequest, peer: &str, w: &mut TcpStrea
     // the bookmark 2 s before the deadline, if the deadline is that far
     let mut pre_deadline = timeout.checked_sub(Duration::from_secs(2)).filter(|d| !d.is_zero()).map(|d| started_at + d);
     let mut last_bookmark = virtual_now;
-    while let Some((polled, cur, now, virt)) = h.call(move |s| {
-        let ev = cursor.poll(&s.cluster, &mut s.decoded);
-        (ev, cursor, crate::api::time::EPOCH_MS + s.cluster.now(), s.cluster.now())
-    }) {
+    while let Some((polled, cur, now, virt)) = {
+        let ticket = ticket.clone();
+        h.call(move |s| {
+            // kube-apiserver restarted or the client's connection dropped (`sim fault …`): the
+            // stream ends and the client watches again
+            let ev = if s.cluster.external_watch_broken(&ticket) { None } else { cursor.poll(&s.cluster, &mut s.decoded) };
+            (ev, cursor, crate::api::time::EPOCH_MS + s.cluster.now(), s.cluster.now())
+        })
+    } {
         cursor = cur;
         virtual_now = virt;
         let Some(mut events) = polled else { break };
