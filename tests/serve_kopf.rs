@@ -26,10 +26,15 @@ const WAIT: Duration = Duration::from_secs(60);
 
 /// One HTTP/1.1 request to the server: (status code, body).
 fn http(server: &Server, method: &str, path: &str, body: Option<&Value>) -> (u16, String) {
+    http_accept(server, method, path, body, "application/json")
+}
+
+/// The same with an `Accept` header.
+fn http_accept(server: &Server, method: &str, path: &str, body: Option<&Value>, accept: &str) -> (u16, String) {
     let mut s = TcpStream::connect(server.addr()).expect("connect");
     s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
     let body = body.map(|b| b.to_string()).unwrap_or_default();
-    write!(s, "{} {} HTTP/1.1\r\nHost: {}\r\nUser-Agent: serve-kopf-test\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{}", method, path, server.addr(), body.len(), body).unwrap();
+    write!(s, "{} {} HTTP/1.1\r\nHost: {}\r\nUser-Agent: serve-kopf-test\r\nAccept: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{}", method, path, server.addr(), accept, body.len(), body).unwrap();
     let mut raw = Vec::new();
     s.read_to_end(&mut raw).expect("read");
     let text = String::from_utf8_lossy(&raw).to_string();
@@ -185,6 +190,13 @@ fn kopf_operator_reconciles_and_recovers() {
         out,
         "customresourcedefinition.apiextensions.k8s.io/websites.example.com created\n"
     );
+    // the Established CRD's group in aggregated discovery, as kopf and kubectl read it
+    let (code, apis) = http_accept(&server, "GET", "/apis", None, "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json");
+    assert_eq!(code, 200);
+    let apis: Value = serde_json::from_str(&apis).unwrap();
+    let group = apis["items"].as_array().unwrap().iter().find(|g| g["metadata"]["name"] == "example.com").expect("example.com in /apis");
+    assert_eq!(group["versions"][0]["resources"][0]["responseKind"], json!({"group": "example.com", "version": "v1", "kind": "Website"}));
+    assert_eq!(group["versions"][0]["resources"][0]["shortNames"], json!(["ws"]));
     let mut op = Operator::start(&kopf, &example, &kubeconfig, &dir);
     let out = exec(&server, "kubectl apply -f -", Some(&read("website.yaml")));
     assert_eq!(out, "website.example.com/blog created\n");

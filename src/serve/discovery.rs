@@ -1,11 +1,20 @@
 //! `/version` and legacy discovery (`/api`, `/apis`, `/api/v1`, `/apis/GROUP/VERSION`), built
 //! from kubesim's resource table [`crate::api::meta::RESOURCES`].
 //!
-//! kubectl 1.32 asks `/api` and `/apis` for aggregated discovery first
-//! (`Accept: application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,…,application/json`).
-//! client-go decides by the response's `Content-Type`: an answer in plain `application/json` is
-//! read as the legacy `APIVersions` / `APIGroupList`, after which it fetches each group
-//! version's `APIResourceList`. kubesim answers that way (the last, plain type of the Accept list).
+//! kubectl asks `/api` and `/apis` for aggregated discovery first
+//! (`Accept: application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,…,application/json`)
+//! and decides by the response's `Content-Type`. kubesim answers as kube-apiserver v1.34 does:
+//! an `APIGroupDiscoveryList` (`apidiscovery.k8s.io/v2`) with every group, version and resource
+//! in one document ([`aggregated_core`], [`aggregated_groups`]), built from the same
+//! `APIResourceList`s the legacy endpoints serve by upstream's conversion
+//! (`endpoints/installer.go` `ConvertGroupVersionIntoToDiscovery`: subresources nested under
+//! their parent, `responseKind` from the resource's group, version and kind); a CRD's group as
+//! apiextensions-apiserver's discovery controller publishes it (`responseKind` with the CRD's
+//! group and version), only once the CRD is Established; an `APIService`'s group from its
+//! extension API server's `APIResourceList`, converted as kube-aggregator converts a server that
+//! does not serve aggregated discovery itself. A client that asks for plain `application/json`
+//! gets the legacy `APIVersions` / `APIGroupList`, then fetches each group version's
+//! `APIResourceList`. Not modelled: `v2beta1` (removed in v1.33), ETags and `304 Not Modified`.
 //!
 //! Also the OpenAPI documents (`/openapi/v3`, `/openapi/v3/…`, `/openapi/v2`): [`openapi`] builds
 //! them from the generated `src/serve/openapi/definitions.json` and the resource table,
@@ -261,6 +270,129 @@ pub fn api_resource_list(group: &str, version: &str) -> Option<Value> {
     Some(json!({"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv, "resources": resources}))
 }
 
+/// aggregated discovery's media type, as the response's `Content-Type`.
+pub const AGGREGATED_V2: &str = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
+
+/// Whether an `Accept` header offers aggregated discovery v2 (a media type `application/json`
+/// with the parameters `g=apidiscovery.k8s.io`, `v=v2`, `as=APIGroupDiscoveryList`, in any order).
+pub fn wants_aggregated(accept: &str) -> bool {
+    accept.split(',').any(|t| {
+        let mut parts = t.split(';').map(str::trim);
+        if !parts.next().is_some_and(|m| m.eq_ignore_ascii_case("application/json")) {
+            return false;
+        }
+        let params: Vec<(&str, &str)> = parts.filter_map(|p| p.split_once('=')).map(|(k, v)| (k.trim(), v.trim())).collect();
+        let has = |k: &str, v: &str| params.iter().any(|(pk, pv)| *pk == k && *pv == v);
+        has("g", "apidiscovery.k8s.io") && has("v", "v2") && has("as", "APIGroupDiscoveryList")
+    })
+}
+
+/// One group version's `APIResourceList` in aggregated form (`APIVersionDiscovery`). With
+/// `fill_gv`, a `responseKind` the list leaves without group and version gets the list's (as
+/// apiextensions-apiserver's discovery controller writes a CRD's).
+pub fn to_version_discovery(version: &str, list: &Value, fill_gv: bool) -> Value {
+    let (group, ver) = match list.get("groupVersion").and_then(Value::as_str).unwrap_or("").split_once('/') {
+        Some((g, v)) => (g.to_string(), v.to_string()),
+        None => (String::new(), version.to_string()),
+    };
+    let mut entries: Vec<Value> = list.get("resources").and_then(Value::as_array).cloned().unwrap_or_default();
+    if fill_gv {
+        for e in &mut entries {
+            if e.get("group").is_none() && e.get("version").is_none() {
+                e["group"] = json!(group);
+                e["version"] = json!(ver);
+            }
+        }
+    }
+    // kubesim's lists always nest cleanly; an error would leave the version empty, as upstream
+    // logs the registration error
+    let resources = convert_group_version_into_to_discovery(&entries).unwrap_or_default();
+    json!({"version": version, "resources": resources, "freshness": "Current"})
+}
+
+/// `ConvertGroupVersionIntoToDiscovery` (endpoints/installer.go): each top-level `APIResource`
+/// becomes an `APIResourceDiscovery` (scope, `responseKind` from the entry's group, version and
+/// kind, verbs, short names, categories, singular name); each `parent/sub` entry is nested under
+/// its parent (one with an empty `responseKind` is made for a subresource without a parent), an
+/// error if their scopes differ.
+fn convert_group_version_into_to_discovery(list: &[Value]) -> Result<Vec<Value>, String> {
+    let gvk = |r: &Value| {
+        let f = |k: &str| r.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+        json!({"group": f("group"), "version": f("version"), "kind": f("kind")})
+    };
+    let scope = |r: &Value| if r.get("namespaced").and_then(Value::as_bool).unwrap_or(false) { "Namespaced" } else { "Cluster" };
+    let mut out: Vec<Value> = Vec::new();
+    for r in list.iter().filter(|r| !r["name"].as_str().unwrap_or("").contains('/')) {
+        let singular = r.get("singularName").and_then(Value::as_str).unwrap_or("");
+        let mut d = json!({"resource": r["name"], "responseKind": gvk(r), "scope": scope(r), "singularResource": singular, "verbs": r.get("verbs").cloned().unwrap_or(Value::Null)});
+        for k in ["shortNames", "categories"] {
+            if let Some(v) = r.get(k).filter(|v| v.as_array().is_some_and(|a| !a.is_empty())) {
+                d[k] = v.clone();
+            }
+        }
+        out.push(d);
+    }
+    for r in list {
+        let Some((parent, sub)) = r["name"].as_str().and_then(|n| n.split_once('/')) else { continue };
+        let at = match out.iter().position(|d| d["resource"] == parent) {
+            Some(i) => i,
+            None => {
+                out.push(json!({"resource": parent, "responseKind": {"group": "", "version": "", "kind": ""}, "scope": scope(r), "singularResource": "", "verbs": null}));
+                out.len() - 1
+            }
+        };
+        if out[at]["scope"] != scope(r) {
+            return Err(format!("Error: Parent {} (scope: {}) and subresource {} (scope: {}) scope do not match", parent, out[at]["scope"].as_str().unwrap_or(""), sub, scope(r)));
+        }
+        let s = json!({"subresource": sub, "responseKind": gvk(r), "verbs": r.get("verbs").cloned().unwrap_or(Value::Null)});
+        match out[at].get_mut("subresources").and_then(Value::as_array_mut) {
+            Some(a) => a.push(s),
+            None => out[at]["subresources"] = json!([s]),
+        }
+    }
+    Ok(out)
+}
+
+fn group_discovery(name: &str, versions: Vec<Value>) -> Value {
+    let metadata = if name.is_empty() { json!({"creationTimestamp": null}) } else { json!({"name": name, "creationTimestamp": null}) };
+    json!({"metadata": metadata, "versions": versions})
+}
+
+fn discovery_list(items: Vec<Value>) -> Value {
+    json!({"kind": "APIGroupDiscoveryList", "apiVersion": "apidiscovery.k8s.io/v2", "metadata": {}, "items": items})
+}
+
+/// `GET /api` as aggregated discovery: the legacy group `v1`.
+pub fn aggregated_core() -> Value {
+    let v1 = api_resource_list("", "v1").map(|l| to_version_discovery("v1", &l, false)).unwrap_or(json!({}));
+    discovery_list(vec![group_discovery("", vec![v1])])
+}
+
+/// `GET /apis` as aggregated discovery: the built-in groups (each version, preferred first), the
+/// groups `APIService`s hand to extension API servers (`extension`: group, version and the
+/// `APIResourceList` that server answered; a group whose server did not answer is left out, as
+/// kube-aggregator has nothing to publish for it yet), then the CRDs' groups.
+pub fn aggregated_groups(extension: &[(String, String, Value)], crds: &CrdRegistry) -> Value {
+    let builtin = groups();
+    let mut items = Vec::new();
+    for (g, v) in &builtin {
+        let gv = json!({"groupVersion": format!("{}/{}", g, v), "version": v});
+        let versions = versions_of(g, gv).iter().filter_map(|e| e["version"].as_str().map(str::to_string)).filter_map(|ver| api_resource_list(g, &ver).map(|l| to_version_discovery(&ver, &l, false))).collect();
+        items.push(group_discovery(g, versions));
+    }
+    for (g, v, list) in extension.iter().filter(|(g, ..)| !builtin.iter().any(|(b, _)| b == g)) {
+        items.push(group_discovery(g, vec![to_version_discovery(v, list, false)]));
+    }
+    for (g, vs) in custom_groups(crds) {
+        if builtin.iter().any(|(b, _)| *b == g) {
+            continue;
+        }
+        let versions = vs.iter().filter_map(|v| custom_resource_list(crds, &g, v).map(|l| to_version_discovery(v, &l, true))).collect();
+        items.push(group_discovery(&g, versions));
+    }
+    discovery_list(items)
+}
+
 /// `GET /openapi/v3`: the index of the group-version documents, each URL with the hash of its
 /// document (`?hash=…`, the SHA-512 of its bytes, as upstream's index gives it; the server
 /// answers with the current document whatever the hash).
@@ -338,5 +470,101 @@ mod tests {
                 assert!(crate::apiserver::has_subresource(r, sub), "{}/{} is in discovery but has no handler", r.resource, sub);
             }
         }
+    }
+
+    /// Upstream's `TestConvertAPIResourceToDiscovery` (endpoints/installer_test.go), case by
+    /// case: the legacy entries in, the aggregated ones (or the error) out.
+    #[test]
+    fn convert_api_resource_to_discovery() {
+        const V: &[&str] = &["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"];
+        let cj = json!({"name": "cronjobs", "namespaced": true, "kind": "CronJob", "group": "batch", "version": "v1", "shortNames": ["cj"], "verbs": V});
+        let cj_status = json!({"name": "cronjobs/status", "namespaced": true, "kind": "CronJob", "group": "batch", "version": "v1", "shortNames": ["cj"], "verbs": V});
+        let batch = json!({"group": "batch", "version": "v1", "kind": "CronJob"});
+        let apps = json!({"group": "apps", "version": "v1", "kind": "Deployment"});
+        let empty = json!({"group": "", "version": "", "kind": ""});
+        let kind = |k: &str| json!({"group": "", "version": "", "kind": k});
+        let status = |rk: &Value| json!([{"subresource": "status", "responseKind": rk, "verbs": V}]);
+        let cases: Vec<(&str, Vec<Value>, Result<Value, &str>)> = vec![
+            (
+                "Basic Test",
+                vec![json!({"name": "pods", "namespaced": true, "kind": "Pod", "shortNames": ["po"], "verbs": V})],
+                Ok(json!([{"resource": "pods", "scope": "Namespaced", "responseKind": kind("Pod"), "singularResource": "", "shortNames": ["po"], "verbs": V}])),
+            ),
+            ("Basic Group Version Test", vec![cj.clone()], Ok(json!([{"resource": "cronjobs", "scope": "Namespaced", "responseKind": batch, "singularResource": "", "shortNames": ["cj"], "verbs": V}]))),
+            (
+                "Test with subresource",
+                vec![cj.clone(), cj_status.clone()],
+                Ok(json!([{"resource": "cronjobs", "scope": "Namespaced", "responseKind": batch, "singularResource": "", "shortNames": ["cj"], "verbs": V, "subresources": status(&batch)}])),
+            ),
+            (
+                "Test multiple resources and subresources",
+                vec![
+                    cj.clone(),
+                    cj_status.clone(),
+                    json!({"name": "deployments", "namespaced": true, "kind": "Deployment", "group": "apps", "version": "v1", "shortNames": ["deploy"], "verbs": V}),
+                    json!({"name": "deployments/status", "namespaced": true, "kind": "Deployment", "group": "apps", "version": "v1", "shortNames": ["deploy"], "verbs": V}),
+                ],
+                Ok(json!([
+                    {"resource": "cronjobs", "scope": "Namespaced", "responseKind": batch, "singularResource": "", "shortNames": ["cj"], "verbs": V, "subresources": status(&batch)},
+                    {"resource": "deployments", "scope": "Namespaced", "responseKind": apps, "singularResource": "", "shortNames": ["deploy"], "verbs": V, "subresources": status(&apps)},
+                ])),
+            ),
+            (
+                "Test with subresource with no parent",
+                vec![json!({"name": "cronjobs/status", "namespaced": true, "kind": "CronJob", "group": "batch", "version": "v1", "verbs": V})],
+                Ok(json!([{"resource": "cronjobs", "scope": "Namespaced", "responseKind": empty, "singularResource": "", "verbs": null, "subresources": status(&batch)}])),
+            ),
+            (
+                "Test with subresource with missing kind",
+                vec![json!({"name": "cronjobs/status", "namespaced": true, "group": "batch", "version": "v1", "verbs": V})],
+                Ok(json!([{"resource": "cronjobs", "scope": "Namespaced", "responseKind": empty, "singularResource": "", "verbs": null, "subresources": [{"subresource": "status", "responseKind": {"group": "batch", "version": "v1", "kind": ""}, "verbs": V}]}])),
+            ),
+            (
+                "Test with mismatch parent and subresource scope",
+                vec![cj.clone(), json!({"name": "cronjobs/status", "namespaced": false, "kind": "CronJob", "group": "batch", "version": "v1", "verbs": V})],
+                Err("Error: Parent cronjobs (scope: Namespaced) and subresource status (scope: Cluster) scope do not match"),
+            ),
+            (
+                "Cluster Scope Test",
+                vec![json!({"name": "nodes", "namespaced": false, "kind": "Node", "shortNames": ["no"], "verbs": V})],
+                Ok(json!([{"resource": "nodes", "scope": "Cluster", "responseKind": kind("Node"), "singularResource": "", "shortNames": ["no"], "verbs": V}])),
+            ),
+            (
+                "Namespace Scope Test",
+                vec![json!({"name": "nodes", "namespaced": true, "kind": "Node", "shortNames": ["no"], "verbs": V})],
+                Ok(json!([{"resource": "nodes", "scope": "Namespaced", "responseKind": kind("Node"), "singularResource": "", "shortNames": ["no"], "verbs": V}])),
+            ),
+            (
+                "Singular Resource Name",
+                vec![json!({"name": "nodes", "singularName": "node", "kind": "Node", "shortNames": ["no"], "verbs": V})],
+                Ok(json!([{"resource": "nodes", "scope": "Cluster", "responseKind": kind("Node"), "singularResource": "node", "shortNames": ["no"], "verbs": V}])),
+            ),
+        ];
+        for (name, input, want) in cases {
+            let got = convert_group_version_into_to_discovery(&input).map(Value::Array);
+            assert_eq!(got, want.map_err(str::to_string), "{}", name);
+        }
+    }
+
+    #[test]
+    fn aggregated_accept_and_documents() {
+        // client-go's Accept (v1.32): v2 first, then v2beta1, then the legacy fallback
+        assert!(wants_aggregated("application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json"));
+        assert!(wants_aggregated("application/json; as=APIGroupDiscoveryList; v=v2; g=apidiscovery.k8s.io"));
+        assert!(!wants_aggregated("application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json"));
+        assert!(!wants_aggregated("application/json"));
+        let core = aggregated_core();
+        assert_eq!(core["kind"], "APIGroupDiscoveryList");
+        let pods = core["items"][0]["versions"][0]["resources"].as_array().unwrap().iter().find(|r| r["resource"] == "pods").unwrap().clone();
+        assert_eq!(pods["scope"], "Namespaced");
+        assert_eq!(pods["categories"], json!(["all"]));
+        let subs: Vec<&str> = pods["subresources"].as_array().unwrap().iter().map(|s| s["subresource"].as_str().unwrap()).collect();
+        assert_eq!(subs, ["binding", "eviction", "log", "proxy", "status"]);
+        let groups = aggregated_groups(&[], &CrdRegistry::default());
+        let names: Vec<&str> = groups["items"].as_array().unwrap().iter().map(|i| i["metadata"]["name"].as_str().unwrap()).collect();
+        assert_eq!(names[0], "apps");
+        let autoscaling = groups["items"].as_array().unwrap().iter().find(|i| i["metadata"]["name"] == "autoscaling").unwrap();
+        let versions: Vec<&str> = autoscaling["versions"].as_array().unwrap().iter().map(|v| v["version"].as_str().unwrap()).collect();
+        assert_eq!(versions, ["v2", "v1"]);
     }
 }

@@ -77,9 +77,10 @@
 //!   tests/serve_compare.rs);
 //! - `services/NAME/proxy/…` and `pods/NAME/proxy/…` (the API server's `Proxy::Http`, answered
 //!   through the cluster's data path), `/metrics` ([`metrics`]);
-//! - not served: `exec`, `attach`, `port-forward`, `cp` (501); aggregated discovery
-//!   (`application/json;g=apidiscovery.k8s.io;v=v2` is answered in the legacy format, and
-//!   kubectl falls back to it).
+//! - aggregated discovery: `/api` and `/apis` with `Accept:
+//!   application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList` answer an
+//!   `APIGroupDiscoveryList` (see [`discovery`]);
+//! - not served: `exec`, `attach`, `port-forward`, `cp` (501).
 //!
 //! # Bad requests
 //! A client's mistakes get kube-apiserver's code and message, and nothing a client sends makes
@@ -472,6 +473,10 @@ impl Reply {
     fn json(code: u16, v: &Value) -> Reply {
         Reply { code, content_type: "application/json", body: serde_json::to_vec(v).unwrap_or_default() }
     }
+    /// Aggregated discovery (`apidiscovery.k8s.io/v2`), answered with its own media type.
+    fn aggregated(v: &Value) -> Reply {
+        Reply { code: 200, content_type: discovery::AGGREGATED_V2, body: serde_json::to_vec(v).unwrap_or_default() }
+    }
     fn text(code: u16, s: &str) -> Reply {
         Reply { code, content_type: "text/plain; charset=utf-8", body: s.as_bytes().to_vec() }
     }
@@ -545,7 +550,25 @@ fn route(h: &Handle, req: &http::HttpRequest, path: &str, peer: &str, server_add
     let get = req.method == "GET";
     match path {
         "/version" if get => return Reply::json(200, &discovery::version()),
+        "/api" if get && discovery::wants_aggregated(req.header("accept")) => return Reply::aggregated(&discovery::aggregated_core()),
         "/api" if get => return Reply::json(200, &discovery::api_versions(&server_addr.to_string())),
+        "/apis" if get && discovery::wants_aggregated(req.header("accept")) => {
+            // kube-aggregator publishes an APIService's group from its extension API server's
+            // answer (a request through kube-apiserver's proxy, as any)
+            let id = identity(req, peer);
+            let doc = h.call(move |s| {
+                let mut extension = Vec::new();
+                for (g, v) in aggregated_groups(&s.cluster) {
+                    let r = Request::get(format!("/apis/{}/{}", g, v));
+                    let resp = s.cluster.client_request(&id, r);
+                    if resp.ok() {
+                        extension.push((g, v, resp.body));
+                    }
+                }
+                discovery::aggregated_groups(&extension, s.cluster.view().crds())
+            });
+            return Reply::aggregated(&doc.unwrap_or_default());
+        }
         "/apis" if get => {
             let list = h.call(|s| discovery::api_group_list(&aggregated_groups(&s.cluster), s.cluster.view().crds())).unwrap_or_default();
             return Reply::json(200, &list);
