@@ -26,6 +26,8 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("cascading_delete"),
     scenario!("kubectl_commands"),
     scenario!("kubectl_console"),
+    scenario!("kubectl_config"),
+    scenario!("kubectl_wait"),
     scenario!("kubectl_delete_all"),
     scenario!("trace"),
     scenario!("rolling_update"),

@@ -12,6 +12,7 @@
 //! modelled); the spam filter is not simulated. Each client's token bucket is [`flowcontrol`].
 
 pub mod flowcontrol;
+pub mod kubeconfig;
 pub mod leaderelection;
 
 use crate::api::request::EventType;

@@ -844,6 +844,9 @@ pub struct Cluster {
     /// The watch streams of clients outside the simulation (`kubesim serve`) and the faults
     /// that break them.
     external_watches: external_watch::ExternalWatches,
+    /// kubectl's kubeconfig (`~/.kube/config`): client state like its discovery cache, kept
+    /// with the cluster so that `kubectl config use-context` lasts from one command to the next.
+    kubeconfig: crate::client::kubeconfig::Config,
 }
 
 /// The subscriber number of kubectl's watch: not a component, so its deliveries go to
@@ -927,6 +930,7 @@ impl Cluster {
             ingress_rr: std::collections::BTreeMap::new(),
             kubectl_discovery: Default::default(),
             external_watches: Default::default(),
+            kubeconfig: Default::default(),
         };
         // kube-apiserver's compactor, when configured (its first tick only records a revision)
         if c.config.etcd_compaction_interval_ms > 0 {
@@ -1495,6 +1499,16 @@ impl Cluster {
 
     pub fn trace(&self) -> &Trace {
         &self.trace
+    }
+
+    /// kubectl's kubeconfig.
+    pub fn kubeconfig(&self) -> &crate::client::kubeconfig::Config {
+        &self.kubeconfig
+    }
+
+    /// kubectl's kubeconfig, to change (`kubectl config set-context|use-context|…`).
+    pub fn kubeconfig_mut(&mut self) -> &mut crate::client::kubeconfig::Config {
+        &mut self.kubeconfig
     }
 
     /// Lets the trace drop its messages up to id `last` (still counted): a shell that keeps them

@@ -42,6 +42,35 @@ pub(super) fn api_resources(cluster: &Cluster, f: &Flags, out: &mut Output) {
     out.out_raw(&tabwriter(&text, 6, 3));
 }
 
+/// `kubectl api-versions`: every group version discovery lists, sorted (apiversions.go:
+/// `sort.Strings` over the groups' versions) — the built-in ones, an available APIService's,
+/// and those of the CRDs discovery lists.
+pub(super) fn api_versions(cluster: &Cluster, f: &Flags, out: &mut Output) {
+    if !f.positional.is_empty() {
+        return out.err(&format!("error: unexpected arguments: [{}]\nSee 'kubectl api-versions -h' for help and examples", f.positional.join(" ")));
+    }
+    let mut gvs: Vec<String> = meta::RESOURCES.iter().map(|r| r.api_version()).collect();
+    gvs.extend(crate::apiserver::review::REVIEWS.iter().map(|(g, ..)| format!("{}/v1", g)));
+    // served besides the preferred version: autoscaling/v1 HorizontalPodAutoscalers
+    gvs.push("autoscaling/v1".into());
+    for a in cluster.view().objects(meta::Resource::ApiServices.info(), "", None).iter() {
+        let available = meta::get_array(a, &["status", "conditions"]).iter().any(|c| meta::get_str(c, &["type"]) == "Available" && meta::get_str(c, &["status"]) == "True");
+        if available && meta::get(a, &["spec", "service"]).is_some_and(|s| !s.is_null()) {
+            gvs.push(format!("{}/{}", meta::get_str(a, &["spec", "group"]), meta::get_str(a, &["spec", "version"])));
+        }
+    }
+    for c in cluster.view().crds().crds.iter() {
+        if cluster.view().crds().discovered().iter().any(|(d, _)| d.name == c.name) {
+            gvs.extend(c.versions.iter().filter(|v| v.served).map(|v| format!("{}/{}", c.group, v.name)));
+        }
+    }
+    gvs.sort();
+    gvs.dedup();
+    for gv in gvs {
+        out.out(&gv);
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // events
 // ---------------------------------------------------------------------------------------------
@@ -373,6 +402,10 @@ fn command_docs() -> Vec<(&'static str, String, &'static str)> {
         ("annotate", "annotate [--overwrite] (-f FILENAME | TYPE NAME) KEY_1=VAL_1 ... KEY_N=VAL_N [--resource-version=version]".into(), "Update the annotations on a resource"),
         // no DisableFlagsInUseLine: cobra's UseLine appends " [flags]"
         ("api-resources", "api-resources [flags]".into(), "Print the supported API resources on the server"),
+        ("api-versions", "api-versions".into(), "Print the supported API versions on the server, in the form of \"group/version\""),
+        ("cluster-info", "cluster-info [flags]".into(), "Display cluster information"),
+        ("config", "config SUBCOMMAND".into(), "Modify kubeconfig files"),
+        ("wait", "wait ([-f FILENAME] | resource.group/resource.name | resource.group [(-l label | --all)]) [--for=create|--for=delete|--for condition=available|--for=jsonpath='{}'[=value]]".into(), "Experimental: Wait for a specific condition on one or many resources"),
         ("version", "version [flags]".into(), "Print the client and server version information"),
     ]
 }
@@ -386,11 +419,11 @@ pub(super) fn root_help() -> String {
         ("Basic Commands (Beginner):", &["create", "expose", "run", "set"]),
         ("Basic Commands (Intermediate):", &["get", "delete"]),
         ("Deploy Commands:", &["rollout", "scale", "autoscale"]),
-        ("Cluster Management Commands:", &["top", "cordon", "uncordon", "drain", "taint"]),
+        ("Cluster Management Commands:", &["cluster-info", "top", "cordon", "uncordon", "drain", "taint"]),
         ("Troubleshooting and Debugging Commands:", &["describe", "logs", "exec", "events"]),
-        ("Advanced Commands:", &["apply", "patch", "replace"]),
+        ("Advanced Commands:", &["apply", "patch", "replace", "wait"]),
         ("Settings Commands:", &["label", "annotate"]),
-        ("Other Commands:", &["api-resources", "version"]),
+        ("Other Commands:", &["api-resources", "api-versions", "config", "version"]),
     ];
     // cobra's NamePadding: the longest command name of kubectl's root ("api-resources")
     let pad = 13;

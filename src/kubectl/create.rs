@@ -26,7 +26,7 @@ pub(super) fn create(cluster: &mut Cluster, f: &Flags, ns: &str, read_file: &dyn
                 out.err(&server_error(&resp, None));
             }
         }
-        Some("job") => create_job(cluster, f, out),
+        Some("job") => create_job(cluster, f, ns, out),
         Some("deployment") | Some("deploy") => {
             let Some(name) = f.positional.get(1) else {
                 return out.err("error: exactly one NAME is required, got 0");
@@ -36,7 +36,7 @@ pub(super) fn create(cluster: &mut Cluster, f: &Flags, ns: &str, read_file: &dyn
             };
             let replicas: i64 = f.replicas.as_deref().unwrap_or("1").parse().unwrap_or(1);
             let cname = image.rsplit('/').next().unwrap_or(&image).split([':', '@']).next().unwrap_or("app").to_string();
-            let ns = f.namespace.clone().unwrap_or_else(|| "default".into());
+            let ns = ns.to_string();
             let mut container = json!({"name": cname, "image": image, "resources": {}});
             if !f.command.is_empty() {
                 container["command"] = json!(f.command);
@@ -58,8 +58,7 @@ pub(super) fn create(cluster: &mut Cluster, f: &Flags, ns: &str, read_file: &dyn
             }
         }
         Some("service") | Some("svc") => {
-            let ns = f.namespace.clone().unwrap_or_else(|| "default".into());
-            create_service(cluster, f, &ns, out)
+            create_service(cluster, f, ns, out)
         }
         Some(other) => out.err(&format!("error: unknown command \"{}\" for \"kubectl create\"", other)),
         None => out.err("error: must specify one of -f and -k"),
@@ -69,11 +68,10 @@ pub(super) fn create(cluster: &mut Cluster, f: &Flags, ns: &str, read_file: &dyn
 /// `kubectl create job NAME --image=IMAGE [-- COMMAND…]` or `--from=cronjob/NAME`
 /// (`pkg/cmd/create/create_job.go`): from a CronJob, the Job is its template with the annotation
 /// `cronjob.kubernetes.io/instantiate: manual` and the CronJob as its controller.
-fn create_job(cluster: &mut Cluster, f: &Flags, out: &mut Output) {
+fn create_job(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
     let Some(name) = f.positional.get(1) else {
         return out.err("error: exactly one NAME is required, got 0\nSee 'kubectl create job -h' for help and examples");
     };
-    let ns = f.namespace.clone().unwrap_or_else(|| "default".into());
     let body = match (&f.image, &f.from) {
         (Some(_), Some(_)) => return out.err("error: either --image or --from must be specified"),
         (None, None) => return out.err("error: either --image or --from must be specified"),

@@ -28,7 +28,8 @@ fn target(cluster: &Cluster, f: &Flags) -> Result<(&'static meta::ResourceInfo, 
 /// What the editor opens with: the header and the object as YAML.
 pub fn edit_text(cluster: &mut Cluster, args: &[String]) -> Result<String, String> {
     let f = parse_flags(args.get(1..).unwrap_or(&[])).map_err(|e| format!("error: {}", e))?;
-    let ns = f.namespace.clone().unwrap_or_else(|| "default".into());
+    let context_ns = super::config::resolve(cluster.kubeconfig(), f.context.as_deref())?;
+    let ns = f.namespace.clone().or(context_ns).unwrap_or_else(|| "default".into());
     let (info, name) = target(cluster, &f)?;
     let got = kubectl(cluster, Method::Get, &info.object_path(&ns, &name), None);
     if !got.ok() {

@@ -158,7 +158,7 @@ pub(super) fn get(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) 
 }
 
 /// `RelaxedJSONPathExpression`: `.a.b`, `a.b`, `{.a.b}` or `{a.b}` -> `.a.b`.
-fn relaxed_jsonpath(s: &str) -> Result<String, String> {
+pub(super) fn relaxed_jsonpath(s: &str) -> Result<String, String> {
     let inner = s.strip_prefix('{').and_then(|x| x.strip_suffix('}')).unwrap_or(s);
     let inner = inner.strip_prefix('.').unwrap_or(inner);
     if inner.is_empty() || inner.contains(['{', '}']) {
@@ -343,7 +343,7 @@ fn jsonpath_segments(path: &str) -> Vec<&str> {
     segs.into_iter().filter(|s| !s.is_empty()).collect()
 }
 
-fn jsonpath_select<'a>(obj: &'a Value, path: &str) -> Result<Vec<&'a Value>, String> {
+pub(super) fn jsonpath_select<'a>(obj: &'a Value, path: &str) -> Result<Vec<&'a Value>, String> {
     let mut cur: Vec<&Value> = vec![obj];
     for seg in jsonpath_segments(path.trim_start_matches('@')) {
         let (name, idx) = match seg.find('[') {

@@ -16,6 +16,7 @@
 mod annotate;
 mod apply;
 mod auth;
+mod config;
 mod console;
 mod explain;
 pub use console::WatchTable;
@@ -42,6 +43,7 @@ mod scale;
 mod set;
 mod set_env;
 mod taint;
+mod wait;
 mod top;
 mod autoscale;
 
@@ -227,7 +229,7 @@ struct Flags {
     cluster_ip: Option<String>,
     /// `get --sort-by`
     sort_by: Option<String>,
-    /// `events --for TYPE/NAME`
+    /// `events --for TYPE/NAME`; `wait --for CONDITION`
     for_object: Option<String>,
     /// `patch -p`: the patch.
     patch: Option<String>,
@@ -239,6 +241,8 @@ struct Flags {
     help: bool,
     /// `run --restart`
     restart: Option<String>,
+    /// `--context`: the kubeconfig context to use instead of the current one
+    context: Option<String>,
     /// `run --env K=V` (repeatable)
     env: Vec<String>,
     /// `run --command`: what follows `--` is the command, not the args
@@ -296,7 +300,7 @@ struct Flags {
 }
 
 const KNOWN_COMMANDS: &[&str] = &[
-    "apply", "get", "describe", "delete", "scale", "create", "replace", "cordon", "uncordon", "drain", "taint", "label", "annotate", "rollout", "set", "logs", "expose", "exec", "version", "api-resources", "events", "explain", "help", "run", "auth", "edit", "top", "autoscale", "patch",
+    "apply", "get", "describe", "delete", "scale", "create", "replace", "cordon", "uncordon", "drain", "taint", "label", "annotate", "rollout", "set", "logs", "expose", "exec", "version", "api-resources", "events", "explain", "help", "run", "auth", "edit", "top", "autoscale", "patch", "config", "cluster-info", "api-versions", "wait",
 ];
 
 fn parse_flags(args: &[String]) -> Result<Flags, String> {
@@ -404,6 +408,7 @@ fn parse_flags(args: &[String]) -> Result<Flags, String> {
             "--cpu-percent" => f.cpu_percent = Some(take(&mut i, "--cpu-percent", inline)?),
             "--memory" => f.memory = Some(take(&mut i, "--memory", inline)?),
             "--as-group" => f.as_group.push(take(&mut i, "--as-group", inline)?),
+            "--context" => f.context = Some(take(&mut i, "--context", inline)?),
             "--validate" | "--server-side" | "--dry-run" | "--wait" | "-i" | "-t" | "-it" | "-ti" | "--stdin" | "--tty" | "--rm" | "--attach" => {}
             s if s.starts_with("--") && s.len() > 2 => return Err(format!("unknown flag: {}", s)),
             // pflag: the first unknown letter of a shorthand group
@@ -415,10 +420,43 @@ fn parse_flags(args: &[String]) -> Result<Flags, String> {
     Ok(f)
 }
 
+/// kubectl's global flags may come before the command (`kubectl -n kube-system get pods`,
+/// `kubectl --context dev get deployments`): cobra parses them wherever they are, so they are
+/// moved after the command word here, where the command's flags are parsed.
+fn hoist_global_flags(args: &[String]) -> Vec<String> {
+    const WITH_VALUE: &[&str] = &["-n", "--namespace", "--context", "--as", "--as-group"];
+    let mut globals = Vec::new();
+    let mut i = 0;
+    while i < args.len() && args[i].starts_with('-') && args[i] != "-h" && args[i] != "--help" {
+        let a = &args[i];
+        let name = a.split_once('=').map(|(n, _)| n).unwrap_or(a);
+        if !WITH_VALUE.contains(&name) {
+            break;
+        }
+        globals.push(a.clone());
+        if !a.contains('=') {
+            if let Some(v) = args.get(i + 1) {
+                globals.push(v.clone());
+            }
+            i += 1;
+        }
+        i += 1;
+    }
+    if globals.is_empty() || i >= args.len() {
+        return args.to_vec();
+    }
+    let mut out = vec![args[i].clone()];
+    out.extend(globals);
+    out.extend(args[i + 1..].iter().cloned());
+    out
+}
+
 /// Runs one kubectl command (`args` without the leading `kubectl`). `stdin` feeds `-f -`;
 /// `read_file` is how the shell provides other `-f` files (the core does no IO).
 pub fn run(cluster: &mut Cluster, args: &[String], stdin: Option<&str>, read_file: &dyn Fn(&str) -> Option<String>) -> Output {
     let mut out = Output::default();
+    let hoisted = hoist_global_flags(args);
+    let args = hoisted.as_slice();
     let Some(cmd) = args.first() else {
         out.out(&root_help());
         return out;
@@ -430,6 +468,11 @@ pub fn run(cluster: &mut Cluster, args: &[String], stdin: Option<&str>, read_fil
     // cobra finds the command before it parses flags
     if !KNOWN_COMMANDS.contains(&cmd.as_str()) {
         out.err(&not_runnable(cmd));
+        return out;
+    }
+    // `config` has flags of its own (`--current`, `--minify`, `--cluster`) and talks to no server
+    if cmd == "config" {
+        config::config(cluster, &args[1..], &mut out);
         return out;
     }
     // for `logs`, -f is --follow, not --filename
@@ -454,7 +497,20 @@ pub fn run(cluster: &mut Cluster, args: &[String], stdin: Option<&str>, read_fil
         out.err(&format!("error: {}\nSee 'kubectl {} --help' for usage.", bad, cmd));
         return out;
     }
-    let ns = flags.namespace.clone().unwrap_or_else(|| "default".into());
+    // the kubeconfig's context: its namespace is the default one, and a context kubectl cannot
+    // use stops the command before any request
+    let context_ns = if flags.help || cmd == "help" {
+        None
+    } else {
+        match config::resolve(cluster.kubeconfig(), flags.context.as_deref()) {
+            Ok(ns) => ns,
+            Err(e) => {
+                out.err(&e);
+                return out;
+            }
+        }
+    };
+    let ns = flags.namespace.clone().or(context_ns).unwrap_or_else(|| "default".into());
     // pflag prints a deprecated flag's notice when it parses it, before the command runs
     if rest.iter().any(|a| a == "--record" || a.starts_with("--record=")) {
         out.note("Flag --record has been deprecated, --record will be removed in the future");
@@ -556,6 +612,9 @@ fn run_command(cluster: &mut Cluster, cmd: &str, flags: &Flags, ns: &str, stdin:
             crate::KUBE_VERSION
         )),
         "api-resources" => api_resources(cluster, flags, out),
+        "api-versions" => api_versions(cluster, flags, out),
+        "cluster-info" => config::cluster_info(cluster, flags, out),
+        "wait" => wait::wait(cluster, flags, &ns, out),
         "auth" => auth::auth(cluster, flags, &ns, out),
         "edit" => edit::edit(cluster, flags, &ns, stdin, out),
         other => out.err(&unknown_command(other)),

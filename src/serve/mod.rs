@@ -276,7 +276,12 @@ impl Server {
                 limits: crate::apiserver::Limits { max_audit_bytes: SERVE_AUDIT_BYTES, ..Default::default() },
                 ..Default::default()
             };
-            let cluster = crate::sandbox::default_cluster_with(seed, config);
+            let mut cluster = crate::sandbox::default_cluster_with(seed, config);
+            // kubesim's own kubectl (`/kubesim/v1/exec`) talks to this server, as the kubeconfig
+            // serve writes says: `cluster-info` prints its address
+            for k in &mut cluster.kubeconfig_mut().clusters {
+                k.server = format!("http://{}", addr);
+            }
             let sandbox = crate::sandbox::Sandbox::attach(&cluster);
             let mut sim = Sim { cluster, sandbox, speed, last: Instant::now(), carry: 0.0, decoded: Decoded::default() };
             let _ = ready_tx.send(());

@@ -1,5 +1,8 @@
-# The console as kubectl answers: api-resources, get all, --sort-by, events, get --watch, help.
+# The console as kubectl answers: api-resources, api-versions, cluster-info, get all, --sort-by, events, get --watch, help.
 kubectl api-resources
+kubectl api-versions
+kubectl cluster-info
+kubectl -n kube-system get deployments
 kubectl get all
 kubectl create deployment web --image=nginx:1.27 --replicas=2
 kubectl get pods -w
