@@ -132,7 +132,7 @@ impl Env {
 fn read_only(args: &[String]) -> bool {
     let words: Vec<&str> = args.iter().map(String::as_str).filter(|a| !a.starts_with('-')).collect();
     match words.get(1).copied() {
-        Some("get" | "describe" | "logs" | "events" | "api-resources" | "api-versions" | "cluster-info" | "top") => true,
+        Some("get" | "describe" | "logs" | "events" | "api-resources" | "api-versions" | "cluster-info" | "top" | "diff") => true,
         Some("rollout") => words.get(2) == Some(&"history"),
         _ => false,
     }
@@ -167,6 +167,14 @@ fn normalize(text: &str) -> Vec<String> {
     let mut header: Option<Vec<(usize, String)>> = None;
     for line in text.lines() {
         let line = line.trim_end();
+        // `kubectl diff`: its temporary directories' random numbers and the files' times
+        let masked;
+        let line = if line.contains("/tmp/LIVE-") || line.contains("/tmp/MERGED-") {
+            masked = mask_diff_paths(line);
+            masked.as_str()
+        } else {
+            line
+        };
         if let Some(cols) = header_columns(line) {
             out.push(cols.iter().map(|(_, n)| n.as_str()).collect::<Vec<_>>().join(" | "));
             header = Some(cols);
@@ -188,6 +196,20 @@ fn normalize(text: &str) -> Vec<String> {
             _ => out.push(line.to_string()),
         }
     }
+    out
+}
+
+/// `/tmp/LIVE-123/x` → `/tmp/LIVE-N/x` (and MERGED), and the file time after a tab dropped.
+fn mask_diff_paths(line: &str) -> String {
+    let line = line.split('\t').next().unwrap_or(line);
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(i) = ["/tmp/LIVE-", "/tmp/MERGED-"].iter().filter_map(|p| rest.find(p).map(|i| (i, p.len()))).min() {
+        out.push_str(&rest[..i.0 + i.1]);
+        out.push('N');
+        rest = rest[i.0 + i.1..].trim_start_matches(|c: char| c.is_ascii_digit());
+    }
+    out.push_str(rest);
     out
 }
 

@@ -108,6 +108,19 @@ pub(super) fn apply_manifest(cluster: &mut Cluster, cmd: &str, source: &str, tex
 
 pub(super) const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
 
+/// `util.GetModifiedConfiguration(obj, annotate=false)`: the object with its annotations minus
+/// the last-applied one — an empty map when it had none (`SetAnnotations` of an empty map), which
+/// is why a last-applied configuration reads `"metadata":{"annotations":{},…}`.
+pub(super) fn modified_configuration(obj: &Value) -> Value {
+    let mut o = obj.clone();
+    if o.get("metadata").is_some_and(Value::is_object) {
+        let mut annots = meta::get(&o, &["metadata", "annotations"]).and_then(Value::as_object).cloned().unwrap_or_default();
+        annots.remove(LAST_APPLIED);
+        meta::set(&mut o, &["metadata", "annotations"], Value::Object(annots));
+    }
+    o
+}
+
 pub(super) fn apply_one(cluster: &mut Cluster, info: &'static meta::ResourceInfo, ns: &str, obj: Value, source: &str, out: &mut Output) {
     let name = meta::name(&obj).to_string();
     let prefix = info.kubectl_prefix();
@@ -117,11 +130,7 @@ pub(super) fn apply_one(cluster: &mut Cluster, info: &'static meta::ResourceInfo
         return;
     }
     // The annotation holds the manifest as applied (without the annotation itself).
-    let mut applied = obj.clone();
-    meta::remove(&mut applied, &["metadata", "annotations", LAST_APPLIED]);
-    if meta::get(&applied, &["metadata", "annotations"]).and_then(|a| a.as_object()).map(|a| a.is_empty()).unwrap_or(false) {
-        meta::remove(&mut applied, &["metadata", "annotations"]);
-    }
+    let applied = modified_configuration(&obj);
     let annotation = serde_json::to_string(&applied).unwrap_or_default() + "\n";
     let mut modified = applied.clone();
     meta::set(&mut modified, &["metadata", "annotations", LAST_APPLIED], json!(annotation));

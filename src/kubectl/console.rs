@@ -405,6 +405,7 @@ fn command_docs() -> Vec<(&'static str, String, &'static str)> {
         ("api-versions", "api-versions".into(), "Print the supported API versions on the server, in the form of \"group/version\""),
         ("cluster-info", "cluster-info [flags]".into(), "Display cluster information"),
         ("config", "config SUBCOMMAND".into(), "Modify kubeconfig files"),
+        ("diff", "diff -f FILENAME".into(), "Diff the live version against a would-be applied version"),
         ("wait", "wait ([-f FILENAME] | resource.group/resource.name | resource.group [(-l label | --all)]) [--for=create|--for=delete|--for condition=available|--for=jsonpath='{}'[=value]]".into(), "Experimental: Wait for a specific condition on one or many resources"),
         ("version", "version [flags]".into(), "Print the client and server version information"),
     ]
@@ -421,7 +422,7 @@ pub(super) fn root_help() -> String {
         ("Deploy Commands:", &["rollout", "scale", "autoscale"]),
         ("Cluster Management Commands:", &["cluster-info", "top", "cordon", "uncordon", "drain", "taint"]),
         ("Troubleshooting and Debugging Commands:", &["describe", "logs", "exec", "events"]),
-        ("Advanced Commands:", &["apply", "patch", "replace", "wait"]),
+        ("Advanced Commands:", &["diff", "apply", "patch", "replace", "wait"]),
         ("Settings Commands:", &["label", "annotate"]),
         ("Other Commands:", &["api-resources", "api-versions", "config", "version"]),
     ];

@@ -28,6 +28,7 @@ mod create_role;
 mod create_secret;
 mod create_token;
 mod delete;
+mod diff;
 pub mod edit;
 mod expose;
 pub mod describe;
@@ -300,7 +301,7 @@ struct Flags {
 }
 
 const KNOWN_COMMANDS: &[&str] = &[
-    "apply", "get", "describe", "delete", "scale", "create", "replace", "cordon", "uncordon", "drain", "taint", "label", "annotate", "rollout", "set", "logs", "expose", "exec", "version", "api-resources", "events", "explain", "help", "run", "auth", "edit", "top", "autoscale", "patch", "config", "cluster-info", "api-versions", "wait",
+    "apply", "get", "describe", "delete", "scale", "create", "replace", "cordon", "uncordon", "drain", "taint", "label", "annotate", "rollout", "set", "logs", "expose", "exec", "version", "api-resources", "events", "explain", "help", "run", "auth", "edit", "top", "autoscale", "patch", "config", "cluster-info", "api-versions", "wait", "diff",
 ];
 
 fn parse_flags(args: &[String]) -> Result<Flags, String> {
@@ -615,6 +616,7 @@ fn run_command(cluster: &mut Cluster, cmd: &str, flags: &Flags, ns: &str, stdin:
         "api-versions" => api_versions(cluster, flags, out),
         "cluster-info" => config::cluster_info(cluster, flags, out),
         "wait" => wait::wait(cluster, flags, &ns, out),
+        "diff" => diff::diff(cluster, flags, &ns, stdin, read_file, out),
         "auth" => auth::auth(cluster, flags, &ns, out),
         "edit" => edit::edit(cluster, flags, &ns, stdin, out),
         other => out.err(&unknown_command(other)),
