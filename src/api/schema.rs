@@ -56,6 +56,25 @@ impl std::fmt::Display for StrictError {
     }
 }
 
+/// What the decoder says of `obj` however `fieldValidation` is set: a fatal error (a custom
+/// `UnmarshalJSON` that failed) or the first type error; unknown fields are not reported (the
+/// non-strict decoder drops them). Kinds outside the schema are not checked (Ok).
+pub fn type_check(api_version: &str, kind: &str, obj: &Value) -> Result<(), StrictError> {
+    let schema = schema();
+    let Some(root) = schema.kinds.get(&(api_version.to_string(), kind.to_string())).copied() else {
+        return Ok(());
+    };
+    let mut decoder = Decoder::new(schema);
+    let root_type = TypeRef { kind: TypeKind::Struct(root), go_name: None };
+    if let Err(fatal) = decoder.value(&root_type, obj) {
+        return Err(StrictError { message: fatal });
+    }
+    match decoder.saved_error {
+        Some(saved) => Err(StrictError { message: saved }),
+        None => Ok(()),
+    }
+}
+
 /// Checks `obj` against the schema of group-version `api_version` ("apps/v1", "v1") and `kind`.
 /// Returns Ok(()) when every field is known and well-typed. Kinds outside the schema are not
 /// checked (Ok).

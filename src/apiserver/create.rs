@@ -45,13 +45,11 @@ impl ApiServer {
             }
             return Ok(());
         }
-        if strict {
-            if let Err(e) = schema::strict_check(api_version, kind, obj) {
-                return Err(bad_request(format!(
-                    "{} in version \"{}\" cannot be handled as a {}: {}",
-                    kind, t.info.version, kind, e.message
-                )));
-            }
+        // a type error fails the decode whatever `fieldValidation` says; unknown fields only
+        // under Strict
+        let checked = if strict { schema::strict_check(api_version, kind, obj) } else { schema::type_check(api_version, kind, obj) };
+        if let Err(e) = checked {
+            return Err(bad_request(format!("{} in version \"{}\" cannot be handled as a {}: {}", kind, t.info.version, kind, e.message)));
         }
         Ok(())
     }

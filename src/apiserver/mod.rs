@@ -770,6 +770,9 @@ impl ApiServer {
                 self.list(t)
             }
             (Method::Get, false, "") => self.read(info, &t.ri.namespace, &t.ri.name).map(|(v, _)| Response { code: 200, body: v }).ok_or_else(|| not_found(info, &t.ri.name)),
+            // the status subresource's GET answers the whole object (its REST storage shares the
+            // object's store: `StatusREST.Get`)
+            (Method::Get, false, "status") => self.read(info, &t.ri.namespace, &t.ri.name).map(|(v, _)| Response { code: 200, body: v }).ok_or_else(|| not_found(info, &t.ri.name)),
             (Method::Get, false, "log") if info.resource == "pods" => {
                 let (pod, _) = self.read_shared(info, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(info, &t.ri.name))?;
                 let proxy = LogProxy::for_pod(&pod, t.q("container"), t.q("previous") == Some("true")).map_err(bad_request)?;
@@ -819,6 +822,14 @@ impl ApiServer {
                     PatchType::Strategic => patch::strategic_merge_patch(&mut target, patch),
                     PatchType::Json => patch::json_patch(&mut target, patch).map_err(|e| err(422, "Invalid", e, None))?,
                     PatchType::Apply => unreachable!("server-side apply is the arm above"),
+                }
+                // the patched JSON is decoded into the typed object: a value of the wrong type
+                // fails as the decoder words it (`json: cannot unmarshal string into Go struct
+                // field DeploymentSpec.spec.replicas of type int32`)
+                if sub.is_empty() || sub == "status" {
+                    if let Err(e) = crate::api::schema::type_check(&info.api_version(), info.kind, &target) {
+                        return Err(bad_request(e.message));
+                    }
                 }
                 self.update(t, sub, target, false, now_ms, rng, changes)
             }

@@ -234,6 +234,8 @@ struct Flags {
     for_object: Option<String>,
     /// `patch -p`: the patch.
     patch: Option<String>,
+    /// `patch --patch-file`
+    patch_file: Option<String>,
     /// `api-resources --api-group`: only that group (`""` the core group).
     api_group: Option<String>,
     /// `events --types` (repeatable, comma separated)
@@ -366,6 +368,7 @@ fn parse_flags(args: &[String]) -> Result<Flags, String> {
             "--sort-by" => f.sort_by = Some(take(&mut i, "--sort-by", inline)?),
             "--for" => f.for_object = Some(take(&mut i, "--for", inline)?),
             "--patch" => f.patch = Some(take(&mut i, "--patch", inline)?),
+            "--patch-file" => f.patch_file = Some(take(&mut i, "--patch-file", inline)?),
             "--api-group" => f.api_group = Some(take(&mut i, "--api-group", inline)?),
             "--types" => f.types.push(take(&mut i, "--types", inline)?),
             "-h" | "--help" => f.help = true,
@@ -545,7 +548,8 @@ pub fn run(cluster: &mut Cluster, args: &[String], stdin: Option<&str>, read_fil
     run_command(cluster, cmd, &flags, &ns, stdin, read_file, &mut inner);
     cluster.set_client_dry_run(false);
     cluster.set_client_impersonation(None);
-    if let Some(suffix) = dry {
+    // (patch.go does not mark its operation for a dry run)
+    if let Some(suffix) = dry.filter(|_| cmd != "patch") {
         // the name printer's `%s (server dry run)` operation
         let mark = |text: &str| text.lines().map(|l| if is_operation_line(l) { format!("{}{}\n", l, suffix) } else { format!("{}\n", l) }).collect::<String>();
         inner.stdout = mark(&inner.stdout);
@@ -600,7 +604,7 @@ fn run_command(cluster: &mut Cluster, cmd: &str, flags: &Flags, ns: &str, stdin:
         "taint" => taint(cluster, flags, out),
         "label" => label(cluster, flags, &ns, out),
         "annotate" => annotate(cluster, flags, &ns, out),
-        "patch" => patch(cluster, flags, &ns, out),
+        "patch" => patch(cluster, flags, &ns, stdin, read_file, out),
         "rollout" => rollout(cluster, flags, &ns, out),
         "set" => set(cluster, flags, &ns, out),
         "logs" => logs(cluster, flags, &ns, out),
@@ -639,6 +643,10 @@ pub fn server_error(resp: &Response, source_prefix: Option<(&str, &str)>) -> Str
     if resp.code == 422 && resp.reason() == "Invalid" {
         let d = resp.body.get("details").cloned().unwrap_or(json!({}));
         let causes = d.get("causes").and_then(|c| c.as_array()).cloned().unwrap_or_default();
+        if meta::get_str(&d, &["kind"]).is_empty() && meta::get_str(&d, &["name"]).is_empty() && causes.is_empty() {
+            // a 422 that names no object (a JSON patch that does not apply)
+            return format!("The request is invalid: {}", resp.message());
+        }
         let prefix = format!("The {} \"{}\" is invalid: ", meta::get_str(&d, &["kind"]), meta::get_str(&d, &["name"]));
         if causes.is_empty() {
             // kubesim-specific refusals (limits) carry their own message
