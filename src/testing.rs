@@ -30,6 +30,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("kubectl_wait"),
     scenario!("kubectl_diff"),
     scenario!("kubectl_patch"),
+    scenario!("kubectl_debug"),
     scenario!("kubectl_delete_all"),
     scenario!("trace"),
     scenario!("rolling_update"),

@@ -146,6 +146,13 @@ fn wait_for(what: &str, op: &Operator, mut ok: impl FnMut() -> bool) {
     }
 }
 
+/// Patches the Website's `spec.replicas` and waits for the operator to carry it into the
+/// Deployment.
+fn scale_website(server: &Server, op: &Operator, n: i64, when: &str) {
+    exec(server, &format!(r#"kubectl patch website blog --type=merge -p '{{"spec":{{"replicas":{}}}}}'"#, n), None);
+    wait_for(&format!("Deployment blog scaled to {} {}", n, when), op, || deployment(server, "blog").is_some_and(|d| replicas(&d, "/spec/replicas") == n));
+}
+
 fn replicas(d: &Value, field: &str) -> i64 {
     d.pointer(field).and_then(Value::as_i64).unwrap_or(0)
 }
@@ -233,30 +240,12 @@ fn kopf_operator_reconciles_and_recovers() {
         "{}",
         out
     );
-    exec(
-        &server,
-        r#"kubectl patch website blog --type=merge -p '{"spec":{"replicas":3}}'"#,
-        None,
-    );
-    wait_for(
-        "Deployment blog scaled to 3 after the watch drop",
-        &op,
-        || deployment(&server, "blog").is_some_and(|d| replicas(&d, "/spec/replicas") == 3),
-    );
+    scale_website(&server, &op, 3, "after the watch drop");
 
     // kube-apiserver restarted: every stream closes; kopf relists on the 410 and goes on
     let out = exec(&server, "sim fault restart kube-apiserver", None);
     assert!(out.starts_with("kube-apiserver restarted: "), "{}", out);
-    exec(
-        &server,
-        r#"kubectl patch website blog --type=merge -p '{"spec":{"replicas":1}}'"#,
-        None,
-    );
-    wait_for(
-        "Deployment blog scaled to 1 after kube-apiserver's restart",
-        &op,
-        || deployment(&server, "blog").is_some_and(|d| replicas(&d, "/spec/replicas") == 1),
-    );
+    scale_website(&server, &op, 1, "after kube-apiserver's restart");
 
     // the operator's own process killed: a Website created meanwhile is only data in etcd, until
     // the new process lists it

@@ -531,7 +531,7 @@ fn set_defaults_pod_spec(spec: &mut Map<String, Value>) {
 
 /// `SetDefaults_Container` and the generated defaults of a container's ports, env, resources,
 /// probes and lifecycle handlers.
-fn set_defaults_container(c: &mut Map<String, Value>) {
+pub fn set_defaults_container(c: &mut Map<String, Value>) {
     if str_unset(c, "imagePullPolicy") {
         let image = c.get("image").and_then(Value::as_str).unwrap_or("");
         c.insert("imagePullPolicy".into(), json!(default_pull_policy(image)));

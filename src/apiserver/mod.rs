@@ -772,7 +772,7 @@ impl ApiServer {
             (Method::Get, false, "") => self.read(info, &t.ri.namespace, &t.ri.name).map(|(v, _)| Response { code: 200, body: v }).ok_or_else(|| not_found(info, &t.ri.name)),
             // the status subresource's GET answers the whole object (its REST storage shares the
             // object's store: `StatusREST.Get`)
-            (Method::Get, false, "status") => self.read(info, &t.ri.namespace, &t.ri.name).map(|(v, _)| Response { code: 200, body: v }).ok_or_else(|| not_found(info, &t.ri.name)),
+            (Method::Get, false, "status" | "ephemeralcontainers") => self.read(info, &t.ri.namespace, &t.ri.name).map(|(v, _)| Response { code: 200, body: v }).ok_or_else(|| not_found(info, &t.ri.name)),
             (Method::Get, false, "log") if info.resource == "pods" => {
                 let (pod, _) = self.read_shared(info, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(info, &t.ri.name))?;
                 let proxy = LogProxy::for_pod(&pod, t.q("container"), t.q("previous") == Some("true")).map_err(bad_request)?;
@@ -826,7 +826,7 @@ impl ApiServer {
                 // the patched JSON is decoded into the typed object: a value of the wrong type
                 // fails as the decoder words it (`json: cannot unmarshal string into Go struct
                 // field DeploymentSpec.spec.replicas of type int32`)
-                if sub.is_empty() || sub == "status" {
+                if sub.is_empty() || sub == "status" || sub == "ephemeralcontainers" {
                     if let Err(e) = crate::api::schema::type_check(&info.api_version(), info.kind, &target) {
                         return Err(bad_request(e.message));
                     }
@@ -975,7 +975,7 @@ fn decode_continue(token: &str) -> Result<(String, i64), Response> {
 pub fn has_subresource(info: &ResourceInfo, sub: &str) -> bool {
     match (info.kind, sub) {
         ("Deployment" | "ReplicaSet" | "StatefulSet" | "ReplicationController", "scale") => true,
-        ("Pod", "binding" | "eviction" | "log" | "proxy" | "exec" | "attach" | "portforward") => true,
+        ("Pod", "binding" | "eviction" | "log" | "proxy" | "exec" | "attach" | "portforward" | "ephemeralcontainers") => true,
         ("Service", "proxy") => true,
         ("Namespace", "finalize") => true,
         ("ServiceAccount", "token") => true,
@@ -1163,7 +1163,7 @@ impl LogProxy {
         let names = |field: &str| -> Vec<String> {
             meta::get(pod, &["spec", field]).and_then(Value::as_array).map(|a| a.iter().map(|c| meta::get_str(c, &["name"]).to_string()).collect()).unwrap_or_default()
         };
-        let (containers, inits) = (names("containers"), names("initContainers"));
+        let (containers, inits, ephemerals) = (names("containers"), names("initContainers"), names("ephemeralContainers"));
         let name = meta::name(pod);
         let container = match container.filter(|c| !c.is_empty()) {
             Some(c) => c.to_string(),
@@ -1173,10 +1173,13 @@ impl LogProxy {
                 if !inits.is_empty() {
                     msg.push_str(&format!(" or one of the init containers: [{}]", inits.join(" ")));
                 }
+                if !ephemerals.is_empty() {
+                    msg.push_str(&format!(" or one of the ephemeral containers: [{}]", ephemerals.join(" ")));
+                }
                 return Err(msg);
             }
         };
-        if !containers.contains(&container) && !inits.contains(&container) {
+        if !containers.contains(&container) && !inits.contains(&container) && !ephemerals.contains(&container) {
             return Err(format!("container {} is not valid for pod {}", container, name));
         }
         let node = meta::get_str(pod, &["spec", "nodeName"]).to_string();

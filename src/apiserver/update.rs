@@ -65,6 +65,29 @@ impl ApiServer {
                 }
             }
             new = merged;
+        } else if sub == "ephemeralcontainers" && info.kind == "Pod" {
+            // EphemeralContainersStrategy: only spec.ephemeralContainers changes (defaulted as
+            // containers are), and ValidatePodEphemeralContainersUpdate judges the change
+            let mut merged = Value::clone(&old);
+            let mut ecs = meta::get(&new, &["spec", "ephemeralContainers"]).and_then(Value::as_array).cloned().unwrap_or_default();
+            for c in ecs.iter_mut() {
+                if let Some(m) = c.as_object_mut() {
+                    defaults::set_defaults_container(m);
+                }
+            }
+            let errs = validation::validate_ephemeral_containers_update(&old, &ecs);
+            if !errs.is_empty() {
+                return Err(invalid(info, &t.ri.name, &errs));
+            }
+            if ecs.is_empty() {
+                meta::remove(&mut merged, &["spec", "ephemeralContainers"]);
+            } else {
+                merged["spec"]["ephemeralContainers"] = Value::Array(ecs);
+            }
+            if let Some(a) = meta::get(&new, &["metadata", "annotations"]) {
+                meta::set(&mut merged, &["metadata", "annotations"], a.clone());
+            }
+            new = merged;
         } else if sub == "status" {
             // status strategy: only status (and, for Deployments, annotations) change
             let mut merged = Value::clone(&old);

@@ -847,6 +847,9 @@ pub struct Cluster {
     /// kubectl's kubeconfig (`~/.kube/config`): client state like its discovery cache, kept
     /// with the cluster so that `kubectl config use-context` lasts from one command to the next.
     kubeconfig: crate::client::kubeconfig::Config,
+    /// kubectl's own random source (`utilrand.String`: `kubectl debug`'s container names), apart
+    /// from the cluster's so that what kubectl draws does not change what the cluster draws.
+    kubectl_rng: Rng,
 }
 
 /// The subscriber number of kubectl's watch: not a component, so its deliveries go to
@@ -931,6 +934,7 @@ impl Cluster {
             kubectl_discovery: Default::default(),
             external_watches: Default::default(),
             kubeconfig: Default::default(),
+            kubectl_rng: Rng::new(seed ^ 0x6b75_6265_6374_6c00),
         };
         // kube-apiserver's compactor, when configured (its first tick only records a revision)
         if c.config.etcd_compaction_interval_ms > 0 {
@@ -1499,6 +1503,11 @@ impl Cluster {
 
     pub fn trace(&self) -> &Trace {
         &self.trace
+    }
+
+    /// Five characters of `utilrand.String` from kubectl's own random source.
+    pub fn kubectl_random_suffix(&mut self) -> String {
+        crate::api::names::random_string(&mut self.kubectl_rng, 5)
     }
 
     /// kubectl's kubeconfig.

@@ -73,7 +73,7 @@ fn logs_of(cluster: &mut Cluster, f: &Flags, ns: &str, target: &str, container: 
     let names = |field: &str| -> Vec<String> {
         meta::get(&got.body, &["spec", field]).and_then(Value::as_array).map(|a| a.iter().map(|c| meta::get_str(c, &["name"]).to_string()).collect()).unwrap_or_default()
     };
-    let (containers, inits) = (names("containers"), names("initContainers"));
+    let (containers, inits, ephemerals) = (names("containers"), names("initContainers"), names("ephemeralContainers"));
     let container = match container {
         Some(c) => c,
         None => {
@@ -86,15 +86,16 @@ fn logs_of(cluster: &mut Cluster, f: &Flags, ns: &str, target: &str, container: 
                 }
                 None => containers.first().cloned().unwrap_or_default(),
             };
-            if containers.len() + inits.len() > 1 {
+            if containers.len() + inits.len() + ephemerals.len() > 1 {
                 let mut all: Vec<String> = containers.clone();
                 all.extend(inits.iter().map(|i| format!("{} (init)", i)));
+                all.extend(ephemerals.iter().map(|e| format!("{} (ephem)", e)));
                 out.note(&format!("Defaulted container \"{}\" out of: {}", chosen, all.join(", ")));
             }
             chosen
         }
     };
-    if !containers.contains(&container) && !inits.contains(&container) {
+    if !containers.contains(&container) && !inits.contains(&container) && !ephemerals.contains(&container) {
         return out.err(&format!("error: container {} is not valid for pod {}", container, pod));
     }
     let mut q = vec![format!("container={}", container)];

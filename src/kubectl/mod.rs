@@ -27,6 +27,7 @@ mod create_configmap;
 mod create_role;
 mod create_secret;
 mod create_token;
+mod debug;
 mod delete;
 mod diff;
 pub mod edit;
@@ -236,6 +237,19 @@ struct Flags {
     patch: Option<String>,
     /// `patch --patch-file`
     patch_file: Option<String>,
+    /// `-i`/`--stdin`, `-t`/`--tty` (`run`, `exec`, `debug`)
+    stdin: bool,
+    tty: bool,
+    /// `debug --copy-to`, `--target`, `--profile`, `--same-node`, `--replace`,
+    /// `--share-processes`, `--arguments-only`, `--keep-labels`
+    copy_to: Option<String>,
+    target: Option<String>,
+    profile: Option<String>,
+    same_node: bool,
+    replace: bool,
+    share_processes: Option<bool>,
+    arguments_only: bool,
+    keep_labels: bool,
     /// `api-resources --api-group`: only that group (`""` the core group).
     api_group: Option<String>,
     /// `events --types` (repeatable, comma separated)
@@ -303,7 +317,7 @@ struct Flags {
 }
 
 const KNOWN_COMMANDS: &[&str] = &[
-    "apply", "get", "describe", "delete", "scale", "create", "replace", "cordon", "uncordon", "drain", "taint", "label", "annotate", "rollout", "set", "logs", "expose", "exec", "version", "api-resources", "events", "explain", "help", "run", "auth", "edit", "top", "autoscale", "patch", "config", "cluster-info", "api-versions", "wait", "diff",
+    "apply", "get", "describe", "delete", "scale", "create", "replace", "cordon", "uncordon", "drain", "taint", "label", "annotate", "rollout", "set", "logs", "expose", "exec", "version", "api-resources", "events", "explain", "help", "run", "auth", "edit", "top", "autoscale", "patch", "config", "cluster-info", "api-versions", "wait", "diff", "debug",
 ];
 
 fn parse_flags(args: &[String]) -> Result<Flags, String> {
@@ -413,7 +427,21 @@ fn parse_flags(args: &[String]) -> Result<Flags, String> {
             "--memory" => f.memory = Some(take(&mut i, "--memory", inline)?),
             "--as-group" => f.as_group.push(take(&mut i, "--as-group", inline)?),
             "--context" => f.context = Some(take(&mut i, "--context", inline)?),
-            "--validate" | "--server-side" | "--dry-run" | "--wait" | "-i" | "-t" | "-it" | "-ti" | "--stdin" | "--tty" | "--rm" | "--attach" => {}
+            "-i" | "--stdin" => f.stdin = inline.map(|v| v != "false").unwrap_or(true),
+            "-t" | "--tty" => f.tty = inline.map(|v| v != "false").unwrap_or(true),
+            "-it" | "-ti" => {
+                f.stdin = true;
+                f.tty = true;
+            }
+            "--copy-to" => f.copy_to = Some(take(&mut i, "--copy-to", inline)?),
+            "--target" => f.target = Some(take(&mut i, "--target", inline)?),
+            "--profile" => f.profile = Some(take(&mut i, "--profile", inline)?),
+            "--same-node" => f.same_node = inline.map(|v| v != "false").unwrap_or(true),
+            "--replace" => f.replace = inline.map(|v| v != "false").unwrap_or(true),
+            "--share-processes" => f.share_processes = Some(inline.map(|v| v != "false").unwrap_or(true)),
+            "--arguments-only" => f.arguments_only = inline.map(|v| v != "false").unwrap_or(true),
+            "--keep-labels" => f.keep_labels = inline.map(|v| v != "false").unwrap_or(true),
+            "--validate" | "--server-side" | "--dry-run" | "--wait" | "--rm" | "--attach" => {}
             s if s.starts_with("--") && s.len() > 2 => return Err(format!("unknown flag: {}", s)),
             // pflag: the first unknown letter of a shorthand group
             s if s.starts_with('-') && s.len() > 1 => return Err(format!("unknown shorthand flag: '{}' in {}", s.chars().nth(1).unwrap_or('-'), a)),
@@ -621,6 +649,7 @@ fn run_command(cluster: &mut Cluster, cmd: &str, flags: &Flags, ns: &str, stdin:
         "cluster-info" => config::cluster_info(cluster, flags, out),
         "wait" => wait::wait(cluster, flags, &ns, out),
         "diff" => diff::diff(cluster, flags, &ns, stdin, read_file, out),
+        "debug" => debug::debug(cluster, flags, &ns, out),
         "auth" => auth::auth(cluster, flags, &ns, out),
         "edit" => edit::edit(cluster, flags, &ns, stdin, out),
         other => out.err(&unknown_command(other)),

@@ -242,6 +242,9 @@ struct Container {
     init: bool,
     /// a native sidecar: an init container with `restartPolicy: Always`
     sidecar: bool,
+    /// an ephemeral container (`kubectl debug`): added to a running Pod, never restarted, not
+    /// counted for readiness or the phase
+    ephemeral: bool,
     /// its `lifecycle.preStop` hook
     pre_stop: Option<lifecycle::Hook>,
     /// the environment the kubelet gave it at CreateContainer (`kubectl exec … env`)
@@ -258,7 +261,18 @@ struct Container {
 impl Container {
     /// The events' `involvedObject.fieldPath`.
     fn field_path(&self) -> String {
-        format!("spec.{}{{{}}}", if self.init { "initContainers" } else { "containers" }, self.name)
+        format!("spec.{}{{{}}}", self.spec_list(), self.name)
+    }
+
+    /// The list of the Pod's spec the container is in.
+    fn spec_list(&self) -> &'static str {
+        if self.ephemeral {
+            "ephemeralContainers"
+        } else if self.init {
+            "initContainers"
+        } else {
+            "containers"
+        }
     }
 
     /// The container's process runs now.
@@ -405,6 +419,9 @@ fn containers_in(pod: &Value, field: &str, init: bool, has_init: bool) -> Vec<Co
                         name: meta::get_str(c, &["name"]).to_string(),
                         behavior: match &app {
                             Some(a) => a.behavior(),
+                            // a shell with its stdin kept open (`stdin: true`: `kubectl debug -it`)
+                            // waits for input instead of exiting at once
+                            None if meta::get_bool(c, &["stdin"]) && strings("command").iter().chain(strings("args").iter()).all(|w| w == "sh" || w == "/bin/sh" || w == "bash") => runtime::Behavior::Serve { output: Vec::new() },
                             None => runtime::program::behavior(&image, &strings("command"), &strings("args")),
                         },
                         behavior_later: app.as_ref().and_then(|a| a.failures.map(|n| (n, a.behavior_of_run(n)))),
@@ -419,6 +436,7 @@ fn containers_in(pod: &Value, field: &str, init: bool, has_init: bool) -> Vec<Co
                         waiting: Some((if has_init { "PodInitializing" } else { "ContainerCreating" }.into(), String::new())),
                         init,
                         sidecar: init && meta::get_str(c, &["restartPolicy"]) == "Always",
+                        ephemeral: field == "ephemeralContainers",
                         pre_stop: lifecycle::pre_stop_of(c),
                         env: Vec::new(),
                         sub_paths: BTreeMap::new(),
@@ -504,6 +522,18 @@ impl PodWorkers {
             st.pod = pod.clone();
             if meta::is_deleting(&pod) && st.step != Step::Terminating && st.step != Step::Done {
                 self.begin_termination(ctx, node, &uid);
+                return;
+            }
+            // ephemeral containers added through `pods/ephemeralcontainers`: the pod worker's
+            // next sync starts each new one (after the Pod's own containers have started)
+            let new: Vec<Container> = containers_in(&pod, "ephemeralContainers", false, false).into_iter().filter(|c| !st.containers.iter().any(|x| x.ephemeral && x.name == c.name)).collect();
+            if !new.is_empty() && !matches!(st.step, Step::Terminating | Step::Done | Step::Finished) {
+                let first = st.containers.len();
+                st.containers.extend(new);
+                if st.step == Step::Running {
+                    st.step = Step::Image(first);
+                    self.ensure_image(ctx, node, ip, &uid, first);
+                }
             }
             return;
         }
@@ -735,9 +765,19 @@ impl PodWorkers {
                         return;
                     }
                 }
-                // inside RunPodSandbox, containerd calls the CNI plugin for the Pod's address
+                // inside RunPodSandbox, containerd calls the CNI plugin for the Pod's address —
+                // unless the Pod uses the node's network namespace: its address is the node's
                 let pod = self.pods[&uid].pod.clone();
-                match self.runtime.cni.allocate(&uid) {
+                let host_network = meta::get_bool(&pod, &["spec", "hostNetwork"]);
+                let allocated = if host_network { net::parse_ipv4(ip).ok_or_else(|| format!("node address {:?}", ip)) } else { self.runtime.cni.allocate(&uid) };
+                match allocated {
+                    Ok(addr) if host_network => {
+                        if let Some(st) = self.pods.get_mut(&uid) {
+                            st.pod_ip = net::format_ipv4(addr);
+                            st.sandbox_ready = true;
+                            st.step = Step::Image(0);
+                        }
+                    }
                     Ok(addr) => {
                         let (range, gw) = (self.runtime.cni.range().map(|r| r.prefix).unwrap_or(24), self.runtime.cni.gateway().map(net::format_ipv4).unwrap_or_default());
                         ctx.runtime_net(node, crate::trace::NetHop::CniAdd, format!("CNI ADD {}/{} eth0: bridge cni0, host-local gives {}/{} gw {}", meta::namespace(&pod), meta::name(&pod), net::format_ipv4(addr), range, gw));
@@ -967,7 +1007,7 @@ impl PodWorkers {
         let Some(st) = self.pods.get_mut(uid) else { return };
         let pod = st.pod.clone();
         let Some(c) = st.containers.get(idx).cloned() else { return };
-        let list = if c.init { "initContainers" } else { "containers" };
+        let list = c.spec_list();
         let spec_c = meta::get(&pod, &["spec", list]).and_then(|a| a.as_array()).and_then(|a| a.iter().find(|x| meta::get_str(x, &["name"]) == c.name)).cloned().unwrap_or(json!({}));
         let policy = meta::get_str(&spec_c, &["imagePullPolicy"]).to_string();
         let fp = c.field_path();
@@ -1106,7 +1146,7 @@ impl PodWorkers {
         let Some(st) = self.pods.get(uid) else { return };
         let pod = st.pod.clone();
         let c = &st.containers[idx];
-        let list = if c.init { "initContainers" } else { "containers" };
+        let list = c.spec_list();
         let spec_c = meta::get_array(&pod, &["spec", list]).iter().find(|x| meta::get_str(x, &["name"]) == c.name).cloned().unwrap_or(Value::Null);
         let fp = c.field_path();
         let env = {
@@ -1389,6 +1429,10 @@ impl PodWorkers {
         if c.terminated.is_none() && !c.waiting.as_ref().map(|w| w.0 == "CrashLoopBackOff").unwrap_or(false) {
             return;
         }
+        if c.ephemeral {
+            // an ephemeral container is never restarted: it stays terminated
+            return self.patch_status(ctx, node, ip, uid);
+        }
         let restart = match policy.as_str() {
             // a sidecar is restarted whatever the Pod's policy
             _ if c.sidecar => true,
@@ -1645,9 +1689,9 @@ impl PodWorkers {
         let old_conds: Vec<Value> = meta::get(pod, &["status", "conditions"]).and_then(|c| c.as_array()).cloned().unwrap_or_default();
         let terminating = st.step == Step::Terminating || st.step == Step::Done;
         let finished = st.step == Step::Finished;
-        let regular = || st.containers.iter().filter(|c| !c.init);
+        let regular = || st.containers.iter().filter(|c| !c.init && !c.ephemeral);
         // readiness counts the sidecars first, then the regular containers
-        let readied = || st.containers.iter().filter(|c| !c.init || c.sidecar);
+        let readied = || st.containers.iter().filter(|c| (!c.init || c.sidecar) && !c.ephemeral);
         let all_running = readied().all(|c| c.ready()) && !terminating;
         let not_ready: Vec<String> = readied().filter(|c| !c.ready() || terminating).map(|c| c.name.clone()).collect();
         // Initialized: every init container has completed (exit 0), every sidecar has started
@@ -1664,7 +1708,7 @@ impl PodWorkers {
             // a deleted Pod ends in a terminal phase: Failed if a container was killed
             if st.containers.iter().any(|c| c.kill_code.unwrap_or(0) != 0) { "Failed" } else { "Succeeded" }
         } else if finished {
-            if st.containers.iter().filter(|c| !c.sidecar).all(|c| c.exit_code == 0) { "Succeeded" } else { "Failed" }
+            if st.containers.iter().filter(|c| !c.sidecar && !c.ephemeral).all(|c| c.exit_code == 0) { "Succeeded" } else { "Failed" }
         } else if !initialized || regular().any(|c| !c.running() && c.terminated.is_none() && c.last_terminated.is_none()) {
             "Pending"
         } else {
@@ -1725,7 +1769,7 @@ impl PodWorkers {
                     "state": state,
                     "lastState": c.last_terminated.as_ref().map(|t| json!({"terminated": t})).unwrap_or(json!({})),
                     // an init container counts as ready once it has completed
-                    "ready": if c.init && !c.sidecar { c.terminated.is_some() && c.exit_code == 0 } else { c.ready() && !terminating },
+                    "ready": if c.ephemeral { false } else if c.init && !c.sidecar { c.terminated.is_some() && c.exit_code == 0 } else { c.ready() && !terminating },
                     "restartCount": c.restart_count,
                     "image": image,
                     "imageID": c.image_id,
@@ -1738,6 +1782,7 @@ impl PodWorkers {
         };
         let statuses: Vec<Value> = regular().map(status_of).collect();
         let init_statuses: Vec<Value> = st.containers.iter().filter(|c| c.init).map(status_of).collect();
+        let ephemeral_statuses: Vec<Value> = st.containers.iter().filter(|c| c.ephemeral).map(status_of).collect();
         let mut status = json!({
             "observedGeneration": gen,
             "phase": phase,
@@ -1749,6 +1794,9 @@ impl PodWorkers {
         });
         if !init_statuses.is_empty() {
             status["initContainerStatuses"] = json!(init_statuses);
+        }
+        if !ephemeral_statuses.is_empty() {
+            status["ephemeralContainerStatuses"] = json!(ephemeral_statuses);
         }
         if st.sandbox_ready {
             status["podIP"] = json!(st.pod_ip);
@@ -1769,7 +1817,7 @@ fn same_status(api: &Value, mine: &Value) -> bool {
     };
     // per container: name, ready, started, restarts, its state and the state's reason/exit code
     let containers = |v: &Value| -> Vec<(String, bool, bool, i64, String, String, i64)> {
-        ["initContainerStatuses", "containerStatuses"]
+        ["initContainerStatuses", "containerStatuses", "ephemeralContainerStatuses"]
             .iter()
             .flat_map(|f| meta::get_array(v, &[f]).to_vec())
             .map(|c| {

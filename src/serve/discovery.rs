@@ -209,6 +209,7 @@ fn subresources(r: &ResourceInfo) -> Vec<(&'static str, &'static str, &'static s
     match r.kind {
         "Pod" => {
             out.push(("binding", "Binding", "", "", &["create"][..]));
+            out.push(("ephemeralcontainers", "Pod", "", "", GPU));
             out.push(("eviction", "Eviction", "policy", "v1", &["create"][..]));
             out.push(("log", "Pod", "", "", &["get"][..]));
             out.push(("proxy", "PodProxyOptions", "", "", &["create", "delete", "get", "patch", "update"][..]));
@@ -559,7 +560,7 @@ mod tests {
         assert_eq!(pods["scope"], "Namespaced");
         assert_eq!(pods["categories"], json!(["all"]));
         let subs: Vec<&str> = pods["subresources"].as_array().unwrap().iter().map(|s| s["subresource"].as_str().unwrap()).collect();
-        assert_eq!(subs, ["binding", "eviction", "log", "proxy", "status"]);
+        assert_eq!(subs, ["binding", "ephemeralcontainers", "eviction", "log", "proxy", "status"]);
         let groups = aggregated_groups(&[], &CrdRegistry::default());
         let names: Vec<&str> = groups["items"].as_array().unwrap().iter().map(|i| i["metadata"]["name"].as_str().unwrap()).collect();
         assert_eq!(names[0], "apps");

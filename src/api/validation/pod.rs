@@ -2409,3 +2409,94 @@ pub(super) fn validate_pod_specific_annotation_updates(new: &Value, old: &Value)
     errs
 }
 
+
+/// `ValidatePodEphemeralContainersUpdate` with `validateEphemeralContainers`: the ephemeral
+/// containers after an update of `pods/ephemeralcontainers` (`ecs`, defaulted) against the Pod
+/// as stored. Each needs a name (a DNS label, unique among all the Pod's containers) and an
+/// image; `targetContainerName` must name one of the Pod's containers; the fields an ephemeral
+/// container may not have (ports, resources, resize and restart policy, lifecycle, probes,
+/// subPath mounts) are forbidden; existing ephemeral containers may be neither removed nor
+/// changed.
+pub fn validate_ephemeral_containers_update(old_pod: &Value, ecs: &[Value]) -> Vec<FieldError> {
+    let mut errs = Vec::new();
+    let spec = old_pod.get("spec");
+    let mut others: Vec<String> = Vec::new();
+    for list in ["containers", "initContainers"] {
+        others.extend(get_arr(spec, list).iter().map(|c| get_str(Some(c), "name").to_string()));
+    }
+    let mut all = others.clone();
+    for (i, ec) in ecs.iter().enumerate() {
+        let at = format!("spec.ephemeralContainers[{}]", i);
+        let name = get_str(Some(ec), "name");
+        if name.is_empty() {
+            errs.push(FieldError::required(&format!("{}.name", at), ""));
+        } else if !super::is_dns1123_label(name) {
+            errs.push(FieldError::invalid(&format!("{}.name", at), json!(name), "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"));
+        } else if all.iter().any(|n| n == name) {
+            errs.push(FieldError::duplicate(&format!("{}.name", at), json!(name)));
+        } else {
+            all.push(name.to_string());
+        }
+        if get_str(Some(ec), "image").is_empty() {
+            errs.push(FieldError::required(&format!("{}.image", at), ""));
+        }
+        let target = get_str(Some(ec), "targetContainerName");
+        if !target.is_empty() && !others.iter().any(|n| n == target) {
+            errs.push(FieldError::not_found(&format!("{}.targetContainerName", at), json!(target)));
+        }
+        for f in ["ports", "resources", "resizePolicy", "restartPolicy", "lifecycle", "livenessProbe", "readinessProbe", "startupProbe"] {
+            let set = match ec.get(f) {
+                None | Some(Value::Null) => false,
+                Some(Value::Object(m)) => !m.is_empty(),
+                Some(Value::Array(a)) => !a.is_empty(),
+                Some(Value::String(s)) => !s.is_empty(),
+                Some(_) => true,
+            };
+            if set {
+                errs.push(FieldError::forbidden(&format!("{}.{}", at, f), "cannot be set for an Ephemeral Container"));
+            }
+        }
+        for (k, m) in get_arr(Some(ec), "volumeMounts").iter().enumerate() {
+            if !get_str(Some(m), "subPath").is_empty() {
+                errs.push(FieldError::forbidden(&format!("{}.volumeMounts[{}].subPath", at, k), "cannot be set for an Ephemeral Container"));
+            }
+        }
+    }
+    for old in get_arr(spec, "ephemeralContainers") {
+        let name = get_str(Some(old), "name");
+        match ecs.iter().find(|e| get_str(Some(e), "name") == name) {
+            None => errs.push(FieldError::forbidden("spec.ephemeralContainers", &format!("existing ephemeral containers {:?} may not be removed\n", name))),
+            Some(new) if new != old => errs.push(FieldError::forbidden(&format!("spec.ephemeralContainers[{}]", name), &format!("existing ephemeral containers {:?} may not be changed\n", name))),
+            Some(_) => {}
+        }
+    }
+    errs
+}
+
+#[cfg(test)]
+mod ephemeral_tests {
+    use super::*;
+
+    /// `TestValidatePodEphemeralContainersUpdate`'s cases, the messages as v1.34 words them.
+    #[test]
+    fn ephemeral_containers_update() {
+        let pod = json!({"spec": {"containers": [{"name": "app", "image": "nginx"}], "ephemeralContainers": [{"name": "debugger", "image": "busybox", "terminationMessagePolicy": "File"}]}});
+        let old = pod["spec"]["ephemeralContainers"][0].clone();
+        let ec = |v: Value| v;
+        let cases: Vec<(&str, Vec<Value>, Vec<&str>)> = vec![
+            ("add one", vec![old.clone(), ec(json!({"name": "shell", "image": "busybox", "targetContainerName": "app"}))], vec![]),
+            ("no change", vec![old.clone()], vec![]),
+            ("remove one", vec![], vec!["spec.ephemeralContainers: Forbidden: existing ephemeral containers \"debugger\" may not be removed\n"]),
+            ("change one", vec![json!({"name": "debugger", "image": "alpine"})], vec!["spec.ephemeralContainers[debugger]: Forbidden: existing ephemeral containers \"debugger\" may not be changed\n"]),
+            ("duplicate name", vec![old.clone(), json!({"name": "app", "image": "busybox"})], vec!["spec.ephemeralContainers[1].name: Duplicate value: \"app\""]),
+            ("no image", vec![old.clone(), json!({"name": "shell"})], vec!["spec.ephemeralContainers[1].image: Required value"]),
+            ("unknown target", vec![old.clone(), json!({"name": "shell", "image": "busybox", "targetContainerName": "nope"})], vec!["spec.ephemeralContainers[1].targetContainerName: Not found: \"nope\""]),
+            ("ports", vec![old.clone(), json!({"name": "shell", "image": "busybox", "ports": [{"containerPort": 80}]})], vec!["spec.ephemeralContainers[1].ports: Forbidden: cannot be set for an Ephemeral Container"]),
+            ("probe", vec![old.clone(), json!({"name": "shell", "image": "busybox", "readinessProbe": {"exec": {"command": ["true"]}}})], vec!["spec.ephemeralContainers[1].readinessProbe: Forbidden: cannot be set for an Ephemeral Container"]),
+        ];
+        for (name, ecs, want) in cases {
+            let got: Vec<String> = validate_ephemeral_containers_update(&pod, &ecs).iter().map(|e| e.to_string()).collect();
+            assert_eq!(got, want, "{}", name);
+        }
+    }
+}
