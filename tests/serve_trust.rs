@@ -10,8 +10,8 @@
 //!   to the live state diffs empty (exit 0) — empty maps are not stored, so no
 //!   `annotations: {}` — and a deleted Service is not re-created by a diff;
 //! - `kubectl apply --prune -l app=web` prunes an applied object the file no longer has;
-//! - `kubectl debug POD -it` ends with kubectl's own message for a cluster without ephemeral
-//!   containers, not a panic (the 404 Status carries `details`);
+//! - `kubectl debug POD -it` adds an ephemeral container (`pods/ephemeralcontainers`), and the
+//!   attach that follows falls back to the container's log (serve does not stream), no panic;
 //! - field selectors: `spec.unschedulable=false` lists the three nodes; an unsupported label is
 //!   the 400 `field label not supported`;
 //! - a kind kubesim does not serve, sent as protobuf (`kubectl create poddisruptionbudget`), is a
@@ -227,11 +227,14 @@ fn real_kubectl_can_trust_kubesim_serve() {
         assert!(env.kubectl(&["get", "configmap", "extra"]).out.contains("NotFound"), "[{}] prune left the ConfigMap", label);
         checks += 1;
 
-        // debug: kubectl's own message, not a nil-pointer panic
+        // debug: an ephemeral container through pods/ephemeralcontainers; the attach that
+        // follows gets serve's 501 and kubectl falls back to the container's log
         let pod = env.kubectl(&["get", "pods", "-l", "app=web", "-o", "jsonpath={.items[0].metadata.name}"]).out;
         let r = env.kubectl_with(&["debug", &pod, "-it", "--image=busybox"], Some(""), 5);
         assert!(!r.out.contains("panic"), "[{}] kubectl debug panicked: {}", label, r.out);
-        assert!(r.out.contains("ephemeral containers are disabled for this cluster"), "[{}] kubectl debug: {}", label, r.out);
+        assert!(r.out.contains("Defaulting debug container name to debugger-"), "[{}] kubectl debug: {}", label, r.out);
+        let names = env.kubectl(&["get", "pod", &pod, "-o", "jsonpath={.spec.ephemeralContainers[*].name}"]).out;
+        assert!(names.contains("debugger-"), "[{}] no ephemeral container in the Pod: {:?}", label, names);
         checks += 1;
 
         // field selectors
