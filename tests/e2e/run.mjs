@@ -464,6 +464,38 @@ try {
     await c.close();
   });
 
+  await check("kubectl debug in the console: the ephemeral container's PATCH, the kubelet's pull, create and start are on the timeline; describe shows it", async () => {
+    const c = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: "en-US" });
+    const p = await c.newPage();
+    p.on("pageerror", (e) => errors.push(String(e)));
+    await p.goto(url);
+    await p.waitForSelector("#console-in");
+    const run = async (line, want) => {
+      await p.fill("#console-in", line);
+      await p.press("#console-in", "Enter");
+      await p.waitForFunction((w) => document.querySelector("#console-out").textContent.includes(w), want, { timeout: 90000 });
+    };
+    await run("kubectl run box --image=busybox:1.36 -- sleep 3600", "pod/box created");
+    await run("sim settle", "settled at");
+    await run("kubectl debug box --image=busybox:1.36 --target=box -- sleep 3600", "Defaulting debug container name to debugger-");
+    await run("sim settle", "settled at");
+    const { total } = await counter(p);
+    const labels = [];
+    for (let pos = total; pos > Math.max(0, total - 120); pos--) {
+      await p.locator("#timeline").fill(String(pos));
+      const pk = p.locator("svg.diagram g.packet");
+      if ((await pk.count()) > 0) labels.unshift(await pk.textContent());
+    }
+    const seq = labels.join(" | ");
+    assert(/PATCH pods\/box\/ephemeralcontainers|ephemeralcontainers/.test(seq), "no PATCH of pods/ephemeralcontainers: " + seq.slice(0, 600));
+    assert(/StartContainer debugger-/.test(seq), "no StartContainer of the debug container: " + seq.slice(-600));
+    await run("kubectl describe pod box", "Ephemeral Containers:");
+    const out = await p.locator("#console-out").textContent();
+    assert(/Ephemeral Containers:\s+debugger-\w{5}:/.test(out), "describe: " + out.slice(-1500));
+    await p.screenshot({ path: path.join(shots, "screenshot-debug.png"), fullPage: true });
+    await c.close();
+  });
+
   await check("the documentation's StatefulSet with a missing StorageClass settles at once: Pending with ProvisioningFailed and FailedScheduling, a short timeline", async () => {
     const c = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: "en-US" });
     const p = await c.newPage();
