@@ -427,9 +427,14 @@ def field_selectors_are_checked_per_resource():
 
 @check
 def a_not_found_status_carries_details():
-    r = HTTP.request("GET", SERVER + "/api/v1/namespaces/default/pods/nope/ephemeralcontainers")
+    # an unknown subresource: the 404 names nothing (kubectl tells it from a missing object)
+    r = HTTP.request("GET", SERVER + "/api/v1/namespaces/default/pods/nope/bogus")
     body = json.loads(r.data)
     assert r.status == 404 and body.get("details") == {}, (r.status, body)
+    # a served subresource of a missing Pod: the Pod's NotFound
+    r = HTTP.request("GET", SERVER + "/api/v1/namespaces/default/pods/nope/ephemeralcontainers")
+    body = json.loads(r.data)
+    assert r.status == 404 and body.get("details") == {"name": "nope", "kind": "pods"}, (r.status, body)
     e = expect_api_error(404, CORE.read_namespaced_pod, "nope", "default")
     assert status_of(e)["details"] == {"name": "nope", "kind": "pods"}, e.body
 
