@@ -73,12 +73,13 @@ export async function perf({ browser, url, check, assert }) {
   await check("during a long simulation: progress with messages/s, a console line is queued and runs after, Cancel puts the cluster back", async () => {
     const { c, p } = await open();
     try {
-      // long enough to be still running after the line is typed (1,000 replicas settle in
-      // about 1.5 s now)
+      // long enough to be still running after the line is typed: 3,000 replicas settle in about
+      // 2.5 s now, so nothing here waits longer than it must (the progress line, then at once
+      // the scrub and the console line)
       await p.fill("#editor-text", SEED(3000));
       await p.click("#apply");
       await p.waitForSelector("#settle-progress", { timeout: 5000 });
-      await p.waitForTimeout(1200);
+      await p.waitForFunction(() => /messages\/s/.test((document.querySelector("#settle-progress") || {}).textContent || ""), null, { timeout: 5000 });
       const prog = await p.locator("#settle-progress").textContent();
       assert(/messages\/s/.test(prog), "progress: " + prog);
       // the timeline grows while it runs, and can be scrubbed
@@ -86,8 +87,7 @@ export async function perf({ browser, url, check, assert }) {
       assert(len1 > 0, "no steps yet");
       await p.locator("#timeline").fill(String(Math.floor(len1 / 2)));
       // a console line: queued, said so
-      await p.locator("#console-in").pressSequentially("kubectl get deploy", { delay: 10 });
-      await p.waitForTimeout(200);
+      await p.fill("#console-in", "kubectl get deploy");
       await p.press("#console-in", "Enter");
       await p.waitForFunction(() => document.querySelector("#console-out").textContent.includes("# queued"), null, { timeout: 5000 });
       // Cancel
