@@ -289,7 +289,7 @@ pub(super) fn resolve(cfg: &Config, context: Option<&str>) -> Result<Option<Stri
     if !cfg.clusters.iter().any(|c| c.name == ctx.cluster) {
         return Err("The connection to the server localhost:8080 was refused - did you specify the right host or port?".into());
     }
-    if !cfg.users.iter().any(|u| *u == ctx.user) {
+    if !cfg.users.contains(&ctx.user) {
         // client-go prompts for basic-auth credentials, and the console has no stdin
         return Err("Please enter Username: error: EOF".into());
     }

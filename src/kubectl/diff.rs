@@ -78,10 +78,8 @@ pub(super) fn diff(cluster: &mut Cluster, f: &Flags, ns: &str, stdin: Option<&st
     for e in &errors {
         out.note(e);
     }
-    // kubectl exits with diff's status: 1 for differences; an error is reported as such
-    if !errors.is_empty() {
-        out.code = 1;
-    } else if differs {
+    // kubectl exits with diff's status: 1 for differences (an error is 1 too, as cmdutil reports it)
+    if !errors.is_empty() || differs {
         out.code = 1;
     }
 }

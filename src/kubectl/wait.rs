@@ -221,7 +221,7 @@ fn wait_for(cluster: &mut Cluster, info: &'static meta::ResourceInfo, ns: &str, 
         return Err(format!("condition not met for {}/{}", info.resource, name));
     }
     let rv = meta::get_str(&list.body, &["metadata", "resourceVersion"]).to_string();
-    let watch = Request::new(Method::Get, &format!("{}?fieldSelector={}&resourceVersion={}&watch=true", info.collection_path(ns), field.replace('=', "%3D"), rv), None);
+    let watch = Request::new(Method::Get, format!("{}?fieldSelector={}&resourceVersion={}&watch=true", info.collection_path(ns), field.replace('=', "%3D"), rv), None);
     let resp = cluster.client_watch(&kubectl_identity(), watch, info, ns, &field);
     if !resp.ok() {
         return Err(server_error(&resp, None).trim_start_matches("error: ").to_string());
