@@ -56,55 +56,38 @@ impl std::fmt::Display for StrictError {
     }
 }
 
+/// Runs the decoder over `obj` as the versioned Go struct of (api_version, kind): its fatal
+/// error or its saved type error, else the decoder with its strict errors collected. None for a
+/// kind outside the schema (not checked).
+fn decode(api_version: &str, kind: &str, obj: &Value) -> Option<Result<Decoder<'static>, StrictError>> {
+    let schema = schema();
+    let root = *schema.kinds.get(&(api_version.to_string(), kind.to_string()))?;
+    let mut decoder = Decoder::new(schema);
+    let root_type = TypeRef { kind: TypeKind::Struct(root), go_name: None };
+    if let Err(fatal) = decoder.value(&root_type, obj) {
+        return Some(Err(StrictError { message: fatal }));
+    }
+    match decoder.saved_error.take() {
+        Some(saved) => Some(Err(StrictError { message: saved })),
+        None => Some(Ok(decoder)),
+    }
+}
+
 /// What the decoder says of `obj` however `fieldValidation` is set: a fatal error (a custom
 /// `UnmarshalJSON` that failed) or the first type error; unknown fields are not reported (the
 /// non-strict decoder drops them). Kinds outside the schema are not checked (Ok).
 pub fn type_check(api_version: &str, kind: &str, obj: &Value) -> Result<(), StrictError> {
-    let schema = schema();
-    let Some(root) = schema.kinds.get(&(api_version.to_string(), kind.to_string())).copied() else {
-        return Ok(());
-    };
-    let mut decoder = Decoder::new(schema);
-    let root_type = TypeRef { kind: TypeKind::Struct(root), go_name: None };
-    if let Err(fatal) = decoder.value(&root_type, obj) {
-        return Err(StrictError { message: fatal });
-    }
-    match decoder.saved_error {
-        Some(saved) => Err(StrictError { message: saved }),
-        None => Ok(()),
-    }
+    decode(api_version, kind, obj).map_or(Ok(()), |r| r.map(|_| ()))
 }
 
 /// Checks `obj` against the schema of group-version `api_version` ("apps/v1", "v1") and `kind`.
 /// Returns Ok(()) when every field is known and well-typed. Kinds outside the schema are not
 /// checked (Ok).
 pub fn strict_check(api_version: &str, kind: &str, obj: &Value) -> Result<(), StrictError> {
-    let schema = schema();
-    let root = match schema
-        .kinds
-        .get(&(api_version.to_string(), kind.to_string()))
-    {
-        Some(root) => *root,
-        None => return Ok(()),
-    };
-    let mut decoder = Decoder::new(schema);
-    let root_type = TypeRef {
-        kind: TypeKind::Struct(root),
-        go_name: None,
-    };
-    if let Err(fatal) = decoder.value(&root_type, obj) {
-        return Err(StrictError { message: fatal });
-    }
-    if let Some(saved) = decoder.saved_error {
-        return Err(StrictError { message: saved });
-    }
+    let Some(decoded) = decode(api_version, kind, obj) else { return Ok(()) };
+    let decoder = decoded?;
     if !decoder.strict_errors.is_empty() {
-        return Err(StrictError {
-            message: format!(
-                "strict decoding error: {}",
-                decoder.strict_errors.join(", ")
-            ),
-        });
+        return Err(StrictError { message: format!("strict decoding error: {}", decoder.strict_errors.join(", ")) });
     }
     Ok(())
 }

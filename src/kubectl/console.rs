@@ -22,7 +22,7 @@ pub(super) fn api_resources(cluster: &Cluster, f: &Flags, out: &mut Output) {
     rows.extend(crate::apiserver::review::REVIEWS.iter().map(|(g, r, k, n)| (*g, *r, String::new(), format!("{}/v1", g), *n, *k)));
     // what an available APIService adds (discovery, which kubesim's kubectl reads from the
     // cluster's state instead of sending): metrics-server's NodeMetrics and PodMetrics
-    let metrics = cluster.view().objects(meta::Resource::ApiServices.info(), "", None).iter().any(|a| meta::name(a) == "v1beta1.metrics.k8s.io" && meta::get_array(a, &["status", "conditions"]).iter().any(|c| meta::get_str(c, &["type"]) == "Available" && meta::get_str(c, &["status"]) == "True"));
+    let metrics = available_extension_groups(cluster).iter().any(|(g, v)| g == "metrics.k8s.io" && v == "v1beta1");
     if metrics {
         rows.push(("metrics.k8s.io", "nodes", String::new(), "metrics.k8s.io/v1beta1".into(), false, "NodeMetrics"));
         rows.push(("metrics.k8s.io", "pods", String::new(), "metrics.k8s.io/v1beta1".into(), true, "PodMetrics"));
@@ -42,6 +42,19 @@ pub(super) fn api_resources(cluster: &Cluster, f: &Flags, out: &mut Output) {
     out.out_raw(&tabwriter(&text, 6, 3));
 }
 
+/// The group versions that available `APIService`s hand to extension API servers (the groups
+/// kube-aggregator adds to discovery).
+fn available_extension_groups(cluster: &Cluster) -> Vec<(String, String)> {
+    cluster
+        .view()
+        .objects(meta::Resource::ApiServices.info(), "", None)
+        .iter()
+        .filter(|a| meta::get(a, &["spec", "service"]).is_some_and(|s| !s.is_null()))
+        .filter(|a| meta::get_array(a, &["status", "conditions"]).iter().any(|c| meta::get_str(c, &["type"]) == "Available" && meta::get_str(c, &["status"]) == "True"))
+        .map(|a| (meta::get_str(a, &["spec", "group"]).to_string(), meta::get_str(a, &["spec", "version"]).to_string()))
+        .collect()
+}
+
 /// `kubectl api-versions`: every group version discovery lists, sorted (apiversions.go:
 /// `sort.Strings` over the groups' versions) — the built-in ones, an available APIService's,
 /// and those of the CRDs discovery lists.
@@ -53,16 +66,9 @@ pub(super) fn api_versions(cluster: &Cluster, f: &Flags, out: &mut Output) {
     gvs.extend(crate::apiserver::review::REVIEWS.iter().map(|(g, ..)| format!("{}/v1", g)));
     // served besides the preferred version: autoscaling/v1 HorizontalPodAutoscalers
     gvs.push("autoscaling/v1".into());
-    for a in cluster.view().objects(meta::Resource::ApiServices.info(), "", None).iter() {
-        let available = meta::get_array(a, &["status", "conditions"]).iter().any(|c| meta::get_str(c, &["type"]) == "Available" && meta::get_str(c, &["status"]) == "True");
-        if available && meta::get(a, &["spec", "service"]).is_some_and(|s| !s.is_null()) {
-            gvs.push(format!("{}/{}", meta::get_str(a, &["spec", "group"]), meta::get_str(a, &["spec", "version"])));
-        }
-    }
-    for c in cluster.view().crds().crds.iter() {
-        if cluster.view().crds().discovered().iter().any(|(d, _)| d.name == c.name) {
-            gvs.extend(c.versions.iter().filter(|v| v.served).map(|v| format!("{}/{}", c.group, v.name)));
-        }
+    gvs.extend(available_extension_groups(cluster).into_iter().map(|(g, v)| format!("{}/{}", g, v)));
+    for (c, _) in cluster.view().crds().discovered() {
+        gvs.extend(c.versions.iter().filter(|v| v.served).map(|v| format!("{}/{}", c.group, v.name)));
     }
     gvs.sort();
     gvs.dedup();

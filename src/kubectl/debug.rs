@@ -68,7 +68,7 @@ pub(super) fn debug(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output
         _ => Err(format!("error: \"{}/{}, Kind={}\" not supported by debug", info.group, info.version, info.kind)),
     };
     match result {
-        Ok((pod_ns, pod, container)) if f.stdin => attach(cluster, &pod_ns, &pod, &container, out),
+        Ok((pod_ns, pod, container)) if f.stdin => attach(cluster, &pod_ns, &pod, &container, info.kind == "Pod" && !copy, out),
         Ok(_) => {}
         Err(e) => out.err(&e),
     }
@@ -231,32 +231,17 @@ fn debug_node(cluster: &mut Cluster, f: &Flags, ns: &str, node: &Value, image: &
     Ok((ns.to_string(), pn, cn))
 }
 
-/// `-i`: kubectl waits for the container to run, then attaches. The console has no terminal to
-/// attach, so after the wait it says how to run a command in the container.
-fn attach(cluster: &mut Cluster, ns: &str, pod: &str, container: &str, out: &mut Output) {
+/// `-i`: kubectl waits for the container to run (`waitForContainer`: a watch of the Pod), then
+/// attaches. The console has no terminal to attach, so after the wait it says how to run a
+/// command in the container.
+fn attach(cluster: &mut Cluster, ns: &str, pod: &str, container: &str, ephemeral: bool, out: &mut Output) {
     let info = meta::lookup("pods").expect("pods are served");
-    let deadline = cluster.now() + 5 * 60_000;
-    let max_steps = cluster.max_steps_per_settle();
-    let mut steps = 0u64;
-    loop {
-        let resp = kubectl(cluster, Method::Get, &info.object_path(ns, pod), None);
-        if !resp.ok() {
-            return out.err(&server_error(&resp, None));
-        }
-        let running = ["containerStatuses", "ephemeralContainerStatuses"].iter().flat_map(|l| meta::get_array(&resp.body, &["status", l]).to_vec()).any(|s| meta::get_str(&s, &["name"]) == container && s.pointer("/state/running").is_some());
-        if running {
-            break;
-        }
-        if cluster.now() >= deadline || steps >= max_steps {
-            return out.err(&format!("error: timed out waiting for the condition on pods/{}", pod));
-        }
-        // the watch of waitForContainer, as kubesim steps the cluster meanwhile
-        for _ in 0..50 {
-            if !cluster.step() {
-                break;
-            }
-            steps += 1;
-        }
+    // an ephemeral container reports in ephemeralContainerStatuses, a copy's or a node Pod's in
+    // containerStatuses
+    let list = if ephemeral { "ephemeralContainerStatuses" } else { "containerStatuses" };
+    let running = wait::For::JsonPath { path: format!(".status.{}[?(@.name==\"{}\")].state.running", list, container), value: None };
+    if let Err(e) = wait::wait_for(cluster, info, ns, pod, &running, 5 * 60_000) {
+        return out.err(&format!("error: {}", e));
     }
     out.out("If you don't see a command prompt, try pressing enter.");
     out.note(&format!("kubesim: the console cannot attach a terminal; run a command in the container with `kubectl exec {} -c {} -- COMMAND`", pod, container));

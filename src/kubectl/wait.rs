@@ -13,7 +13,7 @@
 use super::*;
 
 /// A parsed `--for`.
-enum For {
+pub(super) enum For {
     Delete,
     Create,
     Condition { name: String, status: String },
@@ -202,7 +202,7 @@ fn wait_created(cluster: &mut Cluster, info: &'static meta::ResourceInfo, ns: &s
 
 /// LIST the object by name, then WATCH it until the condition holds (or, for delete, until it is
 /// gone), running the simulation meanwhile.
-fn wait_for(cluster: &mut Cluster, info: &'static meta::ResourceInfo, ns: &str, name: &str, cond: &For, timeout_ms: i64) -> Result<(), String> {
+pub(super) fn wait_for(cluster: &mut Cluster, info: &'static meta::ResourceInfo, ns: &str, name: &str, cond: &For, timeout_ms: i64) -> Result<(), String> {
     let field = format!("metadata.name={}", name);
     let timed_out = || format!("timed out waiting for the condition on {}/{}", info.resource, name);
     let list = kubectl(cluster, Method::Get, &format!("{}?fieldSelector={}", info.collection_path(ns), field.replace('=', "%3D")), None);

@@ -526,7 +526,10 @@ impl PodWorkers {
             }
             // ephemeral containers added through `pods/ephemeralcontainers`: the pod worker's
             // next sync starts each new one (after the Pod's own containers have started)
-            let new: Vec<Container> = containers_in(&pod, "ephemeralContainers", false, false).into_iter().filter(|c| !st.containers.iter().any(|x| x.ephemeral && x.name == c.name)).collect();
+            let known = st.containers.iter().filter(|x| x.ephemeral).count();
+            let listed = meta::get_array(&pod, &["spec", "ephemeralContainers"]).len();
+            // ephemeral containers are only ever added, so a longer list holds new ones
+            let new: Vec<Container> = if listed > known { containers_in(&pod, "ephemeralContainers", false, false).split_off(known) } else { Vec::new() };
             if !new.is_empty() && !matches!(st.step, Step::Terminating | Step::Done | Step::Finished) {
                 let first = st.containers.len();
                 st.containers.extend(new);
