@@ -45,6 +45,7 @@ pub mod runtime;
 pub mod sandbox;
 pub mod scheduler;
 pub mod script;
+pub mod shell;
 pub mod sim;
 pub mod trace;
 pub mod ui;

@@ -19,6 +19,8 @@
 //!   `sim audit policy` — the audit policy as YAML; `sim audit query 'QUERY'` (or the query as
 //!   a heredoc) — a CloudWatch Logs Insights query over the audit log;
 //! - `sim etcd get KEY [--rev N]` — the stored JSON value; `sim etcd keys [PREFIX]`;
+//! - the console's shell commands on the learner's machine ([`crate::shell`]): `cat` (with
+//!   `> FILE` and a heredoc), `ls`, `mkdir -p`, `rm`, `pwd`, `curl`, `jobs`, `kill %N`;
 //! - `# comments` and blank lines.
 //!
 //! The transcript echoes each command as `$ command` followed by what it printed.
@@ -57,7 +59,11 @@ pub fn parse(script: &str) -> Result<Vec<Command>, String> {
         }
         let line_no = i;
         if let Some(pos) = line.find("<<") {
-            let marker = line[pos + 2..].trim().trim_start_matches('-').trim_matches(|c| c == '\'' || c == '"').to_string();
+            // the delimiter is the word after `<<`; what follows it stays on the command line
+            // (`cat <<EOF > kustomization.yaml`)
+            let after = line[pos + 2..].trim_start().trim_start_matches('-');
+            let (word, tail) = after.split_once(char::is_whitespace).unwrap_or((after, ""));
+            let marker = word.trim_matches(|c| c == '\'' || c == '"').to_string();
             if marker.is_empty() {
                 return Err(format!("line {}: heredoc without a delimiter", line_no));
             }
@@ -76,7 +82,8 @@ pub fn parse(script: &str) -> Result<Vec<Command>, String> {
             if !closed {
                 return Err(format!("line {}: heredoc is not closed (expected a line \"{}\")", line_no, marker));
             }
-            out.push(Command { line: line[..pos].trim().to_string(), line_no, stdin: Some(body) });
+            let command = format!("{} {}", line[..pos].trim(), tail.trim());
+            out.push(Command { line: command.trim().to_string(), line_no, stdin: Some(body) });
         } else {
             out.push(Command { line: line.to_string(), line_no, stdin: None });
         }
@@ -117,9 +124,15 @@ pub fn exec(cluster: &mut Cluster, sb: &mut sandbox::Sandbox, c: &Command, read_
             Ok(s) => s,
             Err(e) => format!("error: {}\n", e),
         },
+        Some(p) if crate::shell::COMMANDS.contains(&p) => {
+            let r = crate::shell::exec(cluster, &args, c.stdin.as_deref());
+            format!("{}{}", r.stdout, r.stderr)
+        }
         Some(other) => format!(
-            "error: line {}: unknown command \"{}\": lines start with \"kubectl\" or \"sim\" (or are # comments)\n",
-            c.line_no, other
+            "error: line {}: unknown command \"{}\": lines start with \"kubectl\", \"sim\" or one of the console's shell commands ({}) (or are # comments)\n",
+            c.line_no,
+            other,
+            crate::shell::COMMANDS.join(", ")
         ),
         None => String::new(),
     }

@@ -30,6 +30,8 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("kubectl_wait"),
     scenario!("kubectl_diff"),
     scenario!("kubectl_patch"),
+    scenario!("kustomize"),
+    scenario!("port_forward"),
     scenario!("kubectl_debug"),
     scenario!("kubectl_delete_all"),
     scenario!("trace"),

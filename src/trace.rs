@@ -277,6 +277,12 @@ pub enum NetHop {
     PolicyAccept,
     /// kube-network-policies drops it.
     PolicyDrop,
+    /// A connection to a loopback port of the learner's machine, where kubectl listens
+    /// (`kubectl port-forward`, `kubectl proxy`).
+    LocalPort,
+    /// The port-forward tunnel: kubectl's stream through kube-apiserver and the kubelet to a
+    /// port inside the Pod's network namespace.
+    PortForward,
 }
 
 impl NetHop {
@@ -311,6 +317,8 @@ impl NetHop {
             NetHop::TlsFailed => "tls_failed",
             NetHop::PolicyAccept => "policy_accept",
             NetHop::PolicyDrop => "policy_drop",
+            NetHop::LocalPort => "local_port",
+            NetHop::PortForward => "port_forward",
         }
     }
 }

@@ -35,6 +35,8 @@ const NOT_RUN: &[(&str, &str)] = &[
     ("kubectl help", "console help is kubesim's own page text"),
     ("kubectl explain", "compared in tests/serve_explain.rs"),
     ("kubectl config", "client-side: the console's kubeconfig is kubeadm's admin.conf, real kubectl's is the one serve writes; tests/kubectl_config.rs compares the config family with real kubectl on a copy of the console's kubeconfig"),
+    ("kubectl port-forward", "port-forward needs a streaming upgrade (SPDY/WebSocket) to the kubelet, which kubesim serve does not implement; and real kubectl blocks while it forwards, where the console keeps it as a background job"),
+    ("kubectl proxy", "real kubectl proxy serves until it is killed, on a real loopback port of the test machine; the console keeps it as a background job its own curl connects to"),
     ("kubectl edit", "real kubectl opens an editor; kubesim's kubectl edit takes the edited object as its input (the page opens it in its editor); src/kubectl/edit.rs tests it"),
 ];
 
@@ -60,6 +62,7 @@ const ACCEPTED: &[(&str, &str, &str, &str)] = &[
     ("v1.32", "kubectl describe ds", "Selector:", "kubectl v1.32's DaemonSet describer has no Namespace line; v1.34's has"),
     ("v1.32", "kubectl ", "Error: unknown", "kubectl v1.32 lets cobra print `Error:`; v1.34 prints kubectl's lowercase `error:`"),
     ("v1.32", "kubectl create clusterrolebinding", "\"command failed\" err=\"required flag(s)", "kubectl v1.32 reports a missing required flag through klog; v1.37 prints `error: required flag(s) \"clusterrole\" not set`, as kubesim does"),
+    ("v1.32", "kubectl kustomize", "\"command failed\" err=", "kubectl v1.32 reports kustomize's errors through klog (`E… run.go:72] \"command failed\" err=…`); v1.37 prints `error: …`, as kubesim does"),
     ("v1.32", "kubectl run", "\"command failed\" err=\"required flag(s)", "kubectl v1.32 reports a missing required flag through klog (`E… run.go:72] \"command failed\" err=…`); v1.37 prints `error: required flag(s) \"image\" not set`, as kubesim does"),
     ("v1.32", "kubectl run", "creationTimestamp: null", "kubectl v1.32 prints `creationTimestamp: null` for an object not yet created; since kubernetes PR 130989 (v1.33) a zero creationTimestamp is omitted, as v1.37 shows"),
     ("v1.37", "kubectl describe", "| kubelet | spec.", "kubectl v1.37 prefixes an Event's message with its fieldPath (spec.containers{…} or spec.initContainers{…}) in describe; v1.34 does not"),
@@ -137,7 +140,7 @@ impl Env {
 fn read_only(args: &[String]) -> bool {
     let words: Vec<&str> = args.iter().map(String::as_str).filter(|a| !a.starts_with('-')).collect();
     match words.get(1).copied() {
-        Some("get" | "describe" | "logs" | "events" | "api-resources" | "api-versions" | "cluster-info" | "top" | "diff") => true,
+        Some("get" | "describe" | "logs" | "events" | "api-resources" | "api-versions" | "cluster-info" | "top" | "diff" | "kustomize") => true,
         Some("rollout") => words.get(2) == Some(&"history"),
         _ => false,
     }
@@ -180,6 +183,14 @@ fn normalize(text: &str) -> Vec<String> {
         } else {
             line
         };
+        // the directory real kubectl ran in is the console's home
+        let homed;
+        let line = if line.contains("kubesim-compare-") {
+            homed = mask_work_dir(line);
+            homed.as_str()
+        } else {
+            line
+        };
         if let Some(cols) = header_columns(line) {
             out.push(cols.iter().map(|(_, n)| n.as_str()).collect::<Vec<_>>().join(" | "));
             header = Some(cols);
@@ -201,6 +212,21 @@ fn normalize(text: &str) -> Vec<String> {
             _ => out.push(line.to_string()),
         }
     }
+    out
+}
+
+/// `/tmp/kubesim-compare-12/kustomize/work/base` → `/home/learner/base`.
+fn mask_work_dir(line: &str) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(i) = rest.find("kubesim-compare-") {
+        let start = rest[..i].rfind([' ', '\'', '"']).map(|j| j + 1).unwrap_or(0);
+        let Some(w) = rest[i..].find("/work") else { break };
+        out.push_str(&rest[..start]);
+        out.push_str("/home/learner");
+        rest = &rest[i + w + "/work".len()..];
+    }
+    out.push_str(rest);
     out
 }
 
@@ -299,6 +325,10 @@ fn real_kubectl_matches_kubesim_kubectl() {
     // commands with one client, v1.32 and v1.37 in turn; by default every client on every one
     let alternate = std::env::var("KUBESIM_COMPARE_CLIENTS").is_ok_and(|v| v == "alternate");
     for (index, &(name, script, expected)) in kubesim::testing::SCENARIOS.iter().enumerate() {
+        // `KUBESIM_COMPARE_ONLY=NAME[,NAME…]`: a developer's run of some scenarios
+        if std::env::var("KUBESIM_COMPARE_ONLY").is_ok_and(|only| !only.split(',').any(|o| o == name)) {
+            continue;
+        }
         if let Some((_, why)) = SKIPPED_SCENARIOS.iter().find(|(s, _)| *s == name) {
             eprintln!("== {}: not compared ({})", name, why);
             continue;
@@ -311,6 +341,17 @@ fn real_kubectl_matches_kubesim_kubectl() {
         for (c, want) in cmds.iter().zip(&blocks) {
             let Ok(args) = kubesim::kubectl::split_args(&c.line) else { continue };
             let is_kubectl = matches!(args.first().map(String::as_str), Some("kubectl" | "k"));
+            // the console's shell lines that write files run in bash too, in the directory real
+            // kubectl starts in, so both read the same kustomizations
+            if matches!(args.first().map(String::as_str), Some("mkdir" | "cat" | "rm")) {
+                let work = env.dir.join("work");
+                std::fs::create_dir_all(&work).unwrap();
+                let mut sh = std::process::Command::new("bash");
+                sh.current_dir(&work).arg("-c").arg(&c.line).stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::null());
+                let mut child = sh.spawn().expect("bash");
+                child.stdin.take().unwrap().write_all(c.stdin.as_deref().unwrap_or("").as_bytes()).unwrap();
+                child.wait().unwrap();
+            }
             let watch = args.iter().any(|a| ["-w", "--watch", "-f", "--follow"].contains(&a.as_str()) || a.starts_with("--watch=") || a.starts_with("--follow="))
                 && matches!(args.get(1).map(String::as_str), Some("get" | "logs"));
             let skip = NOT_RUN.iter().find(|(p, _)| c.line.starts_with(p)).or(watch.then_some(&WATCH));

@@ -791,6 +791,16 @@ impl ApiServer {
                 Ok(Response { code: 200, body: to_scale(&obj) })
             }
             (Method::Post, true, _) => self.create(req, t, who, now_ms, rng, changes),
+            // the streaming subresources: kube-apiserver upgrades the connection and proxies it
+            // to the kubelet of the Pod's node (`PortForwardLocation`, `AttachLocation`), whose
+            // streams the shells draw
+            (Method::Post, false, "portforward" | "attach") if info.resource == "pods" => {
+                let (pod, _) = self.read_shared(info, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(info, &t.ri.name))?;
+                if meta::get_str(&pod, &["spec", "nodeName"]).is_empty() {
+                    return Err(bad_request(format!("pod {} does not have a host assigned", t.ri.name)));
+                }
+                Ok(Response { code: 200, body: Value::String(String::new()) })
+            }
             (Method::Post, false, "binding") => self.bind(req, t, now_ms, changes),
             (Method::Post, false, "eviction") => self.evict(req, t, now_ms, changes),
             (Method::Post, false, "token") if info.resource == "serviceaccounts" => self.create_token(req, t, now_ms, rng),

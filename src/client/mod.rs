@@ -14,6 +14,7 @@
 pub mod flowcontrol;
 pub mod kubeconfig;
 pub mod leaderelection;
+pub mod workstation;
 
 use crate::api::request::EventType;
 use crate::api::{meta, time};

@@ -847,6 +847,8 @@ pub struct Cluster {
     /// kubectl's kubeconfig (`~/.kube/config`): client state like its discovery cache, kept
     /// with the cluster so that `kubectl config use-context` lasts from one command to the next.
     kubeconfig: crate::client::kubeconfig::Config,
+    /// The learner's machine kubectl runs on: the console's files and loopback listeners.
+    workstation: crate::client::workstation::Workstation,
     /// kubectl's own random source (`utilrand.String`: `kubectl debug`'s container names), apart
     /// from the cluster's so that what kubectl draws does not change what the cluster draws.
     kubectl_rng: Rng,
@@ -934,6 +936,7 @@ impl Cluster {
             kubectl_discovery: Default::default(),
             external_watches: Default::default(),
             kubeconfig: Default::default(),
+            workstation: Default::default(),
             kubectl_rng: Rng::new(seed ^ 0x6b75_6265_6374_6c00),
         };
         // kube-apiserver's compactor, when configured (its first tick only records a revision)
@@ -1518,6 +1521,16 @@ impl Cluster {
     /// kubectl's kubeconfig, to change (`kubectl config set-context|use-context|…`).
     pub fn kubeconfig_mut(&mut self) -> &mut crate::client::kubeconfig::Config {
         &mut self.kubeconfig
+    }
+
+    /// The console's machine: its files and background jobs.
+    pub fn workstation(&self) -> &crate::client::workstation::Workstation {
+        &self.workstation
+    }
+
+    /// The console's machine, to change (`cat > FILE`, `kubectl port-forward`, `kill %1`).
+    pub fn workstation_mut(&mut self) -> &mut crate::client::workstation::Workstation {
+        &mut self.workstation
     }
 
     /// Lets the trace drop its messages up to id `last` (still counted): a shell that keeps them

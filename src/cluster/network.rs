@@ -568,9 +568,15 @@ impl Cluster {
         let Some(pod) = pods.into_iter().find(|p| meta::get_str(p, &["status", "podIP"]) == ip && !matches!(meta::get_str(p, &["status", "phase"]), "Succeeded" | "Failed")) else {
             return HttpResult::Failed(format!("curl: (28) Failed to connect to {} port {} after 130000 ms: Couldn't connect to server", host, host_port));
         };
-        let cause = match self.policy_check(from, cause, conn.src, ip, port, "TCP") {
-            Ok(c) => c,
-            Err(_) => return HttpResult::Failed(format!("curl: (28) Failed to connect to {} port {} after 130000 ms: Couldn't connect to server", host, host_port)),
+        // a connection from the Pod's own address never leaves its network namespace (it goes
+        // over loopback), so no NetworkPolicy sees it: `kubectl port-forward`'s tunnel ends there
+        let cause = if conn.src == ip {
+            cause
+        } else {
+            match self.policy_check(from, cause, conn.src, ip, port, "TCP") {
+                Ok(c) => c,
+                Err(_) => return HttpResult::Failed(format!("curl: (28) Failed to connect to {} port {} after 130000 ms: Couldn't connect to server", host, host_port)),
+            }
         };
         let vhost = conn.vhost;
         let node = meta::get_str(&pod, &["spec", "nodeName"]).to_string();
@@ -649,5 +655,65 @@ impl Cluster {
         }
         self.hop(from, &runtime, NetHop::NothingListens, format!("TCP {}:{} → pod {}: nothing listens, RST", ip, port, pod_name), Some(cause));
         HttpResult::Failed(format!("curl: (7) Failed to connect to {} port {} after 1 ms: Couldn't connect to server", host, host_port))
+    }
+}
+
+/// The learner's machine's loopback listeners: `kubectl port-forward`'s tunnel and `kubectl
+/// proxy` (upstream: `staging/src/k8s.io/kubectl/pkg/cmd/portforward` with client-go's
+/// `tools/portforward`, the kubelet's streaming server `pkg/kubelet/cri/streaming/portforward`
+/// and the runtime's `PortForward`; `kubectl/pkg/proxy`). What kubesim simplifies: the tunnel's
+/// upgrade is the one `pods/portforward` request `kubectl port-forward` sent when it started;
+/// each connection is a stream over it, drawn hop by hop.
+impl Cluster {
+    /// A connection to a loopback port `kubectl port-forward` listens on, carrying one HTTP
+    /// request to `port` of Pod `ns/pod`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn port_forward_request(&mut self, local_port: u16, ns: &str, pod: &str, port: u16, method: &str, path: &str, opts: RequestOptions) -> HttpReply {
+        let mut x = HttpReply { result: HttpResult::Failed(String::new()), peer: Some("127.0.0.1".into()), server: None, content_type: "text/html", location: None };
+        let client = Actor::Kubectl;
+        let start = self.hop(&client, &client, NetHop::LocalPort, format!("{} http://localhost:{}{} → kubectl port-forward (to pod {}/{} port {})", method, local_port, path, ns, pod, port), None);
+        let pods_info = meta::lookup("pods").expect("pods");
+        let found = self.api.peek(pods_info, ns, pod);
+        let Some(p) = found.filter(|p| meta::get_str(p, &["status", "phase"]) == "Running") else {
+            // the stream fails at the kubelet: kubectl logs the error and closes the connection
+            self.hop(&client, &Actor::ApiServer, NetHop::PortForward, format!("port-forward stream for port {}: pod {}/{} is gone or not running, the stream fails", port, ns, pod), Some(start));
+            x.result = HttpResult::Failed("curl: (52) Empty reply from server".into());
+            return x;
+        };
+        let node = meta::get_str(&p, &["spec", "nodeName"]).to_string();
+        let ip = meta::get_str(&p, &["status", "podIP"]).to_string();
+        let a = self.hop(&client, &Actor::ApiServer, NetHop::PortForward, format!("stream for port {} over kubectl's upgraded connection (POST /api/v1/namespaces/{}/pods/{}/portforward)", port, ns, pod), Some(start));
+        let kubelet = Actor::Kubelet(node.clone());
+        let b = self.hop(&Actor::ApiServer, &kubelet, NetHop::PortForward, format!("kube-apiserver → the kubelet's streaming server on {} (:10250): the stream for port {}", node, port), Some(a));
+        let runtime = Actor::Runtime(node.clone());
+        let c = self.hop(&kubelet, &runtime, NetHop::PortForward, format!("CRI PortForward: connect to 127.0.0.1:{} inside pod {}'s network namespace", port, pod), Some(b));
+        let host = "localhost".to_string();
+        let vhost = opts.host_header.map(String::from).unwrap_or_else(|| host.clone());
+        // the connection comes from inside the Pod's own network namespace: no NetworkPolicy
+        let result = self.answer(&client, &runtime, c, &ip, i64::from(port), path, &host, i64::from(port), &mut x, &Conn { vhost: &vhost, src: &ip, tls: None });
+        x.result = match result {
+            HttpResult::Failed(_) => HttpResult::Failed("curl: (52) Empty reply from server".into()),
+            r => r,
+        };
+        x
+    }
+
+    /// A connection to the loopback port `kubectl proxy` listens on: the request goes on to
+    /// kube-apiserver with the kubeconfig's credentials, and the API's answer comes back.
+    pub fn kubectl_proxy_request(&mut self, local_port: u16, method: &str, path: &str) -> HttpReply {
+        let mut x = HttpReply { result: HttpResult::Failed(String::new()), peer: Some("127.0.0.1".into()), server: None, content_type: "application/json", location: None };
+        let client = Actor::Kubectl;
+        self.hop(&client, &client, NetHop::LocalPort, format!("{} http://localhost:{}{} → kubectl proxy (to kube-apiserver, as kubernetes-admin)", method, local_port, path), None);
+        let resp = self.client_request(&kubectl_identity(), Request::new(Method::Get, path, None));
+        // kube-apiserver indents JSON for a client whose User-Agent is curl's
+        let body = match &resp.body {
+            Value::String(s) => {
+                x.content_type = "text/plain; charset=utf-8";
+                s.clone()
+            }
+            v => format!("{}\n", serde_json::to_string_pretty(v).unwrap_or_default()),
+        };
+        x.result = if resp.code == 200 { HttpResult::Ok(body) } else { HttpResult::Status(resp.code, body) };
+        x
     }
 }

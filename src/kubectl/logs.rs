@@ -172,7 +172,7 @@ fn follow(cluster: &mut Cluster, ns: &str, pod: &str, container: &str, log_path:
 /// `GetFirstPod` with `sort.Reverse(podutils.ActivePods(pods))`, sorted by Go's `sort.Sort`
 /// ([`super::gosort`]): the most "active" pod (assigned, running, ready longest, fewest
 /// restarts, oldest) comes first; ties stay where Go's sort leaves them.
-fn first_pod(mut pods: Vec<Value>) -> Option<String> {
+pub(super) fn first_pod(mut pods: Vec<Value>) -> Option<String> {
     gosort::sort(&mut pods, &|a, b| active_pods_less(b, a));
     pods.first().map(|p| meta::name(p).to_string())
 }

@@ -19,6 +19,8 @@ mod auth;
 mod config;
 mod console;
 mod explain;
+mod kustomize;
+mod portforward;
 pub use console::WatchTable;
 mod cordon;
 mod drain;
@@ -171,6 +173,10 @@ pub fn split_args(line: &str) -> Result<Vec<String>, String> {
 struct Flags {
     positional: Vec<String>,
     files: Vec<String>,
+    /// `port-forward --address`, `proxy --address`
+    address: Option<String>,
+    /// `-k`/`--kustomize DIR` (`apply`, `create`, `delete`)
+    kustomize: Option<String>,
     namespace: Option<String>,
     all_namespaces: bool,
     /// `delete --all`: every object of the type in the namespace
@@ -317,7 +323,7 @@ struct Flags {
 }
 
 const KNOWN_COMMANDS: &[&str] = &[
-    "apply", "get", "describe", "delete", "scale", "create", "replace", "cordon", "uncordon", "drain", "taint", "label", "annotate", "rollout", "set", "logs", "expose", "exec", "version", "api-resources", "events", "explain", "help", "run", "auth", "edit", "top", "autoscale", "patch", "config", "cluster-info", "api-versions", "wait", "diff", "debug",
+    "apply", "get", "describe", "delete", "scale", "create", "replace", "cordon", "uncordon", "drain", "taint", "label", "annotate", "rollout", "set", "logs", "expose", "exec", "version", "api-resources", "events", "explain", "help", "run", "auth", "edit", "top", "autoscale", "patch", "config", "cluster-info", "api-versions", "wait", "diff", "debug", "kustomize", "port-forward", "proxy",
 ];
 
 fn parse_flags(args: &[String]) -> Result<Flags, String> {
@@ -342,6 +348,8 @@ fn parse_flags(args: &[String]) -> Result<Flags, String> {
         };
         match name.as_str() {
             "-f" | "--filename" => f.files.push(take(&mut i, "'f' in -f", inline)?),
+            "-k" | "--kustomize" => f.kustomize = Some(take(&mut i, "'k' in -k", inline)?),
+            "--address" => f.address = Some(take(&mut i, "--address", inline)?),
             "-n" | "--namespace" => f.namespace = Some(take(&mut i, "'n' in -n", inline)?),
             "-A" | "--all-namespaces" => f.all_namespaces = true,
             "--all" => f.all = inline.map(|v| v != "false").unwrap_or(true),
@@ -486,7 +494,16 @@ fn hoist_global_flags(args: &[String]) -> Vec<String> {
 /// Runs one kubectl command (`args` without the leading `kubectl`). `stdin` feeds `-f -`;
 /// `read_file` is how the shell provides other `-f` files (the core does no IO).
 pub fn run(cluster: &mut Cluster, args: &[String], stdin: Option<&str>, read_file: &dyn Fn(&str) -> Option<String>) -> Output {
+    // a file is looked up on the console's machine first (what `cat > FILE` wrote), then where
+    // the shell keeps its files
+    let files = cluster.workstation().clone();
+    let home = format!("{}/", crate::client::workstation::HOME);
+    let read_file = &|p: &str| files.read(p).map(String::from).or_else(|| read_file(p.strip_prefix(home.as_str()).unwrap_or(p)));
     let mut out = Output::default();
+    // `… &`: the console runs a command in the background the way it runs every command
+    let args = args.strip_suffix(&["&".to_string()]).unwrap_or(args);
+    // the command line as `jobs` lists it
+    let line = format!("kubectl {}", args.join(" "));
     let hoisted = hoist_global_flags(args);
     let args = hoisted.as_slice();
     let Some(cmd) = args.first() else {
@@ -513,6 +530,9 @@ pub fn run(cluster: &mut Cluster, args: &[String], stdin: Option<&str>, read_fil
     } else if cmd == "patch" {
         // and for `patch`, -p is --patch
         args[1..].iter().map(|a| if a == "-p" { "--patch".to_string() } else { a.clone() }).collect()
+    } else if cmd == "proxy" {
+        // and for `proxy`, -p is --port
+        args[1..].iter().map(|a| if a == "-p" { "--port".to_string() } else { a.clone() }).collect()
     } else {
         args[1..].to_vec()
     };
@@ -573,7 +593,7 @@ pub fn run(cluster: &mut Cluster, args: &[String], stdin: Option<&str>, read_fil
     };
     cluster.set_client_dry_run(dry.is_some());
     let mut inner = Output::default();
-    run_command(cluster, cmd, &flags, &ns, stdin, read_file, &mut inner);
+    run_command(cluster, cmd, &flags, &ns, stdin, read_file, &line, &mut inner);
     cluster.set_client_dry_run(false);
     cluster.set_client_impersonation(None);
     // (patch.go does not mark its operation for a dry run)
@@ -590,9 +610,26 @@ pub fn run(cluster: &mut Cluster, args: &[String], stdin: Option<&str>, read_fil
     out
 }
 
-fn run_command(cluster: &mut Cluster, cmd: &str, flags: &Flags, ns: &str, stdin: Option<&str>, read_file: &dyn Fn(&str) -> Option<String>, out: &mut Output) {
+fn run_command(cluster: &mut Cluster, cmd: &str, flags: &Flags, ns: &str, stdin: Option<&str>, read_file: &dyn Fn(&str) -> Option<String>, line: &str, out: &mut Output) {
     let ns = ns.to_string();
     match cmd {
+        "apply" | "create" | "delete" if flags.kustomize.is_some() && !flags.files.is_empty() => out.err("error: only one of -f or -k can be specified"),
+        "apply" | "create" | "delete" if flags.kustomize.is_some() => {
+            let dir = flags.kustomize.clone().unwrap_or_default();
+            let Some(text) = kustomize::build_for(cluster, &dir, read_file, out) else { return };
+            if cmd == "delete" {
+                let mut f = Flags { files: vec!["-".into()], ..Flags::default() };
+                f.namespace = flags.namespace.clone();
+                f.cascade = flags.cascade.clone();
+                f.grace_period = flags.grace_period;
+                delete(cluster, &f, &ns, Some(&text), read_file, out);
+            } else {
+                apply_manifest(cluster, cmd, &dir, &text, &ns, flags.namespace.is_some(), out);
+            }
+        }
+        "kustomize" => kustomize::kustomize_cmd(cluster, flags, read_file, out),
+        "port-forward" => portforward::port_forward(cluster, flags, &ns, line, out),
+        "proxy" => portforward::proxy(cluster, flags, line, out),
         "apply" | "create" | "replace" if !flags.files.is_empty() => {
             for f in &flags.files {
                 let (source, text) = if f == "-" {

@@ -417,6 +417,8 @@ fn net_label(hop: NetHop, what: &str) -> String {
         NetHop::TlsFailed => Some(if what.contains("verifies") { "TLS: certificate rejected" } else { "TLS: failed" }.to_string()),
         NetHop::PolicyAccept => Some("NetworkPolicy: ACCEPT".to_string()),
         NetHop::PolicyDrop => Some("NetworkPolicy: DROP".to_string()),
+        NetHop::LocalPort => what.split(" → ").nth(1).map(|t| t.split(" (").next().unwrap_or(t).to_string()),
+        NetHop::PortForward => what.split(": ").next().map(String::from),
         _ => None,
     };
     label.unwrap_or_else(|| what.to_string())

@@ -28,6 +28,11 @@ pub struct Run {
 pub fn run_kubectl(server: &Server, kubectl: &str, dir: &Path, args: &[&str], stdin: Option<&str>, pace: Pace) -> Run {
     let (mut reader, writer) = std::io::pipe().expect("pipe");
     let mut c = Command::new(kubectl);
+    // the files a scenario's shell lines wrote (`cat <<EOF > kustomization.yaml`), where
+    // relative paths start, as the console's `/home/learner`
+    if dir.join("work").is_dir() {
+        c.current_dir(dir.join("work"));
+    }
     c.env("KUBECONFIG", dir.join("kubeconfig"))
         .env("HOME", dir)
         .env("KUBECACHEDIR", dir.join("cache"))
