@@ -32,6 +32,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("kubectl_patch"),
     scenario!("kustomize"),
     scenario!("port_forward"),
+    scenario!("attach_cp"),
     scenario!("kubectl_debug"),
     scenario!("kubectl_delete_all"),
     scenario!("trace"),

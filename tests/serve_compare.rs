@@ -36,6 +36,8 @@ const NOT_RUN: &[(&str, &str)] = &[
     ("kubectl explain", "compared in tests/serve_explain.rs"),
     ("kubectl config", "client-side: the console's kubeconfig is kubeadm's admin.conf, real kubectl's is the one serve writes; tests/kubectl_config.rs compares the config family with real kubectl on a copy of the console's kubeconfig"),
     ("kubectl port-forward", "port-forward needs a streaming upgrade (SPDY/WebSocket) to the kubelet, which kubesim serve does not implement; and real kubectl blocks while it forwards, where the console keeps it as a background job"),
+    ("kubectl attach", "attach needs a streaming upgrade (SPDY/WebSocket) to the kubelet, which kubesim serve does not implement"),
+    ("kubectl cp", "cp runs tar in the container through exec's streaming upgrade, which kubesim serve does not implement"),
     ("kubectl proxy", "real kubectl proxy serves until it is killed, on a real loopback port of the test machine; the console keeps it as a background job its own curl connects to"),
     ("kubectl edit", "real kubectl opens an editor; kubesim's kubectl edit takes the edited object as its input (the page opens it in its editor); src/kubectl/edit.rs tests it"),
 ];

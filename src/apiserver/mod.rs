@@ -794,7 +794,7 @@ impl ApiServer {
             // the streaming subresources: kube-apiserver upgrades the connection and proxies it
             // to the kubelet of the Pod's node (`PortForwardLocation`, `AttachLocation`), whose
             // streams the shells draw
-            (Method::Post, false, "portforward" | "attach") if info.resource == "pods" => {
+            (Method::Post, false, "portforward" | "attach" | "exec") if info.resource == "pods" => {
                 let (pod, _) = self.read_shared(info, &t.ri.namespace, &t.ri.name).ok_or_else(|| not_found(info, &t.ri.name))?;
                 if meta::get_str(&pod, &["spec", "nodeName"]).is_empty() {
                     return Err(bad_request(format!("pod {} does not have a host assigned", t.ri.name)));

@@ -108,6 +108,12 @@ pub trait Component: 'static {
     fn container_logs(&self, _namespace: &str, _pod: &str, _container: &str, _previous: bool, _now: i64) -> Option<Result<String, String>> {
         None
     }
+    /// The kubelet's streaming server running `tar xf -` in a container (`kubectl cp` into a
+    /// Pod, through `pods/exec`): the file lands in the container's writable layer. Other
+    /// components serve none.
+    fn copy_into_container(&mut self, _namespace: &str, _pod: &str, _container: Option<&str>, _path: &str, _content: &str) -> Option<Result<(), String>> {
+        None
+    }
     /// Whether the component's timers survive its restart (the kubelet's stand for the
     /// container runtime's work, which goes on without it). Otherwise they are lost.
     fn restart_keeps_timers(&self) -> bool {
@@ -134,6 +140,7 @@ pub trait Hosted {
     fn as_any(&self) -> &dyn Any;
     fn set_running(&mut self, running: bool);
     fn container_logs(&self, namespace: &str, pod: &str, container: &str, previous: bool, now: i64) -> Option<Result<String, String>>;
+    fn copy_into_container(&mut self, namespace: &str, pod: &str, container: Option<&str>, path: &str, content: &str) -> Option<Result<(), String>>;
     fn start_erased(&mut self, ctx: &mut Ctx<AnyTimer>);
     fn restarted_erased(&self) -> Option<Box<dyn Hosted>>;
     fn restart_keeps_timers(&self) -> bool;
@@ -160,6 +167,9 @@ impl<C: Component> Hosted for C {
     }
     fn container_logs(&self, namespace: &str, pod: &str, container: &str, previous: bool, now: i64) -> Option<Result<String, String>> {
         Component::container_logs(self, namespace, pod, container, previous, now)
+    }
+    fn copy_into_container(&mut self, namespace: &str, pod: &str, container: Option<&str>, path: &str, content: &str) -> Option<Result<(), String>> {
+        Component::copy_into_container(self, namespace, pod, container, path, content)
     }
     fn start_erased(&mut self, ctx: &mut Ctx<AnyTimer>) {
         ctx.typed(|ctx| self.start(ctx));
@@ -1186,6 +1196,16 @@ impl Cluster {
 
     pub fn components(&self) -> impl Iterator<Item = &dyn Hosted> {
         self.components.iter().filter_map(|c| c.component.as_deref())
+    }
+
+    /// `kubectl cp` into a container: kube-apiserver has authorized the `pods/exec` upgrade, and
+    /// the kubelet of `node` runs `tar xf -` there.
+    pub fn copy_into_container(&mut self, node: &str, namespace: &str, pod: &str, container: Option<&str>, path: &str, content: &str) -> Result<(), String> {
+        let kubelet = Actor::Kubelet(node.to_string());
+        match self.component_mut(&kubelet) {
+            Some(k) => k.copy_into_container(namespace, pod, container, path, content).unwrap_or_else(|| Err(format!("no kubelet on node \"{}\"", node))),
+            None => Err(format!("no kubelet on node \"{}\"", node)),
+        }
     }
 
     pub fn component_mut(&mut self, actor: &Actor) -> Option<&mut (dyn Hosted + 'static)> {

@@ -414,23 +414,50 @@ fn command_docs() -> Vec<(&'static str, String, &'static str)> {
         ("diff", "diff -f FILENAME".into(), "Diff the live version against a would-be applied version"),
         ("wait", "wait ([-f FILENAME] | resource.group/resource.name | resource.group [(-l label | --all)]) [--for=create|--for=delete|--for condition=available|--for=jsonpath='{}'[=value]]".into(), "Experimental: Wait for a specific condition on one or many resources"),
         ("version", "version [flags]".into(), "Print the client and server version information"),
+        ("explain", "explain TYPE [--recursive=FALSE|TRUE] [--api-version=api-version-group] [-o|--output=plaintext|plaintext-openapiv2]".into(), "Get documentation for a resource"),
+        ("edit", "edit (RESOURCE/NAME | -f FILENAME)".into(), "Edit a resource on the server"),
+        ("attach", "attach (POD | TYPE/NAME) -c CONTAINER".into(), "Attach to a running container"),
+        ("port-forward", "port-forward TYPE/NAME [options] [LOCAL_PORT:]REMOTE_PORT [...[LOCAL_PORT_N:]REMOTE_PORT_N]".into(), "Forward one or more local ports to a pod"),
+        ("proxy", "proxy [--port=PORT] [--www=static-dir] [--www-prefix=prefix] [--api-prefix=prefix]".into(), "Run a proxy to the Kubernetes API server"),
+        ("cp", "cp <file-spec-src> <file-spec-dest>".into(), "Copy files and directories to and from containers"),
+        ("auth", "auth".into(), "Inspect authorization"),
+        ("debug", "debug (POD | TYPE[[.VERSION].GROUP]/NAME) [ -- COMMAND [args...] ]".into(), "Create debugging sessions for troubleshooting workloads and nodes"),
+        ("kustomize", "kustomize DIR [flags]".into(), "Build a kustomization target from a directory or URL"),
     ]
 }
+
+/// `kubectl COMMAND --help` as kubectl v1.34 prints it, for the commands whose whole text
+/// kubesim carries (`help/*.txt`, made from real kubectl's output; `help/FLAGS.md` says how),
+/// with the flags kubesim does not implement named after it.
+const FULL_HELP: &[(&str, &str, &str)] = &[
+    ("patch", include_str!("help/patch.txt"), "--local, -k/--kustomize, -R/--recursive, --template, --show-managed-fields, --allow-missing-template-keys"),
+    ("wait", include_str!("help/wait.txt"), "-f/--filename, --local, -R/--recursive, --field-selector, -A/--all-namespaces, -o/--output, --template, --show-managed-fields"),
+    ("diff", include_str!("help/diff.txt"), "-k/--kustomize, --server-side, --force-conflicts, --field-manager, --prune, --prune-allowlist, -l/--selector, -R/--recursive, --concurrency, --show-managed-fields"),
+    ("debug", include_str!("help/debug.txt"), "--profile other than legacy, --custom, --env, --image-pull-policy, --set-image, --attach, -f/--filename, --keep-annotations, --keep-init-containers, --keep-liveness, --keep-readiness, --keep-startup, -q/--quiet"),
+    ("cluster-info", include_str!("help/cluster-info.txt"), "the dump subcommand"),
+    ("api-versions", include_str!("help/api-versions.txt"), ""),
+    ("kustomize", include_str!("help/kustomize.txt"), "-o/--output, -e/--env, --enable-alpha-plugins, --enable-helm and the --helm-* flags, --load-restrictor, --as-current-user, --mount, --network, --network-name; a URL"),
+    ("port-forward", include_str!("help/port-forward.txt"), "--pod-running-timeout (a Pod that is not running is refused at once); addresses other than localhost, 127.0.0.1, ::1 and 0.0.0.0"),
+    ("attach", include_str!("help/attach.txt"), "--pod-running-timeout; staying attached (the console is not a terminal)"),
+    ("cp", include_str!("help/cp.txt"), "--no-preserve, --retries"),
+    ("proxy", include_str!("help/proxy.txt"), "--accept-hosts, --accept-paths, --reject-paths, --reject-methods, --api-prefix, --www, --www-prefix, -u/--unix-socket, --disable-filter, --keepalive, --append-server-path"),
+];
 
 /// `kubectl` / `kubectl help`: the root help of kubectl's templater, listing the command
 /// groups of `pkg/cmd/cmd.go` — with only the commands kubesim runs.
 pub(super) fn root_help() -> String {
     let docs = command_docs();
     let short = |n: &str| docs.iter().find(|d| d.0 == n).map(|d| d.2).unwrap_or("");
+    // pkg/cmd/cmd.go's groups in their order; a command kubesim does not run is left out
     let groups: &[(&str, &[&str])] = &[
         ("Basic Commands (Beginner):", &["create", "expose", "run", "set"]),
-        ("Basic Commands (Intermediate):", &["get", "delete"]),
+        ("Basic Commands (Intermediate):", &["explain", "get", "edit", "delete"]),
         ("Deploy Commands:", &["rollout", "scale", "autoscale"]),
-        ("Cluster Management Commands:", &["cluster-info", "top", "cordon", "uncordon", "drain", "taint"]),
-        ("Troubleshooting and Debugging Commands:", &["describe", "logs", "exec", "events"]),
-        ("Advanced Commands:", &["diff", "apply", "patch", "replace", "wait"]),
-        ("Settings Commands:", &["label", "annotate"]),
-        ("Other Commands:", &["api-resources", "api-versions", "config", "version"]),
+        ("Cluster Management Commands:", &["certificate", "cluster-info", "top", "cordon", "uncordon", "drain", "taint"]),
+        ("Troubleshooting and Debugging Commands:", &["describe", "logs", "attach", "exec", "port-forward", "proxy", "cp", "auth", "debug", "events"]),
+        ("Advanced Commands:", &["diff", "apply", "patch", "replace", "wait", "kustomize"]),
+        ("Settings Commands:", &["label", "annotate", "completion"]),
+        ("Other Commands:", &["api-resources", "api-versions", "config", "plugin", "version"]),
     ];
     // cobra's NamePadding: the longest command name of kubectl's root ("api-resources")
     let pad = 13;
@@ -438,7 +465,7 @@ pub(super) fn root_help() -> String {
     for (title, cmds) in groups {
         s.push_str(title);
         s.push('\n');
-        for c in *cmds {
+        for c in cmds.iter().filter(|c| docs.iter().any(|d| d.0 == **c)) {
             s.push_str(&format!("  {:<pad$}   {}\n", c, short(c), pad = pad));
         }
         s.push('\n');
@@ -451,6 +478,13 @@ pub(super) fn root_help() -> String {
 pub(super) fn command_help(cmd: &str) -> Option<String> {
     if cmd == "help" {
         return Some(root_help());
+    }
+    if let Some((_, text, missing)) = FULL_HELP.iter().find(|h| h.0 == cmd) {
+        let mut s = text.to_string();
+        if !missing.is_empty() {
+            s.push_str(&format!("\n\nkubesim: kubesim's kubectl does not implement {}.", missing));
+        }
+        return Some(s);
     }
     let (_, use_line, short) = command_docs().into_iter().find(|d| d.0 == cmd)?;
     // templater.usageLine: " [options]" is appended when the command has flags

@@ -243,6 +243,13 @@ fn attach(cluster: &mut Cluster, ns: &str, pod: &str, container: &str, ephemeral
     if let Err(e) = wait::wait_for(cluster, info, ns, pod, &running, 5 * 60_000) {
         return out.err(&format!("error: {}", e));
     }
-    out.out("If you don't see a command prompt, try pressing enter.");
+    // attach.go's Run (kubectl v1.34 added the first line), then the `pods/attach` upgrade
+    out.note("All commands and output from this session will be recorded in container logs, including credentials and sensitive information passed through the command prompt.");
+    out.note("If you don't see a command prompt, try pressing enter.");
+    let resp = kubectl(cluster, Method::Post, &format!("/api/v1/namespaces/{}/pods/{}/attach?container={}&stdin=true&stdout=true&tty=true", ns, pod, container), None);
+    if !resp.ok() {
+        out.note(&format!("warning: couldn't attach to pod/{}, falling back to streaming logs: {}", pod, server_error(&resp, None).trim_start_matches("Error from server ")));
+        return;
+    }
     out.note(&format!("kubesim: the console cannot attach a terminal; run a command in the container with `kubectl exec {} -c {} -- COMMAND`", pod, container));
 }

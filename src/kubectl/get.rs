@@ -1,4 +1,4 @@
-//! `kubectl get`: lists, selectors, `-o wide|yaml|json|name|jsonpath`, `--show-labels`,
+//! `kubectl get`: lists, selectors, `-o wide|yaml|json|name|jsonpath|custom-columns`, `--show-labels`,
 //! `get events` (`staging/src/k8s.io/kubectl/pkg/cmd/get`).
 
 use super::*;
@@ -27,7 +27,14 @@ pub(super) fn get(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) 
     };
     let wide = f.output == "wide";
     let jsonpath = f.output.strip_prefix("jsonpath=").map(|p| p.trim_matches('\'').to_string());
-    if jsonpath.is_none() && !["", "wide", "yaml", "json", "name"].contains(&f.output.as_str()) {
+    // `-o custom-columns=HEADER:PATH,…` (NewCustomColumnsPrinterFromSpec)
+    let columns = match f.output.strip_prefix("custom-columns=").map(custom_columns) {
+        Some(Ok(c)) => Some(c),
+        Some(Err(e)) => return out.err(&format!("error: {}", e)),
+        None if f.output == "custom-columns" => return out.err("error: custom-columns format specified but no custom columns given"),
+        None => None,
+    };
+    if jsonpath.is_none() && columns.is_none() && !["", "wide", "yaml", "json", "name"].contains(&f.output.as_str()) {
         return out.err(&format!(
             "error: unable to match a printer suitable for the output format \"{}\", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml",
             f.output
@@ -127,6 +134,29 @@ pub(super) fn get(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) 
             }
         }
         "name" => {}
+        _ if columns.is_some() => {
+            let columns = columns.unwrap_or_default();
+            let mut text = columns.iter().map(|(h, _)| h.as_str()).collect::<Vec<_>>().join("\t");
+            text.push('\n');
+            for o in &all_objs {
+                let mut cells = Vec::new();
+                for (_, path) in &columns {
+                    let values = match jsonpath_select(o, path) {
+                        Ok(v) => v,
+                        Err(e) => return out.err(&format!("error: {}", e)),
+                    };
+                    cells.push(if values.is_empty() { "<none>".to_string() } else { values.iter().map(|v| go_sprint(v)).collect::<Vec<_>>().join(",") });
+                }
+                text.push_str(&cells.join("\t"));
+                text.push('\n');
+            }
+            if !all_objs.is_empty() {
+                out.out(printers::tabwriter::tabwriter(&text, 6, 3).trim_end_matches('\n'));
+            } else if out.stderr.is_empty() {
+                let scope = if f.all_namespaces || targets.iter().all(|(i, _)| !i.namespaced) { String::new() } else { format!(" in {} namespace", ns) };
+                out.note(&format!("No resources found{}.\n", scope));
+            }
+        }
         _ if jsonpath.is_some() => {
             let expr = jsonpath.unwrap_or_default();
             let target = if single_named && all_objs.len() == 1 {
@@ -154,6 +184,34 @@ pub(super) fn get(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) 
                 out.out(&tables.join("\n"));
             }
         }
+    }
+}
+
+/// The columns of a `custom-columns` spec: (header, relaxed JSONPath).
+fn custom_columns(spec: &str) -> Result<Vec<(String, String)>, String> {
+    if spec.is_empty() {
+        return Err("custom-columns format specified but no custom columns given".into());
+    }
+    spec.split(',')
+        .map(|part| match part.split_once(':') {
+            Some((h, p)) => Ok((h.to_string(), relaxed_jsonpath(p)?)),
+            None => Err(format!("unexpected custom-columns spec: {}, expected <header>:<json-path-expr>", part)),
+        })
+        .collect()
+}
+
+/// Go's `fmt.Sprint` of an unstructured value: strings bare, maps `map[k:v]`, lists `[a b]`.
+fn go_sprint(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => "<nil>".into(),
+        Value::Array(a) => format!("[{}]", a.iter().map(go_sprint).collect::<Vec<_>>().join(" ")),
+        Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort();
+            format!("map[{}]", keys.iter().map(|k| format!("{}:{}", k, go_sprint(&m[*k]))).collect::<Vec<_>>().join(" "))
+        }
+        other => other.to_string(),
     }
 }
 

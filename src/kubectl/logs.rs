@@ -76,24 +76,7 @@ fn logs_of(cluster: &mut Cluster, f: &Flags, ns: &str, target: &str, container: 
     let (containers, inits, ephemerals) = (names("containers"), names("initContainers"), names("ephemeralContainers"));
     let container = match container {
         Some(c) => c,
-        None => {
-            // podcmd.FindOrDefaultContainerByName
-            let chosen = match meta::annotation(&got.body, DEFAULT_CONTAINER_ANNOTATION) {
-                Some(d) if containers.iter().any(|c| c == d) => d.to_string(),
-                Some(d) => {
-                    out.note(&format!("Default container name \"{}\" not found in pod {}", d, pod));
-                    containers.first().cloned().unwrap_or_default()
-                }
-                None => containers.first().cloned().unwrap_or_default(),
-            };
-            if containers.len() + inits.len() + ephemerals.len() > 1 {
-                let mut all: Vec<String> = containers.clone();
-                all.extend(inits.iter().map(|i| format!("{} (init)", i)));
-                all.extend(ephemerals.iter().map(|e| format!("{} (ephem)", e)));
-                out.note(&format!("Defaulted container \"{}\" out of: {}", chosen, all.join(", ")));
-            }
-            chosen
-        }
+        None => default_container(&got.body, out),
     };
     if !containers.contains(&container) && !inits.contains(&container) && !ephemerals.contains(&container) {
         return out.err(&format!("error: container {} is not valid for pod {}", container, pod));
@@ -167,6 +150,29 @@ fn follow(cluster: &mut Cluster, ns: &str, pod: &str, container: &str, log_path:
         out.note("kubesim: the container is still running and the cluster has nothing more to do; a real `kubectl logs -f` would keep waiting here until interrupted (Ctrl-C)\n");
     }
     text
+}
+
+/// `podcmd.FindOrDefaultContainerByName` without a name: the container the
+/// `kubectl.kubernetes.io/default-container` annotation names, else the first, saying which
+/// when the Pod has more.
+pub(super) fn default_container(pod: &Value, out: &mut Output) -> String {
+    let names = |field: &str| -> Vec<String> { meta::get(pod, &["spec", field]).and_then(Value::as_array).map(|a| a.iter().map(|c| meta::get_str(c, &["name"]).to_string()).collect()).unwrap_or_default() };
+    let (containers, inits, ephemerals) = (names("containers"), names("initContainers"), names("ephemeralContainers"));
+    let chosen = match meta::annotation(pod, DEFAULT_CONTAINER_ANNOTATION) {
+        Some(d) if containers.iter().any(|c| c == d) => d.to_string(),
+        Some(d) => {
+            out.note(&format!("Default container name \"{}\" not found in pod {}", d, meta::name(pod)));
+            containers.first().cloned().unwrap_or_default()
+        }
+        None => containers.first().cloned().unwrap_or_default(),
+    };
+    if containers.len() + inits.len() + ephemerals.len() > 1 {
+        let mut all: Vec<String> = containers.clone();
+        all.extend(inits.iter().map(|i| format!("{} (init)", i)));
+        all.extend(ephemerals.iter().map(|e| format!("{} (ephem)", e)));
+        out.note(&format!("Defaulted container \"{}\" out of: {}", chosen, all.join(", ")));
+    }
+    chosen
 }
 
 /// `GetFirstPod` with `sort.Reverse(podutils.ActivePods(pods))`, sorted by Go's `sort.Sort`

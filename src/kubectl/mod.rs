@@ -18,6 +18,8 @@ mod apply;
 mod auth;
 mod config;
 mod console;
+mod attach;
+mod cp;
 mod explain;
 mod kustomize;
 mod portforward;
@@ -323,7 +325,7 @@ struct Flags {
 }
 
 const KNOWN_COMMANDS: &[&str] = &[
-    "apply", "get", "describe", "delete", "scale", "create", "replace", "cordon", "uncordon", "drain", "taint", "label", "annotate", "rollout", "set", "logs", "expose", "exec", "version", "api-resources", "events", "explain", "help", "run", "auth", "edit", "top", "autoscale", "patch", "config", "cluster-info", "api-versions", "wait", "diff", "debug", "kustomize", "port-forward", "proxy",
+    "apply", "get", "describe", "delete", "scale", "create", "replace", "cordon", "uncordon", "drain", "taint", "label", "annotate", "rollout", "set", "logs", "expose", "exec", "version", "api-resources", "events", "explain", "help", "run", "auth", "edit", "top", "autoscale", "patch", "config", "cluster-info", "api-versions", "wait", "diff", "debug", "kustomize", "port-forward", "proxy", "attach", "cp",
 ];
 
 fn parse_flags(args: &[String]) -> Result<Flags, String> {
@@ -543,8 +545,8 @@ pub fn run(cluster: &mut Cluster, args: &[String], stdin: Option<&str>, read_fil
             return out;
         }
     };
-    // `-q`/`--quiet` is `auth can-i`'s alone
-    if flags.quiet && cmd != "auth" {
+    // `-q`/`--quiet` is `auth can-i`'s and `attach`'s alone
+    if flags.quiet && cmd != "auth" && cmd != "attach" {
         let bad = if rest.iter().any(|a| a == "-q") { "unknown shorthand flag: 'q' in -q".to_string() } else { "unknown flag: --quiet".to_string() };
         out.err(&format!("error: {}\nSee 'kubectl {} --help' for usage.", bad, cmd));
         return out;
@@ -630,6 +632,8 @@ fn run_command(cluster: &mut Cluster, cmd: &str, flags: &Flags, ns: &str, stdin:
         "kustomize" => kustomize::kustomize_cmd(cluster, flags, read_file, out),
         "port-forward" => portforward::port_forward(cluster, flags, &ns, line, out),
         "proxy" => portforward::proxy(cluster, flags, line, out),
+        "attach" => attach::attach(cluster, flags, &ns, out),
+        "cp" => cp::cp(cluster, flags, &ns, out),
         "apply" | "create" | "replace" if !flags.files.is_empty() => {
             for f in &flags.files {
                 let (source, text) = if f == "-" {

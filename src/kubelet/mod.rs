@@ -430,6 +430,10 @@ impl Component for Kubelet {
         Some(self.pods.container_logs(namespace, pod, container, previous, now))
     }
 
+    fn copy_into_container(&mut self, namespace: &str, pod: &str, container: Option<&str>, path: &str, content: &str) -> Option<Result<(), String>> {
+        Some(self.pods.write_file(namespace, pod, container, path, content))
+    }
+
     fn resource_metrics(&mut self, now: i64, rps_of: &dyn Fn(&str) -> f64) -> Option<stats::ResourceMetrics> {
         if !self.running {
             return None;

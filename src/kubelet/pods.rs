@@ -256,6 +256,9 @@ struct Container {
     /// its `subPath` mounts (mount path → the file as it was when the container was created:
     /// a subPath mount never sees later changes)
     sub_paths: BTreeMap<String, String>,
+    /// files written into the container's writable layer (`kubectl cp` into it), for the run
+    /// with this container ID: a new run starts from the image again
+    written: (String, BTreeMap<String, String>),
 }
 
 impl Container {
@@ -440,6 +443,7 @@ fn containers_in(pod: &Value, field: &str, init: bool, has_init: bool) -> Vec<Co
                         pre_stop: lifecycle::pre_stop_of(c),
                         env: Vec::new(),
                         sub_paths: BTreeMap::new(),
+                        written: Default::default(),
                         started_at: None,
                         container_id: String::new(),
                         image_id: String::new(),
@@ -1228,7 +1232,39 @@ impl PodWorkers {
             };
             mounts.push(runtime::exec::Mount { path, files });
         }
+        // the writable layer: what `kubectl cp` put there during this run
+        if c.written.0 == c.container_id {
+            for (path, content) in &c.written.1 {
+                mounts.push(runtime::exec::Mount { path: path.clone(), files: [(String::new(), content.clone())].into_iter().collect() });
+            }
+        }
         Ok(runtime::exec::ContainerView { image: c.image.clone(), hostname, env, mounts })
+    }
+
+    /// Bound on the bytes `kubectl cp` may put in one container's writable layer.
+    pub const MAX_WRITTEN_BYTES: usize = 1 << 20;
+
+    /// `tar xf -` in a running container (`kubectl cp` into it): the file in its writable layer.
+    pub fn write_file(&mut self, namespace: &str, pod: &str, container: Option<&str>, path: &str, content: &str) -> Result<(), String> {
+        let Some(st) = self.pods.values_mut().find(|st| meta::namespace(&st.pod) == namespace && meta::name(&st.pod) == pod) else {
+            return Err(format!("pod {} not found on its node", pod));
+        };
+        let c = match container {
+            Some(n) => st.containers.iter_mut().find(|c| c.name == n),
+            None => st.containers.iter_mut().find(|c| !c.init),
+        };
+        let Some(c) = c.filter(|c| c.running()) else {
+            return Err(format!("unable to upgrade connection: container not found (\"{}\")", container.unwrap_or("")));
+        };
+        if c.written.0 != c.container_id {
+            c.written = (c.container_id.clone(), BTreeMap::new());
+        }
+        let used: usize = c.written.1.iter().filter(|(p, _)| *p != path).map(|(_, v)| v.len()).sum();
+        if used + content.len() > Self::MAX_WRITTEN_BYTES {
+            return Err(format!("tar: {}: Cannot write: No space left on device (kubesim keeps up to {} bytes written into a container)", path.trim_start_matches('/'), Self::MAX_WRITTEN_BYTES));
+        }
+        c.written.1.insert(path.to_string(), content.to_string());
+        Ok(())
     }
 
     /// `GET /containerLogs/{ns}/{pod}/{container}` (`kubelet_pods.go` `validateContainerLogStatus`):

@@ -82,10 +82,13 @@ impl ContainerView {
                 names.push(rest.split('/').next().unwrap_or(rest).to_string());
             }
         }
+        let base: &[&str] = if self.busybox() { &["bin", "dev", "etc", "home", "lib", "proc", "root", "sys", "tmp", "usr", "var"] } else { &["bin", "boot", "dev", "docker-entrypoint.d", "docker-entrypoint.sh", "etc", "home", "lib", "media", "mnt", "opt", "proc", "root", "run", "sbin", "srv", "sys", "tmp", "usr", "var"] };
         if p.is_empty() {
             found = true;
-            let base: &[&str] = if self.busybox() { &["bin", "dev", "etc", "home", "lib", "proc", "root", "sys", "tmp", "usr", "var"] } else { &["bin", "boot", "dev", "docker-entrypoint.d", "docker-entrypoint.sh", "etc", "home", "lib", "media", "mnt", "opt", "proc", "root", "run", "sbin", "srv", "sys", "tmp", "usr", "var"] };
             names.extend(base.iter().map(|s| s.to_string()));
+        } else if base.iter().any(|b| p == format!("/{}", b) && !b.contains('.')) {
+            // the image's own top-level directories exist, empty as far as kubesim knows
+            found = true;
         }
         if !found {
             return None;

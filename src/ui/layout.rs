@@ -417,8 +417,20 @@ fn net_label(hop: NetHop, what: &str) -> String {
         NetHop::TlsFailed => Some(if what.contains("verifies") { "TLS: certificate rejected" } else { "TLS: failed" }.to_string()),
         NetHop::PolicyAccept => Some("NetworkPolicy: ACCEPT".to_string()),
         NetHop::PolicyDrop => Some("NetworkPolicy: DROP".to_string()),
-        NetHop::LocalPort => what.split(" → ").nth(1).map(|t| t.split(" (").next().unwrap_or(t).to_string()),
-        NetHop::PortForward => what.split(": ").next().map(String::from),
+        NetHop::LocalPort => {
+            let port = what.split("localhost:").nth(1).map(|r| r.chars().take_while(char::is_ascii_digit).collect::<String>()).unwrap_or_default();
+            what.split(" → ").nth(1).map(|t| format!("localhost:{} → {}", port, t.split(" (").next().unwrap_or(t)))
+        }
+        NetHop::PortForward => {
+            let port = what.split("port ").nth(1).map(|r| r.chars().take_while(char::is_ascii_digit).collect::<String>()).unwrap_or_default();
+            Some(if what.starts_with("CRI PortForward") {
+                format!("CRI PortForward 127.0.0.1:{}", what.split("127.0.0.1:").nth(1).map(|r| r.chars().take_while(char::is_ascii_digit).collect::<String>()).unwrap_or_default())
+            } else if what.starts_with("kube-apiserver →") {
+                format!("stream :{} → kubelet", port)
+            } else {
+                format!("port-forward stream :{}", port)
+            })
+        }
         _ => None,
     };
     label.unwrap_or_else(|| what.to_string())
@@ -518,6 +530,11 @@ mod tests {
             (NetHop::Request, "GET http://web:80/", "GET http://web:80/"),
             (NetHop::HostsFile, "/etc/hosts of the machine outside: hello.example → 192.168.49.5 (the ADDRESS of ingress default/web)", "/etc/hosts hello.example → 192.168.49.5"),
             (NetHop::HostPort, "CNI portmap on node-3: hostPort 80 → DNAT to 10.244.3.3:80 (pod ingress-nginx-controller-1)", "hostPort → 10.244.3.3:80"),
+            (NetHop::LocalPort, "GET http://localhost:8080/ → kubectl port-forward (to pod default/web-1 port 80)", "localhost:8080 → kubectl port-forward"),
+            (NetHop::LocalPort, "GET http://localhost:8001/api → kubectl proxy (to kube-apiserver, as kubernetes-admin)", "localhost:8001 → kubectl proxy"),
+            (NetHop::PortForward, "stream for port 80 over kubectl's upgraded connection (POST /api/v1/namespaces/default/pods/web-1/portforward)", "port-forward stream :80"),
+            (NetHop::PortForward, "kube-apiserver → the kubelet's streaming server on node-1 (:10250): the stream for port 80", "stream :80 → kubelet"),
+            (NetHop::PortForward, "CRI PortForward: connect to 127.0.0.1:80 inside pod web-1's network namespace", "CRI PortForward 127.0.0.1:80"),
             (NetHop::IngressRoute, "nginx in c-1: Host a, path / → server a, location / (Prefix, ingress default/web) → upstream default-web-80: 10.244.2.3:80 (round robin, endpoint 1 of 2)", "nginx → default-web-80: 10.244.2.3:80"),
         ];
         for (hop, what, want) in cases {

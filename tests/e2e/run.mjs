@@ -496,6 +496,43 @@ try {
     await c.close();
   });
 
+  await check("kubectl port-forward and curl in the console: the tunnel's hops through kube-apiserver, the kubelet and the runtime are on the timeline", async () => {
+    const c = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: "en-US" });
+    const p = await c.newPage();
+    p.on("pageerror", (e) => errors.push(String(e)));
+    await p.goto(url);
+    await p.waitForSelector("#console-in");
+    const run = async (line, want) => {
+      await p.fill("#console-in", line);
+      await p.press("#console-in", "Enter");
+      await p.waitForFunction((w) => document.querySelector("#console-out").textContent.includes(w), want, { timeout: 90000 });
+    };
+    await run("kubectl create deployment web --image=nginx:1.27", "deployment.apps/web created");
+    await run("kubectl expose deployment web --port=80", "service/web exposed");
+    await run("sim settle", "settled at");
+    await run("kubectl port-forward svc/web 8080:80", "Forwarding from 127.0.0.1:8080 -> 80");
+    await run("curl localhost:8080", "Welcome to nginx!");
+    const out = await p.locator("#console-out").textContent();
+    assert(/Handling connection for 8080/.test(out), "no port-forward line: " + out.slice(-800));
+    const { total } = await counter(p);
+    const labels = [];
+    for (let pos = total; pos > Math.max(0, total - 12); pos--) {
+      await p.locator("#timeline").fill(String(pos));
+      const pk = p.locator("svg.diagram g.packet");
+      if ((await pk.count()) > 0) labels.unshift(await pk.textContent());
+    }
+    const seq = labels.join(" | ");
+    for (const hop of ["localhost:8080 → kubectl port-forward", "port-forward stream :80", "stream :80 → kubelet", "CRI PortForward 127.0.0.1:80", "HTTP/1.1 200"]) {
+      assert(seq.includes(hop), "no hop " + hop + " on the timeline: " + seq);
+    }
+    await p.locator("#timeline").fill(String(total - 2));
+    await p.screenshot({ path: path.join(shots, "screenshot-port-forward.png"), fullPage: true });
+    await run("kubectl proxy", "Starting to serve on 127.0.0.1:8001");
+    await run("curl -s localhost:8001/api/v1/namespaces/default/services/web", '"clusterIP"');
+    await run("jobs", "kubectl proxy &");
+    await c.close();
+  });
+
   await check("the documentation's StatefulSet with a missing StorageClass settles at once: Pending with ProvisioningFailed and FailedScheduling, a short timeline", async () => {
     const c = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: "en-US" });
     const p = await c.newPage();

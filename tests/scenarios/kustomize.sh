@@ -94,7 +94,9 @@ kubectl kustomize overlays/dev
 kubectl apply -k overlays/dev
 sim settle
 kubectl get deploy,svc,cm,secret -n dev
-kubectl get pods -n dev -l env=dev -o jsonpath='{range .items[*]}{.spec.containers[0].image} {.spec.containers[0].envFrom[0].configMapRef.name}{"\n"}{end}'
+kubectl get pods -n dev -l env=dev -o custom-columns=IMAGE:.spec.containers[0].image,CONFIG:.spec.containers[0].envFrom[0].configMapRef.name,LABELS:.metadata.labels,PORTS:.spec.containers[*].ports[*].containerPort,NODE_SELECTOR:.spec.nodeSelector
+kubectl get deploy -n dev -o custom-columns=NAME:metadata.name,REPLICAS:{.spec.replicas}
+kubectl get deploy -n dev -o custom-columns=NAME
 # a change to the generator's literals is a new ConfigMap name, so the Deployment rolls out
 cat <<EOF > base/kustomization.yaml
 resources:

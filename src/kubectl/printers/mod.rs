@@ -34,7 +34,7 @@
 //! Quantities use a small private parser (only what `describe node` needs to sum requests).
 
 mod json;
-mod tabwriter;
+pub(crate) mod tabwriter;
 mod yaml;
 pub use json::{list_to_json, to_json};
 use crate::sim::sort::CompactSort;
