@@ -181,6 +181,19 @@ impl Workstation {
         Some(out.into_iter().collect())
     }
 
+    /// The files and directories as JSON (`{"files": {path: text}, "dirs": [path]}`): what the
+    /// page hands its second module for a kustomize build.
+    pub fn export(&self) -> serde_json::Value {
+        serde_json::json!({"files": self.files, "dirs": self.dirs})
+    }
+
+    /// The files and directories [`Workstation::export`] gave (no jobs).
+    pub fn import(v: &serde_json::Value) -> Workstation {
+        let files = v.get("files").and_then(|f| f.as_object()).map(|m| m.iter().filter_map(|(k, v)| v.as_str().map(|t| (k.clone(), t.to_string()))).collect()).unwrap_or_default();
+        let dirs = v.get("dirs").and_then(|d| d.as_array()).map(|a| a.iter().filter_map(|x| x.as_str().map(String::from)).collect()).unwrap_or_default();
+        Workstation { files, dirs, jobs: Vec::new() }
+    }
+
     /// The running background jobs.
     pub fn jobs(&self) -> &[Job] {
         &self.jobs

@@ -380,6 +380,24 @@ pub(super) fn unknown_command(cmd: &str) -> String {
 const GET_FORMATS: &str = "json|yaml|name|go-template|go-template-file|template|templatefile|jsonpath|jsonpath-as-json|jsonpath-file|custom-columns|custom-columns-file|wide";
 const EVENTS_FORMATS: &str = "json|yaml|name|go-template|go-template-file|template|templatefile|jsonpath|jsonpath-as-json|jsonpath-file";
 
+/// A command's whole v1.34 help text, where kubesim carries it.
+#[cfg(feature = "lazy-parts")]
+pub fn full_help(cmd: &str) -> Option<String> {
+    let (_, text, missing) = FULL_HELP.iter().find(|h| h.0 == cmd)?;
+    let mut s = text.to_string();
+    if !missing.is_empty() {
+        s.push_str(&format!("\n\nkubesim: kubesim's kubectl does not implement {}.", missing));
+    }
+    Some(s)
+}
+
+/// A command's whole v1.34 help text, from the page's second module when it is loaded (else
+/// the usage summary stands in).
+#[cfg(not(feature = "lazy-parts"))]
+pub fn full_help(cmd: &str) -> Option<String> {
+    super::lazy::call("help", cmd).filter(|t| !t.is_empty())
+}
+
 /// (name, Use, Short) of the commands kubesim runs, from their `cobra.Command`s.
 fn command_docs() -> Vec<(&'static str, String, &'static str)> {
     vec![
@@ -428,7 +446,9 @@ fn command_docs() -> Vec<(&'static str, String, &'static str)> {
 
 /// `kubectl COMMAND --help` as kubectl v1.34 prints it, for the commands whose whole text
 /// kubesim carries (`help/*.txt`, made from real kubectl's output; `help/FLAGS.md` says how),
-/// with the flags kubesim does not implement named after it.
+/// with the flags kubesim does not implement named after it. In the page, the second module
+/// holds them (`kubectl::lazy`).
+#[cfg(feature = "lazy-parts")]
 const FULL_HELP: &[(&str, &str, &str)] = &[
     ("patch", include_str!("help/patch.txt"), "--local, -k/--kustomize, -R/--recursive, --template, --show-managed-fields, --allow-missing-template-keys"),
     ("wait", include_str!("help/wait.txt"), "-f/--filename, --local, -R/--recursive, --field-selector, -A/--all-namespaces, -o/--output, --template, --show-managed-fields"),
@@ -479,12 +499,8 @@ pub(super) fn command_help(cmd: &str) -> Option<String> {
     if cmd == "help" {
         return Some(root_help());
     }
-    if let Some((_, text, missing)) = FULL_HELP.iter().find(|h| h.0 == cmd) {
-        let mut s = text.to_string();
-        if !missing.is_empty() {
-            s.push_str(&format!("\n\nkubesim: kubesim's kubectl does not implement {}.", missing));
-        }
-        return Some(s);
+    if let Some(text) = full_help(cmd) {
+        return Some(text);
     }
     let (_, use_line, short) = command_docs().into_iter().find(|d| d.0 == cmd)?;
     // templater.usageLine: " [options]" is appended when the command has flags

@@ -267,7 +267,9 @@ pub fn is_script(text: &str) -> bool {
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
-        return t.starts_with("kubectl ") || t.starts_with("sim ") || t == "kubectl" || t.starts_with("k ");
+        // a YAML manifest's first line is a key (`apiVersion: v1`), never one of these commands
+        let first = t.split_whitespace().next().unwrap_or("");
+        return t.starts_with("kubectl ") || t.starts_with("sim ") || t == "kubectl" || t.starts_with("k ") || (crate::shell::COMMANDS.contains(&first) && !t.contains(": "));
     }
     false
 }
@@ -1888,6 +1890,8 @@ mod tests {
         assert_eq!(short_pod_name("nginx-deployment-bf744486c-j5b8n"), "…-j5b8n");
         assert!(is_script("# x\nkubectl get pods\n"));
         assert!(!is_script("apiVersion: v1\n"));
+        // a tutorial's script that writes its files first
+        assert!(is_script("mkdir -p base\ncat <<EOF > base/kustomization.yaml\nresources: []\nEOF\nkubectl apply -k base\n"));
         assert_eq!(normalize("a\r\nb"), "a\nb\n");
     }
 

@@ -533,6 +533,33 @@ try {
     await c.close();
   });
 
+  await check("kustomize in the page: a script writes a base and an overlay, apply -k builds them in the second module, loaded only then", async () => {
+    const c = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: "en-US" });
+    const p = await c.newPage();
+    p.on("pageerror", (e) => errors.push(String(e)));
+    const lazy = [];
+    p.on("request", (r) => { if (/kubesim_lazy/.test(r.url())) lazy.push(r.url()); });
+    await p.goto(url);
+    await p.waitForSelector("#apply");
+    await p.waitForFunction(() => !document.querySelector("#apply").disabled, null, { timeout: 30000 });
+    assert(lazy.length === 0, "the second module was fetched before it was needed: " + lazy.join(", "));
+    const script = fs.readFileSync(path.join(root, "tests/scenarios/kustomize.sh"), "utf8");
+    // the scenario up to its first apply -k, as a learner's script
+    const upto = script.split("kubectl apply -k overlays/dev\n")[0] + "kubectl apply -k overlays/dev\nkubectl get cm -n dev\n";
+    await p.locator("#editor-text").fill(upto);
+    await p.click("#apply");
+    await p.waitForFunction(() => document.querySelector("#console-out").textContent.includes("deployment.apps/dev-web created"), null, { timeout: 60000 });
+    const out = await p.locator("#console-out").textContent();
+    assert(/configmap\/dev-web-config-b47h9fmcbd created/.test(out), "the generated ConfigMap's name: " + out.slice(-1500));
+    assert(/secret\/dev-db-bf5fk5d75b created/.test(out), "the generated Secret's name: " + out.slice(-1500));
+    assert(lazy.some((u) => /kubesim_lazy_bg\.wasm/.test(u)), "the second module was not fetched: " + lazy.join(", "));
+    // --help comes from the second module too
+    await p.fill("#console-in", "kubectl port-forward --help");
+    await p.press("#console-in", "Enter");
+    await p.waitForFunction(() => document.querySelector("#console-out").textContent.includes("Listen on port 8888 on all addresses"), null, { timeout: 30000 });
+    await c.close();
+  });
+
   await check("the documentation's StatefulSet with a missing StorageClass settles at once: Pending with ProvisioningFailed and FailedScheduling, a short timeline", async () => {
     const c = await browser.newContext({ viewport: { width: 1400, height: 1000 }, locale: "en-US" });
     const p = await c.newPage();

@@ -15,19 +15,19 @@
 //! with `configurations`; name references cover the references of Pod templates, Ingresses,
 //! RBAC bindings, HPAs and StatefulSets.
 
+// the build itself: in the page, in its second module (`kubectl::lazy`)
+#[cfg(feature = "lazy-parts")]
 mod generators;
+#[cfg(feature = "lazy-parts")]
 pub mod hasher;
+#[cfg(feature = "lazy-parts")]
 mod nameref;
+#[cfg(feature = "lazy-parts")]
 mod patches;
+#[cfg(feature = "lazy-parts")]
 mod sort;
+#[cfg(feature = "lazy-parts")]
 mod transformers;
-
-use serde_json::{Map, Value};
-
-/// Bound on how deep kustomizations may refer to each other.
-const MAX_DEPTH: usize = 16;
-/// Bound on the resources one build may produce.
-const MAX_RESOURCES: usize = 2_000;
 
 /// What the build reads: a file's text by clean absolute path (`/home/learner/base/x.yaml`),
 /// and whether a path is a directory.
@@ -37,11 +37,27 @@ pub struct Fs<'a> {
     pub is_dir: &'a dyn Fn(&str) -> bool,
 }
 
+#[cfg(feature = "lazy-parts")]
 impl Fs<'_> {
     fn read(&self, path: &str) -> Option<String> {
         (self.read)(path)
     }
 }
+
+use serde_json::Value;
+
+#[cfg(feature = "lazy-parts")]
+pub use imp::*;
+
+#[cfg(feature = "lazy-parts")]
+mod imp {
+use super::{generators, hasher, nameref, sort, transformers, Fs};
+use serde_json::{Map, Value};
+
+/// Bound on how deep kustomizations may refer to each other.
+const MAX_DEPTH: usize = 16;
+/// Bound on the resources one build may produce.
+const MAX_RESOURCES: usize = 2_000;
 
 /// One resource of a build, with the names it had before (name references follow them).
 #[derive(Clone, Debug)]
@@ -54,11 +70,11 @@ pub struct Resource {
     /// A generated ConfigMap or Secret whose name gets the content hash.
     pub needs_hash: bool,
     /// A generator's `behavior` (create, merge or replace) while the generators run.
-    behavior: Option<String>,
+    pub(super) behavior: Option<String>,
 }
 
 impl Resource {
-    fn new(obj: Value) -> Resource {
+    pub(super) fn new(obj: Value) -> Resource {
         Resource { obj, prior_names: Vec::new(), prior_namespaces: Vec::new(), needs_hash: false, behavior: None }
     }
     pub fn kind(&self) -> &str {
@@ -95,7 +111,7 @@ impl Resource {
         self.name() == name || self.prior_names.iter().any(|n| n == name)
     }
     /// kustomize's resource id, as its messages print it: `ConfigMap.v1.[noGrp]/x.[noNs]`.
-    fn id(&self) -> String {
+    pub(super) fn id(&self) -> String {
         let (g, v) = self.group_version();
         let g = if g.is_empty() { "[noGrp]" } else { g };
         let ns = if self.namespace().is_empty() { "[noNs]" } else { self.namespace() };
@@ -139,7 +155,7 @@ const KNOWN_FIELDS: &[&str] = &[
     "apiVersion", "kind", "metadata", "resources", "bases", "namePrefix", "nameSuffix", "namespace", "commonLabels", "labels", "commonAnnotations", "images", "replicas", "configMapGenerator", "secretGenerator", "generatorOptions", "patches", "patchesStrategicMerge", "patchesJson6902", "sortOptions", "buildMetadata",
 ];
 const REFUSED_FIELDS: &[&str] = &["components", "helmCharts", "helmGlobals", "helmChartInflationGenerator", "replacements", "vars", "generators", "transformers", "validators", "configurations", "crds", "openapi", "images_from", "labelsFrom"];
-const KUSTOMIZATION_FILES: &[&str] = &["kustomization.yaml", "kustomization.yml", "Kustomization"];
+pub(super) const KUSTOMIZATION_FILES: &[&str] = &["kustomization.yaml", "kustomization.yml", "Kustomization"];
 
 /// Builds the kustomization in `dir` (as the user typed it; `~`-relative paths are the console's).
 pub fn build(fs: Fs, dir: &str) -> Result<Build, String> {
@@ -168,7 +184,7 @@ pub fn build(fs: Fs, dir: &str) -> Result<Build, String> {
 }
 
 /// `AccumulateTarget`: the kustomization in `dir`, built.
-fn accumulate(fs: Fs, dir: &str, depth: usize, warnings: &mut Vec<String>) -> Result<Vec<Resource>, String> {
+pub(super) fn accumulate(fs: Fs, dir: &str, depth: usize, warnings: &mut Vec<String>) -> Result<Vec<Resource>, String> {
     if depth > MAX_DEPTH {
         return Err(format!("kustomizations refer to each other more than {} deep (kubesim's limit): is there a cycle at '{}'?", MAX_DEPTH, dir));
     }
@@ -244,7 +260,7 @@ fn accumulate(fs: Fs, dir: &str, depth: usize, warnings: &mut Vec<String>) -> Re
 }
 
 /// kustomize's root-only load restriction: `path` must be in or below `dir`.
-pub(super) fn within(dir: &str, path: &str) -> Result<(), String> {
+pub(crate) fn within(dir: &str, path: &str) -> Result<(), String> {
     if path.starts_with(&format!("{}/", dir)) {
         Ok(())
     } else {
@@ -270,7 +286,7 @@ fn load_documents(text: &str) -> Result<Vec<Resource>, String> {
 }
 
 /// go-yaml's message for a syntax error (`yaml: line 1: did not find expected node content`).
-fn yaml_error(e: &serde_yaml::Error) -> String {
+pub(super) fn yaml_error(e: &serde_yaml::Error) -> String {
     let line = e.location().map(|l| l.line()).unwrap_or(1);
     let msg = e.to_string();
     let what = msg.split(" at line ").next().unwrap_or(&msg).to_string();
@@ -278,7 +294,7 @@ fn yaml_error(e: &serde_yaml::Error) -> String {
 }
 
 /// Go's name for a JSON value's type in `cannot unmarshal X into …`.
-fn json_type(v: &Value) -> &'static str {
+pub(crate) fn json_type(v: &Value) -> &'static str {
     match v {
         Value::String(_) => "string",
         Value::Number(_) => "number",
@@ -290,7 +306,7 @@ fn json_type(v: &Value) -> &'static str {
 }
 
 /// A map of strings from a kustomization field (`commonLabels`, `generatorOptions.labels`).
-fn string_map(v: Option<&Value>, field: &str) -> Result<Vec<(String, String)>, String> {
+pub(crate) fn string_map(v: Option<&Value>, field: &str) -> Result<Vec<(String, String)>, String> {
     match v {
         None | Some(Value::Null) => Ok(Vec::new()),
         Some(Value::Object(m)) => m
@@ -306,22 +322,66 @@ fn string_map(v: Option<&Value>, field: &str) -> Result<Vec<(String, String)>, S
     }
 }
 
+}
+
 /// Builds `dir` over the console's files for `apply -k`/`create -k`/`delete -k`: the YAML, or
 /// None after printing kustomize's error (and its warnings either way).
 pub(super) fn build_for(cluster: &crate::cluster::Cluster, dir: &str, read_file: &dyn Fn(&str) -> Option<String>, out: &mut super::Output) -> Option<String> {
-    let ws = cluster.workstation();
-    let is_dir = |p: &str| ws.is_dir(p);
-    match build(Fs { read: read_file, is_dir: &is_dir }, dir) {
-        Ok(b) => {
-            for w in &b.warnings {
+    match build_text(cluster, dir, read_file) {
+        Ok((yaml, warnings)) => {
+            for w in &warnings {
                 out.note(w);
             }
-            Some(b.to_yaml())
+            Some(yaml)
         }
         Err(e) => {
             out.err(&format!("error: {}", e));
             None
         }
+    }
+}
+
+/// The build as (YAML, warnings), here.
+#[cfg(feature = "lazy-parts")]
+fn build_text(cluster: &crate::cluster::Cluster, dir: &str, read_file: &dyn Fn(&str) -> Option<String>) -> Result<(String, Vec<String>), String> {
+    let ws = cluster.workstation();
+    let is_dir = |p: &str| ws.is_dir(p);
+    build(Fs { read: read_file, is_dir: &is_dir }, dir).map(|b| (b.to_yaml(), b.warnings))
+}
+
+/// The build as (YAML, warnings), by the page's second module, over the console's files.
+#[cfg(not(feature = "lazy-parts"))]
+fn build_text(cluster: &crate::cluster::Cluster, dir: &str, _read_file: &dyn Fn(&str) -> Option<String>) -> Result<(String, Vec<String>), String> {
+    let input = serde_json::json!({"dir": dir, "files": cluster.workstation().export()}).to_string();
+    let answer = super::lazy::call("kustomize_build", &input).ok_or("kubesim's kustomize is in the page's second module, which is not loaded (reload the page to try again)")?;
+    decode_answer(&answer)
+}
+
+/// The second module's answer: `{"yaml": …, "warnings": […]}` or `{"error": …}`.
+pub fn decode_answer(answer: &str) -> Result<(String, Vec<String>), String> {
+    let v: Value = serde_json::from_str(answer).map_err(|e| format!("the second module's answer: {}", e))?;
+    if let Some(e) = v.get("error").and_then(Value::as_str) {
+        return Err(e.to_string());
+    }
+    let warnings = v.get("warnings").and_then(Value::as_array).map(|a| a.iter().filter_map(|w| w.as_str().map(String::from)).collect()).unwrap_or_default();
+    Ok((v.get("yaml").and_then(Value::as_str).unwrap_or("").to_string(), warnings))
+}
+
+/// The second module's side: builds `{"dir", "files"}` (the console's files as
+/// [`crate::client::workstation::Workstation::export`] gives them) into its answer.
+#[cfg(feature = "lazy-parts")]
+pub fn answer(input: &str) -> String {
+    let result = (|| -> Result<(String, Vec<String>), String> {
+        let v: Value = serde_json::from_str(input).map_err(|e| e.to_string())?;
+        let ws = crate::client::workstation::Workstation::import(v.get("files").unwrap_or(&Value::Null));
+        let dir = v.get("dir").and_then(Value::as_str).unwrap_or(".");
+        let read = |p: &str| ws.read(p).map(String::from);
+        let is_dir = |p: &str| ws.is_dir(p);
+        build(Fs { read: &read, is_dir: &is_dir }, dir).map(|b| (b.to_yaml(), b.warnings))
+    })();
+    match result {
+        Ok((yaml, warnings)) => serde_json::json!({"yaml": yaml, "warnings": warnings}).to_string(),
+        Err(e) => serde_json::json!({"error": e}).to_string(),
     }
 }
 

@@ -8,6 +8,7 @@ mod console;
 mod controls;
 mod diagram;
 mod editor;
+mod lazy;
 mod panels;
 
 use super::fragment::{self, page_url, LinkError, Scenario, MAX_FRAGMENT, MAX_STORED_TEXT, SPEEDS};
@@ -260,6 +261,22 @@ pub fn start() {
     std::panic::set_hook(Box::new(|info| {
         show_panic(&info.to_string());
     }));
+    lazy::install();
+    // a shared link whose scenario needs the second module loads it before the page replays it
+    let (_, _, hash) = location_parts();
+    let needs = Scenario::parse(&hash).map(|sc| sc.yaml.iter().chain(sc.script.iter()).any(|t| crate::kubectl::lazy::needs(t))).unwrap_or(false);
+    if needs {
+        wasm_bindgen_futures::spawn_local(async {
+            lazy::ensure().await;
+            render();
+        });
+    } else {
+        render();
+    }
+}
+
+/// Mounts the page.
+fn render() {
     let root = window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("app"));
     match root {
         Some(r) => {
@@ -395,7 +412,24 @@ pub fn app() -> Html {
     let state = use_reducer(initial_state);
     let dispatch: Callback<Action> = {
         let d = state.dispatcher();
-        Callback::from(move |a: Action| d.dispatch(a))
+        let editor = state.editor.clone();
+        Callback::from(move |a: Action| {
+            // a command that needs the page's second module waits for it to load
+            let needs = match &a {
+                Action::Console(line) => crate::kubectl::lazy::needs(line),
+                Action::Apply => crate::kubectl::lazy::needs(&editor),
+                _ => false,
+            };
+            if needs && !lazy::loaded() {
+                let d = d.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    lazy::ensure().await;
+                    d.dispatch(a);
+                });
+            } else {
+                d.dispatch(a)
+            }
+        })
     };
     let packet = use_node_ref();
     let reduced = use_state(prefers_reduced_motion);
