@@ -611,30 +611,15 @@ pub fn count_running(c: &Cluster) -> usize {
     c.view().objects_shared(info, "").iter().filter(|p| meta::get_str(p, &["status", "phase"]) == "Running").count()
 }
 
-/// `sim curl [OPTIONS] URL…`: curl on a machine outside the cluster, with its options (`-H
-/// 'Host: …'`, `-i`, `-I`, `-v`, `-s`): what it prints, as `Err` when it exits non-zero.
+/// `sim curl [OPTIONS] URL…`: curl on the machine outside the cluster — the learner's, where the
+/// console's own `curl` runs ([`crate::shell`]) — with its options (`-H 'Host: …'`, `-i`, `-I`,
+/// `-v`, `-s`): what it prints, as `Err` when it exits non-zero.
 fn sim_curl(c: &mut Cluster, rest: &[&str]) -> Result<String, String> {
     let words: Vec<String> = std::iter::once("curl").chain(rest.iter().copied()).map(String::from).collect();
-    let fetch = match crate::runtime::nettools::parse(&words) {
-        Ok(f) => f,
-        Err(run) => return Err(run.stderr + "\n"),
-    };
-    let method = if fetch.head { "HEAD" } else { "GET" };
-    let mut out = String::new();
-    for url in &fetch.urls {
-        // `--resolve`: the address given, the URL's host as the Host header
-        let (target, host) = match fetch.resolved(url) {
-            Some((u, h)) => (u, Some(h)),
-            None => (url.clone(), None),
-        };
-        let reply = c.http_request_with(None, method, &target, fetch.options(host.as_deref()));
-        let date = crate::api::time::unix_http_date(crate::api::time::EPOCH_MS + c.now());
-        let r = crate::runtime::nettools::render(&fetch, url, &reply, &date, false);
-        out.push_str(&r.stderr);
-        out.push_str(&r.stdout);
-        if r.code != 0 {
-            return Err(out.trim_end_matches('\n').to_string());
-        }
+    let r = crate::shell::curl(c, &words);
+    let out = r.display();
+    if r.code != 0 {
+        return Err(out.trim_end_matches('\n').to_string());
     }
     Ok(out)
 }

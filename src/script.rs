@@ -125,8 +125,7 @@ pub fn exec(cluster: &mut Cluster, sb: &mut sandbox::Sandbox, c: &Command, read_
             Err(e) => format!("error: {}\n", e),
         },
         Some(p) if crate::shell::COMMANDS.contains(&p) => {
-            let r = crate::shell::exec(cluster, &args, c.stdin.as_deref());
-            format!("{}{}", r.stdout, r.stderr)
+            crate::shell::exec(cluster, &args, c.stdin.as_deref()).display()
         }
         Some(other) => format!(
             "error: line {}: unknown command \"{}\": lines start with \"kubectl\", \"sim\" or one of the console's shell commands ({}) (or are # comments)\n",

@@ -19,11 +19,23 @@ pub struct Run {
     pub stdout: String,
     pub stderr: String,
     pub code: i32,
+    /// Both, in the order they were written, where a command interleaves them (curl's `-v`
+    /// lines before each body); empty when stdout then stderr is the order.
+    pub all: String,
 }
 
 impl Run {
     fn err(prog: &str, msg: &str, code: i32) -> Run {
-        Run { stdout: String::new(), stderr: format!("{}: {}\n", prog, msg), code }
+        Run { stderr: format!("{}: {}\n", prog, msg), code, ..Default::default() }
+    }
+
+    /// What the terminal shows.
+    pub fn display(&self) -> String {
+        if self.all.is_empty() {
+            format!("{}{}", self.stdout, self.stderr)
+        } else {
+            self.all.clone()
+        }
     }
 }
 
@@ -68,6 +80,7 @@ pub fn exec(c: &mut Cluster, args: &[String], stdin: Option<&str>) -> Run {
     if let Some((path, append)) = redirect {
         let text = if append { format!("{}{}", c.workstation().read(&path).unwrap_or(""), run.stdout) } else { std::mem::take(&mut run.stdout) };
         run.stdout.clear();
+        run.all.clear();
         if let Err(e) = c.workstation_mut().write(&path, &text) {
             return Run::err("bash", &e, 1);
         }
@@ -209,10 +222,10 @@ fn kill(c: &mut Cluster, args: &[String]) -> Run {
 
 /// curl on the learner's machine: `localhost`/`127.0.0.1` ports are the console's listeners
 /// (`kubectl port-forward`, `kubectl proxy`); anything else goes out as `sim curl` does.
-fn curl(c: &mut Cluster, words: &[String]) -> Run {
+pub(crate) fn curl(c: &mut Cluster, words: &[String]) -> Run {
     let fetch = match crate::runtime::nettools::parse(words) {
         Ok(f) => f,
-        Err(run) => return Run { stdout: run.stdout, stderr: run.stderr, code: run.code as i32 },
+        Err(run) => return Run { stdout: run.stdout, stderr: run.stderr, code: run.code as i32, ..Default::default() },
     };
     let method = if fetch.head { "HEAD" } else { "GET" };
     let mut run = Run::default();
@@ -227,7 +240,7 @@ fn curl(c: &mut Cluster, words: &[String]) -> Run {
                     let reply = match &job.target {
                         Target::PortForward { namespace, pod, forwards } => {
                             // the port-forward process prints this on the terminal it shares
-                            run.stdout.push_str(&format!("Handling connection for {}\n", port));
+                            run.all.push_str(&format!("Handling connection for {}\n", port));
                             let remote = forwards.iter().find(|(l, _)| *l == port).map(|(_, r)| *r).unwrap_or(port);
                             c.port_forward_request(port, namespace, pod, remote, method, &path, fetch.options(host.as_deref()))
                         }
@@ -243,6 +256,8 @@ fn curl(c: &mut Cluster, words: &[String]) -> Run {
         let r = crate::runtime::nettools::render(&fetch, url, &reply, &date, false);
         run.stdout.push_str(&r.stdout);
         run.stderr.push_str(&r.stderr);
+        run.all.push_str(&r.stderr);
+        run.all.push_str(&r.stdout);
         run.code = r.code as i32;
         if r.code != 0 {
             break;

@@ -17,7 +17,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { chromium } from "playwright-core";
-import { serve, chromeArgs, watchPanics } from "./serve.mjs";
+import { serve, chromeArgs, watchPanics, consoleRunner } from "./serve.mjs";
 import { perf } from "./perf.mjs";
 import { hostile } from "./hostile.mjs";
 import { embed } from "./embed.mjs";
@@ -470,11 +470,7 @@ try {
     p.on("pageerror", (e) => errors.push(String(e)));
     await p.goto(url);
     await p.waitForSelector("#console-in");
-    const run = async (line, want) => {
-      await p.fill("#console-in", line);
-      await p.press("#console-in", "Enter");
-      await p.waitForFunction((w) => document.querySelector("#console-out").textContent.includes(w), want, { timeout: 90000 });
-    };
+    const run = consoleRunner(p);
     await run("kubectl run box --image=busybox:1.36 -- sleep 3600", "pod/box created");
     await run("sim settle", "settled at");
     await run("kubectl debug box --image=busybox:1.36 --target=box -- sleep 3600", "Defaulting debug container name to debugger-");
@@ -502,11 +498,7 @@ try {
     p.on("pageerror", (e) => errors.push(String(e)));
     await p.goto(url);
     await p.waitForSelector("#console-in");
-    const run = async (line, want) => {
-      await p.fill("#console-in", line);
-      await p.press("#console-in", "Enter");
-      await p.waitForFunction((w) => document.querySelector("#console-out").textContent.includes(w), want, { timeout: 90000 });
-    };
+    const run = consoleRunner(p);
     await run("kubectl create deployment web --image=nginx:1.27", "deployment.apps/web created");
     await run("kubectl expose deployment web --port=80", "service/web exposed");
     await run("sim settle", "settled at");

@@ -75,3 +75,12 @@ export async function runAlone(name, suite) {
   console.log(`${name}: ${passed} passed, ${failed} failed`);
   process.exit(failed ? 1 : 0);
 }
+
+/// A console line typed and run as a learner does; resolves once the console shows `want`.
+export function consoleRunner(page) {
+  return async (line, want) => {
+    await page.fill("#console-in", line);
+    await page.press("#console-in", "Enter");
+    await page.waitForFunction((w) => document.querySelector("#console-out").textContent.includes(w), want, { timeout: 90000 });
+  };
+}
