@@ -5,11 +5,12 @@
 //! `debugByEphemeralContainer`: a strategic merge patch of the `pods/ephemeralcontainers`
 //! subresource; `debugByCopy` / `generatePodCopyWithDebugContainer`; `visitNode` /
 //! `generateNodeDebugPod`; `computeDebugContainerName`: `debugger-` and five random
-//! characters) and `profiles.go` with v1.34's default profile, `legacy` (deprecated: kubectl
-//! says so on stderr): a node Pod gets the host's network, PID and IPC namespaces and `/` at
-//! `/host`; a copy loses its labels. What kubesim simplifies: the console cannot attach, so
-//! `-it` waits for the container to run and says how to reach it with `kubectl exec`; the other
-//! profiles, `--custom`, `--set-image`, `--env` and `-f` are not modelled (they say so).
+//! characters) and `profiles.go` (`debug_profiles.rs`: v1.34's default `legacy`, deprecated —
+//! kubectl says so on stderr — and `general`, `baseline`, `restricted`, `netadmin`,
+//! `sysadmin`). What kubesim simplifies: the console cannot attach, so `-it` waits for the
+//! container to run and says how to reach it with `kubectl exec`; `--custom`, `--set-image`,
+//! `--env` and `-f` are not modelled (they say so); the kubelet does not enforce the security
+//! settings a profile gives the container.
 
 use super::*;
 
@@ -21,8 +22,9 @@ pub(super) fn debug(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output
     if f.tty && !f.stdin {
         return out.err("error: -i/--stdin is required for containers with -t/--tty=true");
     }
-    if let Some(p) = f.profile.as_deref().filter(|p| *p != "legacy") {
-        return out.err(&format!("error: kubesim's kubectl debug models the default profile, legacy, not {:?}", p));
+    let profile = f.profile.clone().unwrap_or_else(|| "legacy".into());
+    if !debug_profiles::PROFILES.contains(&profile.as_str()) {
+        return out.err(&format!("error: unknown profile: {}", profile));
     }
     let image = f.image.clone().unwrap_or_default();
     let copy = f.copy_to.is_some();
@@ -47,7 +49,9 @@ pub(super) fn debug(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output
     if let Some(t) = &f.target {
         out.out(&format!("Targeting container {:?}. If you don't see processes from this container it may be because the container runtime doesn't support this feature.", t));
     }
-    out.note("--profile=legacy is deprecated and will be removed in the future. It is recommended to explicitly specify a profile, for example \"--profile=general\".");
+    if profile == "legacy" {
+        out.note("--profile=legacy is deprecated and will be removed in the future. It is recommended to explicitly specify a profile, for example \"--profile=general\".");
+    }
     // the resource builder: pods by default, `node/NAME` for a node
     let (kind, name) = match target.split_once('/') {
         Some((k, n)) => (k.to_string(), n.to_string()),
@@ -61,9 +65,9 @@ pub(super) fn debug(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output
         return out.err(&server_error(&got, None));
     }
     let result = match info.kind {
-        "Node" => debug_node(cluster, f, ns, &got.body, &image, out),
-        "Pod" if copy => debug_by_copy(cluster, f, &got.body, &image, out),
-        "Pod" => debug_by_ephemeral_container(cluster, f, &got.body, &image, out),
+        "Node" => debug_node(cluster, f, ns, &got.body, &image, &profile, out),
+        "Pod" if copy => debug_by_copy(cluster, f, &got.body, &image, &profile, out),
+        "Pod" => debug_by_ephemeral_container(cluster, f, &got.body, &image, &profile, out),
         // the GroupVersionKind as Go prints it: `apps/v1, Kind=Deployment`, `/v1, Kind=Service`
         _ => Err(format!("error: \"{}/{}, Kind={}\" not supported by debug", info.group, info.version, info.kind)),
     };
@@ -106,12 +110,16 @@ fn debug_container(f: &Flags, name: &str, image: &str) -> Value {
 }
 
 /// `debugByEphemeralContainer`: a strategic merge patch of `pods/NAME/ephemeralcontainers`.
-fn debug_by_ephemeral_container(cluster: &mut Cluster, f: &Flags, pod: &Value, image: &str, out: &mut Output) -> Result<(String, String, String), String> {
+fn debug_by_ephemeral_container(cluster: &mut Cluster, f: &Flags, pod: &Value, image: &str, profile: &str, out: &mut Output) -> Result<(String, String, String), String> {
     let name = container_name(cluster, f, pod, out);
     let mut ec = debug_container(f, &name, image);
     if let Some(t) = &f.target {
         ec["targetContainerName"] = json!(t);
     }
+    // the profile applies to the Pod with the container added; the patch carries the container
+    let mut with = json!({"metadata": {}, "spec": {"ephemeralContainers": [ec]}});
+    debug_profiles::apply(profile, debug_profiles::Style::Ephemeral, &mut with, &name, &keep_flags(f)).map_err(|e| format!("error: {}", e))?;
+    let ec = with["spec"]["ephemeralContainers"][0].take();
     // CreateTwoWayMergePatch of the Pod before and after: the ephemeral containers' list,
     // merged by name
     let patch = json!({"spec": {"ephemeralContainers": [ec]}});
@@ -130,7 +138,7 @@ fn debug_by_ephemeral_container(cluster: &mut Cluster, f: &Flags, pod: &Value, i
 /// `debugByCopy`: a new Pod named `--copy-to`, the original's spec with the debug container
 /// added (or `-c`'s existing container given the image and command), without its labels
 /// (legacy profile), on any node unless `--same-node`; `--replace` deletes the original.
-fn debug_by_copy(cluster: &mut Cluster, f: &Flags, pod: &Value, image: &str, out: &mut Output) -> Result<(String, String, String), String> {
+fn debug_by_copy(cluster: &mut Cluster, f: &Flags, pod: &Value, image: &str, profile: &str, out: &mut Output) -> Result<(String, String, String), String> {
     let copy_name = f.copy_to.clone().unwrap_or_default();
     let pod_ns = meta::namespace(pod).to_string();
     let mut spec = pod.get("spec").cloned().unwrap_or(json!({}));
@@ -143,13 +151,11 @@ fn debug_by_copy(cluster: &mut Cluster, f: &Flags, pod: &Value, image: &str, out
     if let Some(share) = f.share_processes {
         spec["shareProcessNamespace"] = json!(share);
     }
+    // the copy keeps the original's labels and annotations until the profile removes them
     let mut metadata = json!({"name": copy_name, "namespace": pod_ns});
-    if let Some(a) = pod.pointer("/metadata/annotations").filter(|a| a.as_object().is_some_and(|m| !m.is_empty())) {
-        metadata["annotations"] = a.clone();
-    }
-    if f.keep_labels {
-        if let Some(l) = pod.pointer("/metadata/labels") {
-            metadata["labels"] = l.clone();
+    for key in ["annotations", "labels"] {
+        if let Some(a) = pod.pointer(&format!("/metadata/{}", key)).filter(|a| a.as_object().is_some_and(|m| !m.is_empty())) {
+            metadata[key] = a.clone();
         }
     }
     let existing = f.container.as_ref().and_then(|c| meta::get_array(&spec, &["containers"]).iter().position(|x| meta::get_str(x, &["name"]) == c));
@@ -186,7 +192,8 @@ fn debug_by_copy(cluster: &mut Cluster, f: &Flags, pod: &Value, image: &str, out
             name
         }
     };
-    let copied = json!({"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": spec});
+    let mut copied = json!({"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": spec});
+    debug_profiles::apply(profile, debug_profiles::Style::PodCopy, &mut copied, &name, &keep_flags(f)).map_err(|e| format!("error: {}", e))?;
     let resp = kubectl(cluster, Method::Post, &format!("/api/v1/namespaces/{}/pods", pod_ns), Some(copied));
     if !resp.ok() {
         return Err(server_error(&resp, None));
@@ -202,33 +209,35 @@ fn debug_by_copy(cluster: &mut Cluster, f: &Flags, pod: &Value, image: &str, out
 
 /// `visitNode`: a Pod `node-debugger-NODE-xxxxx` bound to the node, in the host's network, PID
 /// and IPC namespaces, with the node's `/` at `/host`, tolerating every taint, never restarted.
-fn debug_node(cluster: &mut Cluster, f: &Flags, ns: &str, node: &Value, image: &str, out: &mut Output) -> Result<(String, String, String), String> {
+fn debug_node(cluster: &mut Cluster, f: &Flags, ns: &str, node: &Value, image: &str, profile: &str, out: &mut Output) -> Result<(String, String, String), String> {
     let node_name = meta::name(node).to_string();
     let cn = f.container.clone().unwrap_or_else(|| "debugger".into());
     let pn = format!("node-debugger-{}-{}", node_name, cluster.kubectl_random_suffix());
     out.out(&format!("Creating debugging pod {} with container {} on node {}.", pn, cn, node_name));
-    let mut c = debug_container(f, &cn, image);
-    c["volumeMounts"] = json!([{"mountPath": "/host", "name": "host-root"}]);
-    let pod = json!({
+    let c = debug_container(f, &cn, image);
+    // generateNodeDebugPod; the profile adds the host's namespaces and `/host` (legacy, general)
+    let mut pod = json!({
         "apiVersion": "v1",
         "kind": "Pod",
         "metadata": {"name": pn, "namespace": ns},
         "spec": {
             "containers": [c],
-            "hostIPC": true,
-            "hostNetwork": true,
-            "hostPID": true,
             "nodeName": node_name,
             "restartPolicy": "Never",
             "tolerations": [{"operator": "Exists"}],
-            "volumes": [{"name": "host-root", "hostPath": {"path": "/"}}],
         },
     });
+    debug_profiles::apply(profile, debug_profiles::Style::Node, &mut pod, &cn, &keep_flags(f)).map_err(|e| format!("error: {}", e))?;
     let resp = kubectl(cluster, Method::Post, &format!("/api/v1/namespaces/{}/pods", ns), Some(pod));
     if !resp.ok() {
         return Err(server_error(&resp, None));
     }
     Ok((ns.to_string(), pn, cn))
+}
+
+/// `KeepFlags` from `--keep-*` (`--keep-init-containers` is true unless set false).
+fn keep_flags(f: &Flags) -> debug_profiles::Keep {
+    debug_profiles::Keep { labels: f.keep_labels, annotations: f.keep_annotations, liveness: f.keep_liveness, readiness: f.keep_readiness, startup: f.keep_startup, init_containers: f.keep_init_containers.unwrap_or(true) }
 }
 
 /// `-i`: kubectl waits for the container to run (`waitForContainer`: a watch of the Pod), then

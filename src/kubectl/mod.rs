@@ -33,6 +33,7 @@ mod create_role;
 mod create_secret;
 mod create_token;
 mod debug;
+mod debug_profiles;
 mod delete;
 mod diff;
 pub mod edit;
@@ -259,6 +260,12 @@ struct Flags {
     share_processes: Option<bool>,
     arguments_only: bool,
     keep_labels: bool,
+    /// `debug --keep-annotations|--keep-liveness|--keep-readiness|--keep-startup|--keep-init-containers`
+    keep_annotations: bool,
+    keep_liveness: bool,
+    keep_readiness: bool,
+    keep_startup: bool,
+    keep_init_containers: Option<bool>,
     /// `api-resources --api-group`: only that group (`""` the core group).
     api_group: Option<String>,
     /// `events --types` (repeatable, comma separated)
@@ -452,6 +459,11 @@ fn parse_flags(args: &[String]) -> Result<Flags, String> {
             "--share-processes" => f.share_processes = Some(inline.map(|v| v != "false").unwrap_or(true)),
             "--arguments-only" => f.arguments_only = inline.map(|v| v != "false").unwrap_or(true),
             "--keep-labels" => f.keep_labels = inline.map(|v| v != "false").unwrap_or(true),
+            "--keep-annotations" => f.keep_annotations = inline.map(|v| v != "false").unwrap_or(true),
+            "--keep-liveness" => f.keep_liveness = inline.map(|v| v != "false").unwrap_or(true),
+            "--keep-readiness" => f.keep_readiness = inline.map(|v| v != "false").unwrap_or(true),
+            "--keep-startup" => f.keep_startup = inline.map(|v| v != "false").unwrap_or(true),
+            "--keep-init-containers" => f.keep_init_containers = Some(inline.map(|v| v != "false").unwrap_or(true)),
             "--validate" | "--server-side" | "--dry-run" | "--wait" | "--rm" | "--attach" => {}
             s if s.starts_with("--") && s.len() > 2 => return Err(format!("unknown flag: {}", s)),
             // pflag: the first unknown letter of a shorthand group

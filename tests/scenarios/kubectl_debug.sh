@@ -23,3 +23,15 @@ kubectl debug nope --image=busybox:1.36
 kubectl debug web --image=busybox:1.36 --replace
 kubectl describe pod web
 kubectl logs web
+# the other profiles: general (the one the warning recommends), restricted, netadmin, sysadmin
+kubectl debug web --image=busybox:1.36 --profile=general -c gen -- sleep 3600
+kubectl get pod web -o jsonpath='{.spec.ephemeralContainers[?(@.name=="gen")].securityContext}{"\n"}'
+kubectl debug web --image=busybox:1.36 --profile=restricted -c locked -- sleep 3600
+kubectl get pod web -o jsonpath='{.spec.ephemeralContainers[?(@.name=="locked")].securityContext}{"\n"}'
+kubectl debug web --image=busybox:1.36 --profile=nope
+kubectl debug web --image=busybox:1.36 --copy-to=web-general --profile=general -- sleep 3600
+kubectl get pod web-general -o jsonpath='{.spec.shareProcessNamespace} {.metadata.labels}{"\n"}'
+kubectl debug node/node-2 --image=busybox:1.36 --profile=netadmin -- sleep 3600
+kubectl debug node/node-3 --image=busybox:1.36 --profile=sysadmin -- sleep 3600
+sim settle
+kubectl get pods -o custom-columns=NAME:.metadata.name,HOSTNET:.spec.hostNetwork,PRIVILEGED:.spec.containers[0].securityContext.privileged,CAPS:.spec.containers[0].securityContext.capabilities.add,VOLUMES:.spec.volumes[*].name
