@@ -12,7 +12,8 @@
 //! `diff -u -N` compares the directories; kubectl exits with diff's status (0: no differences,
 //! 1: differences, above 1: an error). kubesim's GNU-diff output is [`unified`] (Myers' algorithm,
 //! three lines of context); the directories' numbers and the files' times are derived from the
-//! virtual clock, not the host. Not modelled: `--server-side`, `--prune`, `KUBECTL_EXTERNAL_DIFF`.
+//! virtual clock, not the host. `--server-side` diffs against a server-side apply dry run. Not
+//! modelled: `--prune`, `KUBECTL_EXTERNAL_DIFF`.
 
 use super::*;
 
@@ -51,7 +52,8 @@ pub(super) fn diff(cluster: &mut Cluster, f: &Flags, ns: &str, stdin: Option<&st
             if info.namespaced {
                 meta::set(&mut obj, &["metadata", "namespace"], json!(obj_ns));
             }
-            match live_and_merged(cluster, info, &obj_ns, obj, &source) {
+            let merged = if f.server_side { live_and_applied(cluster, info, &obj_ns, obj, f.force_conflicts) } else { live_and_merged(cluster, info, &obj_ns, obj, &source) };
+            match merged {
                 Ok((name, live, merged)) => {
                     let (live, merged) = mask_secrets(info, live, merged);
                     let file = format!("{}{}.{}.{}.{}", if info.group.is_empty() { String::new() } else { format!("{}.", info.group) }, info.version, info.kind, obj_ns, name);
@@ -119,6 +121,26 @@ fn live_and_merged(cluster: &mut Cluster, info: &'static meta::ResourceInfo, ns:
         return Err(server_error(&resp, None));
     }
     Ok((name, Some(live), without_managed_fields(resp.body)))
+}
+
+/// `--server-side`: the live object and the answer to a server-side apply of the file's object
+/// as a dry run (`InfoObject.Merged`: an apply patch with field manager
+/// `kubectl-client-side-apply`, diff's default, and `--force-conflicts`).
+fn live_and_applied(cluster: &mut Cluster, info: &'static meta::ResourceInfo, ns: &str, obj: Value, force: bool) -> Result<(String, Option<Value>, Value), String> {
+    let name = meta::name(&obj).to_string();
+    let path = info.object_path(ns, &name);
+    let got = kubectl(cluster, Method::Get, &path, None);
+    let live = match got.code {
+        404 => None,
+        _ if got.ok() => Some(without_managed_fields(got.body)),
+        _ => return Err(server_error(&got, None)),
+    };
+    let query = format!("{}?dryRun=All&fieldManager=kubectl-client-side-apply{}", path, if force { "&force=true" } else { "" });
+    let resp = cluster.client_request(&kubectl_identity(), Request { method: Method::Patch, path: query, body: Some(obj), patch_type: PatchType::Apply });
+    if !resp.ok() {
+        return Err(server_error(&resp, None));
+    }
+    Ok((name, live, without_managed_fields(resp.body)))
 }
 
 /// `omitManagedFields`.

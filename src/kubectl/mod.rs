@@ -177,6 +177,9 @@ pub fn split_args(line: &str) -> Result<Vec<String>, String> {
 struct Flags {
     positional: Vec<String>,
     files: Vec<String>,
+    /// `--server-side`, `--force-conflicts` (`diff`)
+    server_side: bool,
+    force_conflicts: bool,
     /// `port-forward --address`, `proxy --address`
     address: Option<String>,
     /// `-k`/`--kustomize DIR` (`apply`, `create`, `delete`)
@@ -464,7 +467,9 @@ fn parse_flags(args: &[String]) -> Result<Flags, String> {
             "--keep-readiness" => f.keep_readiness = inline.map(|v| v != "false").unwrap_or(true),
             "--keep-startup" => f.keep_startup = inline.map(|v| v != "false").unwrap_or(true),
             "--keep-init-containers" => f.keep_init_containers = Some(inline.map(|v| v != "false").unwrap_or(true)),
-            "--validate" | "--server-side" | "--dry-run" | "--wait" | "--rm" | "--attach" => {}
+            "--server-side" => f.server_side = inline.map(|v| v != "false").unwrap_or(true),
+            "--force-conflicts" => f.force_conflicts = inline.map(|v| v != "false").unwrap_or(true),
+            "--validate" | "--dry-run" | "--wait" | "--rm" | "--attach" => {}
             s if s.starts_with("--") && s.len() > 2 => return Err(format!("unknown flag: {}", s)),
             // pflag: the first unknown letter of a shorthand group
             s if s.starts_with('-') && s.len() > 1 => return Err(format!("unknown shorthand flag: '{}' in {}", s.chars().nth(1).unwrap_or('-'), a)),
@@ -701,7 +706,7 @@ fn run_command(cluster: &mut Cluster, cmd: &str, flags: &Flags, ns: &str, stdin:
         "api-resources" => api_resources(cluster, flags, out),
         "api-versions" => api_versions(cluster, flags, out),
         "cluster-info" => config::cluster_info(cluster, flags, out),
-        "wait" => wait::wait(cluster, flags, &ns, out),
+        "wait" => wait::wait(cluster, flags, &ns, stdin, read_file, out),
         "diff" => diff::diff(cluster, flags, &ns, stdin, read_file, out),
         "debug" => debug::debug(cluster, flags, &ns, out),
         "auth" => auth::auth(cluster, flags, &ns, out),

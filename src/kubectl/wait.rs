@@ -111,10 +111,7 @@ impl For {
 }
 
 /// `kubectl wait`.
-pub(super) fn wait(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output) {
-    if !f.files.is_empty() {
-        return out.err("error: kubesim's kubectl wait takes TYPE/NAME, TYPE NAME or TYPE -l SELECTOR, not -f");
-    }
+pub(super) fn wait(cluster: &mut Cluster, f: &Flags, ns: &str, stdin: Option<&str>, read_file: &dyn Fn(&str) -> Option<String>, out: &mut Output) {
     let cond = match parse_for(f.for_object.as_deref().unwrap_or("")) {
         Ok(c) => c,
         Err(e) => return out.err(&format!("error: {}", e)),
@@ -128,42 +125,67 @@ pub(super) fn wait(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Output)
             None => return out.err(&format!("Error: invalid argument \"{}\" for \"--timeout\" flag: time: invalid duration \"{}\"\nSee 'kubectl wait --help' for usage.", t, t)),
         },
     };
-    let groups = match targets(cluster, &f.positional) {
-        Ok(t) => t,
-        Err(e) => return out.err(&e),
+    // -f: the objects the files name (the resource builder's FilenameParam)
+    let mut named: Vec<(&'static meta::ResourceInfo, String, String)> = Vec::new();
+    for file in &f.files {
+        let (source, text) = if file == "-" { ("STDIN".to_string(), stdin.map(String::from)) } else { (file.clone(), read_file(file)) };
+        let Some(text) = text else { return out.err(&format!("error: the path \"{}\" does not exist", file)) };
+        let docs = match crate::api::codec::decode_manifest(&text) {
+            Ok(d) => d,
+            Err(e) => return out.err(&format!("error: error parsing {}: {}", source, e.message)),
+        };
+        for d in docs {
+            let info = match apply::resource_mapping(cluster, &d.object, &source) {
+                Ok(i) => i,
+                Err(e) => return out.err(&e),
+            };
+            let o_ns = if info.namespaced { Some(meta::namespace(&d.object)).filter(|n| !n.is_empty()).unwrap_or(ns).to_string() } else { String::new() };
+            named.push((info, o_ns, meta::name(&d.object).to_string()));
+        }
+    }
+    let groups = if f.files.is_empty() {
+        match targets(cluster, &f.positional) {
+            Ok(t) => t,
+            Err(e) => return out.err(&e),
+        }
+    } else {
+        Vec::new()
     };
+    for (info, names) in &groups {
+        for name in names {
+            named.push((info, ns.to_string(), name.clone()));
+        }
+    }
     // the ResourceFinder: each named object (GET), or the selected ones (LIST)
     let mut objects: Vec<(&'static meta::ResourceInfo, Value)> = Vec::new();
-    for (info, names) in &groups {
-        if names.is_empty() {
-            if f.selector.is_empty() && !f.all {
-                return out.err("error: resource(s) were provided, but no name was specified");
-            }
-            let resp = kubectl(cluster, Method::Get, &get::list_path_fields(info, ns, f.all_namespaces, &f.selector, &f.field_selector), None);
-            if !resp.ok() {
-                return out.err(&server_error(&resp, None));
-            }
-            objects.extend(resp.body.get("items").and_then(Value::as_array).cloned().unwrap_or_default().into_iter().map(|o| (*info, o)));
+    for (info, _) in groups.iter().filter(|(_, names)| names.is_empty()) {
+        if f.selector.is_empty() && !f.all {
+            return out.err("error: resource(s) were provided, but no name was specified");
+        }
+        let resp = kubectl(cluster, Method::Get, &get::list_path_fields(info, ns, f.all_namespaces, &f.selector, &f.field_selector), None);
+        if !resp.ok() {
+            return out.err(&server_error(&resp, None));
+        }
+        objects.extend(resp.body.get("items").and_then(Value::as_array).cloned().unwrap_or_default().into_iter().map(|o| (*info, o)));
+    }
+    for (info, o_ns, name) in &named {
+        let (info, ns, name) = (*info, o_ns.as_str(), name.as_str());
+        let resp = kubectl(cluster, Method::Get, &info.object_path(ns, name), None);
+        if resp.code == 404 && matches!(cond, For::Delete) {
             continue;
         }
-        for name in names {
-            let resp = kubectl(cluster, Method::Get, &info.object_path(ns, name), None);
-            if resp.code == 404 && matches!(cond, For::Delete) {
-                continue;
+        if resp.code == 404 && matches!(cond, For::Create) {
+            // create.go: poll every 500 ms until it exists
+            match wait_created(cluster, info, ns, name, timeout_ms) {
+                Ok(o) => objects.push((info, o)),
+                Err(e) => return out.err(&format!("error: {}", e)),
             }
-            if resp.code == 404 && matches!(cond, For::Create) {
-                // create.go: poll every 500 ms until it exists
-                match wait_created(cluster, info, ns, name, timeout_ms) {
-                    Ok(o) => objects.push((info, o)),
-                    Err(e) => return out.err(&format!("error: {}", e)),
-                }
-                continue;
-            }
-            if !resp.ok() {
-                return out.err(&server_error(&resp, None));
-            }
-            objects.push((info, resp.body));
+            continue;
         }
+        if !resp.ok() {
+            return out.err(&server_error(&resp, None));
+        }
+        objects.push((info, resp.body));
     }
     if objects.is_empty() && !matches!(cond, For::Delete) {
         return out.err("error: no matching resources found");

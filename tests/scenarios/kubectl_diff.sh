@@ -86,3 +86,44 @@ stringData:
   password: n3w-s3cret
 EOF
 kubectl diff
+# --server-side: the file's object as a server-side apply dry run (diff's field manager,
+# kubectl-client-side-apply, the one kubectl apply wrote the fields with); nothing changes
+kubectl diff --server-side -f - <<EOF
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 4
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: web
+        image: nginx:1.27
+EOF
+kubectl diff --server-side --force-conflicts -f - <<EOF
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 4
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: web
+        image: nginx:1.27
+EOF
+kubectl get deploy web -o jsonpath='{.spec.replicas}{"\n"}'

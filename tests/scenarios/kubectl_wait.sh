@@ -25,3 +25,12 @@ kubectl wait --for=delete pod/box --timeout=60s
 kubectl wait --for=delete pod/box
 kubectl wait --for=create configmap/later --timeout=2s
 kubectl wait --for=create configmap/kube-root-ca.crt
+# -f: the objects a file names (here the console's own file)
+cat <<EOF > web.yaml
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+EOF
+kubectl wait --for=condition=Available -f web.yaml
+kubectl wait --for=condition=Available -f nope.yaml
