@@ -33,6 +33,7 @@ pub const SCENARIOS: &[(&str, &str, &str)] = &[
     scenario!("kustomize"),
     scenario!("port_forward"),
     scenario!("attach_cp"),
+    scenario!("server_side_apply"),
     scenario!("kubectl_debug"),
     scenario!("kubectl_delete_all"),
     scenario!("trace"),

@@ -43,7 +43,7 @@ pub(super) fn apply_manifest(cluster: &mut Cluster, cmd: &str, source: &str, tex
         }
     };
     if docs.is_empty() {
-        out.err(&format!("error: no objects passed to {}", cmd));
+        out.err(&format!("error: no objects passed to {}", cmd.split(' ').next().unwrap_or(cmd)));
         return;
     }
     // the resource builder maps every document first (a CustomResource after its CRD in the same
@@ -98,12 +98,36 @@ pub(super) fn apply_manifest(cluster: &mut Cluster, cmd: &str, source: &str, tex
                     out.err(&server_error(&resp, Some(("replacing", source))));
                 }
             }
+            c if c.starts_with("apply --server-side") => {
+                let manager = c.split("--field-manager=").nth(1).unwrap_or("kubectl");
+                server_side_apply(cluster, info, &ns, obj, manager, c.contains("--force-conflicts"), out)
+            }
             _ => apply_one(cluster, info, &ns, obj, source, out),
         }
     }
     for e in mapping_errors {
         out.err(&e);
     }
+}
+
+/// `apply --server-side`: the whole object as an apply patch, field manager `kubectl`
+/// (apply.go's `fieldManagerServerSideApply`) unless `--field-manager`, `--force-conflicts` as
+/// `force`.
+fn server_side_apply(cluster: &mut Cluster, info: &'static meta::ResourceInfo, ns: &str, obj: Value, manager: &str, force: bool, out: &mut Output) {
+    let name = meta::name(&obj).to_string();
+    let path = format!("{}?fieldManager={}&fieldValidation=Strict{}", info.object_path(ns, &name), manager, if force { "&force=true" } else { "" });
+    let resp = cluster.client_request(&kubectl_identity(), Request { method: Method::Patch, path, body: Some(obj), patch_type: PatchType::Apply });
+    if resp.ok() {
+        return out.out(&format!("{}/{} serverside-applied", info.kubectl_prefix(), name));
+    }
+    if resp.code == 409 {
+        // apply.go wraps a conflict with its advice
+        return out.err(&format!(
+            "error: {}\nPlease review the fields above--they currently have other managers. Here\nare the ways you can resolve this warning:\n* If you intend to manage all of these fields, please re-run the apply\n  command with the `--force-conflicts` flag.\n* If you do not intend to manage all of the fields, please edit your\n  manifest to remove references to the fields that should keep their\n  current managers.\n* You may co-own fields by updating your manifest to match the existing\n  value; in this case, you'll become the manager if the other manager(s)\n  stop managing the field (remove it from their configuration).\nSee https://kubernetes.io/docs/reference/using-api/server-side-apply/#conflicts",
+            meta::get_str(&resp.body, &["message"])
+        ));
+    }
+    out.err(&server_error(&resp, None));
 }
 
 pub(super) const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";

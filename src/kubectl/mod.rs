@@ -180,6 +180,8 @@ struct Flags {
     /// `--server-side`, `--force-conflicts` (`diff`)
     server_side: bool,
     force_conflicts: bool,
+    /// `--field-manager` (`apply --server-side`)
+    field_manager: Option<String>,
     /// `port-forward --address`, `proxy --address`
     address: Option<String>,
     /// `-k`/`--kustomize DIR` (`apply`, `create`, `delete`)
@@ -469,6 +471,7 @@ fn parse_flags(args: &[String]) -> Result<Flags, String> {
             "--keep-init-containers" => f.keep_init_containers = Some(inline.map(|v| v != "false").unwrap_or(true)),
             "--server-side" => f.server_side = inline.map(|v| v != "false").unwrap_or(true),
             "--force-conflicts" => f.force_conflicts = inline.map(|v| v != "false").unwrap_or(true),
+            "--field-manager" => f.field_manager = Some(take(&mut i, "--field-manager", inline)?),
             "--validate" | "--dry-run" | "--wait" | "--rm" | "--attach" => {}
             s if s.starts_with("--") && s.len() > 2 => return Err(format!("unknown flag: {}", s)),
             // pflag: the first unknown letter of a shorthand group
@@ -663,7 +666,12 @@ fn run_command(cluster: &mut Cluster, cmd: &str, flags: &Flags, ns: &str, stdin:
                     out.err(&format!("error: the path \"{}\" does not exist", f));
                     continue;
                 };
-                apply_manifest(cluster, cmd, &source, &text, &ns, flags.namespace.is_some(), out);
+                // `apply --server-side` is another mode of the same command
+                let mode = match (cmd, flags.server_side) {
+                    ("apply", true) => format!("apply --server-side{} --field-manager={}", if flags.force_conflicts { " --force-conflicts" } else { "" }, flags.field_manager.as_deref().unwrap_or("kubectl")),
+                    (c, _) => c.to_string(),
+                };
+                apply_manifest(cluster, &mode, &source, &text, &ns, flags.namespace.is_some(), out);
             }
         }
         "apply" | "replace" => out.err("error: must specify one of -f and -k"),
@@ -718,7 +726,7 @@ fn run_command(cluster: &mut Cluster, cmd: &str, flags: &Flags, ns: &str, stdin:
 /// A line the name printer wrote for an operation (`deployment.apps/web created`,
 /// `service "web" deleted`), which `--dry-run` marks.
 fn is_operation_line(l: &str) -> bool {
-    const OPS: &[&str] = &["created", "configured", "unchanged", "deleted", "labeled", "unlabeled", "annotated", "scaled", "updated", "patched", "exposed", "tainted", "untainted", "cordoned", "uncordoned", "restarted", "paused", "resumed", "serviceaccount updated", "env updated", "resource requirements updated"];
+    const OPS: &[&str] = &["created", "serverside-applied", "configured", "unchanged", "deleted", "labeled", "unlabeled", "annotated", "scaled", "updated", "patched", "exposed", "tainted", "untainted", "cordoned", "uncordoned", "restarted", "paused", "resumed", "serviceaccount updated", "env updated", "resource requirements updated"];
     !l.starts_with(' ') && !l.contains('\t') && !l.contains("  ") && (l.contains('/') || l.contains(" \"")) && OPS.iter().any(|op| l.ends_with(op)) && !l.starts_with("error") && !l.starts_with("Error") && !l.starts_with("Warning")
 }
 
