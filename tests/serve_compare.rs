@@ -58,6 +58,7 @@ const ACCEPTED: &[(&str, &str, &str, &str)] = &[
     ("*", "kubectl debug node/", "Creating debugging pod node-debugger-", "kubectl draws the node debugging Pod's name at random; kubesim's kubectl from its own seeded source"),
     ("*", "kubectl debug", "Unable to use a TTY - input is not a terminal", "the test runs real kubectl without a terminal on its stdin, so its -t falls back; the console is the learner's terminal"),
     ("*", "kubectl debug", "If you don't see a command prompt", "real kubectl then attaches to the container through serve, which does not stream (501); the console says how to exec instead"),
+    ("*", "kubectl diff -k", "uid: ", "a dry-run create gives the object a fresh uid each time it is asked, so real kubectl's diff and kubesim's differ there"),
     ("*", "kubectl diff -f -", "uid: ", "a dry-run create gives the object a fresh uid each time it is asked, so real kubectl's diff and kubesim's differ there"),
     ("*", "kubectl wait --for=condition=Ready pods -l app=web", "pod/web-", "a changing command is compared with the transcript, whose Pod names the in-process run drew; the served cluster draws them after real kubectl's own requests, so the generated suffixes differ (the read-only `get pods` around it agree)"),
     ("v1.32", "kubectl describe pod", "ConfigMapOptional:", "kubectl v1.32 prints a projected volume's ConfigMapOptional; v1.34 prints Optional"),

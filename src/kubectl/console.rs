@@ -452,7 +452,7 @@ fn command_docs() -> Vec<(&'static str, String, &'static str)> {
 const FULL_HELP: &[(&str, &str, &str)] = &[
     ("patch", include_str!("help/patch.txt"), "--local, -k/--kustomize, -R/--recursive, --template, --show-managed-fields, --allow-missing-template-keys"),
     ("wait", include_str!("help/wait.txt"), "--local, -R/--recursive, -o/--output, --template, --show-managed-fields"),
-    ("diff", include_str!("help/diff.txt"), "-k/--kustomize, --field-manager, --prune, --prune-allowlist, -l/--selector, -R/--recursive, --concurrency, --show-managed-fields"),
+    ("diff", include_str!("help/diff.txt"), "--field-manager, --prune, --prune-allowlist, -l/--selector, -R/--recursive, --concurrency, --show-managed-fields"),
     ("debug", include_str!("help/debug.txt"), "--custom, --env, --image-pull-policy, --set-image, --attach, -f/--filename, -q/--quiet"),
     ("cluster-info", include_str!("help/cluster-info.txt"), "the dump subcommand"),
     ("api-versions", include_str!("help/api-versions.txt"), ""),

@@ -19,13 +19,24 @@ use super::*;
 
 /// `kubectl diff -f FILE…`.
 pub(super) fn diff(cluster: &mut Cluster, f: &Flags, ns: &str, stdin: Option<&str>, read_file: &dyn Fn(&str) -> Option<String>, out: &mut Output) {
-    if f.files.is_empty() {
+    if f.files.is_empty() && f.kustomize.is_none() {
         return out.err("error: must specify one of -f and -k");
+    }
+    if !f.files.is_empty() && f.kustomize.is_some() {
+        return out.err("error: only one of -f or -k can be specified");
+    }
+    // -k: the kustomization built, diffed as one file
+    let mut sources: Vec<(String, Option<String>)> = f.files.iter().map(|file| if file == "-" { ("STDIN".to_string(), stdin.map(String::from)) } else { (file.clone(), read_file(file)) }).collect();
+    if let Some(dir) = &f.kustomize {
+        let Some(text) = super::kustomize::build_for(cluster, dir, read_file, out) else {
+            out.code = 1;
+            return;
+        };
+        sources.push((dir.clone(), Some(text)));
     }
     let mut pairs: Vec<(String, String, String)> = Vec::new();
     let mut errors = Vec::new();
-    for file in &f.files {
-        let (source, text) = if file == "-" { ("STDIN".to_string(), stdin.map(String::from)) } else { (file.clone(), read_file(file)) };
+    for (file, (source, text)) in f.files.iter().chain(f.kustomize.iter()).zip(sources) {
         let Some(text) = text else {
             out.code = 1;
             return out.err(&format!("error: the path \"{}\" does not exist", file));
@@ -67,6 +78,8 @@ pub(super) fn diff(cluster: &mut Cluster, f: &Flags, ns: &str, stdin: Option<&st
     let now = cluster.now();
     let (live_dir, merged_dir) = (format!("/tmp/LIVE-{}", 1_000_000_000 + (now * 7919) % 999_999_999), format!("/tmp/MERGED-{}", 1_000_000_000 + (now * 104_729 + 17) % 999_999_999));
     let stamp = file_time(crate::api::time::EPOCH_MS + now);
+    // `diff -u -N LIVE MERGED` walks the two directories in file-name order
+    pairs.sort_by(|a, b| a.0.cmp(&b.0));
     let mut differs = false;
     for (file, live, merged) in &pairs {
         if live == merged {

@@ -109,6 +109,7 @@ configMapGenerator:
   - GREETING="hello world"
 EOF
 kubectl kustomize base
+kubectl diff -k overlays/dev
 kubectl apply -k overlays/dev
 sim settle
 kubectl get cm -n dev
