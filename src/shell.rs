@@ -41,28 +41,28 @@ impl Run {
 
 /// Runs one shell command (`args[0]` is the program); `stdin` is a heredoc's body.
 pub fn exec(c: &mut Cluster, args: &[String], stdin: Option<&str>) -> Run {
-    // `> FILE` / `>> FILE`: standard output goes to a file
+    // `> FILE` / `>> FILE` (or `>FILE`): standard output goes to a file
     let mut words: Vec<String> = Vec::new();
     let mut redirect: Option<(String, bool)> = None;
-    let mut i = 0;
-    while i < args.len() {
-        let a = &args[i];
-        let (append, rest) = if let Some(r) = a.strip_prefix(">>") { (true, r) } else if let Some(r) = a.strip_prefix('>') { (false, r) } else { (false, "\0") };
-        if rest != "\0" {
-            let target = if rest.is_empty() {
-                i += 1;
-                match args.get(i) {
-                    Some(t) => t.clone(),
-                    None => return Run::err("bash", "syntax error near unexpected token `newline'", 2),
-                }
-            } else {
-                rest.to_string()
-            };
-            redirect = Some((target, append));
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let (append, rest) = match (a.strip_prefix(">>"), a.strip_prefix('>')) {
+            (Some(r), _) => (true, r),
+            (None, Some(r)) => (false, r),
+            (None, None) => {
+                words.push(a.clone());
+                continue;
+            }
+        };
+        let target = if rest.is_empty() {
+            match it.next() {
+                Some(t) => t.clone(),
+                None => return Run::err("bash", "syntax error near unexpected token `newline'", 2),
+            }
         } else {
-            words.push(a.clone());
-        }
-        i += 1;
+            rest.to_string()
+        };
+        redirect = Some((target, append));
     }
     let Some(prog) = words.first().cloned() else { return Run::default() };
     let rest = &words[1..];
@@ -188,11 +188,12 @@ fn rm(c: &mut Cluster, args: &[String]) -> Run {
 
 fn jobs(c: &Cluster) -> Run {
     let list = c.workstation().jobs();
-    let current = c.workstation().current_job();
+    // bash's current job (`+`) and previous one (`-`)
+    let (current, previous) = (list.last().map(|j| j.number), list.iter().rev().nth(1).map(|j| j.number));
     let stdout = list
         .iter()
         .map(|j| {
-            let mark = if Some(j.number) == current { '+' } else if list.len() > 1 && Some(j.number) == list.iter().rev().nth(1).map(|p| p.number) { '-' } else { ' ' };
+            let mark = if Some(j.number) == current { '+' } else if Some(j.number) == previous { '-' } else { ' ' };
             format!("[{}]{}  Running                 {} &\n", j.number, mark, j.command)
         })
         .collect();

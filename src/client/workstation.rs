@@ -8,6 +8,7 @@
 //! exist when a file is under them, or after `mkdir`), text files only, and every limit below.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 /// The working directory every relative path is under (and `~`).
 pub const HOME: &str = "/home/learner";
@@ -45,7 +46,9 @@ pub struct Job {
 /// The console's machine: files, directories and background jobs.
 #[derive(Clone, Debug, Default)]
 pub struct Workstation {
-    files: BTreeMap<String, String>,
+    /// Shared: kubectl reads a snapshot of them for each command (a clone is one count); a
+    /// write copies the map only while a snapshot is alive.
+    files: Rc<BTreeMap<String, String>>,
     dirs: BTreeSet<String>,
     jobs: Vec<Job>,
 }
@@ -121,7 +124,7 @@ impl Workstation {
         if !self.is_dir(parent) {
             return Err(format!("{}: No such file or directory", path));
         }
-        self.files.insert(p, text.to_string());
+        Rc::make_mut(&mut self.files).insert(p, text.to_string());
         Ok(())
     }
 
@@ -141,7 +144,8 @@ impl Workstation {
     /// `rm [-r] PATH`.
     pub fn remove(&mut self, path: &str, recursive: bool) -> Result<(), String> {
         let p = clean(path);
-        if self.files.remove(&p).is_some() {
+        if self.files.contains_key(&p) {
+            Rc::make_mut(&mut self.files).remove(&p);
             return Ok(());
         }
         if self.is_dir(&p) {
@@ -149,7 +153,7 @@ impl Workstation {
                 return Err(format!("cannot remove '{}': Is a directory", path));
             }
             let prefix = format!("{}/", p);
-            self.files.retain(|k, _| !k.starts_with(&prefix));
+            Rc::make_mut(&mut self.files).retain(|k, _| !k.starts_with(&prefix));
             self.dirs.retain(|d| *d != p && !d.starts_with(&prefix));
             return Ok(());
         }
@@ -184,12 +188,12 @@ impl Workstation {
     /// The files and directories as JSON (`{"files": {path: text}, "dirs": [path]}`): what the
     /// page hands its second module for a kustomize build.
     pub fn export(&self) -> serde_json::Value {
-        serde_json::json!({"files": self.files, "dirs": self.dirs})
+        serde_json::json!({"files": *self.files, "dirs": self.dirs})
     }
 
     /// The files and directories [`Workstation::export`] gave (no jobs).
     pub fn import(v: &serde_json::Value) -> Workstation {
-        let files = v.get("files").and_then(|f| f.as_object()).map(|m| m.iter().filter_map(|(k, v)| v.as_str().map(|t| (k.clone(), t.to_string()))).collect()).unwrap_or_default();
+        let files = Rc::new(v.get("files").and_then(|f| f.as_object()).map(|m| m.iter().filter_map(|(k, v)| v.as_str().map(|t| (k.clone(), t.to_string()))).collect()).unwrap_or_default());
         let dirs = v.get("dirs").and_then(|d| d.as_array()).map(|a| a.iter().filter_map(|x| x.as_str().map(String::from)).collect()).unwrap_or_default();
         Workstation { files, dirs, jobs: Vec::new() }
     }

@@ -34,7 +34,14 @@ pub(super) fn resource_mapping(cluster: &Cluster, obj: &Value, source: &str) -> 
 }
 
 /// `kubectl apply|create|replace -f`: decode every document, then send each.
-pub(super) fn apply_manifest(cluster: &mut Cluster, cmd: &str, source: &str, text: &str, default_ns: &str, ns_flag: bool, out: &mut Output) {
+/// `apply --server-side`'s field manager and `--force-conflicts`.
+pub(super) struct ServerSide<'a> {
+    pub manager: &'a str,
+    pub force: bool,
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn apply_manifest(cluster: &mut Cluster, cmd: &str, ssa: Option<&ServerSide>, source: &str, text: &str, default_ns: &str, ns_flag: bool, out: &mut Output) {
     let docs = match codec::decode_manifest(text) {
         Ok(d) => d,
         Err(e) => {
@@ -43,7 +50,7 @@ pub(super) fn apply_manifest(cluster: &mut Cluster, cmd: &str, source: &str, tex
         }
     };
     if docs.is_empty() {
-        out.err(&format!("error: no objects passed to {}", cmd.split(' ').next().unwrap_or(cmd)));
+        out.err(&format!("error: no objects passed to {}", cmd));
         return;
     }
     // the resource builder maps every document first (a CustomResource after its CRD in the same
@@ -98,11 +105,10 @@ pub(super) fn apply_manifest(cluster: &mut Cluster, cmd: &str, source: &str, tex
                     out.err(&server_error(&resp, Some(("replacing", source))));
                 }
             }
-            c if c.starts_with("apply --server-side") => {
-                let manager = c.split("--field-manager=").nth(1).unwrap_or("kubectl");
-                server_side_apply(cluster, info, &ns, obj, manager, c.contains("--force-conflicts"), out)
-            }
-            _ => apply_one(cluster, info, &ns, obj, source, out),
+            _ => match ssa {
+                Some(ssa) => server_side_apply(cluster, info, &ns, obj, ssa, out),
+                None => apply_one(cluster, info, &ns, obj, source, out),
+            },
         }
     }
     for e in mapping_errors {
@@ -113,9 +119,9 @@ pub(super) fn apply_manifest(cluster: &mut Cluster, cmd: &str, source: &str, tex
 /// `apply --server-side`: the whole object as an apply patch, field manager `kubectl`
 /// (apply.go's `fieldManagerServerSideApply`) unless `--field-manager`, `--force-conflicts` as
 /// `force`.
-fn server_side_apply(cluster: &mut Cluster, info: &'static meta::ResourceInfo, ns: &str, obj: Value, manager: &str, force: bool, out: &mut Output) {
+fn server_side_apply(cluster: &mut Cluster, info: &'static meta::ResourceInfo, ns: &str, obj: Value, ssa: &ServerSide, out: &mut Output) {
     let name = meta::name(&obj).to_string();
-    let path = format!("{}?fieldManager={}&fieldValidation=Strict{}", info.object_path(ns, &name), manager, if force { "&force=true" } else { "" });
+    let path = format!("{}?fieldManager={}&fieldValidation=Strict{}", info.object_path(ns, &name), ssa.manager, if ssa.force { "&force=true" } else { "" });
     let resp = cluster.client_request(&kubectl_identity(), Request { method: Method::Patch, path, body: Some(obj), patch_type: PatchType::Apply });
     if resp.ok() {
         return out.out(&format!("{}/{} serverside-applied", info.kubectl_prefix(), name));

@@ -27,18 +27,10 @@ pub(super) fn attach(cluster: &mut Cluster, f: &Flags, ns: &str, out: &mut Outpu
     if !got.ok() {
         return out.err(&server_error(&got, None));
     }
-    // findAttachablePod: a Pod is itself; a workload's first Pod by podutils.ActivePods
-    let pod = if info.kind == "Pod" {
-        got.body
-    } else {
-        let selector = if info.kind == "Service" {
-            got.body.pointer("/spec/selector").and_then(Value::as_object).map(|m| m.iter().map(|(k, v)| format!("{}={}", k, v.as_str().unwrap_or(""))).collect::<Vec<_>>().join(",")).unwrap_or_default()
-        } else {
-            meta::format_label_selector(meta::get(&got.body, &["spec", "selector"]))
-        };
-        let pods = list_items(cluster, &get::list_path(meta::lookup("pods").expect("pods"), ns, false, &selector));
-        let Some(first) = logs::first_pod(pods.clone()) else { return out.err("error: timed out waiting for the condition") };
-        pods.into_iter().find(|p| meta::name(p) == first).expect("the first pod is one of them")
+    // findAttachablePod
+    let pod = match attachable::attachable_pod(cluster, info, &got.body, ns) {
+        Ok((pod, _)) => pod,
+        Err(e) => return out.err(&e),
     };
     let pod_name = meta::name(&pod).to_string();
     let phase = meta::get_str(&pod, &["status", "phase"]);

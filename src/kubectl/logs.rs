@@ -51,13 +51,13 @@ fn logs_of(cluster: &mut Cluster, f: &Flags, ns: &str, target: &str, container: 
                     if !got.ok() {
                         return out.err(&server_error(&got, None));
                     }
-                    let selector = meta::format_label_selector(meta::get(&got.body, &["spec", "selector"]));
-                    let pods = list_items(cluster, &list_path(meta::lookup("pods").expect("pods"), ns, false, &selector));
-                    let Some(first) = first_pod(pods.clone()) else {
-                        return out.err(&format!("error: timed out waiting for the condition"));
+                    let (pod, count) = match attachable::attachable_pod(cluster, info, &got.body, ns) {
+                        Ok(p) => p,
+                        Err(e) => return out.err(&e),
                     };
-                    if pods.len() > 1 {
-                        out.note(&format!("Found {} pods, using pod/{}", pods.len(), first));
+                    let first = meta::name(&pod).to_string();
+                    if count > 1 {
+                        out.note(&format!("Found {} pods, using pod/{}", count, first));
                     }
                     first
                 }

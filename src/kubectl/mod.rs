@@ -19,6 +19,7 @@ mod auth;
 mod config;
 mod console;
 mod attach;
+mod attachable;
 mod cp;
 mod explain;
 pub mod kustomize;
@@ -647,7 +648,7 @@ fn run_command(cluster: &mut Cluster, cmd: &str, flags: &Flags, ns: &str, stdin:
                 f.grace_period = flags.grace_period;
                 delete(cluster, &f, &ns, Some(&text), read_file, out);
             } else {
-                apply_manifest(cluster, cmd, &dir, &text, &ns, flags.namespace.is_some(), out);
+                apply_manifest(cluster, cmd, server_side(cmd, flags).as_ref(), &dir, &text, &ns, flags.namespace.is_some(), out);
             }
         }
         "kustomize" => kustomize::kustomize_cmd(cluster, flags, read_file, out),
@@ -666,12 +667,7 @@ fn run_command(cluster: &mut Cluster, cmd: &str, flags: &Flags, ns: &str, stdin:
                     out.err(&format!("error: the path \"{}\" does not exist", f));
                     continue;
                 };
-                // `apply --server-side` is another mode of the same command
-                let mode = match (cmd, flags.server_side) {
-                    ("apply", true) => format!("apply --server-side{} --field-manager={}", if flags.force_conflicts { " --force-conflicts" } else { "" }, flags.field_manager.as_deref().unwrap_or("kubectl")),
-                    (c, _) => c.to_string(),
-                };
-                apply_manifest(cluster, &mode, &source, &text, &ns, flags.namespace.is_some(), out);
+                apply_manifest(cluster, cmd, server_side(cmd, flags).as_ref(), &source, &text, &ns, flags.namespace.is_some(), out);
             }
         }
         "apply" | "replace" => out.err("error: must specify one of -f and -k"),
@@ -721,6 +717,12 @@ fn run_command(cluster: &mut Cluster, cmd: &str, flags: &Flags, ns: &str, stdin:
         "edit" => edit::edit(cluster, flags, &ns, stdin, out),
         other => out.err(&unknown_command(other)),
     }
+}
+
+/// `apply --server-side`: the field manager (`kubectl` unless `--field-manager`) and
+/// `--force-conflicts`.
+fn server_side<'a>(cmd: &str, f: &'a Flags) -> Option<apply::ServerSide<'a>> {
+    (cmd == "apply" && f.server_side).then(|| apply::ServerSide { manager: f.field_manager.as_deref().unwrap_or("kubectl"), force: f.force_conflicts })
 }
 
 /// A line the name printer wrote for an operation (`deployment.apps/web created`,

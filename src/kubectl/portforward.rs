@@ -30,32 +30,17 @@ pub(super) fn port_forward(cluster: &mut Cluster, f: &Flags, ns: &str, line: &st
     // the Pod: TYPE/NAME through its selector, or the Pod itself
     let (kind, name) = target.split_once('/').unwrap_or(("pod", target));
     let Some(info) = meta::lookup(kind) else { return out.err(&unknown_resource(kind)) };
-    let mut service: Option<Value> = None;
-    let pod_name = match info.kind {
-        "Pod" => name.to_string(),
-        "Service" | "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet" | "Job" | "ReplicationController" => {
-            let got = kubectl(cluster, Method::Get, &info.object_path(ns, name), None);
-            if !got.ok() {
-                return out.err(&server_error(&got, None));
-            }
-            let selector = if info.kind == "Service" {
-                let sel = got.body.pointer("/spec/selector").and_then(Value::as_object).cloned().unwrap_or_default();
-                if sel.is_empty() {
-                    return out.err(&format!("error: invalid service '{}': Service is defined without a selector", name));
-                }
-                service = Some(got.body.clone());
-                sel.iter().map(|(k, v)| format!("{}={}", k, v.as_str().unwrap_or(""))).collect::<Vec<_>>().join(",")
-            } else {
-                meta::format_label_selector(meta::get(&got.body, &["spec", "selector"]))
-            };
-            let pods = list_items(cluster, &get::list_path(meta::lookup("pods").expect("pods"), ns, false, &selector));
-            match logs::first_pod(pods) {
-                Some(p) => p,
-                None => return out.err("error: timed out waiting for the condition"),
-            }
-        }
-        other => return out.err(&format!("error: cannot attach to *v1.{}: selector for *v1.{} not implemented", other, other)),
+    let got = kubectl(cluster, Method::Get, &info.object_path(ns, name), None);
+    if !got.ok() {
+        return out.err(&server_error(&got, None));
+    }
+    let pod_name = match attachable::attachable_pod(cluster, info, &got.body, ns) {
+        Ok((pod, _)) => meta::name(&pod).to_string(),
+        Err(e) => return out.err(&e),
     };
+    // a Service's ports are translated to the Pod's (translateServicePortToTargetPort)
+    let service = (info.kind == "Service").then_some(got.body);
+    // RunPortForward reads the Pod again
     let got = kubectl(cluster, Method::Get, &format!("/api/v1/namespaces/{}/pods/{}", ns, pod_name), None);
     if !got.ok() {
         return out.err(&server_error(&got, None));
@@ -64,61 +49,18 @@ pub(super) fn port_forward(cluster: &mut Cluster, f: &Flags, ns: &str, line: &st
     // [LOCAL:]REMOTE, a Service's port turned into the container's
     let mut pairs: Vec<(String, u16)> = Vec::new();
     for p in ports {
-        let (local, remote) = match p.split_once(':') {
-            Some((l, r)) => (l.to_string(), r.to_string()),
-            None => (p.clone(), p.clone()),
-        };
-        let mut local = local;
-        let remote_port: u16 = match &service {
-            Some(svc) => {
-                let svc_name = meta::name(svc).to_string();
-                let sports = meta::get_array(svc, &["spec", "ports"]);
-                let port_num = match remote.parse::<i64>() {
-                    Ok(n) => n,
-                    Err(_) => match sports.iter().find(|sp| meta::get_str(sp, &["name"]) == remote) {
-                        Some(sp) => {
-                            let n = sp.get("port").and_then(Value::as_i64).unwrap_or(0);
-                            if local == remote {
-                                local = n.to_string();
-                            }
-                            n
-                        }
-                        None => return out.err(&format!("error: Service '{}' does not have a named port '{}'", svc_name, remote)),
-                    },
-                };
-                let Some(sp) = sports.iter().find(|sp| sp.get("port").and_then(Value::as_i64) == Some(port_num)) else {
-                    return out.err(&format!("error: Service {} does not have a service port {}", svc_name, port_num));
-                };
-                match sp.get("targetPort") {
-                    Some(Value::String(pname)) => {
-                        let found = meta::get_array(&pod, &["spec", "containers"]).iter().flat_map(|c| meta::get_array(c, &["ports"]).iter()).find(|cp| meta::get_str(cp, &["name"]) == pname).and_then(|cp| cp.get("containerPort").and_then(Value::as_i64));
-                        match found {
-                            Some(n) => n as u16,
-                            None => return out.err(&format!("error: Pod '{}' does not have a named port '{}'", pod_name, pname)),
-                        }
-                    }
-                    Some(v) => v.as_i64().unwrap_or(port_num) as u16,
-                    None => port_num as u16,
-                }
-            }
+        let (local, remote) = p.split_once(':').unwrap_or((p, p));
+        let pair = match &service {
+            Some(svc) => translate_service_port(svc, &pod, local, remote),
             None => match remote.parse::<u16>() {
-                Ok(n) => n,
-                Err(_) => {
-                    // a named container port
-                    let found = meta::get_array(&pod, &["spec", "containers"]).iter().flat_map(|c| meta::get_array(c, &["ports"]).iter()).find(|cp| meta::get_str(cp, &["name"]) == remote).and_then(|cp| cp.get("containerPort").and_then(Value::as_i64));
-                    match found {
-                        Some(n) => {
-                            if local == remote {
-                                local = n.to_string();
-                            }
-                            n as u16
-                        }
-                        None => return out.err(&format!("error: Pod '{}' does not have a named port '{}'", pod_name, remote)),
-                    }
-                }
+                Ok(n) => Ok((local.to_string(), n)),
+                Err(_) => container_port(&pod, remote).map(|n| (if local == remote { n.to_string() } else { local.to_string() }, n)).ok_or_else(|| format!("Pod '{}' does not have a named port '{}'", pod_name, remote)),
             },
         };
-        pairs.push((local, remote_port));
+        match pair {
+            Ok(pair) => pairs.push(pair),
+            Err(e) => return out.err(&format!("error: {}", e)),
+        }
     }
     let phase = meta::get_str(&pod, &["status", "phase"]).to_string();
     if phase != "Running" {
@@ -184,6 +126,34 @@ fn free_port(cluster: &mut Cluster, taken: &[(u16, u16)]) -> u16 {
         p += 1;
     }
     p
+}
+
+/// `util.LookupContainerPortNumberByName`: a named port of the Pod's containers.
+fn container_port(pod: &Value, name: &str) -> Option<u16> {
+    meta::get_array(pod, &["spec", "containers"]).iter().flat_map(|c| meta::get_array(c, &["ports"]).iter()).find(|cp| meta::get_str(cp, &["name"]) == name).and_then(|cp| cp.get("containerPort").and_then(Value::as_i64)).and_then(|n| u16::try_from(n).ok())
+}
+
+/// `translateServicePortToTargetPort`: `[LOCAL:]REMOTE` where REMOTE is a Service port (by number
+/// or name) becomes (LOCAL, the container port its targetPort names); LOCAL defaults to the
+/// Service port.
+fn translate_service_port(svc: &Value, pod: &Value, local: &str, remote: &str) -> Result<(String, u16), String> {
+    let svc_name = meta::name(svc);
+    let sports = meta::get_array(svc, &["spec", "ports"]);
+    let (local, port_num) = match remote.parse::<i64>() {
+        Ok(n) => (local.to_string(), n),
+        Err(_) => {
+            let sp = sports.iter().find(|sp| meta::get_str(sp, &["name"]) == remote).ok_or_else(|| format!("Service '{}' does not have a named port '{}'", svc_name, remote))?;
+            let n = sp.get("port").and_then(Value::as_i64).unwrap_or(0);
+            (if local == remote { n.to_string() } else { local.to_string() }, n)
+        }
+    };
+    let sp = sports.iter().find(|sp| sp.get("port").and_then(Value::as_i64) == Some(port_num)).ok_or_else(|| format!("Service {} does not have a service port {}", svc_name, port_num))?;
+    let target = match sp.get("targetPort") {
+        Some(Value::String(pname)) => container_port(pod, pname).ok_or_else(|| format!("Pod '{}' does not have a named port '{}'", meta::name(pod), pname))?,
+        Some(v) => v.as_i64().and_then(|n| u16::try_from(n).ok()).unwrap_or(0),
+        None => u16::try_from(port_num).unwrap_or(0),
+    };
+    Ok((local, target))
 }
 
 /// The addresses `--address` listens on: `localhost` is 127.0.0.1 and ::1.

@@ -1199,17 +1199,23 @@ impl PodWorkers {
     /// What `ExecSync` in a running container sees: its environment (with the image's `PATH`,
     /// `HOSTNAME` and `HOME`), its volume mounts (as the volumes are now; a `subPath` mount as
     /// it was at creation) and the files the kubelet writes into every container.
-    pub fn container_view(&self, namespace: &str, pod: &str, container: Option<&str>) -> Result<runtime::exec::ContainerView, String> {
-        let Some(st) = self.pods.values().find(|st| meta::namespace(&st.pod) == namespace && meta::name(&st.pod) == pod) else {
+    /// The running container a streaming request names (`-c`, else the first regular one): its
+    /// Pod's key and its index.
+    fn running_container(&self, namespace: &str, pod: &str, container: Option<&str>) -> Result<(String, usize), String> {
+        let Some((key, st)) = self.pods.iter().find(|(_, st)| meta::namespace(&st.pod) == namespace && meta::name(&st.pod) == pod) else {
             return Err(format!("pod {} not found on its node", pod));
         };
-        let c = match container {
-            Some(n) => st.containers.iter().find(|c| c.name == n),
-            None => st.containers.iter().find(|c| !c.init),
-        };
-        let Some(c) = c.filter(|c| c.running()) else {
-            return Err(format!("unable to upgrade connection: container not found (\"{}\")", container.unwrap_or("")));
-        };
+        let found = st.containers.iter().position(|c| container.map_or(!c.init, |n| c.name == n)).filter(|i| st.containers[*i].running());
+        match found {
+            Some(i) => Ok((key.clone(), i)),
+            None => Err(format!("unable to upgrade connection: container not found (\"{}\")", container.unwrap_or(""))),
+        }
+    }
+
+    pub fn container_view(&self, namespace: &str, pod: &str, container: Option<&str>) -> Result<runtime::exec::ContainerView, String> {
+        let (key, i) = self.running_container(namespace, pod, container)?;
+        let st = &self.pods[&key];
+        let c = &st.containers[i];
         let list = if c.init { "initContainers" } else { "containers" };
         let spec_c = meta::get_array(&st.pod, &["spec", list]).iter().find(|x| meta::get_str(x, &["name"]) == c.name).cloned().unwrap_or(Value::Null);
         let hostname = meta::get_str(&st.pod, &["spec", "hostname"]);
@@ -1246,16 +1252,8 @@ impl PodWorkers {
 
     /// `tar xf -` in a running container (`kubectl cp` into it): the file in its writable layer.
     pub fn write_file(&mut self, namespace: &str, pod: &str, container: Option<&str>, path: &str, content: &str) -> Result<(), String> {
-        let Some(st) = self.pods.values_mut().find(|st| meta::namespace(&st.pod) == namespace && meta::name(&st.pod) == pod) else {
-            return Err(format!("pod {} not found on its node", pod));
-        };
-        let c = match container {
-            Some(n) => st.containers.iter_mut().find(|c| c.name == n),
-            None => st.containers.iter_mut().find(|c| !c.init),
-        };
-        let Some(c) = c.filter(|c| c.running()) else {
-            return Err(format!("unable to upgrade connection: container not found (\"{}\")", container.unwrap_or("")));
-        };
+        let (key, i) = self.running_container(namespace, pod, container)?;
+        let c = &mut self.pods.get_mut(&key).expect("found above").containers[i];
         if c.written.0 != c.container_id {
             c.written = (c.container_id.clone(), BTreeMap::new());
         }

@@ -226,11 +226,12 @@ pub fn get_patch(set: &Value) -> Value {
     json!({"spec": {"template": tpl}})
 }
 
-/// Go's `json.Marshal` of a decoded map: keys sorted, no spaces, `<`, `>` and `&` escaped.
+/// Go's `json.Marshal` of a decoded map: keys sorted, no spaces, `<`, `>`, `&`, U+2028 and
+/// U+2029 escaped (also kustomize's content hash, `kubectl::kustomize::hasher`).
 pub fn go_marshal(v: &Value) -> String {
     let mut out = String::new();
     crate::controllers::deployment::util::hash::write_canonical_json(v, &mut out);
-    out.replace('<', "\\u003c").replace('>', "\\u003e").replace('&', "\\u0026")
+    out.replace('<', "\\u003c").replace('>', "\\u003e").replace('&', "\\u0026").replace('\u{2028}', "\\u2028").replace('\u{2029}', "\\u2029")
 }
 
 /// `HashControllerRevision`: FNV-32 (FNV-1) of the data's bytes and the collision count,

@@ -14,7 +14,7 @@ pub(super) fn run(fs: Fs, dir: &str, k: &Value, acc: &mut Vec<Resource>) -> Resu
     for (field, kind) in [("configMapGenerator", "ConfigMap"), ("secretGenerator", "Secret")] {
         let Some(list) = k.get(field) else { continue };
         let Some(list) = list.as_array() else {
-            return Err(format!("invalid Kustomization: json: cannot unmarshal {} into Go struct field Kustomization.{} of type []types.{}Args", super::json_type(list), field, kind));
+            return Err(format!("invalid Kustomization: json: cannot unmarshal {} into Go struct field Kustomization.{} of type []types.{}Args", crate::api::gojson::json_type_name(list), field, kind));
         };
         for g in list {
             let r = generate(fs, dir, kind, g, &opts)?;
@@ -43,7 +43,7 @@ fn add(acc: &mut Vec<Resource>, r: Resource) -> Result<(), String> {
                     for (k, v) in new {
                         m.insert(k.clone(), v.clone());
                     }
-                    set_path(&mut old.obj, &[key], Value::Object(sorted(m)));
+                    set_path(&mut old.obj, &[key], Value::Object(m));
                 }
             }
             for key in ["labels", "annotations"] {
@@ -69,16 +69,6 @@ fn add(acc: &mut Vec<Resource>, r: Resource) -> Result<(), String> {
 
 fn desc(r: &Resource) -> String {
     format!("&Resource{{{}}}", r.name())
-}
-
-fn sorted(m: Map<String, Value>) -> Map<String, Value> {
-    let mut keys: Vec<String> = m.keys().cloned().collect();
-    keys.sort();
-    let mut out = Map::new();
-    for k in keys {
-        out.insert(k.clone(), m[&k].clone());
-    }
-    out
 }
 
 fn generate(fs: Fs, dir: &str, kind: &str, g: &Value, global: &Value) -> Result<Resource, String> {
@@ -129,8 +119,7 @@ fn generate(fs: Fs, dir: &str, kind: &str, g: &Value, global: &Value) -> Result<
         let text = fs.read(&path).ok_or_else(|| format!("evalsymlink failure on '{}' : lstat {}: no such file or directory", path, path))?;
         put(&mut data, key, text)?;
     }
-    // the data map, keys sorted (as a Go map prints)
-    data.sort_by(|a, b| a.0.cmp(&b.0));
+    // the data map (serde_json's `Map` keeps its keys sorted, as a Go map prints)
     let mut m = Map::new();
     for (k, v) in data {
         let v = if kind == "Secret" { crate::api::base64::encode(v.as_bytes()) } else { v };

@@ -26,29 +26,6 @@ fn encode(bytes: &[u8]) -> String {
         .collect()
 }
 
-/// Go's `json.Marshal` of a map: keys sorted, and `<`, `>`, `&` (and U+2028/U+2029) escaped.
-fn go_json(v: &Value) -> String {
-    let sorted = sort_keys(v);
-    let s = serde_json::to_string(&sorted).unwrap_or_default();
-    s.replace('<', "\\u003c").replace('>', "\\u003e").replace('&', "\\u0026").replace('\u{2028}', "\\u2028").replace('\u{2029}', "\\u2029")
-}
-
-fn sort_keys(v: &Value) -> Value {
-    match v {
-        Value::Object(m) => {
-            let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
-            let mut out = Map::new();
-            for k in keys {
-                out.insert(k.clone(), sort_keys(&m[k]));
-            }
-            Value::Object(out)
-        }
-        Value::Array(a) => Value::Array(a.iter().map(sort_keys).collect()),
-        v => v.clone(),
-    }
-}
-
 /// A field as `getNodeValues` reads it: a map as itself, anything absent as "".
 fn field(obj: &Value, key: &str) -> Value {
     match obj.get(key) {
@@ -81,7 +58,7 @@ pub fn hash(obj: &Value) -> String {
             }
         }
     }
-    encode(go_json(&Value::Object(m)).as_bytes())
+    encode(crate::controllers::statefulset::utils::go_marshal(&Value::Object(m)).as_bytes())
 }
 
 #[cfg(test)]

@@ -167,7 +167,7 @@ pub fn build(fs: Fs, dir: &str) -> Result<Build, String> {
         return Err(format!("must build at directory: not a valid directory: evalsymlink failure on '{}' : lstat {}: no such file or directory", dir, abs));
     }
     let mut warnings = Vec::new();
-    let mut resources = accumulate(fs, &abs, 0, &mut warnings)?;
+    let (mut resources, top) = accumulate(fs, &abs, 0, &mut warnings)?;
     // the top kustomization appends the content hashes, then fixes references to the new names
     for r in resources.iter_mut().filter(|r| r.needs_hash) {
         let name = format!("{}-{}", r.name(), hasher::hash(&r.obj));
@@ -175,23 +175,21 @@ pub fn build(fs: Fs, dir: &str) -> Result<Build, String> {
     }
     nameref::fix(&mut resources);
     // kubectl asks for the legacy order unless the kustomization chose one
-    let top = KUSTOMIZATION_FILES.iter().find_map(|f| fs.read(&format!("{}/{}", abs, f))).and_then(|t| serde_yaml::from_str::<Value>(&t).ok());
-    let fifo = top.as_ref().and_then(|k| k.pointer("/sortOptions/order")).and_then(Value::as_str) == Some("fifo");
+    let fifo = top.pointer("/sortOptions/order").and_then(Value::as_str) == Some("fifo");
     if !fifo {
         sort::legacy(&mut resources);
     }
     Ok(Build { resources: resources.into_iter().map(|r| r.obj).collect(), warnings })
 }
 
-/// `AccumulateTarget`: the kustomization in `dir`, built.
-pub(super) fn accumulate(fs: Fs, dir: &str, depth: usize, warnings: &mut Vec<String>) -> Result<Vec<Resource>, String> {
+/// `AccumulateTarget`: the kustomization in `dir`, built; and the kustomization itself.
+pub(super) fn accumulate(fs: Fs, dir: &str, depth: usize, warnings: &mut Vec<String>) -> Result<(Vec<Resource>, Value), String> {
     if depth > MAX_DEPTH {
         return Err(format!("kustomizations refer to each other more than {} deep (kubesim's limit): is there a cycle at '{}'?", MAX_DEPTH, dir));
     }
-    let Some((file, text)) = KUSTOMIZATION_FILES.iter().find_map(|f| fs.read(&format!("{}/{}", dir, f)).map(|t| (*f, t))) else {
+    let Some(text) = KUSTOMIZATION_FILES.iter().find_map(|f| fs.read(&format!("{}/{}", dir, f))) else {
         return Err(format!("unable to find one of 'kustomization.yaml', 'kustomization.yml' or 'Kustomization' in directory '{}'", dir));
     };
-    let _ = file;
     let k: Value = match serde_yaml::from_str::<Value>(&text) {
         Ok(Value::Null) => Value::Object(Map::new()),
         Ok(v @ Value::Object(_)) => v,
@@ -221,8 +219,8 @@ pub(super) fn accumulate(fs: Fs, dir: &str, depth: usize, warnings: &mut Vec<Str
     let strings = |key: &str| -> Result<Vec<String>, String> {
         match k.get(key) {
             None | Some(Value::Null) => Ok(Vec::new()),
-            Some(Value::Array(a)) => a.iter().map(|v| v.as_str().map(String::from).ok_or_else(|| format!("invalid Kustomization: json: cannot unmarshal {} into Go struct field Kustomization.{} of type string", json_type(v), key))).collect(),
-            Some(v) => Err(format!("invalid Kustomization: json: cannot unmarshal {} into Go struct field Kustomization.{} of type []string", json_type(v), key)),
+            Some(Value::Array(a)) => a.iter().map(|v| v.as_str().map(String::from).ok_or_else(|| format!("invalid Kustomization: json: cannot unmarshal {} into Go struct field Kustomization.{} of type string", crate::api::gojson::json_type_name(v), key))).collect(),
+            Some(v) => Err(format!("invalid Kustomization: json: cannot unmarshal {} into Go struct field Kustomization.{} of type []string", crate::api::gojson::json_type_name(v), key)),
         }
     };
     // resources (and the deprecated bases) in order
@@ -237,7 +235,7 @@ pub(super) fn accumulate(fs: Fs, dir: &str, depth: usize, warnings: &mut Vec<Str
             within(dir, &path).map_err(|e| format!("accumulating resources: accumulation err='accumulating resources from '{}': {}': must build at directory: '{}': file is not directory", entry, e, path))?;
             load_documents(&text).map_err(|e| format!("accumulating resources: accumulation err='accumulating resources from '{}': {}': must build at directory: '{}': file is not directory", entry, e, path))?
         } else if KUSTOMIZATION_FILES.iter().any(|f| fs.read(&format!("{}/{}", path, f)).is_some()) {
-            accumulate(fs, &path, depth + 1, warnings).map_err(|e| format!("accumulating resources: accumulation err='accumulating resources from '{}': {}'", entry, e))?
+            accumulate(fs, &path, depth + 1, warnings).map(|(r, _)| r).map_err(|e| format!("accumulating resources: accumulation err='accumulating resources from '{}': {}'", entry, e))?
         } else {
             return Err(format!(
                 "accumulating resources: accumulation err='accumulating resources from '{}': evalsymlink failure on '{}' : lstat {}: no such file or directory': must build at directory: not a valid directory: evalsymlink failure on '{}' : lstat {}: no such file or directory",
@@ -256,7 +254,7 @@ pub(super) fn accumulate(fs: Fs, dir: &str, depth: usize, warnings: &mut Vec<Str
     }
     generators::run(fs, dir, &k, &mut acc)?;
     transformers::run(fs, dir, &k, &mut acc)?;
-    Ok(acc)
+    Ok((acc, k))
 }
 
 /// kustomize's root-only load restriction: `path` must be in or below `dir`.
@@ -293,18 +291,6 @@ pub(super) fn yaml_error(e: &serde_yaml::Error) -> String {
     format!("yaml: line {}: {}", line, what)
 }
 
-/// Go's name for a JSON value's type in `cannot unmarshal X into …`.
-pub(crate) fn json_type(v: &Value) -> &'static str {
-    match v {
-        Value::String(_) => "string",
-        Value::Number(_) => "number",
-        Value::Bool(_) => "bool",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-        Value::Null => "null",
-    }
-}
-
 /// A map of strings from a kustomization field (`commonLabels`, `generatorOptions.labels`).
 pub(crate) fn string_map(v: Option<&Value>, field: &str) -> Result<Vec<(String, String)>, String> {
     match v {
@@ -315,10 +301,10 @@ pub(crate) fn string_map(v: Option<&Value>, field: &str) -> Result<Vec<(String, 
                 Value::String(s) => Ok((k.clone(), s.clone())),
                 Value::Number(n) => Ok((k.clone(), n.to_string())),
                 Value::Bool(b) => Ok((k.clone(), b.to_string())),
-                other => Err(format!("invalid Kustomization: json: cannot unmarshal {} into Go struct field {} of type string", json_type(other), field)),
+                other => Err(format!("invalid Kustomization: json: cannot unmarshal {} into Go struct field {} of type string", crate::api::gojson::json_type_name(other), field)),
             })
             .collect(),
-        Some(other) => Err(format!("invalid Kustomization: json: cannot unmarshal {} into Go struct field {} of type map[string]string", json_type(other), field)),
+        Some(other) => Err(format!("invalid Kustomization: json: cannot unmarshal {} into Go struct field {} of type map[string]string", crate::api::gojson::json_type_name(other), field)),
     }
 }
 

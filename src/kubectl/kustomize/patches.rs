@@ -6,10 +6,11 @@
 //! regular expressions — and without one to the resource its own kind and name say),
 //! `PatchStrategicMergeTransformer.go` and `PatchJson6902Transformer.go`. A strategic merge
 //! patch `$patch: delete` removes the resource. What kubesim simplifies: the strategic merge is
-//! kubesim's own (`api::patch`, merge keys by field name); name patterns support `.*`, `.` and
-//! `|` alternatives.
+//! kubesim's own (`api::patch`, merge keys by field name); name patterns are the RE2 subset of
+//! `api::regexp`, anchored as `resid.IsSelected` anchors them (`^(?:…)$`).
 
 use super::{Fs, Resource};
+use crate::api::regexp::Regexp;
 use serde_json::Value;
 
 /// The text of a patch entry: its inline `patch`, or the file at `path`.
@@ -49,8 +50,8 @@ struct Selector {
     group: Option<String>,
     version: Option<String>,
     kind: Option<String>,
-    name: Option<String>,
-    namespace: Option<String>,
+    name: Option<Regexp>,
+    namespace: Option<Regexp>,
     labels: Option<Requirements>,
     annotations: Option<Requirements>,
 }
@@ -59,7 +60,9 @@ impl Selector {
     fn of(v: &Value) -> Result<Selector, String> {
         let s = |k: &str| v.get(k).and_then(Value::as_str).map(String::from);
         let sel = |k: &str| -> Result<Option<Requirements>, String> { s(k).map(|x| crate::api::meta::parse_label_selector(&x)).transpose() };
-        Ok(Selector { group: s("group"), version: s("version"), kind: s("kind"), name: s("name"), namespace: s("namespace"), labels: sel("labelSelector")?, annotations: sel("annotationSelector")? })
+        // kustomize anchors a name or namespace pattern: `^(?:PATTERN)$`
+        let re = |k: &str| -> Result<Option<Regexp>, String> { s(k).map(|p| Regexp::compile(&format!("^(?:{})$", p)).map_err(|e| format!("invalid target {} {:?}: {}", k, p, e))).transpose() };
+        Ok(Selector { group: s("group"), version: s("version"), kind: s("kind"), name: re("name")?, namespace: re("namespace")?, labels: sel("labelSelector")?, annotations: sel("annotationSelector")? })
     }
 
     fn matches(&self, r: &Resource) -> bool {
@@ -70,25 +73,11 @@ impl Selector {
         self.group.as_deref().is_none_or(|x| x == g)
             && self.version.as_deref().is_none_or(|x| x == v)
             && self.kind.as_deref().is_none_or(|x| x == r.kind())
-            && self.name.as_deref().is_none_or(|x| std::iter::once(r.name()).chain(r.prior_names.iter().map(|s| s.as_str())).any(|n| pattern_matches(x, n)))
-            && self.namespace.as_deref().is_none_or(|x| pattern_matches(x, r.namespace()))
+            && self.name.as_ref().is_none_or(|x| std::iter::once(r.name()).chain(r.prior_names.iter().map(|s| s.as_str())).any(|n| x.is_match(n) == Some(true)))
+            && self.namespace.as_ref().is_none_or(|x| x.is_match(r.namespace()) == Some(true))
             && self.labels.as_ref().is_none_or(|s| crate::api::meta::label_selector_matches(s, labels))
             && self.annotations.as_ref().is_none_or(|s| crate::api::meta::label_selector_matches(s, annotations))
     }
-}
-
-/// An anchored pattern (`^…$`) with `.`, `.*` and `|` alternatives.
-fn pattern_matches(pat: &str, s: &str) -> bool {
-    fn m(p: &[u8], s: &[u8]) -> bool {
-        match p {
-            [] => s.is_empty(),
-            [b'.', b'*', rest @ ..] => (0..=s.len()).any(|i| m(rest, &s[i..])),
-            [b'\\', c, rest @ ..] => s.first() == Some(c) && m(rest, &s[1..]),
-            [b'.', rest @ ..] => !s.is_empty() && m(rest, &s[1..]),
-            [c, rest @ ..] => s.first() == Some(c) && m(rest, &s[1..]),
-        }
-    }
-    pat.trim_start_matches('^').trim_end_matches('$').split('|').any(|alt| m(alt.as_bytes(), s.as_bytes()))
 }
 
 /// Applies one strategic merge document to `r` (or says the resource is deleted).
@@ -223,14 +212,18 @@ fn json_patch(r: &mut Resource, ops: &Value) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
-    use super::pattern_matches;
+    use super::{Resource, Selector};
+    use serde_json::json;
 
     #[test]
     fn target_names_are_anchored_patterns() {
-        assert!(pattern_matches("web", "web"));
-        assert!(!pattern_matches("web", "web-2"));
-        assert!(pattern_matches("web.*", "web-2"));
-        assert!(pattern_matches("api|web", "web"));
-        assert!(pattern_matches("w.b", "web"));
+        let web = Resource::new(json!({"kind": "Deployment", "metadata": {"name": "web"}}));
+        let web2 = Resource::new(json!({"kind": "Deployment", "metadata": {"name": "web-2"}}));
+        let sel = |name: &str| Selector::of(&json!({"name": name})).unwrap();
+        assert!(sel("web").matches(&web));
+        assert!(!sel("web").matches(&web2));
+        assert!(sel("web.*").matches(&web2));
+        assert!(sel("api|web").matches(&web));
+        assert!(sel("w.b").matches(&web));
     }
 }

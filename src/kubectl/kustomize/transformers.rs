@@ -176,17 +176,9 @@ fn set_map_entries(acc: &mut [Resource], specs: &[&Spec], pairs: &[(String, Stri
                 for (k, v) in pairs {
                     map.insert(k.clone(), Value::String(v.clone()));
                 }
-                sort_map(map);
             });
         }
     }
-}
-
-/// Keys in order, as kustomize's output has them.
-fn sort_map(m: &mut Map<String, Value>) {
-    let mut entries: Vec<(String, Value)> = std::mem::take(m).into_iter().collect();
-    entries.sort_by(|a, b| a.0.cmp(&b.0));
-    m.extend(entries);
 }
 
 /// Calls `f` on the value at `path` (walking every element of a list on the way), creating

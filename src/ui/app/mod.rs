@@ -412,12 +412,13 @@ pub fn app() -> Html {
     let state = use_reducer(initial_state);
     let dispatch: Callback<Action> = {
         let d = state.dispatcher();
-        let editor = state.editor.clone();
+        // the state this render saw (a counted reference, not a copy of the editor's text)
+        let seen = state.clone();
         Callback::from(move |a: Action| {
             // a command that needs the page's second module waits for it to load
             let needs = match &a {
                 Action::Console(line) => crate::kubectl::lazy::needs(line),
-                Action::Apply => crate::kubectl::lazy::needs(&editor),
+                Action::Apply => crate::kubectl::lazy::needs(&seen.editor),
                 _ => false,
             };
             if needs && !lazy::loaded() {
